@@ -1,0 +1,53 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+
+class ModuleDocFragment(object):
+
+    # Options of every module that talks to the observability API.
+    DOCUMENTATION = r'''
+options:
+  observability_url:
+    description:
+      - Base address of the observability API, without the C(/api/v2) path.
+      - If not set, the value of the E(ENGINE_OBSERVABILITY_URL) environment variable is used.
+    type: str
+    required: true
+  api_token:
+    description:
+      - Token sent as C(Authorization: Bearer <token>).
+      - If not set, the value of the E(ENGINE_OBSERVABILITY_TOKEN) environment variable is used.
+      - Never logged nor returned.
+    type: str
+    required: true
+  validate_certs:
+    description:
+      - Whether to verify the TLS certificate of the API.
+      - A CA bundle can be given with the E(REQUESTS_CA_BUNDLE) environment variable.
+      - Only set to V(false) against a test server you control.
+    type: bool
+    default: true
+  api_timeout:
+    description:
+      - Seconds to wait for each HTTP response.
+    type: int
+    default: 30
+  api_retries:
+    description:
+      - How many times a request is retried after HTTP 429, 502, 503, 504, a connection error or a timeout.
+      - Waits grow exponentially with jitter, and follow C(Retry-After) or C(RateLimit-Reset) when the API sends them (at most 60 seconds each).
+      - V(0) disables retries.
+    type: int
+    default: 5
+notes:
+  - Proxies are taken from the E(HTTPS_PROXY), E(HTTP_PROXY) and E(NO_PROXY) environment variables.
+  - Runs on the controller (C(hosts: localhost) or C(delegate_to: localhost)).
+requirements:
+  - requests
+'''

@@ -1,0 +1,140 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+"""What every module of the collection does the same way: shared options, local checks,
+one client per run, API errors as clean failures, masked results, check mode and diff."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import time
+import traceback
+
+from ansible.module_utils.ansible_release import __version__ as ANSIBLE_VERSION
+from ansible.module_utils.basic import AnsibleModule, missing_required_lib
+
+from ansible_collections.engine.cloud.plugins.module_utils import client as http
+from ansible_collections.engine.cloud.plugins.module_utils.compare import diff as make_diff
+from ansible_collections.engine.cloud.plugins.module_utils.compare import mask_secrets, secret_values
+
+COLLECTION_VERSION = '0.1.0'
+USER_AGENT = 'engine.cloud/%s ansible-core/%s' % (COLLECTION_VERSION, ANSIBLE_VERSION)
+
+COMMON_SPEC = dict(
+    validate_certs=dict(type='bool', default=True),
+    api_timeout=dict(type='int', default=30),
+    api_retries=dict(type='int', default=5),
+)
+
+
+class EngineModule:
+    """An AnsibleModule with an HTTP client for one API; subclasses name the API."""
+
+    connection_spec = {}
+
+    def __init__(self, argument_spec, supports_check_mode=True, **kwargs):
+        spec = dict(COMMON_SPEC)
+        spec.update(self.connection_spec)
+        spec.update(argument_spec)
+        self.module = AnsibleModule(argument_spec=spec, supports_check_mode=supports_check_mode, **kwargs)
+        self.params = self.module.params
+        if http.REQUESTS_IMPORT_ERROR is not None:
+            self.module.fail_json(msg=missing_required_lib('requests'),
+                                  exception=''.join(traceback.format_exception_only(type(http.REQUESTS_IMPORT_ERROR),
+                                                                                    http.REQUESTS_IMPORT_ERROR)))
+        self.check(
+            None if self.params['api_timeout'] > 0 else 'api_timeout must be at least 1 second, got %d' % self.params['api_timeout'],
+            None if self.params['api_retries'] >= 0 else 'api_retries must be at least 0, got %d' % self.params['api_retries'],
+            *self.connection_errors())
+        self.client = http.HttpClient(
+            timeout=self.params['api_timeout'], validate_certs=self.params['validate_certs'],
+            retries=self.params['api_retries'], user_agent=USER_AGENT, **self.client_options())
+
+    @property
+    def check_mode(self):
+        return self.module.check_mode
+
+    def connection_errors(self):
+        """Messages for bad connection options; the API layers add theirs."""
+        return []
+
+    def client_options(self):
+        raise NotImplementedError
+
+    def check(self, *errors):
+        """Fail, sending nothing, with every message among errors (Nones are fine values)."""
+        messages = [error for error in errors if error]
+        if messages:
+            self.module.fail_json(msg='; '.join(messages))
+
+    def fail(self, msg, **result):
+        self.module.fail_json(msg=msg, **mask_secrets(result))
+
+    def call(self, method, path, params=None, body=None):
+        """One API call; an API error fails the task with its status, code, message and request id."""
+        try:
+            response = self.client.request(method, path, params=params, body=body)
+        except http.ApiError as error:
+            self.module.fail_json(msg=str(error), **error.as_result())
+        self.module.no_log_values.update(secret_values(response))
+        return response
+
+    def exit(self, changed=False, diff=None, **result):
+        if diff is not None and self.module._diff:
+            result['diff'] = diff
+        self.module.exit_json(changed=changed, **mask_secrets(result))
+
+    def apply(self, key, current, body, write, diff=None):
+        """Finish an update: nothing to send means unchanged; check mode predicts; else write once.
+
+        body is exactly what differs, in the API's terms; write(body) sends it and returns the
+        resource after the change; diff defaults to before/after of the keys in body."""
+        if diff is None:
+            diff = make_diff(current, body)
+        if not body:
+            self.exit(changed=False, **{key: current})
+        if self.check_mode:
+            predicted = dict(current)
+            predicted.update(diff['after'])
+            self.exit(changed=True, diff=diff, **{key: predicted})
+        self.exit(changed=True, diff=diff, **{key: write(body)})
+
+
+class WaitError(Exception):
+    """The awaited resource reached a failure state, or the wait ran out of time."""
+
+    def __init__(self, message, resource):
+        super(WaitError, self).__init__(message)
+        self.resource = resource
+
+
+def poll_intervals(first=1.0, cap=10.0):
+    """Waits between polls: 1, 2, 4, 8, then 10 seconds for as long as it takes."""
+    interval = first
+    while True:
+        yield interval
+        interval = min(interval * 2, cap)
+
+
+def wait_for_state(read, done, failed, timeout, what, sleep=time.sleep, clock=time.monotonic):
+    """Poll read() until its 'state' is in done; raise WaitError on a state in failed or at timeout.
+
+    Returns (resource, number of reads)."""
+    deadline = clock() + timeout
+    reads = 0
+    for interval in poll_intervals():
+        resource = read()
+        reads += 1
+        state = resource.get('state')
+        if state in done:
+            return resource, reads
+        if state in failed:
+            raise WaitError('%s entered the failure state %s' % (what, state), resource)
+        remaining = deadline - clock()
+        if remaining <= 0:
+            raise WaitError('%s did not reach %s within %s seconds; last state: %s'
+                            % (what, ' or '.join(sorted(done)), timeout, state), resource)
+        sleep(min(interval, remaining))

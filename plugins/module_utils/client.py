@@ -1,0 +1,204 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+"""The one HTTP client every module uses: a requests session with auth, timeouts,
+retries with backoff, and error parsing into a single exception."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import email.utils
+import json
+import random
+import re
+import time
+
+try:
+    import requests
+    REQUESTS_IMPORT_ERROR = None
+except ImportError as exc:  # pragma: no cover - exercised by the import sanity test
+    requests = None
+    REQUESTS_IMPORT_ERROR = exc
+
+RETRY_STATUSES = frozenset((429, 502, 503, 504))
+BACKOFF_BASE = 1.0
+BACKOFF_CAP = 30.0
+# A server may ask for a long pause; never sleep longer than this per attempt.
+RETRY_AFTER_CAP = 60.0
+_ERROR_CODE = re.compile(r'^([A-Z][A-Z_]+):\s*(.*)$', re.S)
+_HTML_TITLE = re.compile(r'<title>(.*?)</title>', re.I | re.S)
+_MAX_TEXT = 300
+
+
+class ApiError(Exception):
+    """A failed API call: HTTP status, API error code and message, method, path and request id."""
+
+    def __init__(self, message, status=None, code=None, method=None, path=None, request_id=None, attempts=1, hint=None):
+        super(ApiError, self).__init__(message)
+        self.message = message
+        self.status = status
+        self.code = code
+        self.method = method
+        self.path = path
+        self.request_id = request_id
+        self.attempts = attempts
+        self.hint = hint
+
+    def __str__(self):
+        head = '%s %s failed' % (self.method, self.path)
+        if self.status is not None:
+            head += ': HTTP %s' % self.status
+            if self.code:
+                head += ' %s' % self.code
+        text = '%s: %s' % (head, self.message)
+        details = []
+        if self.request_id:
+            details.append('request id %s' % self.request_id)
+        if self.attempts > 1:
+            details.append('after %d attempts' % self.attempts)
+        if details:
+            text += ' (%s)' % ', '.join(details)
+        if self.hint:
+            text += '. %s' % self.hint
+        return text
+
+    def as_result(self):
+        """The fields a failed task returns besides its message."""
+        return dict(status=self.status, code=self.code, method=self.method, path=self.path,
+                    request_id=self.request_id, attempts=self.attempts)
+
+
+def parse_wait_header(value, now=None):
+    """Seconds to wait from a Retry-After or *RateLimit-Reset header value, or None."""
+    if value is None:
+        return None
+    value = value.strip()
+    try:
+        seconds = float(value)
+    except ValueError:
+        parsed = email.utils.parsedate_tz(value)
+        if parsed is None:
+            return None
+        seconds = email.utils.mktime_tz(parsed) - (time.time() if now is None else now)
+    else:
+        if seconds > 1e9:  # an epoch timestamp rather than a delay
+            seconds -= time.time() if now is None else now
+    return min(max(seconds, 0.0), RETRY_AFTER_CAP)
+
+
+def server_wait(headers):
+    """The wait a 429/503 response asks for, in seconds, or None when it names none."""
+    for name in ('Retry-After', 'X-RateLimit-Reset', 'RateLimit-Reset'):
+        seconds = parse_wait_header(headers.get(name))
+        if seconds is not None:
+            return seconds
+    return None
+
+
+def _short(text):
+    text = ' '.join((text or '').split())
+    return text if len(text) <= _MAX_TEXT else text[:_MAX_TEXT] + '...'
+
+
+def describe_error_body(text, content_type=''):
+    """(code, message, request_id) from any error body either API sends, or a proxy in between."""
+    body = None
+    if text and ('json' in content_type or text.lstrip()[:1] in ('{', '[')):
+        try:
+            body = json.loads(text)
+        except ValueError:
+            body = None
+    if isinstance(body, dict):
+        raw = body.get('error') or body.get('message') or ''
+        if not isinstance(raw, str):
+            raw = repr(raw)
+        match = _ERROR_CODE.match(raw)
+        if match:
+            return match.group(1), _short(match.group(2)), body.get('requestId')
+        return None, _short(raw) or 'no error message in the response', body.get('requestId')
+    if text and ('html' in content_type or text.lstrip().lower().startswith(('<!doctype', '<html'))):
+        title = _HTML_TITLE.search(text)
+        return None, 'unexpected HTML response%s' % (': ' + _short(title.group(1)) if title else ''), None
+    return None, _short(text) or 'empty response body', None
+
+
+class HttpClient:
+    """One keep-alive session for one module run, against one API base address."""
+
+    def __init__(self, base_url, auth=None, token=None, timeout=30, validate_certs=True, retries=5,
+                 user_agent='engine.cloud', auth_hint=None, sleep=time.sleep, jitter=random.random):
+        self.base_url = base_url.rstrip('/')
+        self.timeout = timeout
+        self.retries = retries
+        self.auth_hint = auth_hint
+        self._sleep = sleep
+        self._jitter = jitter
+        self.session = requests.Session()
+        self.session.verify = validate_certs
+        self.session.headers['User-Agent'] = user_agent
+        self.session.headers['Accept'] = 'application/json'
+        if auth is not None:
+            self.session.auth = auth
+        if token is not None:
+            self.session.headers['Authorization'] = 'Bearer %s' % token
+
+    def backoff(self, attempt):
+        """Exponential backoff with jitter: between half and all of base * 2**attempt, capped."""
+        delay = min(BACKOFF_CAP, BACKOFF_BASE * (2 ** attempt))
+        return delay / 2 + self._jitter() * delay / 2
+
+    def request(self, method, path, params=None, body=None):
+        """Send one request, retrying what is safe to retry; return the parsed JSON body."""
+        url = self.base_url + path
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                response = self.session.request(method, url, params=params, json=body, timeout=self.timeout)
+            except requests.exceptions.RequestException as exc:
+                if not self._retryable_exception(exc) or attempt > self.retries:
+                    raise ApiError(self._describe_exception(exc), method=method, path=path, attempts=attempt)
+                self._sleep(self.backoff(attempt - 1))
+                continue
+            if response.status_code in RETRY_STATUSES and attempt <= self.retries:
+                wait = server_wait(response.headers)
+                self._sleep(self.backoff(attempt - 1) if wait is None else wait)
+                continue
+            if response.status_code >= 400:
+                raise self._error(response, method, path, attempt)
+            return self._parse(response, method, path, attempt)
+
+    @staticmethod
+    def _retryable_exception(exc):
+        if isinstance(exc, requests.exceptions.SSLError):
+            return False
+        return isinstance(exc, (requests.exceptions.ConnectionError, requests.exceptions.Timeout,
+                                requests.exceptions.ChunkedEncodingError))
+
+    def _describe_exception(self, exc):
+        if isinstance(exc, requests.exceptions.SSLError):
+            return 'TLS certificate verification failed (%s); set validate_certs or a CA bundle' % _short(str(exc))
+        if isinstance(exc, requests.exceptions.Timeout):
+            return 'no response within api_timeout (%s s)' % self.timeout
+        if isinstance(exc, requests.exceptions.ConnectionError):
+            return 'connection to %s failed: %s' % (self.base_url, _short(str(exc)))
+        return _short(str(exc))
+
+    def _error(self, response, method, path, attempts):
+        code, message, request_id = describe_error_body(response.text, response.headers.get('Content-Type', ''))
+        hint = self.auth_hint if response.status_code == 401 else None
+        return ApiError(message, status=response.status_code, code=code, method=method, path=path,
+                        request_id=request_id or response.headers.get('X-Request-Id'), attempts=attempts, hint=hint)
+
+    @staticmethod
+    def _parse(response, method, path, attempts):
+        if not response.content:
+            return {}
+        try:
+            return response.json()
+        except ValueError:
+            raise ApiError('the response is not valid JSON: %s' % _short(response.text), status=response.status_code,
+                           method=method, path=path, request_id=response.headers.get('X-Request-Id'), attempts=attempts)

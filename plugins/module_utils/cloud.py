@@ -1,0 +1,58 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+"""The cloud management API (/v1): credentials, paths, the envelope, and state waits."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible.module_utils.basic import env_fallback
+
+from ansible_collections.engine.cloud.plugins.module_utils import validate
+from ansible_collections.engine.cloud.plugins.module_utils.base import EngineModule, WaitError, wait_for_state
+
+AUTH_HINT = 'The management API refused the API key: check api_key_id and api_key_secret (ENGINE_CLOUD_KEY_ID, ENGINE_CLOUD_KEY_SECRET)'
+
+
+class CloudModule(EngineModule):
+    """A module of the cloud management API. `uuid_options` are checked before anything is sent."""
+
+    connection_spec = dict(
+        api_url=dict(type='str', required=True, fallback=(env_fallback, ['ENGINE_CLOUD_API_URL'])),
+        api_key_id=dict(type='str', required=True, fallback=(env_fallback, ['ENGINE_CLOUD_KEY_ID'])),
+        api_key_secret=dict(type='str', required=True, no_log=True, fallback=(env_fallback, ['ENGINE_CLOUD_KEY_SECRET'])),
+        organization_id=dict(type='str', required=True, fallback=(env_fallback, ['ENGINE_CLOUD_ORGANIZATION_ID'])),
+    )
+
+    def __init__(self, argument_spec, uuid_options=('service_id',), **kwargs):
+        self.uuid_options = ('organization_id',) + tuple(uuid_options)
+        super(CloudModule, self).__init__(argument_spec, **kwargs)
+
+    def connection_errors(self):
+        return [validate.uuid(name, self.params[name]) for name in self.uuid_options]
+
+    def client_options(self):
+        return dict(base_url=self.params['api_url'], auth=(self.params['api_key_id'], self.params['api_key_secret']),
+                    auth_hint=AUTH_HINT)
+
+    def path(self, *parts):
+        """/v1/organizations/{organization_id}/services/{service_id}[/part...]"""
+        base = '/v1/organizations/%s/services/%s' % (self.params['organization_id'], self.params['service_id'])
+        return '/'.join((base,) + parts)
+
+    def get(self, *parts):
+        return self.call('GET', self.path(*parts)).get('result')
+
+    def send(self, method, body, *parts):
+        return self.call(method, self.path(*parts), body=body).get('result')
+
+    def wait(self, read, done, failed, timeout, what, key):
+        """Poll until done; a failure state or the timeout fails the task with the last resource."""
+        try:
+            resource, dummy = wait_for_state(read, done, failed, timeout, what)
+        except WaitError as error:
+            self.fail(str(error), **{key: error.resource})
+        return resource

@@ -1,0 +1,83 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+"""Normalised comparison, diffs of exactly the differing keys, and secret masking."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import json
+import re
+
+MASK = '********'
+# Field names whose values are credentials wherever they appear in a resource.
+_SECRET_NAME = re.compile(r'(secret|password|passwd|token|connection_?string|private_?key|credential)', re.I)
+_NUMBER = re.compile(r'^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$')
+
+
+def normalize(value):
+    """A form in which equal meanings compare equal: numeric strings become numbers,
+    lists become order-insensitive (sorted by a canonical key), dicts are normalised inside."""
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, (int, float)):
+        return int(value) if float(value).is_integer() else float(value)
+    if isinstance(value, str):
+        return normalize(float(value)) if _NUMBER.match(value.strip()) else value
+    if isinstance(value, dict):
+        return dict((key, normalize(item)) for key, item in value.items())
+    if isinstance(value, (list, tuple)):
+        return sorted((normalize(item) for item in value), key=_canonical)
+    return value
+
+
+def _canonical(value):
+    return json.dumps(value, sort_keys=True, default=str)
+
+
+def equal(left, right):
+    return normalize(left) == normalize(right)
+
+
+def changes(current, desired):
+    """The entries of desired (None means "not asked for") whose value differs from current's."""
+    return dict((key, value) for key, value in desired.items()
+                if value is not None and not equal(current.get(key), value))
+
+
+def diff(before, after):
+    """Ansible's diff of the keys after names, both sides masked."""
+    return dict(before=mask_secrets(dict((key, before.get(key)) for key in after)),
+                after=mask_secrets(dict(after)))
+
+
+def is_secret_name(name):
+    return bool(_SECRET_NAME.search(name))
+
+
+def mask_secrets(value):
+    """A copy of value with every secret-bearing field replaced by a mask."""
+    if isinstance(value, dict):
+        return dict((key, MASK if is_secret_name(key) and item not in (None, '') else mask_secrets(item))
+                    for key, item in value.items())
+    if isinstance(value, list):
+        return [mask_secrets(item) for item in value]
+    return value
+
+
+def secret_values(value):
+    """Every secret-bearing string inside value, so they can also be kept out of logs."""
+    found = set()
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if is_secret_name(key) and isinstance(item, str) and item:
+                found.add(item)
+            else:
+                found.update(secret_values(item))
+    elif isinstance(value, list):
+        for item in value:
+            found.update(secret_values(item))
+    return found

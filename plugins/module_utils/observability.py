@@ -1,0 +1,47 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+"""The observability API (/api/v2): token, the {data} wrapper, and paged listings."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible.module_utils.basic import env_fallback
+
+from ansible_collections.engine.cloud.plugins.module_utils.base import EngineModule
+
+AUTH_HINT = 'The observability API refused the token: check api_token (ENGINE_OBSERVABILITY_TOKEN)'
+PAGE_SIZE = 1000
+
+
+class ObservabilityModule(EngineModule):
+    """A module of the observability API; these modules only read."""
+
+    connection_spec = dict(
+        observability_url=dict(type='str', required=True, fallback=(env_fallback, ['ENGINE_OBSERVABILITY_URL'])),
+        api_token=dict(type='str', required=True, no_log=True, fallback=(env_fallback, ['ENGINE_OBSERVABILITY_TOKEN'])),
+    )
+
+    def client_options(self):
+        return dict(base_url=self.params['observability_url'], token=self.params['api_token'], auth_hint=AUTH_HINT)
+
+    def get(self, path, params=None):
+        return self.call('GET', '/api/v2' + path, params=params).get('data')
+
+    def post(self, path, body):
+        return self.call('POST', '/api/v2' + path, body=body).get('data')
+
+    def list_all(self, path, page_size=PAGE_SIZE):
+        """Every item of a listing: follows limit/offset pages while the server reports meta.total;
+        a server without paging answers all at once, without meta."""
+        items = []
+        while True:
+            body = self.call('GET', '/api/v2' + path, params=dict(limit=page_size, offset=len(items)))
+            page = body.get('data') or []
+            items.extend(page)
+            meta = body.get('meta')
+            if not isinstance(meta, dict) or not page or len(items) >= int(meta.get('total', 0)):
+                return items

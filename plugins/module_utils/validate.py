@@ -1,0 +1,68 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+"""Checks run on option values before any request is sent. Each returns an error message
+naming the option and what is allowed, or None when the value is fine."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import re
+
+_UUID = re.compile(r'^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$')
+_OBJECT_ID = re.compile(r'^[0-9a-fA-F]{24}$')
+
+
+def uuid(option, value):
+    if value is None or _UUID.match(value):
+        return None
+    return '%s must be a UUID (8-4-4-4-12 hexadecimal digits), got %r' % (option, value)
+
+
+def object_id(option, value):
+    if value is None or _OBJECT_ID.match(value):
+        return None
+    return '%s must be an object id of 24 hexadecimal digits, got %r' % (option, value)
+
+
+def number_range(option, value, minimum=None, maximum=None, multiple_of=None):
+    """Inclusive bounds and an optional step; None bounds are open."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return '%s must be a number, got %r' % (option, value)
+    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum) or (
+            multiple_of is not None and value % multiple_of):
+        return '%s must be %s, got %r' % (option, describe_range(minimum, maximum, multiple_of), value)
+    return None
+
+
+def describe_range(minimum=None, maximum=None, multiple_of=None):
+    if minimum is not None and maximum is not None:
+        text = 'between %s and %s' % (minimum, maximum)
+    elif minimum is not None:
+        text = 'at least %s' % minimum
+    elif maximum is not None:
+        text = 'at most %s' % maximum
+    else:
+        text = 'a number'
+    if multiple_of is not None:
+        text += ' and a multiple of %s' % multiple_of
+    return text
+
+
+def max_length(option, value, limit):
+    if value is None or len(value) <= limit:
+        return None
+    return '%s must be at most %d characters long, got %d' % (option, limit, len(value))
+
+
+def first_error(*errors):
+    """The first message among errors, skipping the Nones."""
+    for error in errors:
+        if error:
+            return error
+    return None
