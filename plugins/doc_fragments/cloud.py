@@ -59,7 +59,7 @@ options:
     default: 5
 notes:
   - Proxies are taken from the E(HTTPS_PROXY), E(HTTP_PROXY) and E(NO_PROXY) environment variables.
-  - Runs on the controller (C(hosts: localhost) or C(delegate_to: localhost)).
+  - "Runs on the controller (C(hosts: localhost) or C(delegate_to: localhost))."
 requirements:
   - requests
 '''

@@ -21,7 +21,7 @@ options:
     required: true
   api_token:
     description:
-      - Token sent as C(Authorization: Bearer <token>).
+      - "Token sent as C(Authorization: Bearer <token>)."
       - If not set, the value of the E(ENGINE_OBSERVABILITY_TOKEN) environment variable is used.
       - Never logged nor returned.
     type: str
@@ -47,7 +47,7 @@ options:
     default: 5
 notes:
   - Proxies are taken from the E(HTTPS_PROXY), E(HTTP_PROXY) and E(NO_PROXY) environment variables.
-  - Runs on the controller (C(hosts: localhost) or C(delegate_to: localhost)).
+  - "Runs on the controller (C(hosts: localhost) or C(delegate_to: localhost))."
 requirements:
   - requests
 '''
