@@ -39,7 +39,8 @@ def _canonical(value):
 
 
 def equal(left, right):
-    return normalize(left) == normalize(right)
+    # Compared as canonical JSON so that True and 1 (equal in Python) stay different.
+    return _canonical(normalize(left)) == _canonical(normalize(right))
 
 
 def changes(current, desired):

@@ -1,0 +1,73 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import itertools
+
+import pytest
+
+from ansible_collections.engine.cloud.plugins.module_utils.base import WaitError, poll_intervals, wait_for_state
+
+
+class FakeClock:
+    def __init__(self):
+        self.now = 0.0
+        self.sleeps = []
+
+    def sleep(self, seconds):
+        self.sleeps.append(seconds)
+        self.now += seconds
+
+    def __call__(self):
+        return self.now
+
+
+def reader(clock, timeline):
+    """read() giving the state that timeline (a list of (from_time, state)) has at the clock's time."""
+    def read():
+        return {'state': [state for start, state in timeline if start <= clock.now][-1]}
+    return read
+
+
+def test_intervals_grow_from_one_to_ten_seconds():
+    assert list(itertools.islice(poll_intervals(), 7)) == [1, 2, 4, 8, 10, 10, 10]
+
+
+def test_done_at_once_reads_once_and_never_sleeps():
+    clock = FakeClock()
+    resource, reads = wait_for_state(reader(clock, [(0, 'stopped')]), {'stopped'}, {'failed'}, 900, 'svc',
+                                     sleep=clock.sleep, clock=clock)
+    assert (resource['state'], reads, clock.sleeps) == ('stopped', 1, [])
+
+
+@pytest.mark.parametrize('transition', [5, 30, 120])
+def test_polls_stay_within_the_budget_and_end_soon_after_the_transition(transition):
+    import math
+    clock = FakeClock()
+    dummy, reads = wait_for_state(reader(clock, [(0, 'stopping'), (transition, 'stopped')]), {'stopped'}, set(),
+                                  900, 'svc', sleep=clock.sleep, clock=clock)
+    assert reads <= 2 + math.log2(transition) + transition / 10.0
+    assert clock.now - transition <= 10
+
+
+def test_failure_state_fails_at_once_naming_it():
+    clock = FakeClock()
+    with pytest.raises(WaitError) as info:
+        wait_for_state(reader(clock, [(0, 'stopping'), (3, 'degraded')]), {'stopped'}, {'degraded', 'failed'}, 900,
+                       'service prod', sleep=clock.sleep, clock=clock)
+    assert str(info.value) == 'service prod entered the failure state degraded'
+    assert info.value.resource == {'state': 'degraded'}
+
+
+def test_timeout_names_the_last_state_and_does_not_overshoot():
+    clock = FakeClock()
+    with pytest.raises(WaitError) as info:
+        wait_for_state(reader(clock, [(0, 'stopping')]), {'stopped'}, {'failed'}, 20, 'service prod',
+                       sleep=clock.sleep, clock=clock)
+    assert str(info.value) == 'service prod did not reach stopped within 20 seconds; last state: stopping'
+    assert clock.now == 20

@@ -1,0 +1,93 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import pytest
+from hypothesis import given, strategies as st
+
+from ansible_collections.engine.cloud.plugins.module_utils import compare
+
+
+@pytest.mark.parametrize('left,right', [
+    (3, '3'), (3, 3.0), ('24', 24.0), ('1e3', 1000),
+    (['a', 'b'], ['b', 'a']),
+    ([{'source': '10.0.0.1', 'description': 'x'}, {'source': '10.0.0.2', 'description': 'y'}],
+     [{'description': 'y', 'source': '10.0.0.2'}, {'source': '10.0.0.1', 'description': 'x'}]),
+    ({'a': [1, '2']}, {'a': ['2', 1]}),
+])
+def test_equal_meanings_compare_equal(left, right):
+    assert compare.equal(left, right)
+
+
+@pytest.mark.parametrize('left,right', [
+    (3, '4'), ('abc', 'abd'), (True, 1), (False, 0), (None, 0), (None, ''),
+    (['a'], ['a', 'a']), ([{'source': 'x', 'description': 'a'}], [{'source': 'x', 'description': 'b'}]),
+])
+def test_different_meanings_differ(left, right):
+    assert not compare.equal(left, right)
+
+
+def test_changes_skip_unrequested_and_equal_keys():
+    current = {'name': 'svc', 'numReplicas': 3, 'idleScaling': True, 'idleTimeoutMinutes': 15}
+    desired = {'name': 'svc', 'numReplicas': '3', 'idleScaling': False, 'idleTimeoutMinutes': None}
+    assert compare.changes(current, desired) == {'idleScaling': False}
+
+
+def test_diff_has_exactly_the_changed_keys_and_masks_secrets():
+    before = {'name': 'a', 'numReplicas': 3, 'connectionString': 'AccountKey=abc'}
+    result = compare.diff(before, {'name': 'b', 'connectionString': 'AccountKey=def'})
+    assert result == {'before': {'name': 'a', 'connectionString': compare.MASK},
+                      'after': {'name': 'b', 'connectionString': compare.MASK}}
+
+
+def test_mask_secrets_is_recursive_and_keeps_other_fields():
+    pipe = {'name': 'p', 'source': {'objectStorage': {'connectionString': 'AccountKey=abc', 'url': 'https://x'}},
+            'list': [{'api_token': 't', 'password': '', 'keyId': 'k'}]}
+    masked = compare.mask_secrets(pipe)
+    assert masked['source']['objectStorage'] == {'connectionString': compare.MASK, 'url': 'https://x'}
+    assert masked['list'] == [{'api_token': compare.MASK, 'password': '', 'keyId': 'k'}]
+    assert pipe['source']['objectStorage']['connectionString'] == 'AccountKey=abc'
+
+
+def test_secret_values_finds_nested_strings():
+    pipe = {'source': {'objectStorage': {'connectionString': 'AccountKey=abc'}}, 'x': [{'clientSecret': 's3'}]}
+    assert compare.secret_values(pipe) == {'AccountKey=abc', 's3'}
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=4),
+    max_leaves=12)
+
+
+@given(json_values)
+def test_normalize_is_idempotent(value):
+    assert compare.normalize(compare.normalize(value)) == compare.normalize(value)
+
+
+@given(st.lists(json_values, max_size=6), st.randoms())
+def test_list_order_never_matters(items, rnd):
+    shuffled = list(items)
+    rnd.shuffle(shuffled)
+    assert compare.equal(items, shuffled)
+
+
+@given(st.dictionaries(st.sampled_from(['a', 'b', 'c', 'd']), json_values), st.dictionaries(st.sampled_from(['a', 'b', 'c', 'd']), json_values))
+def test_applying_changes_makes_desired_hold(current, desired):
+    wanted = compare.changes(current, desired)
+    updated = dict(current)
+    updated.update(wanted)
+    assert compare.changes(updated, desired) == {}
+    assert all(compare.equal(updated[key], value) for key, value in desired.items() if value is not None)
+
+
+@given(json_values)
+def test_masking_leaves_no_secret_value(value):
+    wrapped = {'connectionString': 'AccountKey=zz9', 'inner': [value, {'api_key_secret': 'sek-1'}]}
+    masked = repr(compare.mask_secrets(wrapped))
+    assert 'AccountKey=zz9' not in masked and 'sek-1' not in masked
