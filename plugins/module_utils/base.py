@@ -73,11 +73,15 @@ class EngineModule:
     def fail(self, msg, **result):
         self.module.fail_json(msg=msg, **mask_secrets(result))
 
-    def call(self, method, path, params=None, body=None):
-        """One API call; an API error fails the task with its status, code, message and request id."""
+    def call(self, method, path, params=None, body=None, missing_ok=False):
+        """One API call; an API error fails the task with its status, code, message and request id.
+
+        With missing_ok, a 404 returns None instead, so the module can say what is missing."""
         try:
             response = self.client.request(method, path, params=params, body=body)
         except http.ApiError as error:
+            if missing_ok and error.status == 404:
+                return None
             self.module.fail_json(msg=str(error), **error.as_result())
         self.module.no_log_values.update(secret_values(response))
         return response

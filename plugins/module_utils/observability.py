@@ -28,8 +28,10 @@ class ObservabilityModule(EngineModule):
     def client_options(self):
         return dict(base_url=self.params['observability_url'], token=self.params['api_token'], auth_hint=AUTH_HINT)
 
-    def get(self, path, params=None):
-        return self.call('GET', '/api/v2' + path, params=params).get('data')
+    def get(self, path, params=None, missing_ok=False):
+        """The data of a GET; with missing_ok, None when the API answers 404."""
+        body = self.call('GET', '/api/v2' + path, params=params, missing_ok=missing_ok)
+        return None if body is None else body.get('data')
 
     def post(self, path, body):
         return self.call('POST', '/api/v2' + path, body=body).get('data')
