@@ -59,10 +59,3 @@ def max_length(option, value, limit):
         return None
     return '%s must be at most %d characters long, got %d' % (option, limit, len(value))
 
-
-def first_error(*errors):
-    """The first message among errors, skipping the Nones."""
-    for error in errors:
-        if error:
-            return error
-    return None
