@@ -1,0 +1,104 @@
+# engine.cloud: build, test and demo. GNU make; every target installs what it needs itself
+# (a virtualenv with the pinned requirements-dev.txt), so a fresh clone needs only python3.
+# `make help` lists the targets.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+.DELETE_ON_ERROR:
+
+PYTHON ?= python3
+VENV ?= .venv
+# Run a subset of the integration targets: make integration TARGETS="simulator_health service"
+TARGETS ?=
+
+ROOT := $(CURDIR)
+VENV_DIR := $(abspath $(VENV))
+BIN := $(VENV_DIR)/bin
+STAMP := $(VENV_DIR)/.requirements-dev.stamp
+VERSION := $(shell sed -n 's/^version: *//p' galaxy.yml)
+TARBALL := dist/engine-cloud-$(VERSION).tar.gz
+LAYOUT := build/ansible_collections/engine/cloud
+
+# The venv's tools come first for every recipe (ansible-test, ansible-galaxy, ansible-lint, ...).
+export PATH := $(BIN):$(PATH)
+
+.PHONY: help venv layout build install sanity lint units simtests integration demo test changelog clean
+
+help:
+	@echo "make venv         create $(VENV) and install requirements-dev.txt (only when it changed)"
+	@echo "make layout       copy the tree to $(LAYOUT) (what ansible-test needs)"
+	@echo "make build        build $(TARBALL)"
+	@echo "make install      install it into .collections/"
+	@echo "make sanity       ansible-test sanity (--venv, Python 3.11)"
+	@echo "make lint         ansible-lint --profile production"
+	@echo "make units        pytest tests/unit (from the layout copy)"
+	@echo "make simtests     pytest tests/simulator"
+	@echo "make integration  ansible-test integration against a private simulator [TARGETS=...]"
+	@echo "make demo         build, install, start the simulator, run playbooks/demo.yml"
+	@echo "make test         sanity, lint, units, simtests, integration; summary at the end"
+	@echo "make changelog    lint the changelog fragments and render CHANGELOG.rst"
+	@echo "make clean        remove build/, dist/, .collections/, tests/output/ (keeps $(VENV))"
+
+venv: $(STAMP)
+
+# The stamp is newer than requirements-dev.txt once it is installed: an unchanged file does not
+# reinstall. pip is quiet, but its errors and warnings still show.
+$(STAMP): requirements-dev.txt
+	@test -x $(BIN)/python || { echo "venv: creating $(VENV)"; $(PYTHON) -m venv $(VENV_DIR); }
+	@echo "venv: installing requirements-dev.txt"
+	@$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	@touch $@
+
+layout:
+	@$(PYTHON) scripts/layout.py $(LAYOUT)
+
+build: venv
+	@$(PYTHON) scripts/layout.py build/src/ansible_collections/engine/cloud
+	@rm -rf dist && mkdir -p dist
+	ansible-galaxy collection build build/src/ansible_collections/engine/cloud --output-path dist --force
+	@test -f $(TARBALL)
+
+install: build
+	ansible-galaxy collection install -p .collections --force $(TARBALL)
+
+sanity: venv layout
+	cd $(LAYOUT) && ansible-test sanity --venv --python 3.11 --color no -v
+
+lint: venv
+	ansible-lint --profile production
+
+units: venv layout
+	@if ! find tests/unit -name 'test_*.py' 2>/dev/null | grep -q .; then \
+	    echo "units: no tests under tests/unit yet: skipped"; exit 0; fi; \
+	cd $(LAYOUT) && PYTHONPATH=$(ROOT)/build python -m pytest tests/unit -q -p no:cacheprovider
+
+simtests: venv
+	@if ! find tests/simulator -name 'test_*.py' 2>/dev/null | grep -q .; then \
+	    echo "simtests: no tests under tests/simulator yet: skipped"; exit 0; fi; \
+	python -m pytest tests/simulator -q -p no:cacheprovider
+
+integration: venv
+	VENV=$(VENV_DIR) scripts/integration.sh $(TARGETS)
+
+demo: install
+	VENV=$(VENV_DIR) scripts/demo.sh
+
+# Runs every stage even when one fails, then prints a summary; exits non-zero if any failed.
+test:
+	@failed=; summary=; \
+	for stage in sanity lint units simtests integration; do \
+	    echo "==================== $$stage"; start=$$(date +%s); \
+	    if $(MAKE) --no-print-directory $$stage; then result=ok; else result=FAILED; failed="$$failed $$stage"; fi; \
+	    summary="$$summary$$(printf '  %-12s %-7s %5ss' $$stage $$result $$(( $$(date +%s) - start )))\n"; \
+	done; \
+	echo "==================== summary"; printf "$$summary"; \
+	if [ -n "$$failed" ]; then echo "make test: FAILED:$$failed"; exit 1; fi; \
+	echo "make test: all stages passed"
+
+changelog: venv
+	antsibull-changelog lint
+	antsibull-changelog generate
+
+clean:
+	rm -rf build dist .collections tests/output

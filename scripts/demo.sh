@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The demo tour (make demo): start the simulator on a free port of 127.0.0.1, run
+# playbooks/demo.yml against it with the collection installed in .collections/ (make install
+# put it there), stop the simulator whatever happens. Exit status: ansible-playbook's.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+venv=${VENV:-.venv}
+case $venv in /*) ;; *) venv="$root/$venv" ;; esac
+export PATH="$venv/bin:$PATH"
+SIM_PYTHON="$venv/bin/python"
+
+# shellcheck source=scripts/simulator.sh
+. "$root/scripts/simulator.sh"
+
+if [ ! -d "$root/.collections/ansible_collections/engine/cloud" ]; then
+    echo "demo: the collection is not installed in .collections; run 'make demo'" >&2
+    exit 2
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/engine-cloud-demo.XXXXXX")
+cleanup() {
+    sim_stop
+    rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+sim_start "$root" "$work"
+
+export ENGINE_CLOUD_API_URL="$SIM_URL"
+export ENGINE_CLOUD_KEY_ID="$SIM_KEY_ID"
+export ENGINE_CLOUD_KEY_SECRET="$SIM_KEY_SECRET"
+export ENGINE_CLOUD_ORGANIZATION_ID="$SIM_ORGANIZATION_ID"
+export ENGINE_OBSERVABILITY_URL="$SIM_URL"
+export ENGINE_OBSERVABILITY_TOKEN="$SIM_OBS_TOKEN"
+export ANSIBLE_COLLECTIONS_PATH="$root/.collections"
+export ANSIBLE_LOCALHOST_WARNING=false
+export ANSIBLE_INVENTORY_UNPARSED_WARNING=false
+
+cd "$root"
+ansible-playbook playbooks/demo.yml "$@"
