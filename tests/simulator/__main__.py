@@ -1,0 +1,73 @@
+"""Command line: ``python -m tests.simulator --host 127.0.0.1 --port 8080``."""
+
+import argparse
+import os
+import signal
+import ssl
+import sys
+import threading
+
+from .server import SimulatorServer
+from .state import DEFAULT_FIXTURES, Store
+
+
+def parse_args(argv):
+    """The command-line options."""
+    parser = argparse.ArgumentParser(prog='python -m tests.simulator', description=__doc__)
+    parser.add_argument('--host', default='127.0.0.1')
+    parser.add_argument('--port', type=int, default=8080, help='0 picks a free port')
+    parser.add_argument('--port-file', help='write the bound port to this file once listening')
+    parser.add_argument('--fixtures', default=DEFAULT_FIXTURES)
+    parser.add_argument('--transition-delay', type=float, default=1.0,
+                        help='seconds an asynchronous state change takes (default config)')
+    parser.add_argument('--rate-limit', action='store_true', help='enable rate limits in the default config')
+    parser.add_argument('--tls-cert', help='PEM certificate: serve HTTPS')
+    parser.add_argument('--tls-key', help='PEM private key for --tls-cert')
+    parser.add_argument('--quiet', action='store_true', help='do not log requests to stderr')
+    args = parser.parse_args(argv)
+    if bool(args.tls_cert) != bool(args.tls_key):
+        parser.error('--tls-cert and --tls-key go together')
+    return args
+
+
+def build_server(args):
+    """A bound, listening server for the parsed options."""
+    store = Store(args.fixtures, {'transition_delay': args.transition_delay, 'rate_limit': args.rate_limit})
+    context = None
+    if args.tls_cert:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(args.tls_cert, args.tls_key)
+    return SimulatorServer((args.host, args.port), store, context, args.quiet)
+
+
+def write_port_file(path, port):
+    """Write the port atomically so a reader never sees a partial file."""
+    temporary = path + '.tmp'
+    with open(temporary, 'w', encoding='utf-8') as handle:
+        handle.write('%d\n' % port)
+    os.replace(temporary, path)
+
+
+def main(argv=None):
+    """Serve until SIGTERM or SIGINT."""
+    args = parse_args(argv)
+    server = build_server(args)
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+    worker = threading.Thread(target=server.serve_forever, kwargs={'poll_interval': 0.1}, name='simulator', daemon=True)
+    worker.start()
+    port = server.server_address[1]
+    if args.port_file:
+        write_port_file(args.port_file, port)
+    if not args.quiet:
+        scheme = 'https' if args.tls_cert else 'http'
+        sys.stderr.write('simulator listening on %s://%s:%d\n' % (scheme, args.host, port))
+    stop.wait()
+    server.shutdown()
+    server.server_close()
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

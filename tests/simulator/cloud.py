@@ -1,0 +1,412 @@
+"""The management API under /v1: auth, routing, validation and the service/pipe operations."""
+
+import base64
+import binascii
+import copy
+import ipaddress
+import re
+import time
+import uuid
+
+from . import server
+from .schema import OpenApi, first_error
+from .state import now_iso
+
+NAME = 'cloud'
+PREFIX = '/v1'
+
+CODES = {400: 'BAD_REQUEST', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 404: 'NOT_FOUND', 409: 'CONFLICT',
+         424: 'FAILED_DEPENDENCY', 429: 'TOO_MANY_REQUESTS', 500: 'INTERNAL_SERVER_ERROR', 502: 'BAD_GATEWAY',
+         503: 'SERVICE_UNAVAILABLE', 504: 'GATEWAY_TIMEOUT'}
+UUID_RE = re.compile(r'[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}')
+NAME_RE = re.compile(r'[A-Za-z0-9](?:[A-Za-z0-9 -]{0,48}[A-Za-z0-9])?')
+SETTING_DEFAULTS = {
+    'streaming_max_insert_wait_ms': 5000, 'object_storage_concurrency': 1, 'object_storage_polling_interval_ms': 30000,
+    'object_storage_max_insert_bytes': 10 * 1024 ** 3, 'object_storage_max_file_count': 100, 'engine_max_threads': 3,
+    'engine_max_insert_threads': 1, 'engine_min_insert_block_size_bytes': 1024 ** 3, 'engine_max_download_threads': 4,
+    'engine_parallel_distributed_insert_select': 2, 'object_storage_use_cluster_function': True,
+    'engine_parallel_view_processing': False,
+}
+PIPE_STARTABLE = ('Stopped', 'Paused', 'Failed')
+SERVICE_STOPPABLE = ('running', 'idle', 'degraded', 'partially_running')
+
+S = '/v1/organizations/{organizationId}/services/{serviceId}'
+PIPE = S + '/pipes/{pipeId}'
+RPE = S + '/pipesReversePrivateEndpoints/{reversePrivateEndpointId}'
+
+OPENAPI = OpenApi()
+
+
+class ApiError(Exception):
+    """An error answered with the management API's error body."""
+
+    def __init__(self, status, message, headers=None):
+        super().__init__(message)
+        self.status, self.message, self.headers = status, message, headers or {}
+
+
+def bad_request(field, message):
+    """A 400 naming the offending request-body field."""
+    return ApiError(400, '%s: %s' % (field, message))
+
+
+def envelope_error(status, message, request_id=None, headers=None):
+    """The error body: ``{"status", "error": "CODE: message", "requestId"}``."""
+    request_id = request_id or str(uuid.uuid4())
+    payload = {'status': status, 'error': '%s: %s' % (CODES.get(status, 'ERROR'), message), 'requestId': request_id}
+    return server.Response.json(status, payload, dict(headers or {}, **{'X-Request-Id': request_id}))
+
+
+def fault_response(status):
+    """Default body of an injected ``status`` fault."""
+    return envelope_error(status, 'injected fault')
+
+
+def handle(store, request):
+    """Answer one /v1 request."""
+    request_id = str(uuid.uuid4())
+    try:
+        with store.lock:
+            result = _handle(store, request)
+    except ApiError as exc:
+        return envelope_error(exc.status, exc.message, request_id, exc.headers)
+    except Exception:  # pylint: disable=broad-except
+        return envelope_error(500, 'An internal error occurred', request_id)
+    return server.Response.json(200, {'status': 200, 'requestId': request_id, 'result': result},
+                                {'X-Request-Id': request_id})
+
+
+def _handle(store, request):
+    key_id = _authenticate(store, request.headers.get('Authorization', ''))
+    if store.config['rate_limit']:
+        _rate_limit(store, key_id)
+    route, params = _route(request.method, request.path)
+    for name, value in params.items():
+        if not UUID_RE.fullmatch(value):
+            raise ApiError(400, '%s: must be a valid UUID' % name)
+    if params['organizationId'].lower() != store.fixtures['organization']['id']:
+        raise ApiError(403, 'The API key has no access to organization %s' % params['organizationId'])
+    service = _lookup(store.services, params['serviceId'], 'Service')
+    body = _body(request, route) if request.method in ('PATCH', 'PUT') else None
+    return ROUTES[route](store, service, params, body)
+
+
+def _authenticate(store, header):
+    scheme, _, encoded = header.partition(' ')
+    try:
+        key_id, _, secret = base64.b64decode(encoded, validate=True).decode('utf-8').partition(':')
+    except (binascii.Error, UnicodeDecodeError):
+        key_id = secret = None
+    if scheme.lower() != 'basic' or {'id': key_id, 'secret': secret} not in store.fixtures['apiKeys']:
+        raise ApiError(401, 'Invalid or missing API key credentials')
+    return key_id
+
+
+def _rate_limit(store, key_id):
+    allowed, _, reset = store.cloud_limiter.hit(key_id, time.time())
+    if not allowed:
+        headers = {name: reset for name in store.config['rate_limit_headers']}
+        raise ApiError(429, 'Rate limit exceeded: 10 requests per 10 seconds', headers)
+
+
+def _route(method, path):
+    for template, handlers in ROUTE_TABLE.items():
+        match = _template_regex(template).fullmatch(path)
+        if match:
+            if method not in handlers:
+                break
+            return (template, method.lower()), match.groupdict()
+    raise ApiError(404, 'No route for %s %s' % (method, path))
+
+
+def _template_regex(template):
+    return re.compile(re.sub(r'\\{(\w+)\\}', r'(?P<\1>[^/]+)', re.escape(template)))
+
+
+def _lookup(objects, object_id, kind):
+    obj = objects.get(object_id.lower())
+    if obj is None:
+        raise ApiError(404, '%s %s not found' % (kind, object_id))
+    return obj
+
+
+def _body(request, route):
+    content_type = request.headers.get('Content-Type', '').split(';')[0].strip().lower()
+    if content_type != 'application/json':
+        raise ApiError(400, 'Content-Type must be application/json')
+    body = request.json_body()
+    if not isinstance(body, dict):
+        raise ApiError(400, 'request body: must be a JSON object')
+    problem = first_error(OPENAPI.request_validator(*route), body)
+    if problem:
+        raise bad_request(*problem)
+    return body
+
+
+# Rendering ---------------------------------------------------------------------------------------
+
+def render_service(store, service):
+    """The API view of a service: hidden attributes out, disabled endpoints left out."""
+    store.settle(service)
+    view = {k: copy.deepcopy(v) for k, v in service.items() if k not in ('sim', '_pending')}
+    view['endpoints'] = [{k: v for k, v in e.items() if k != 'enabled'} for e in service['endpoints'] if e['enabled']]
+    return view
+
+
+def render_pipe(store, pipe):
+    """The API view of a pipe."""
+    store.settle(pipe)
+    return {k: copy.deepcopy(v) for k, v in pipe.items() if k != '_pending'}
+
+
+# Service operations ------------------------------------------------------------------------------
+
+def get_service(store, service, _params, _body):
+    """GET S."""
+    return render_service(store, service)
+
+
+def patch_service(store, service, _params, body):
+    """PATCH S: validate every change on a copy, then commit them together."""
+    store.settle(service)
+    draft = copy.deepcopy(service)
+    if 'name' in body:
+        if not NAME_RE.fullmatch(body['name']):
+            raise bad_request('request body.name', 'must be 1 to 50 letters, digits, spaces or hyphens, '
+                                                   'starting and ending with a letter or digit')
+        draft['name'] = body['name']
+    if 'ipAccessList' in body:
+        draft['ipAccessList'] = _patch_ip_access_list(draft['ipAccessList'], body['ipAccessList'])
+    if 'privateEndpointIds' in body:
+        draft['privateEndpointIds'] = _patch_private_endpoints(draft, body['privateEndpointIds'])
+    if 'releaseChannel' in body:
+        _require_production(draft, 'releaseChannel')
+        draft['releaseChannel'] = body['releaseChannel']
+    if 'endpoints' in body:
+        _patch_endpoints(draft, body['endpoints'])
+    if 'tags' in body:
+        draft['tags'] = _patch_tags(draft['tags'], body['tags'])
+    if 'enableCoreDumps' in body:
+        draft['enableCoreDumps'] = body['enableCoreDumps']
+    if 'transparentDataEncryptionKeyId' in body:
+        _rotate_tde_key(draft, body['transparentDataEncryptionKeyId'])
+    service.clear()
+    service.update(draft)
+    return render_service(store, service)
+
+
+def _patch_ip_access_list(current, patch):
+    field = 'request body.ipAccessList'
+    entries = {entry['source']: entry for entry in current}
+    for index, entry in enumerate(patch.get('remove', [])):
+        source = _ip_source(entry, '%s.remove[%d]' % (field, index))
+        if entries.pop(source, None) is None:
+            raise bad_request('%s.remove[%d].source' % (field, index), '%s is not in the IP access list' % source)
+    added = set()
+    for index, entry in enumerate(patch.get('add', [])):
+        source = _ip_source(entry, '%s.add[%d]' % (field, index))
+        if source in added:
+            raise bad_request('%s.add[%d].source' % (field, index), 'duplicate source %s' % source)
+        added.add(source)
+        entries[source] = {'source': source, 'description': entry.get('description', '')}
+    return list(entries.values())
+
+
+def _ip_source(entry, field):
+    source = entry.get('source')
+    if source is None:
+        raise bad_request(field + '.source', 'is required')
+    try:
+        ipaddress.IPv4Network(source, strict=True)
+    except ValueError as exc:
+        raise bad_request(field + '.source', 'must be an IPv4 address or CIDR (%s)' % exc) from exc
+    return source
+
+
+def _patch_private_endpoints(service, patch):
+    field = 'request body.privateEndpointIds'
+    ids = list(service['privateEndpointIds'])
+    for index, endpoint_id in enumerate(patch.get('remove', [])):
+        if endpoint_id not in ids:
+            raise bad_request('%s.remove[%d]' % (field, index), '%s is not attached to the service' % endpoint_id)
+        ids.remove(endpoint_id)
+    for index, endpoint_id in enumerate(patch.get('add', [])):
+        if endpoint_id not in service['availablePrivateEndpointIds']:
+            raise bad_request('%s.add[%d]' % (field, index), '%s is not an available private endpoint' % endpoint_id)
+        if endpoint_id not in ids:
+            ids.append(endpoint_id)
+    return ids
+
+
+def _patch_endpoints(service, changes):
+    seen = set()
+    for index, change in enumerate(changes):
+        field = 'request body.endpoints[%d]' % index
+        for key in ('protocol', 'enabled'):
+            if key not in change:
+                raise bad_request('%s.%s' % (field, key), 'is required')
+        if change['protocol'] in seen:
+            raise bad_request(field + '.protocol', 'duplicate protocol %s' % change['protocol'])
+        seen.add(change['protocol'])
+        for endpoint in service['endpoints']:
+            if endpoint['protocol'] == change['protocol']:
+                endpoint['enabled'] = change['enabled']
+
+
+def _patch_tags(current, patch):
+    tags = {tag['key']: tag for tag in current}
+    for index, tag in enumerate(patch.get('remove', [])):
+        if tags.pop(tag['key'], None) is None:
+            raise bad_request('request body.tags.remove[%d].key' % index, 'tag %s does not exist' % tag['key'])
+    for tag in patch.get('add', []):
+        tags[tag['key']] = tag
+    return list(tags.values())
+
+
+def _rotate_tde_key(service, key_id):
+    if not service['hasTransparentDataEncryption']:
+        raise bad_request('request body.transparentDataEncryptionKeyId',
+                          'transparent data encryption is not enabled for this service')
+    if not key_id.strip():
+        raise bad_request('request body.transparentDataEncryptionKeyId', 'must not be empty')
+    _require_running(service, 'Transparent data encryption key rotation')
+    service['transparentDataEncryptionKeyId'] = key_id
+
+
+def _require_production(service, field):
+    if service['tier'] != 'production':
+        raise bad_request('request body.' + field, 'available only for production services')
+
+
+def _require_running(service, what):
+    if service['state'] != 'running':
+        raise ApiError(424, '%s is allowed only when the service is running. Current state: %s' % (what, service['state']))
+
+
+def patch_scaling(store, service, _params, body):
+    """PATCH S/scaling."""
+    store.settle(service)
+    _check_scaling(service, body)
+    _require_running(service, 'Changing the scaling settings')
+    service.update(body)
+    for bound in ('min', 'max'):
+        total = service.get(bound + 'TotalMemoryGb')
+        if total is not None:
+            # The deprecated totals are the memory of three replicas.
+            service[bound + 'ReplicaMemoryGb'] = total // 3
+            service['currentScaling']['effective%sReplicaMemoryGb' % bound.title()] = total // 3
+    scaling = service['currentScaling']
+    scaling.update(effectiveMinReplicas=service['numReplicas'], effectiveMaxReplicas=service['numReplicas'],
+                   effectiveIdleScaling=service['idleScaling'], effectiveIdleTimeoutMinutes=service['idleTimeoutMinutes'])
+    return render_service(store, service)
+
+
+def _check_scaling(service, body):
+    for key in ('minTotalMemoryGb', 'maxTotalMemoryGb', 'idleTimeoutMinutes'):
+        if key in body and not isinstance(body[key], int):
+            raise bad_request('request body.' + key, 'must be a whole number')
+    for key in ('minTotalMemoryGb', 'maxTotalMemoryGb'):
+        if key in body:
+            _require_production(service, key)
+    if body.get('maxTotalMemoryGb', 0) > 360 and not service['sim']['paid']:
+        raise bad_request('request body.maxTotalMemoryGb', 'must be at most 360 for a service that is not paid')
+    low = body.get('minTotalMemoryGb', service.get('minTotalMemoryGb'))
+    high = body.get('maxTotalMemoryGb', service.get('maxTotalMemoryGb'))
+    if low is not None and high is not None and high < low:
+        field = 'maxTotalMemoryGb' if 'maxTotalMemoryGb' in body else 'minTotalMemoryGb'
+        raise bad_request('request body.' + field, 'maxTotalMemoryGb (%s) must be greater than or equal to '
+                                                   'minTotalMemoryGb (%s)' % (high, low))
+    if service['isPrimary'] and body.get('numReplicas', 2) < 2:
+        raise bad_request('request body.numReplicas', 'must be between 2 and 20 for the primary service of a warehouse')
+    if body.get('idleTimeoutMinutes', 5) < 5:
+        raise bad_request('request body.idleTimeoutMinutes', 'must be at least 5')
+
+
+def patch_service_state(store, service, _params, body):
+    """PATCH S/state: start, stop or awake."""
+    store.settle(service)
+    command, state = body.get('command'), service['state']
+    if command is None:
+        raise bad_request('request body.command', 'is required')
+    if command == 'start' and state == 'stopped':
+        store.begin_transition(service, 'starting', 'running')
+    elif command == 'stop' and state in SERVICE_STOPPABLE:
+        store.begin_transition(service, 'stopping', 'stopped')
+    elif command == 'awake' and state == 'idle':
+        store.begin_transition(service, 'awaking', 'running')
+    elif not (command == 'start' and state == 'idle'):  # an idle service counts as started
+        raise ApiError(409, 'Cannot %s service %s in state %s' % (command, service['id'], state))
+    return render_service(store, service)
+
+
+# Pipe operations ---------------------------------------------------------------------------------
+
+def _pipe(store, service, params):
+    pipe = _lookup(store.pipes, params['pipeId'], 'Pipe')
+    if pipe['serviceId'] != service['id']:
+        raise ApiError(404, 'Pipe %s not found' % params['pipeId'])
+    return store.settle(pipe)
+
+
+def source_kind(pipe):
+    """kafka, objectStorage, stream or postgres."""
+    return next(kind for kind, source in pipe['source'].items() if source is not None)
+
+
+def get_pipe(store, service, params, _body):
+    """GET pipe."""
+    return render_pipe(store, _pipe(store, service, params))
+
+
+def patch_pipe_state(store, service, params, body):
+    """PATCH pipe/state: start, stop or resync."""
+    pipe = _pipe(store, service, params)
+    command, kind = body.get('command'), source_kind(pipe)
+    if command is None:
+        raise bad_request('request body.command', 'is required')
+    if command == 'stop':
+        store.begin_transition(pipe, *(('Pausing', 'Paused') if kind == 'postgres' else ('Stopping', 'Stopped')))
+    elif command == 'start':
+        if pipe['state'] not in PIPE_STARTABLE:
+            raise ApiError(400, 'Pipe %s is already running (state: %s)' % (pipe['name'], pipe['state']))
+        store.begin_transition(pipe, 'Provisioning', 'Running')
+    else:
+        if kind != 'postgres':
+            raise ApiError(400, 'resync is supported only for postgres pipes, not for %s pipes' % kind)
+        store.begin_transition(pipe, 'Resync', 'Running')
+    pipe['updatedAt'] = now_iso()
+    return render_pipe(store, pipe)
+
+
+def get_pipe_settings(store, service, params, _body):
+    """GET pipe/settings."""
+    return dict(_pipe(store, service, params)['settings'])
+
+
+def put_pipe_settings(store, service, params, body):
+    """PUT pipe/settings: keys left out keep their value, null goes back to the default."""
+    pipe = _pipe(store, service, params)
+    for key, value in body.items():
+        pipe['settings'][key] = SETTING_DEFAULTS[key] if value is None else value
+    pipe['updatedAt'] = now_iso()
+    return dict(pipe['settings'])
+
+
+def get_reverse_private_endpoint(store, service, params, _body):
+    """GET pipesReversePrivateEndpoints/{id}."""
+    endpoint = _lookup(store.endpoints, params['reversePrivateEndpointId'], 'Reverse private endpoint')
+    if endpoint['serviceId'] != service['id']:
+        raise ApiError(404, 'Reverse private endpoint %s not found' % params['reversePrivateEndpointId'])
+    return copy.deepcopy(endpoint)
+
+
+ROUTE_TABLE = {
+    S: {'GET': get_service, 'PATCH': patch_service},
+    S + '/scaling': {'PATCH': patch_scaling},
+    S + '/state': {'PATCH': patch_service_state},
+    PIPE: {'GET': get_pipe},
+    PIPE + '/state': {'PATCH': patch_pipe_state},
+    PIPE + '/settings': {'GET': get_pipe_settings, 'PUT': put_pipe_settings},
+    RPE: {'GET': get_reverse_private_endpoint},
+}
+ROUTES = {(template, method.lower()): func for template, methods in ROUTE_TABLE.items() for method, func in methods.items()}

@@ -1,0 +1,176 @@
+"""HTTP plumbing: one threaded server for both APIs and the admin interface, plus injected faults."""
+
+import json
+import socket
+import ssl
+import struct
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qsl, urlsplit
+
+from . import admin, cloud, observability
+from .state import now_iso
+
+HTML_502 = ('<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n'
+            '<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n')
+MALFORMED_JSON = '{"status": 200, "requestId": "00000000-0000-4000-8000-000000000000", "result": {"id": "3f1c2d4e-'
+
+
+class Request:
+    """What an API handler needs to know about one request."""
+
+    def __init__(self, method, target, headers, raw_body):
+        url = urlsplit(target)
+        self.method, self.path, self.headers, self.raw_body = method, url.path, headers, raw_body
+        self.query_pairs = parse_qsl(url.query, keep_blank_values=True)
+        self.query = dict(self.query_pairs)
+
+    def json_body(self):
+        """The parsed JSON body, or None if there is none or it does not parse."""
+        try:
+            return json.loads(self.raw_body, parse_constant=_reject_constant) if self.raw_body else None
+        except ValueError:
+            return None
+
+
+def _reject_constant(name):
+    raise ValueError('%s is not valid JSON' % name)
+
+
+class Response:
+    """A complete HTTP response."""
+
+    def __init__(self, status, body=b'', content_type='application/json', headers=None):
+        self.status, self.content_type, self.headers = status, content_type, dict(headers or {})
+        self.body = body.encode('utf-8') if isinstance(body, str) else body
+
+    @classmethod
+    def json(cls, status, payload, headers=None):
+        """A JSON response."""
+        return cls(status, json.dumps(payload), 'application/json', headers)
+
+    @classmethod
+    def text(cls, status, text, headers=None):
+        """A plain-text response."""
+        return cls(status, text, 'text/plain; charset=utf-8', headers)
+
+
+class SimulatorServer(ThreadingHTTPServer):
+    """Threaded HTTP(S) server holding the shared Store."""
+
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, address, store, ssl_context=None, quiet=False):
+        self.store, self.ssl_context, self.quiet = store, ssl_context, quiet
+        super().__init__(address, Handler)
+
+    def finish_request(self, request, client_address):
+        # The TLS handshake runs here, in the request's thread, so a slow client blocks nobody.
+        if self.ssl_context is not None:
+            try:
+                request = self.ssl_context.wrap_socket(request, server_side=True)
+            except (ssl.SSLError, OSError):
+                return
+        super().finish_request(request, client_address)
+
+
+class Handler(BaseHTTPRequestHandler):
+    """Routes every request to the admin interface or one of the two APIs."""
+
+    protocol_version = 'HTTP/1.1'
+    server_version = 'engine-cloud-simulator'
+
+    def do_GET(self):  # pylint: disable=invalid-name
+        """Handle GET."""
+        self.dispatch()
+
+    do_POST = do_PUT = do_PATCH = do_DELETE = do_GET
+
+    def log_message(self, format, *args):  # pylint: disable=redefined-builtin
+        if not self.server.quiet:
+            super().log_message(format, *args)
+
+    def dispatch(self):
+        """Read the request, apply faults, answer it and log it."""
+        if 'chunked' in self.headers.get('Transfer-Encoding', '').lower():
+            self.send(Response.text(411, 'Length Required'))
+            return
+        length = int(self.headers.get('Content-Length') or 0)
+        request = Request(self.command, self.path, self.headers, self.rfile.read(length) if length > 0 else b'')
+        if request.path.startswith('/_admin/'):
+            self.send(admin.handle(self.server.store, request))
+            return
+        api = _api_of(request.path)
+        if api is None:
+            self.send(Response.text(404, 'Not Found'))
+            return
+        store = self.server.store
+        entry = store.log(time=now_iso(), api=api.NAME, method=request.method, path=request.path, query=request.query,
+                          status=None, body=request.json_body(), fault=None)
+        fault = store.take_fault(request.method, request.path)
+        if fault is not None:
+            entry['fault'] = fault['kind']
+        response = self.faulty_response(fault, api) if fault else None
+        if fault and fault['kind'] == 'reset':
+            self.reset_connection()
+            return
+        if response is None:
+            response = api.handle(store, request)
+            if fault:
+                response.headers.update(fault['headers'])
+        entry['status'] = response.status
+        self.send(response)
+
+    def faulty_response(self, fault, api):
+        """The response a fault replaces the real one with, or None to answer normally after it."""
+        kind, body = fault['kind'], fault['body']
+        if not isinstance(body, (str, type(None))):
+            body = json.dumps(body)
+        if kind == 'delay':
+            time.sleep(fault['delay'])
+            return None
+        if kind == 'status':
+            response = api.fault_response(fault['status']) if body is None else Response(fault['status'], body, _sniff(body))
+        elif kind == 'malformed_json':
+            response = Response(200, MALFORMED_JSON if body is None else body)
+        elif kind == 'html':
+            response = Response(502, HTML_502 if body is None else body, 'text/html')
+        else:
+            return None
+        response.headers.update(fault['headers'])
+        return response
+
+    def reset_connection(self):
+        """Close the socket at once; SO_LINGER 0 turns the close into a TCP reset."""
+        self.close_connection = True
+        try:
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack('ii', 1, 0))
+        except OSError:
+            pass
+
+    def send(self, response):
+        """Write a complete response."""
+        self.send_response(response.status)
+        self.send_header('Content-Type', response.content_type)
+        self.send_header('Content-Length', str(len(response.body)))
+        for name, value in response.headers.items():
+            self.send_header(name, str(value))
+        self.end_headers()
+        if self.command != 'HEAD':
+            self.wfile.write(response.body)
+
+
+def _api_of(path):
+    for api in (cloud, observability):
+        if path == api.PREFIX or path.startswith(api.PREFIX + '/'):
+            return api
+    return None
+
+
+def _sniff(body):
+    try:
+        json.loads(body)
+    except ValueError:
+        return 'text/plain; charset=utf-8'
+    return 'application/json'

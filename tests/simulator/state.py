@@ -1,0 +1,204 @@
+"""The simulator's mutable state: fixtures, configuration, request log, faults and rate limits.
+
+Asynchronous state changes are computed lazily: an object in transition carries
+``_pending = {"state": target, "at": epoch seconds}`` and ``settle`` applies it once that time has
+passed, so no background thread is needed.
+"""
+
+import copy
+import json
+import math
+import os
+import re
+import threading
+import time
+from datetime import datetime, timezone
+
+DEFAULT_FIXTURES = os.path.join(os.path.dirname(__file__), 'fixtures.json')
+RATE_LIMIT_HEADERS = ('Retry-After', 'X-RateLimit-Reset')
+FAULT_KINDS = ('status', 'reset', 'malformed_json', 'html', 'delay')
+
+
+class ConfigError(ValueError):
+    """An admin request carried an invalid value."""
+
+
+def now_iso(moment=None):
+    """UTC ISO 8601 time with milliseconds and a Z suffix."""
+    stamp = datetime.fromtimestamp(time.time() if moment is None else moment, tz=timezone.utc)
+    return stamp.strftime('%Y-%m-%dT%H:%M:%S.') + '%03dZ' % (stamp.microsecond // 1000)
+
+
+def _check_bool(key, value):
+    if not isinstance(value, bool):
+        raise ConfigError('%s must be a boolean' % key)
+    return value
+
+
+def _check_delay(key, value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 3600:
+        raise ConfigError('%s must be a number of seconds between 0 and 3600' % key)
+    return value
+
+
+def _check_count(key, value):
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100000:
+        raise ConfigError('%s must be an integer between 0 and 100000' % key)
+    return value
+
+
+def _check_headers(key, value):
+    if not isinstance(value, list) or any(name not in RATE_LIMIT_HEADERS for name in value):
+        raise ConfigError('%s must be a list drawn from %s' % (key, ', '.join(RATE_LIMIT_HEADERS)))
+    return value
+
+
+CONFIG_CHECKS = {
+    'transition_delay': _check_delay,
+    'rate_limit': _check_bool,
+    'alerts_paging': _check_bool,
+    'alert_count': _check_count,
+    'rate_limit_headers': _check_headers,
+}
+
+
+def validate_config(changes):
+    """Return the checked config changes; raise ConfigError for unknown keys or bad values."""
+    if not isinstance(changes, dict):
+        raise ConfigError('body must be a JSON object')
+    unknown = sorted(set(changes) - set(CONFIG_CHECKS))
+    if unknown:
+        raise ConfigError('unknown config key(s): ' + ', '.join(unknown))
+    return {key: CONFIG_CHECKS[key](key, value) for key, value in changes.items()}
+
+
+def validate_fault(spec):
+    """Return a normalised fault from an admin request body."""
+    if not isinstance(spec, dict):
+        raise ConfigError('body must be a JSON object')
+    unknown = sorted(set(spec) - {'method', 'path', 'count', 'kind', 'status', 'headers', 'body', 'delay'})
+    if unknown:
+        raise ConfigError('unknown fault field(s): ' + ', '.join(unknown))
+    if spec.get('kind') not in FAULT_KINDS:
+        raise ConfigError('kind must be one of: ' + ', '.join(FAULT_KINDS))
+    try:
+        pattern = re.compile(spec.get('path') or '')
+    except (re.error, TypeError) as exc:
+        raise ConfigError('path must be a valid regular expression: %s' % exc) from exc
+    count = spec.get('count', 1)
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise ConfigError('count must be a positive integer')
+    status = spec.get('status', 503)
+    if isinstance(status, bool) or not isinstance(status, int) or not 100 <= status <= 599:
+        raise ConfigError('status must be an HTTP status code')
+    headers = spec.get('headers') or {}
+    if not isinstance(headers, dict) or not all(isinstance(v, str) for v in headers.values()):
+        raise ConfigError('headers must be an object of strings')
+    method = spec.get('method')
+    if method is not None and not isinstance(method, str):
+        raise ConfigError('method must be a string')
+    return {
+        'method': method.upper() if method else None, 'path': pattern.pattern, 'regex': pattern, 'count': count,
+        'kind': spec['kind'], 'status': status, 'headers': headers, 'body': spec.get('body'),
+        'delay': _check_delay('delay', spec.get('delay', 0)),
+    }
+
+
+class RateLimiter:
+    """Fixed windows per key: ``limit`` requests, then refusals until the window ends."""
+
+    def __init__(self, limit, window):
+        self.limit, self.window = limit, window
+        self.windows = {}
+
+    def hit(self, key, moment):
+        """Count a request; return (allowed, remaining, seconds until the window resets)."""
+        start, used = self.windows.get(key, (moment, 0))
+        if moment >= start + self.window:
+            start, used = moment, 0
+        allowed = used < self.limit
+        if allowed:
+            used += 1
+        self.windows[key] = (start, used)
+        return allowed, self.limit - used, max(1, math.ceil(start + self.window - moment))
+
+
+class Store:
+    """Everything the simulator remembers, behind one lock."""
+
+    def __init__(self, fixtures_path=DEFAULT_FIXTURES, defaults=None):
+        with open(fixtures_path, encoding='utf-8') as handle:
+            self.fixtures = json.load(handle)
+        self.defaults = {'transition_delay': 1.0, 'rate_limit': False, 'alerts_paging': True, 'alert_count': 0,
+                         'rate_limit_headers': list(RATE_LIMIT_HEADERS)}
+        self.defaults.update(validate_config(defaults or {}))
+        self.lock = threading.RLock()
+        self.reset()
+
+    def reset(self, changes=None):
+        """Back to the fixtures and default config, then apply ``changes``."""
+        changes = validate_config(changes or {})
+        with self.lock:
+            data = copy.deepcopy(self.fixtures)
+            self.config = dict(self.defaults, **changes)
+            self.services = {item['id']: item for item in data['services']}
+            self.pipes = {item['id']: item for item in data['pipes']}
+            self.endpoints = {item['id']: item for item in data['reversePrivateEndpoints']}
+            self.dashboards = {item['id']: item for item in data['dashboards']}
+            self.alerts = data['alerts']
+            self.sources = {item['id']: item for item in data['sources']}
+            self.requests = []
+            self.faults = []
+            self.cloud_limiter = RateLimiter(10, 10)
+            self.observability_limiter = RateLimiter(100, 60)
+
+    def configure(self, changes):
+        """Apply config changes (already validated by the caller or validated here)."""
+        with self.lock:
+            self.config.update(validate_config(changes))
+
+    def log(self, **fields):
+        """Append a request to the log and return its entry (the caller fills in status and fault)."""
+        with self.lock:
+            entry = dict(seq=len(self.requests) + 1, **fields)
+            self.requests.append(entry)
+        return entry
+
+    def take_fault(self, method, path):
+        """Consume and return the first fault that matches the request, or None."""
+        with self.lock:
+            for fault in self.faults:
+                if fault['method'] not in (None, method) or not fault['regex'].search(path):
+                    continue
+                fault['count'] -= 1
+                if fault['count'] == 0:
+                    self.faults.remove(fault)
+                return fault
+        return None
+
+    def begin_transition(self, obj, interim, target):
+        """Show ``interim`` now and ``target`` once the configured delay has passed."""
+        obj['state'] = interim
+        obj['_pending'] = {'state': target, 'at': time.time() + self.config['transition_delay']}
+
+    @staticmethod
+    def settle(obj):
+        """Apply a finished transition; return the object."""
+        pending = obj.get('_pending')
+        if pending and time.time() >= pending['at']:
+            obj['state'] = pending['state']
+            del obj['_pending']
+        return obj
+
+    def snapshot(self):
+        """The whole internal state, JSON-ready."""
+        with self.lock:
+            for obj in list(self.services.values()) + list(self.pipes.values()):
+                self.settle(obj)
+            return copy.deepcopy({
+                'config': self.config, 'services': list(self.services.values()), 'pipes': list(self.pipes.values()),
+                'reversePrivateEndpoints': list(self.endpoints.values()), 'dashboards': list(self.dashboards.values()),
+                'alerts': self.alerts, 'sources': list(self.sources.values()),
+                'faults': [{k: v for k, v in fault.items() if k != 'regex'} for fault in self.faults],
+                'requestCount': len(self.requests),
+            })
