@@ -1,0 +1,125 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+module: pipe_info
+short_description: Read an ingestion pipe
+version_added: 0.1.0
+description:
+  - Returns one ingestion pipe of a database service as the cloud management API describes it.
+  - Secret-bearing fields of the pipe, such as C(source.objectStorage.connectionString), are masked;
+    their real values appear in no result, warning, error or log line.
+author:
+  - engine.cloud contributors
+options:
+  service_id:
+    description:
+      - UUID of the service that owns the pipe.
+    type: str
+    required: true
+  pipe_id:
+    description:
+      - UUID of the pipe.
+    type: str
+    required: true
+extends_documentation_fragment:
+  - engine.cloud.cloud
+  - engine.cloud.attributes
+  - engine.cloud.attributes.INFO_MODULE
+  - engine.cloud.attributes.CLOUD_GROUP
+seealso:
+  - module: engine.cloud.pipe_state
+  - module: engine.cloud.pipe_settings_info
+  - module: engine.cloud.rpe_info
+'''
+
+EXAMPLES = r'''
+- name: Read a pipe
+  engine.cloud.pipe_info:
+    service_id: 3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e51
+    pipe_id: 9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c62
+  register: result
+
+- name: Show its state and source
+  ansible.builtin.debug:
+    msg: "{{ result.pipe.name }} is {{ result.pipe.state }}, reading {{ result.pipe.source.objectStorage.url }}"
+'''
+
+RETURN = r'''
+pipe:
+  description:
+    - The pipe, as the API returns it, with secret-bearing values (for example C(connectionString)) replaced by C(********).
+  returned: success
+  type: dict
+  contains:
+    id:
+      description: UUID of the pipe.
+      type: str
+      sample: 9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c62
+    serviceId:
+      description: UUID of the service that owns the pipe.
+      type: str
+      sample: 3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e51
+    name:
+      description: Name of the pipe.
+      type: str
+      sample: events-objectstorage
+    state:
+      description:
+        - Current state. Streaming and object storage pipes use C(Provisioning), C(Running), C(Stopping), C(Stopped),
+          C(Completed), C(Failed), C(InternalError), C(Unknown); postgres pipes use C(Provisioning), C(Setup), C(Snapshot),
+          C(Running), C(Pausing), C(Paused), C(Modifying), C(Resync), C(Failed), C(Unknown); any pipe may show C(Degraded).
+      type: str
+      sample: Running
+    scaling:
+      description: Replicas, concurrency, CPU and memory of the pipe.
+      type: dict
+      sample: {"replicas": 1, "concurrency": 0}
+    source:
+      description:
+        - One sub-object per source kind (C(kafka), C(objectStorage), C(stream), C(postgres)); the pipe's kind holds an object, the others are null.
+        - Secret-bearing values inside it are masked.
+      type: dict
+      sample: {"objectStorage": {"url": "https://simacct.blob.core.windows.net/events/**/*.ndjson.gz", "connectionString": "********"},
+               "kafka": null, "stream": null, "postgres": null}
+    destination:
+      description: Database, table and table definition the pipe writes to.
+      type: dict
+      sample: {"database": "analytics", "table": "events", "managedTable": true}
+    fieldMappings:
+      description: Source field to destination column mappings, each with C(sourceField) and C(destinationField).
+      type: list
+      elements: dict
+      sample: [{"sourceField": "ts", "destinationField": "event_time"}]
+    settings:
+      description: The pipe's tuning settings (see M(engine.cloud.pipe_settings_info)).
+      type: dict
+      sample: {"object_storage_concurrency": 4, "engine_max_threads": null}
+    createdAt:
+      description: Creation time.
+      type: str
+      sample: "2024-04-02T12:00:00Z"
+    updatedAt:
+      description: Time of the last change.
+      type: str
+      sample: "2024-09-15T16:45:10Z"
+'''
+
+from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule
+
+
+def main():
+    module = CloudModule(dict(service_id=dict(type='str', required=True), pipe_id=dict(type='str', required=True)),
+                         uuid_options=('service_id', 'pipe_id'))
+    module.exit(pipe=module.get('pipes', module.params['pipe_id']))
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,146 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+module: pipe_settings
+short_description: Tune the settings of an ingestion pipe
+version_added: 0.1.0
+description:
+  - Sets some of the twelve tuning settings of an ingestion pipe, leaves the others as they are,
+    and returns all settings after the change.
+  - Reads the current settings and sends one C(PUT) with only the keys that differ; nothing is sent when none differ.
+  - A setting at its default may show as V(null) or as its default value; both count as "at the default", so asking
+    for V(null) or for the default value changes nothing when the setting is at its default either way.
+author:
+  - engine.cloud contributors
+options:
+  service_id:
+    description:
+      - UUID of the service that owns the pipe.
+    type: str
+    required: true
+  pipe_id:
+    description:
+      - UUID of the pipe.
+    type: str
+    required: true
+  settings:
+    description:
+      - The settings to set. Keys left out keep their value; a key set to V(null) goes back to its default.
+      - Every value is checked before anything is sent. Integer settings take an integer (or a string of digits, as
+        templating may give); boolean settings take V(true) or V(false). Ranges are inclusive.
+      - C(streaming_max_insert_wait_ms) (500 to 60000, default 5000) maximum wait before inserting streamed data.
+      - C(object_storage_concurrency) (1 to 35, default 1) concurrent file-processing threads.
+      - C(object_storage_polling_interval_ms) (100 to 3600000, default 30000) polling interval of continuous ingest.
+      - C(object_storage_max_insert_bytes) (10485760 to 53687091200, default 10737418240) bytes in one insert batch.
+      - C(object_storage_max_file_count) (1 to 10000, default 100) files in one insert batch.
+      - C(engine_max_threads) (0 to 64, default 3, shown as auto) concurrent threads for file processing.
+      - C(engine_max_insert_threads) (0 to 16, default 1) concurrent insert threads.
+      - C(engine_min_insert_block_size_bytes) (0 to 10737418240, default 1073741824) minimum insert block size.
+      - C(engine_max_download_threads) (0 to 32, default 4) concurrent download threads.
+      - C(engine_parallel_distributed_insert_select) (0 to 2, default 2) parallel distributed insert-select mode.
+      - C(object_storage_use_cluster_function) (boolean, default true) use the cluster function for distributed processing.
+      - C(engine_parallel_view_processing) (boolean, default false) push to attached views concurrently.
+      - An unknown key fails the task and lists the valid ones.
+    type: dict
+    required: true
+extends_documentation_fragment:
+  - engine.cloud.cloud
+  - engine.cloud.attributes
+  - engine.cloud.attributes.CLOUD_GROUP
+attributes:
+  check_mode:
+    support: full
+    details:
+      - Returns the predicted settings (a key reset to V(null) shows its default value) and sends no C(PUT).
+  diff_mode:
+    support: full
+    details:
+      - The diff holds exactly the keys that differ.
+  idempotent:
+    support: full
+seealso:
+  - module: engine.cloud.pipe_settings_info
+  - module: engine.cloud.pipe_info
+'''
+
+EXAMPLES = r'''
+- name: Process more files at once and insert less often
+  engine.cloud.pipe_settings:
+    service_id: 3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e51
+    pipe_id: 9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c62
+    settings:
+      object_storage_concurrency: 8
+      object_storage_max_file_count: 1000
+      object_storage_use_cluster_function: true
+
+- name: Put the insert wait back to its default
+  engine.cloud.pipe_settings:
+    service_id: 3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e51
+    pipe_id: 9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c61
+    settings:
+      streaming_max_insert_wait_ms: null
+  register: result
+
+- name: Show the settings now
+  ansible.builtin.debug:
+    var: result.settings
+'''
+
+RETURN = r'''
+settings:
+  description:
+    - All twelve settings after the change, as the API returns them (in check mode, as they would be).
+    - V(null) means the setting is at its default.
+  returned: success
+  type: dict
+  sample:
+    streaming_max_insert_wait_ms: null
+    object_storage_concurrency: 8
+    object_storage_polling_interval_ms: null
+    object_storage_max_insert_bytes: null
+    object_storage_max_file_count: 1000
+    engine_max_threads: null
+    engine_max_insert_threads: null
+    engine_min_insert_block_size_bytes: null
+    engine_max_download_threads: null
+    engine_parallel_distributed_insert_select: null
+    object_storage_use_cluster_function: true
+    engine_parallel_view_processing: null
+'''
+
+from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule
+from ansible_collections.engine.cloud.plugins.module_utils.compare import diff as make_diff
+from ansible_collections.engine.cloud.plugins.module_utils.pipe import SETTINGS, check_settings, predict_settings, settings_changes
+
+
+def main():
+    module = CloudModule(dict(
+        service_id=dict(type='str', required=True),
+        pipe_id=dict(type='str', required=True),
+        settings=dict(type='dict', required=True),
+    ), uuid_options=('service_id', 'pipe_id'))
+    wanted, errors = check_settings(module.params['settings'])
+    module.check(*errors)
+    path = ('pipes', module.params['pipe_id'], 'settings')
+    current = module.get(*path)
+    body = settings_changes(current, wanted)
+    predicted = predict_settings(current, body)
+
+    def write(changes):
+        result = module.send('PUT', changes, *path)
+        # A PUT answer without every key is completed by a read.
+        return result if isinstance(result, dict) and set(SETTINGS) <= set(result) else module.get(*path)
+
+    module.apply('settings', current, body, write, make_diff(current, dict((key, predicted[key]) for key in body)))
+
+
+if __name__ == '__main__':
+    main()
