@@ -110,17 +110,11 @@ def _rate_limit(store, key_id):
 
 
 def _route(method, path):
-    for template, handlers in ROUTE_TABLE.items():
-        match = _template_regex(template).fullmatch(path)
-        if match:
-            if method not in handlers:
-                break
+    for template, regex in ROUTE_REGEXES.items():
+        match = regex.fullmatch(path)
+        if match and method in ROUTE_TABLE[template]:
             return (template, method.lower()), match.groupdict()
     raise ApiError(404, 'No route for %s %s' % (method, path))
-
-
-def _template_regex(template):
-    return re.compile(re.sub(r'\\{(\w+)\\}', r'(?P<\1>[^/]+)', re.escape(template)))
 
 
 def _lookup(objects, object_id, kind):
@@ -409,4 +403,5 @@ ROUTE_TABLE = {
     PIPE + '/settings': {'GET': get_pipe_settings, 'PUT': put_pipe_settings},
     RPE: {'GET': get_reverse_private_endpoint},
 }
+ROUTE_REGEXES = {template: re.compile(re.sub(r'\\{(\w+)\\}', r'(?P<\1>[^/]+)', re.escape(template))) for template in ROUTE_TABLE}
 ROUTES = {(template, method.lower()): func for template, methods in ROUTE_TABLE.items() for method, func in methods.items()}

@@ -1,0 +1,435 @@
+"""Management API: auth, envelopes, validation of every Limit, state changes, pipes and settings."""
+
+import base64
+import re
+import time
+
+import pytest
+
+from .conftest import (DEV, DEV_PIPE, IDLE, KAFKA, OBJECT_STORAGE, ORG, POSTGRES, PROD, RPE, STREAM, pipe_path,
+                       service_path)
+
+UUID4 = re.compile(r'[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}')
+
+
+def assert_error(reply, status, code, fragment=''):
+    """The error body: status, ``CODE: message``, a UUID4 request id mirrored in X-Request-Id."""
+    assert reply.status == status, reply.text
+    body = reply.json()
+    assert set(body) == {'status', 'error', 'requestId'}
+    assert body['status'] == status
+    assert body['error'].startswith(code + ': '), body['error']
+    assert fragment in body['error']
+    assert UUID4.fullmatch(body['requestId']) and reply.headers['X-Request-Id'] == body['requestId']
+
+
+# Auth, routing, envelopes ------------------------------------------------------------------------
+
+@pytest.mark.parametrize('header', [
+    None,
+    'Basic ' + base64.b64encode(b'sim-key-id:wrong').decode(),
+    'Basic ' + base64.b64encode(b'other-key:sim-key-secret-4f9a8e7d').decode(),
+    'Basic not-base64!!',
+    'Bearer sim-obs-token-2b7c1d9e',
+])
+def test_bad_or_missing_credentials_give_401(sim, header):
+    headers = {'Authorization': header} if header else {}
+    assert_error(sim.request('GET', service_path(), headers=headers), 401, 'UNAUTHORIZED')
+
+
+def test_success_envelope(sim):
+    reply = sim.cloud('GET', service_path())
+    body = reply.json()
+    assert reply.status == 200 and set(body) == {'status', 'requestId', 'result'}
+    assert body['status'] == 200 and UUID4.fullmatch(body['requestId'])
+    assert reply.headers['X-Request-Id'] == body['requestId']
+    assert body['result']['id'] == PROD and body['result']['name'] == 'prod-analytics'
+    assert 'sim' not in body['result']
+
+
+def test_request_ids_are_unique(sim):
+    ids = {sim.cloud('GET', service_path()).json()['requestId'] for _ in range(5)}
+    assert len(ids) == 5
+
+
+@pytest.mark.parametrize('path, status, code', [
+    ('/v1/organizations/%s/services/not-a-uuid' % ORG, 400, 'BAD_REQUEST'),
+    ('/v1/organizations/nope/services/%s' % PROD, 400, 'BAD_REQUEST'),
+    (service_path(PROD, '/pipes/123'), 400, 'BAD_REQUEST'),
+    (service_path('3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e59'), 404, 'NOT_FOUND'),
+    (pipe_path('9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c69'), 404, 'NOT_FOUND'),
+    (pipe_path(KAFKA, service_id=DEV), 404, 'NOT_FOUND'),
+    (service_path(PROD, '/pipesReversePrivateEndpoints/5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d89'), 404, 'NOT_FOUND'),
+    (service_path(DEV, '/pipesReversePrivateEndpoints/' + RPE), 404, 'NOT_FOUND'),
+    ('/v1/organizations/7e0b7e1c-1d2a-4c6b-9f3e-0a1b2c3d4e50/services/%s' % PROD, 403, 'FORBIDDEN'),
+    (service_path(PROD, '/backups'), 404, 'NOT_FOUND'),
+])
+def test_path_errors(sim, path, status, code):
+    assert_error(sim.cloud('GET', path), status, code)
+
+
+def test_wrong_method_is_not_found(sim):
+    assert_error(sim.cloud('DELETE', service_path()), 404, 'NOT_FOUND')
+
+
+def test_hidden_attributes_and_disabled_endpoints_are_not_shown(sim):
+    result = sim.cloud('GET', service_path()).result
+    assert [e['protocol'] for e in result['endpoints']] == ['https', 'nativesecure']
+    assert all('enabled' not in e for e in result['endpoints'])
+    assert result['tier'] == 'production'
+
+
+# Body handling -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize('raw, headers, fragment', [
+    ('{"name": "x"}', {}, 'Content-Type'),
+    ('{"name": "x"}', {'Content-Type': 'text/plain'}, 'Content-Type'),
+    ('{"name": ', {'Content-Type': 'application/json'}, 'request body'),
+    ('["name"]', {'Content-Type': 'application/json'}, 'request body'),
+    ('', {'Content-Type': 'application/json'}, 'request body'),
+    ('{"numReplicas": NaN}', {'Content-Type': 'application/json'}, 'request body'),
+])
+def test_body_must_be_a_json_object(sim, raw, headers, fragment):
+    assert_error(sim.cloud('PATCH', service_path(PROD, '/scaling'), raw=raw, headers=headers), 400, 'BAD_REQUEST', fragment)
+
+
+def test_content_type_with_charset_is_accepted(sim):
+    reply = sim.cloud('PATCH', service_path(), raw='{"name": "prod analytics"}',
+                      headers={'Content-Type': 'application/json; charset=utf-8'})
+    assert reply.status == 200 and reply.result['name'] == 'prod analytics'
+
+
+@pytest.mark.parametrize('suffix, body, field', [
+    ('', {'displayName': 'x'}, 'request body: unknown field(s): displayName'),
+    ('', {'ipAccessList': {'add': [{'source': '10.0.0.1', 'comment': 'x'}]}}, 'request body.ipAccessList.add[0]: unknown'),
+    ('', {'ipAccessList': {'replace': []}}, 'request body.ipAccessList: unknown'),
+    ('/scaling', {'replicas': 3}, 'request body: unknown field(s): replicas'),
+    ('/state', {'command': 'start', 'force': True}, 'request body: unknown'),
+    ('/state', {'command': 'restart'}, 'request body.command: must be one of: start, stop, awake'),
+    ('/state', {}, 'request body.command: is required'),
+])
+def test_unknown_fields_and_bad_enums_are_rejected(sim, suffix, body, field):
+    assert_error(sim.cloud('PATCH', service_path(PROD, suffix), body), 400, 'BAD_REQUEST', field)
+
+
+# Scaling limits ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize('service, body, fragment', [
+    (PROD, {'minTotalMemoryGb': 12}, 'request body.minTotalMemoryGb: must be between 24 and 1068'),
+    (PROD, {'minTotalMemoryGb': 1080}, 'request body.minTotalMemoryGb: must be between 24 and 1068'),
+    (PROD, {'minTotalMemoryGb': 30}, 'request body.minTotalMemoryGb: must be a multiple of 12'),
+    (PROD, {'maxTotalMemoryGb': 1080}, 'request body.maxTotalMemoryGb: must be between 24 and 1068'),
+    (PROD, {'maxTotalMemoryGb': 100}, 'request body.maxTotalMemoryGb: must be a multiple of 12'),
+    (PROD, {'maxTotalMemoryGb': 48.5}, 'request body.maxTotalMemoryGb'),
+    (PROD, {'maxTotalMemoryGb': 48.0}, 'request body.maxTotalMemoryGb: must be a whole number'),
+    (IDLE, {'maxTotalMemoryGb': 372}, 'request body.maxTotalMemoryGb: must be at most 360'),
+    (DEV, {'minTotalMemoryGb': 24}, 'request body.minTotalMemoryGb: available only for production'),
+    (DEV, {'maxTotalMemoryGb': 48}, 'request body.maxTotalMemoryGb: available only for production'),
+    (PROD, {'maxTotalMemoryGb': 36}, 'request body.maxTotalMemoryGb: maxTotalMemoryGb (36) must be greater'),
+    (PROD, {'minTotalMemoryGb': 372}, 'request body.minTotalMemoryGb: maxTotalMemoryGb (360) must be greater'),
+    (PROD, {'minTotalMemoryGb': 96, 'maxTotalMemoryGb': 84}, 'request body.maxTotalMemoryGb'),
+    (PROD, {'numReplicas': 0}, 'request body.numReplicas: must be between 1 and 20'),
+    (PROD, {'numReplicas': 21}, 'request body.numReplicas: must be between 1 and 20'),
+    (PROD, {'numReplicas': 1}, 'request body.numReplicas: must be between 2 and 20 for the primary'),
+    (PROD, {'numReplicas': 3.0}, 'request body.numReplicas: must be an integer'),
+    (PROD, {'numReplicas': '3'}, 'request body.numReplicas: must be an integer'),
+    (PROD, {'numReplicas': True}, 'request body.numReplicas: must be an integer'),
+    (PROD, {'idleTimeoutMinutes': 4}, 'request body.idleTimeoutMinutes: must be at least 5'),
+    (PROD, {'idleTimeoutMinutes': 7.5}, 'request body.idleTimeoutMinutes: must be a whole number'),
+    (PROD, {'idleTimeoutMinutes': '10'}, 'request body.idleTimeoutMinutes: must be a number'),
+    (PROD, {'idleScaling': 'yes'}, 'request body.idleScaling: must be a boolean'),
+])
+def test_scaling_limits(sim, service, body, fragment):
+    assert_error(sim.cloud('PATCH', service_path(service, '/scaling'), body), 400, 'BAD_REQUEST', fragment)
+
+
+@pytest.mark.parametrize('body', [
+    {'minTotalMemoryGb': 24}, {'maxTotalMemoryGb': 1068}, {'minTotalMemoryGb': 360, 'maxTotalMemoryGb': 360},
+    {'numReplicas': 2}, {'numReplicas': 20}, {'idleTimeoutMinutes': 5}, {'idleScaling': False}, {},
+])
+def test_scaling_bounds_accepted(sim, body):
+    reply = sim.cloud('PATCH', service_path(PROD, '/scaling'), body)
+    assert reply.status == 200, reply.text
+    for key, value in body.items():
+        assert reply.result[key] == value
+    assert sim.cloud('GET', service_path()).result == {**reply.result}
+
+
+def test_scaling_updates_replica_memory_and_current_scaling(sim):
+    result = sim.cloud('PATCH', service_path(PROD, '/scaling'), {'minTotalMemoryGb': 96, 'numReplicas': 5}).result
+    assert result['minReplicaMemoryGb'] == 32 and result['numReplicas'] == 5
+    assert result['currentScaling']['effectiveMinReplicaMemoryGb'] == 32
+    assert result['currentScaling']['effectiveMinReplicas'] == 5
+
+
+def test_non_primary_service_accepts_one_replica_but_must_be_running(sim):
+    sim.admin('PATCH', 'services/' + IDLE, {'state': 'running'})
+    assert sim.cloud('PATCH', service_path(IDLE, '/scaling'), {'numReplicas': 1}).result['numReplicas'] == 1
+    assert sim.cloud('PATCH', service_path(IDLE, '/scaling'), {'maxTotalMemoryGb': 360}).status == 200
+
+
+@pytest.mark.parametrize('service, state', [(IDLE, 'idle'), (DEV, 'stopped')])
+def test_scaling_needs_a_running_service(sim, service, state):
+    reply = sim.cloud('PATCH', service_path(service, '/scaling'), {'idleTimeoutMinutes': 10})
+    assert_error(reply, 424, 'FAILED_DEPENDENCY', 'allowed only when the service is running. Current state: %s' % state)
+    assert sim.cloud('GET', service_path(service)).result['idleTimeoutMinutes'] != 10
+
+
+# Basic details -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize('name, ok', [
+    ('x' * 50, True), ('x' * 51, False), ('prod analytics 2', True), ('Prod-Analytics-EU', True), ('', False),
+    ('bad/name', False), ('naïve', False), (' leading', False), ('trailing ', False), ('tab\there', False),
+])
+def test_service_name_rule(sim, name, ok):
+    reply = sim.cloud('PATCH', service_path(), {'name': name})
+    if ok:
+        assert reply.status == 200 and reply.result['name'] == name
+    else:
+        assert_error(reply, 400, 'BAD_REQUEST', 'request body.name')
+
+
+def test_ip_access_list_remove_before_add_and_replace_description(sim):
+    body = {'ipAccessList': {'remove': [{'source': '198.51.100.17'}],
+                             'add': [{'source': '198.51.100.17', 'description': 'CI runner (new)'},
+                                     {'source': '203.0.113.0/24', 'description': 'Office Berlin 2nd floor'},
+                                     {'source': '100.64.0.0/10'}]}}
+    result = sim.cloud('PATCH', service_path(), body).result
+    assert result['ipAccessList'] == [
+        {'source': '203.0.113.0/24', 'description': 'Office Berlin 2nd floor'},
+        {'source': '192.0.2.64/26', 'description': 'VPN egress'},
+        {'source': '198.51.100.17', 'description': 'CI runner (new)'},
+        {'source': '100.64.0.0/10', 'description': ''},
+    ]
+
+
+@pytest.mark.parametrize('patch, fragment', [
+    ({'remove': [{'source': '10.9.9.9'}]}, 'request body.ipAccessList.remove[0].source: 10.9.9.9 is not in'),
+    ({'add': [{'source': '10.0.0.1/24'}]}, 'request body.ipAccessList.add[0].source: must be an IPv4'),
+    ({'add': [{'source': 'example.com'}]}, 'request body.ipAccessList.add[0].source'),
+    ({'add': [{'description': 'no source'}]}, 'request body.ipAccessList.add[0].source: is required'),
+    ({'add': [{'source': '10.0.0.1'}, {'source': '10.0.0.1'}]}, 'request body.ipAccessList.add[1].source: duplicate'),
+])
+def test_ip_access_list_errors_change_nothing(sim, patch, fragment):
+    before = sim.cloud('GET', service_path()).result['ipAccessList']
+    assert_error(sim.cloud('PATCH', service_path(), {'name': 'renamed', 'ipAccessList': patch}), 400, 'BAD_REQUEST', fragment)
+    after = sim.cloud('GET', service_path()).result
+    assert after['ipAccessList'] == before and after['name'] == 'prod-analytics'
+
+
+def test_private_endpoint_ids(sim):
+    body = {'privateEndpointIds': {'remove': ['vpce-0a1b2c3d4e5f60718'], 'add': ['vpce-0f9e8d7c6b5a49382']}}
+    assert sim.cloud('PATCH', service_path(), body).result['privateEndpointIds'] == ['vpce-0f9e8d7c6b5a49382']
+    reply = sim.cloud('PATCH', service_path(), {'privateEndpointIds': {'add': ['vpce-unknown']}})
+    assert_error(reply, 400, 'BAD_REQUEST', 'request body.privateEndpointIds.add[0]')
+    reply = sim.cloud('PATCH', service_path(), {'privateEndpointIds': {'remove': ['vpce-01234abcd5678ef90']}})
+    assert_error(reply, 400, 'BAD_REQUEST', 'request body.privateEndpointIds.remove[0]')
+
+
+def test_release_channel(sim):
+    assert sim.cloud('PATCH', service_path(), {'releaseChannel': 'fast'}).result['releaseChannel'] == 'fast'
+    assert_error(sim.cloud('PATCH', service_path(DEV), {'releaseChannel': 'slow'}), 400, 'BAD_REQUEST',
+                 'request body.releaseChannel: available only for production')
+    assert_error(sim.cloud('PATCH', service_path(), {'releaseChannel': 'rapid'}), 400, 'BAD_REQUEST',
+                 'request body.releaseChannel: must be one of')
+
+
+def test_endpoints_toggle_only_mysql(sim):
+    result = sim.cloud('PATCH', service_path(), {'endpoints': [{'protocol': 'mysql', 'enabled': True}]}).result
+    assert [e['protocol'] for e in result['endpoints']] == ['https', 'nativesecure', 'mysql']
+    result = sim.cloud('PATCH', service_path(), {'endpoints': [{'protocol': 'mysql', 'enabled': False}]}).result
+    assert [e['protocol'] for e in result['endpoints']] == ['https', 'nativesecure']
+    for change, fragment in (({'protocol': 'https', 'enabled': False}, 'request body.endpoints[0].protocol'),
+                             ({'protocol': 'mysql'}, 'request body.endpoints[0].enabled: is required'),
+                             ({'protocol': 'mysql', 'enabled': 'yes'}, 'request body.endpoints[0].enabled')):
+        assert_error(sim.cloud('PATCH', service_path(), {'endpoints': [change]}), 400, 'BAD_REQUEST', fragment)
+
+
+def test_tde_key_rotation(sim):
+    body = {'transparentDataEncryptionKeyId': 'tde-key-2024-11-01-d4e5f6'}
+    assert sim.cloud('PATCH', service_path(), body).result['transparentDataEncryptionKeyId'] == body['transparentDataEncryptionKeyId']
+    assert_error(sim.cloud('PATCH', service_path(DEV), body), 400, 'BAD_REQUEST',
+                 'request body.transparentDataEncryptionKeyId: transparent data encryption is not enabled')
+    sim.admin('PATCH', 'services/' + PROD, {'state': 'idle'})
+    assert_error(sim.cloud('PATCH', service_path(), {'transparentDataEncryptionKeyId': 'other'}), 424,
+                 'FAILED_DEPENDENCY', 'Current state: idle')
+
+
+def test_tags_and_core_dumps(sim):
+    body = {'tags': {'remove': [{'key': 'env'}], 'add': [{'key': 'team', 'value': 'ingest'}]}, 'enableCoreDumps': True}
+    result = sim.cloud('PATCH', service_path(), body).result
+    assert result['tags'] == [{'key': 'team', 'value': 'ingest'}] and result['enableCoreDumps'] is True
+    assert_error(sim.cloud('PATCH', service_path(), {'tags': {'add': [{'key': 'bad key'}]}}), 400, 'BAD_REQUEST',
+                 'request body.tags.add[0].key')
+
+
+# Service state -----------------------------------------------------------------------------------
+
+def test_stop_then_start(sim):
+    assert sim.cloud('PATCH', service_path(PROD, '/state'), {'command': 'stop'}).result['state'] == 'stopping'
+    assert sim.cloud('GET', service_path()).result['state'] == 'stopping'
+    assert_error(sim.cloud('PATCH', service_path(PROD, '/state'), {'command': 'stop'}), 409, 'CONFLICT', 'stopping')
+    assert sim.wait_for_state(service_path(), 'stopped')['state'] == 'stopped'
+    assert_error(sim.cloud('PATCH', service_path(PROD, '/state'), {'command': 'stop'}), 409, 'CONFLICT', 'stopped')
+    assert sim.cloud('PATCH', service_path(PROD, '/state'), {'command': 'start'}).result['state'] == 'starting'
+    assert_error(sim.cloud('PATCH', service_path(PROD, '/state'), {'command': 'start'}), 409, 'CONFLICT', 'starting')
+    assert sim.wait_for_state(service_path(), 'running')['state'] == 'running'
+    assert_error(sim.cloud('PATCH', service_path(PROD, '/state'), {'command': 'start'}), 409, 'CONFLICT', 'running')
+
+
+def test_transition_takes_the_configured_delay(sim):
+    started = time.monotonic()
+    sim.cloud('PATCH', service_path(DEV, '/state'), {'command': 'start'})
+    assert sim.wait_for_state(service_path(DEV), 'running')['state'] == 'running'
+    assert 0.15 <= time.monotonic() - started < 2
+
+
+def test_idle_service_start_awake_stop(sim):
+    assert sim.cloud('PATCH', service_path(IDLE, '/state'), {'command': 'start'}).result['state'] == 'idle'
+    assert sim.cloud('PATCH', service_path(IDLE, '/state'), {'command': 'awake'}).result['state'] == 'awaking'
+    assert sim.wait_for_state(service_path(IDLE), 'running')['state'] == 'running'
+    assert_error(sim.cloud('PATCH', service_path(IDLE, '/state'), {'command': 'awake'}), 409, 'CONFLICT', 'running')
+    sim.admin('PATCH', 'services/' + IDLE, {'state': 'idle'})
+    assert sim.cloud('PATCH', service_path(IDLE, '/state'), {'command': 'stop'}).result['state'] == 'stopping'
+
+
+def test_failure_states_set_through_admin(sim):
+    sim.admin('PATCH', 'services/' + PROD, {'state': 'degraded'})
+    assert sim.cloud('GET', service_path()).result['state'] == 'degraded'
+    assert_error(sim.cloud('PATCH', service_path(PROD, '/state'), {'command': 'start'}), 409, 'CONFLICT')
+    assert sim.cloud('PATCH', service_path(PROD, '/state'), {'command': 'stop'}).result['state'] == 'stopping'
+
+
+# Pipe state --------------------------------------------------------------------------------------
+
+def test_pipe_stop_start(sim):
+    path = pipe_path(KAFKA)
+    assert sim.cloud('PATCH', path + '/state', {'command': 'stop'}).result['state'] == 'Stopping'
+    assert sim.wait_for_state(path, 'Stopped')['state'] == 'Stopped'
+    assert sim.cloud('PATCH', path + '/state', {'command': 'start'}).result['state'] == 'Provisioning'
+    reply = sim.cloud('PATCH', path + '/state', {'command': 'start'})
+    assert_error(reply, 400, 'BAD_REQUEST', 'is already running')
+    assert sim.wait_for_state(path, 'Running')['state'] == 'Running'
+    assert_error(sim.cloud('PATCH', path + '/state', {'command': 'start'}), 400, 'BAD_REQUEST', 'is already running')
+
+
+def test_pipe_stop_works_from_any_state(sim):
+    assert sim.cloud('GET', pipe_path(STREAM)).result['state'] == 'Stopped'
+    assert sim.cloud('PATCH', pipe_path(STREAM, '/state'), {'command': 'stop'}).result['state'] == 'Stopping'
+
+
+def test_postgres_pipe_pauses_and_resyncs(sim):
+    path = pipe_path(POSTGRES)
+    assert sim.cloud('PATCH', path + '/state', {'command': 'stop'}).result['state'] == 'Pausing'
+    assert sim.wait_for_state(path, 'Paused')['state'] == 'Paused'
+    assert sim.cloud('PATCH', path + '/state', {'command': 'resync'}).result['state'] == 'Resync'
+    assert sim.wait_for_state(path, 'Running')['state'] == 'Running'
+
+
+@pytest.mark.parametrize('pipe, kind', [(KAFKA, 'kafka'), (OBJECT_STORAGE, 'objectStorage'), (STREAM, 'stream')])
+def test_resync_only_for_postgres(sim, pipe, kind):
+    assert_error(sim.cloud('PATCH', pipe_path(pipe, '/state'), {'command': 'resync'}), 400, 'BAD_REQUEST', kind)
+
+
+def test_failed_pipe_can_start(sim):
+    sim.admin('PATCH', 'pipes/' + KAFKA, {'state': 'Failed'})
+    assert sim.cloud('PATCH', pipe_path(KAFKA, '/state'), {'command': 'start'}).result['state'] == 'Provisioning'
+
+
+def test_pipe_on_dev_service(sim):
+    result = sim.cloud('GET', pipe_path(DEV_PIPE, service_id=DEV)).result
+    assert result['serviceId'] == DEV and result['state'] == 'Stopped'
+
+
+# Pipe settings -----------------------------------------------------------------------------------
+
+SETTINGS_RANGES = {
+    'streaming_max_insert_wait_ms': (500, 60000), 'object_storage_concurrency': (1, 35),
+    'object_storage_polling_interval_ms': (100, 3600000), 'object_storage_max_insert_bytes': (10485760, 53687091200),
+    'object_storage_max_file_count': (1, 10000), 'engine_max_threads': (0, 64), 'engine_max_insert_threads': (0, 16),
+    'engine_min_insert_block_size_bytes': (0, 10737418240), 'engine_max_download_threads': (0, 32),
+    'engine_parallel_distributed_insert_select': (0, 2),
+}
+BOOLEAN_SETTINGS = ('object_storage_use_cluster_function', 'engine_parallel_view_processing')
+
+
+def test_settings_keys_and_never_set_is_null(sim):
+    settings = sim.cloud('GET', pipe_path(KAFKA, '/settings')).result
+    assert set(settings) == set(SETTINGS_RANGES) | set(BOOLEAN_SETTINGS)
+    assert settings['streaming_max_insert_wait_ms'] == 2000 and settings['engine_max_threads'] is None
+
+
+def test_settings_put_merges_and_null_shows_default(sim):
+    path = pipe_path(KAFKA, '/settings')
+    result = sim.cloud('PUT', path, {'engine_max_threads': 10, 'engine_parallel_view_processing': True}).result
+    assert result['engine_max_threads'] == 10 and result['streaming_max_insert_wait_ms'] == 2000
+    result = sim.cloud('PUT', path, {'engine_max_threads': None, 'streaming_max_insert_wait_ms': None}).result
+    assert result['engine_max_threads'] == 3 and result['streaming_max_insert_wait_ms'] == 5000
+    assert result['engine_parallel_view_processing'] is True and result['engine_max_insert_threads'] == 2
+    assert result['object_storage_max_file_count'] is None
+    assert sim.cloud('GET', path).result == result
+    assert sim.cloud('GET', pipe_path(KAFKA)).result['settings'] == result
+
+
+def test_settings_defaults(sim):
+    path = pipe_path(STREAM, '/settings')
+    result = sim.cloud('PUT', path, {key: None for key in list(SETTINGS_RANGES) + list(BOOLEAN_SETTINGS)}).result
+    assert result['object_storage_max_insert_bytes'] == 10 * 1024 ** 3
+    assert result['engine_min_insert_block_size_bytes'] == 1024 ** 3
+    assert result['object_storage_use_cluster_function'] is True and result['engine_parallel_view_processing'] is False
+    assert result['object_storage_concurrency'] == 1
+
+
+@pytest.mark.parametrize('key, low, high', [(k, lo, hi) for k, (lo, hi) in SETTINGS_RANGES.items()])
+def test_settings_range_bounds(sim, key, low, high):
+    path = pipe_path(OBJECT_STORAGE, '/settings')
+    assert sim.cloud('PUT', path, {key: low}).result[key] == low
+    assert sim.cloud('PUT', path, {key: high}).result[key] == high
+    for bad in (low - 1, high + 1):
+        assert_error(sim.cloud('PUT', path, {key: bad}), 400, 'BAD_REQUEST',
+                     'request body.%s: must be between %d and %d' % (key, low, high))
+    for bad in (float(low), str(low), True, [low]):
+        assert_error(sim.cloud('PUT', path, {key: bad}), 400, 'BAD_REQUEST', 'request body.%s: must be an integer or null' % key)
+    assert sim.cloud('GET', path).result[key] == high
+
+
+@pytest.mark.parametrize('key', BOOLEAN_SETTINGS)
+def test_boolean_settings_types(sim, key):
+    path = pipe_path(OBJECT_STORAGE, '/settings')
+    assert sim.cloud('PUT', path, {key: True}).result[key] is True
+    for bad in (1, 'true', 0):
+        assert_error(sim.cloud('PUT', path, {key: bad}), 400, 'BAD_REQUEST', 'request body.%s: must be a boolean or null' % key)
+
+
+def test_settings_unknown_key(sim):
+    assert_error(sim.cloud('PUT', pipe_path(KAFKA, '/settings'), {'max_threads': 2}), 400, 'BAD_REQUEST', 'max_threads')
+
+
+# Reverse private endpoint ------------------------------------------------------------------------
+
+def test_reverse_private_endpoint(sim):
+    result = sim.cloud('GET', service_path(PROD, '/pipesReversePrivateEndpoints/' + RPE)).result
+    assert result['id'] == RPE and result['serviceId'] == PROD
+    assert result['type'] == 'VPC_ENDPOINT_SERVICE' and result['status'] == 'Ready'
+
+
+# Rate limit --------------------------------------------------------------------------------------
+
+def test_rate_limit_ten_per_ten_seconds(sim):
+    sim.admin('POST', 'reset', {'rate_limit': True})
+    for _ in range(3):
+        sim.request('GET', service_path())  # unauthenticated requests do not count
+    assert all(sim.cloud('GET', service_path()).status == 200 for _ in range(10))
+    reply = sim.cloud('GET', service_path())
+    assert_error(reply, 429, 'TOO_MANY_REQUESTS')
+    assert 1 <= int(reply.headers['X-RateLimit-Reset']) <= 10 and reply.headers['Retry-After'] == reply.headers['X-RateLimit-Reset']
+    sim.admin('PATCH', 'config', {'rate_limit_headers': ['X-RateLimit-Reset']})
+    reply = sim.cloud('GET', service_path())
+    assert reply.status == 429 and 'Retry-After' not in reply.headers and 'X-RateLimit-Reset' in reply.headers
+    sim.admin('PATCH', 'config', {'rate_limit_headers': []})
+    reply = sim.cloud('GET', service_path())
+    assert reply.status == 429 and 'Retry-After' not in reply.headers and 'X-RateLimit-Reset' not in reply.headers
+
+
+def test_rate_limit_off_by_default(sim):
+    assert all(sim.cloud('GET', service_path()).status == 200 for _ in range(15))
