@@ -1,0 +1,282 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+"""Domain rules of the service modules: the add/remove lists of the service PATCH (IP access
+list, private endpoints), endpoint toggles, name and scaling limits, and which service states
+count as started or stopped. Pure functions, so every rule is unit-tested on its own."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import ipaddress
+import re
+
+from ansible_collections.engine.cloud.plugins.module_utils import validate
+from ansible_collections.engine.cloud.plugins.module_utils.compare import diff as make_diff
+
+NAME_MAX_LENGTH = 50
+# The contract: "an alphanumeric string with whitespace, up to 50 characters"; the live service
+# also takes hyphens (the fixture services are named like prod-analytics), but no leading or
+# trailing space or hyphen.
+_NAME_CHAR = re.compile(r'[A-Za-z0-9 -]')
+_NAME_ENDS = re.compile(r'^[A-Za-z0-9](.*[A-Za-z0-9])?$', re.S)
+TOGGLEABLE_PROTOCOLS = ('mysql',)
+
+# Limits of the contract (operation 2).
+MEMORY_MIN, MEMORY_MAX, MEMORY_STEP = 24, 1068, 12
+REPLICAS_MIN, REPLICAS_MAX = 1, 20
+IDLE_TIMEOUT_MIN = 5
+
+# service_state: which current states already satisfy the requested state (no command sent),
+# which states end a wait, and which make a wait fail at once.
+SATISFIED = {
+    'started': frozenset(('running', 'starting', 'awaking', 'idle', 'partially_running')),
+    'stopped': frozenset(('stopped', 'stopping')),
+}
+SETTLED = {
+    'started': frozenset(('running', 'idle')),
+    'stopped': frozenset(('stopped',)),
+}
+COMMANDS = {'started': 'start', 'stopped': 'stop'}
+# The state a command aims at, as the diff of service_state shows it.
+TARGET_STATES = {'started': 'running', 'stopped': 'stopped'}
+FAILURE_STATES = frozenset(('failed', 'degraded'))
+
+
+# --- service_state ------------------------------------------------------------------------
+
+def state_command(state, current_state):
+    """The command (start/stop) that brings a service in current_state to state, or None."""
+    if current_state in SATISFIED[state]:
+        return None
+    return COMMANDS[state]
+
+
+def needs_wait(state, current_state):
+    """Whether a service in current_state is still on its way to state."""
+    return current_state not in SETTLED[state]
+
+
+# --- service: name ------------------------------------------------------------------------
+
+def name_error(option, value):
+    """A service name: 1 to 50 letters, digits, spaces or hyphens, starting and ending with a
+    letter or digit."""
+    if value is None:
+        return None
+    rule = '1 to %d letters, digits, spaces or hyphens, starting and ending with a letter or digit' % NAME_MAX_LENGTH
+    error = validate.max_length(option, value, NAME_MAX_LENGTH)
+    if error:
+        return '%s (%s)' % (error, rule)
+    bad = sorted(set(char for char in value if not _NAME_CHAR.match(char)))
+    if bad:
+        return '%s must be %s; got %r, which holds %s' % (option, rule, value, ', '.join(repr(char) for char in bad))
+    if not _NAME_ENDS.match(value):
+        return '%s must be %s; got %r' % (option, rule, value)
+    return None
+
+
+# --- service: IP access list --------------------------------------------------------------
+
+def source_key(source):
+    """The canonical form of an IP or CIDR, so that 198.51.100.17 and 198.51.100.17/32 match."""
+    text = (source or '').strip()
+    try:
+        return str(ipaddress.IPv4Network(text))
+    except ValueError:
+        return text
+
+
+def ip_access_list_errors(option, entries):
+    """Messages for entries that are not an IP or CIDR, and for sources listed twice."""
+    if entries is None:
+        return []
+    errors, seen = [], set()
+    for index, entry in enumerate(entries):
+        source = entry.get('source')
+        try:
+            ipaddress.IPv4Network((source or '').strip())
+        except ValueError as error:
+            errors.append('%s[%d].source must be an IPv4 address or CIDR block without host bits (like 203.0.113.0/24), got %r: %s'
+                          % (option, index, source, error))
+            continue
+        key = source_key(source)
+        if key in seen:
+            errors.append('%s lists the source %s more than once' % (option, source))
+        seen.add(key)
+    return errors
+
+
+def ip_access_list_patch(current, desired, purge):
+    """(add, remove) for the ipAccessList PATCH, and the list after it.
+
+    Entries match by source (canonical form, order-insensitive). A desired entry whose
+    description is None keeps the current description; a changed description is a remove of the
+    current entry plus an add of the new one. With purge, current entries not desired are removed.
+    The API applies remove before add."""
+    current = current or []
+    wanted = dict((source_key(entry['source']), entry) for entry in desired or [])
+    add, remove, after = [], [], []
+    for entry in current:
+        key = source_key(entry.get('source'))
+        if key not in wanted:
+            if purge:
+                remove.append(_entry(entry.get('source'), entry.get('description')))
+            else:
+                after.append(entry)
+            continue
+        description = wanted[key].get('description')
+        if description is None or description == (entry.get('description') or ''):
+            after.append(entry)
+        else:
+            remove.append(_entry(entry.get('source'), entry.get('description')))
+            add.append(_entry(entry.get('source'), description))
+            after.append(add[-1])
+    known = set(source_key(entry.get('source')) for entry in current)
+    for key, entry in wanted.items():
+        if key not in known:
+            add.append(_entry(entry['source'].strip(), entry.get('description')))
+            after.append(add[-1])
+    return add, remove, after
+
+
+def _entry(source, description):
+    entry = dict(source=source)
+    if description is not None:
+        entry['description'] = description
+    return entry
+
+
+# --- service: private endpoints -----------------------------------------------------------
+
+def private_endpoints_patch(current, desired, purge):
+    """(add, remove) for the privateEndpointIds PATCH, and the list after it."""
+    current = list(current or [])
+    desired = list(desired or [])
+    add = [item for index, item in enumerate(desired) if item not in current and item not in desired[:index]]
+    remove = [item for item in current if purge and item not in desired]
+    after = [item for item in current if item not in remove] + add
+    return add, remove, after
+
+
+def list_patch(add, remove):
+    """The {add, remove} object of the PATCH, or None when both are empty."""
+    if not add and not remove:
+        return None
+    patch = {}
+    if remove:
+        patch['remove'] = remove
+    if add:
+        patch['add'] = add
+    return patch
+
+
+# --- service: endpoints -------------------------------------------------------------------
+
+def endpoint_enabled(endpoints, protocol):
+    """Whether the service shows protocol as enabled: listed, and not flagged enabled=false."""
+    return any(item.get('protocol') == protocol and item.get('enabled', True) is not False for item in endpoints or [])
+
+
+def endpoints_errors(option, endpoints):
+    """A protocol may be listed once only (choices are checked by the argument spec)."""
+    protocols = [item['protocol'] for item in endpoints or []]
+    return ['%s lists the protocol %s more than once' % (option, protocol)
+            for protocol in sorted(set(protocols)) if protocols.count(protocol) > 1]
+
+
+def endpoints_patch(current, desired):
+    """(changes for the PATCH, endpoints after it) for the desired {protocol, enabled} toggles."""
+    changes = [dict(protocol=item['protocol'], enabled=item['enabled']) for item in desired or []
+               if item['enabled'] != endpoint_enabled(current, item['protocol'])]
+    after = [dict(item) for item in current or []]
+    for change in changes:
+        flagged = [item for item in after if item.get('protocol') == change['protocol'] and 'enabled' in item]
+        if flagged:
+            for item in flagged:
+                item['enabled'] = change['enabled']
+        elif change['enabled']:
+            after.append(dict(change))
+        else:
+            after = [item for item in after if item.get('protocol') != change['protocol']]
+    return changes, after
+
+
+def service_patch(current, params):
+    """(body, diff) of the service PATCH (operation 1) for the module's params.
+
+    body holds only what differs, in the API's terms; diff shows before/after of each changed
+    field of the service, in the API's field names."""
+    body, before, after = {}, {}, {}
+    for option, field in (('name', 'name'), ('release_channel', 'releaseChannel'),
+                          ('transparent_data_encryption_key_id', 'transparentDataEncryptionKeyId')):
+        if params.get(option) is not None and params[option] != current.get(field):
+            body[field] = after[field] = params[option]
+            before[field] = current.get(field)
+    if params.get('ip_access_list') is not None:
+        add, remove, listed = ip_access_list_patch(current.get('ipAccessList'), params['ip_access_list'],
+                                                   params.get('purge_ip_access_list'))
+        if list_patch(add, remove):
+            body['ipAccessList'] = list_patch(add, remove)
+            before['ipAccessList'], after['ipAccessList'] = current.get('ipAccessList') or [], listed
+    if params.get('private_endpoint_ids') is not None:
+        add, remove, listed = private_endpoints_patch(current.get('privateEndpointIds'), params['private_endpoint_ids'],
+                                                      params.get('purge_private_endpoint_ids'))
+        if list_patch(add, remove):
+            body['privateEndpointIds'] = list_patch(add, remove)
+            before['privateEndpointIds'], after['privateEndpointIds'] = current.get('privateEndpointIds') or [], listed
+    if params.get('endpoints') is not None:
+        toggles, listed = endpoints_patch(current.get('endpoints'), params['endpoints'])
+        if toggles:
+            body['endpoints'] = toggles
+            before['endpoints'], after['endpoints'] = current.get('endpoints') or [], listed
+    diff = make_diff(before, after)
+    return body, diff
+
+
+# --- service_scaling ----------------------------------------------------------------------
+
+SCALING_FIELDS = (
+    ('min_total_memory_gb', 'minTotalMemoryGb'),
+    ('max_total_memory_gb', 'maxTotalMemoryGb'),
+    ('num_replicas', 'numReplicas'),
+    ('idle_scaling', 'idleScaling'),
+    ('idle_timeout_minutes', 'idleTimeoutMinutes'),
+)
+DEPRECATED_SCALING_OPTIONS = ('min_total_memory_gb', 'max_total_memory_gb')
+
+
+def scaling_errors(params):
+    """The contract's Limits for the scaling options, checked before anything is sent."""
+    return [
+        validate.number_range('min_total_memory_gb', params.get('min_total_memory_gb'), MEMORY_MIN, MEMORY_MAX, MEMORY_STEP),
+        validate.number_range('max_total_memory_gb', params.get('max_total_memory_gb'), MEMORY_MIN, MEMORY_MAX, MEMORY_STEP),
+        validate.number_range('num_replicas', params.get('num_replicas'), REPLICAS_MIN, REPLICAS_MAX),
+        validate.number_range('idle_timeout_minutes', params.get('idle_timeout_minutes'), IDLE_TIMEOUT_MIN),
+    ]
+
+
+def memory_order_error(params, current=None):
+    """max_total_memory_gb must be at least the minimum: the requested one, or else the current one
+    (and a requested minimum must not exceed the current maximum when no maximum is requested)."""
+    current = current or {}
+    requested_min, requested_max = params.get('min_total_memory_gb'), params.get('max_total_memory_gb')
+    if requested_min is None and requested_max is None:
+        return None
+    minimum = requested_min if requested_min is not None else current.get('minTotalMemoryGb')
+    maximum = requested_max if requested_max is not None else current.get('maxTotalMemoryGb')
+    if minimum is None or maximum is None or maximum >= minimum:
+        return None
+    if requested_max is None:
+        return 'min_total_memory_gb (%s) must be at most the current maxTotalMemoryGb (%s); set max_total_memory_gb too' % (
+            requested_min, maximum)
+    return 'max_total_memory_gb (%s) must be at least %s (%s)' % (
+        requested_max, 'min_total_memory_gb' if requested_min is not None else 'the current minTotalMemoryGb', minimum)
+
+
+def scaling_request(params):
+    """The requested scaling fields in the API's names (None = not asked for)."""
+    return dict((field, params.get(option)) for option, field in SCALING_FIELDS)

@@ -1,0 +1,302 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import pytest
+from hypothesis import given, strategies as st
+
+from ansible_collections.engine.cloud.plugins.module_utils import service as rules
+
+CURRENT_IPS = [
+    {'source': '203.0.113.0/24', 'description': 'Office Berlin'},
+    {'source': '198.51.100.17', 'description': 'CI runner'},
+    {'source': '192.0.2.64/26', 'description': 'VPN egress'},
+]
+
+
+def apply_patch(current, add, remove):
+    """What the API does with an {add, remove} patch: remove first (by source), then add."""
+    removed = set(entry['source'] for entry in remove)
+    result = dict((entry['source'], entry) for entry in current if entry['source'] not in removed)
+    for entry in add:
+        result[entry['source']] = dict(entry, description=entry.get('description', ''))
+    return result
+
+
+# --- IP access list -----------------------------------------------------------------------
+
+def test_same_entries_in_another_order_change_nothing():
+    add, remove, after = rules.ip_access_list_patch(CURRENT_IPS, list(reversed(CURRENT_IPS)), purge=True)
+    assert (add, remove) == ([], [])
+    assert after == CURRENT_IPS
+
+
+def test_new_source_is_added_and_others_kept_without_purge():
+    desired = [{'source': '10.0.0.0/8', 'description': 'VPC'}]
+    add, remove, after = rules.ip_access_list_patch(CURRENT_IPS, desired, purge=False)
+    assert add == [{'source': '10.0.0.0/8', 'description': 'VPC'}]
+    assert remove == []
+    assert after == CURRENT_IPS + add
+
+
+def test_purge_removes_unlisted_entries_with_their_current_description():
+    desired = [{'source': '203.0.113.0/24', 'description': 'Office Berlin'}]
+    add, remove, after = rules.ip_access_list_patch(CURRENT_IPS, desired, purge=True)
+    assert add == []
+    assert remove == CURRENT_IPS[1:]
+    assert after == CURRENT_IPS[:1]
+
+
+def test_changed_description_is_a_remove_plus_an_add():
+    desired = [{'source': '198.51.100.17', 'description': 'CI runner 2'}]
+    add, remove, after = rules.ip_access_list_patch(CURRENT_IPS, desired, purge=False)
+    assert remove == [{'source': '198.51.100.17', 'description': 'CI runner'}]
+    assert add == [{'source': '198.51.100.17', 'description': 'CI runner 2'}]
+    assert [entry['description'] for entry in after] == ['Office Berlin', 'CI runner 2', 'VPN egress']
+
+
+def test_description_left_out_keeps_the_current_one():
+    desired = [{'source': '198.51.100.17', 'description': None}, {'source': '10.1.0.0/16', 'description': None}]
+    add, remove, dummy = rules.ip_access_list_patch(CURRENT_IPS, desired, purge=False)
+    assert remove == []
+    assert add == [{'source': '10.1.0.0/16'}]
+
+
+def test_host_and_slash_32_are_the_same_source_and_the_current_spelling_is_removed():
+    desired = [{'source': '198.51.100.17/32', 'description': 'CI runner'}]
+    add, remove, dummy = rules.ip_access_list_patch(CURRENT_IPS, desired, purge=True)
+    assert add == []
+    assert [entry['source'] for entry in remove] == ['203.0.113.0/24', '192.0.2.64/26']
+
+
+def test_empty_list_with_purge_removes_everything():
+    add, remove, after = rules.ip_access_list_patch(CURRENT_IPS, [], purge=True)
+    assert (add, after) == ([], [])
+    assert remove == CURRENT_IPS
+
+
+@pytest.mark.parametrize('source', ['203.0.113.5/24', '300.1.1.1', 'example.com', '', '2001:db8::/32'])
+def test_bad_sources_are_named(source):
+    errors = rules.ip_access_list_errors('ip_access_list', [{'source': '10.0.0.1'}, {'source': source}])
+    assert len(errors) == 1
+    assert errors[0].startswith('ip_access_list[1].source must be an IPv4 address or CIDR block')
+
+
+def test_duplicate_sources_are_refused():
+    errors = rules.ip_access_list_errors('ip_access_list', [{'source': '10.0.0.1'}, {'source': '10.0.0.1/32'}])
+    assert errors == ['ip_access_list lists the source 10.0.0.1/32 more than once']
+    assert rules.ip_access_list_errors('ip_access_list', CURRENT_IPS) == []
+
+
+_OCTET = st.integers(min_value=0, max_value=255)
+_ENTRY = st.builds(lambda a, b, d: {'source': '10.%d.%d.0/24' % (a, b), 'description': d},
+                   _OCTET, _OCTET, st.sampled_from(['x', 'y', 'z']))
+_ENTRIES = st.lists(_ENTRY, max_size=6, unique_by=lambda entry: entry['source'])
+
+
+@given(current=_ENTRIES, desired=_ENTRIES, purge=st.booleans())
+def test_patch_brings_the_api_to_the_predicted_list(current, desired, purge):
+    add, remove, after = rules.ip_access_list_patch(current, desired, purge)
+    result = apply_patch(current, add, remove)
+    assert sorted(result.values(), key=lambda e: e['source']) == sorted(after, key=lambda e: e['source'])
+    for entry in desired:
+        assert result[entry['source']]['description'] == entry['description']
+    kept = set(entry['source'] for entry in current) - set(entry['source'] for entry in desired)
+    if purge:
+        assert not kept.intersection(result)
+    else:
+        assert kept.issubset(result)
+    # Applying the desired list again to the result asks for nothing.
+    again = rules.ip_access_list_patch(list(result.values()), desired, purge)
+    assert again[:2] == ([], [])
+
+
+# --- private endpoints --------------------------------------------------------------------
+
+def test_private_endpoints_add_and_purge():
+    current = ['vpce-a', 'vpce-b']
+    assert rules.private_endpoints_patch(current, ['vpce-b', 'vpce-c'], purge=False) == (
+        ['vpce-c'], [], ['vpce-a', 'vpce-b', 'vpce-c'])
+    assert rules.private_endpoints_patch(current, ['vpce-b', 'vpce-c', 'vpce-c'], purge=True) == (
+        ['vpce-c'], ['vpce-a'], ['vpce-b', 'vpce-c'])
+    assert rules.private_endpoints_patch(current, ['vpce-b', 'vpce-a'], purge=True) == ([], [], current)
+
+
+def test_list_patch_leaves_out_empty_sides():
+    assert rules.list_patch([], []) is None
+    assert rules.list_patch(['a'], []) == {'add': ['a']}
+    assert rules.list_patch([], ['b']) == {'remove': ['b']}
+
+
+# --- endpoints ----------------------------------------------------------------------------
+
+LISTED = [{'protocol': 'https', 'port': 8443}, {'protocol': 'nativesecure', 'port': 9440}]
+
+
+def test_an_endpoint_is_enabled_when_listed_and_not_flagged_off():
+    assert rules.endpoint_enabled(LISTED, 'https')
+    assert not rules.endpoint_enabled(LISTED, 'mysql')
+    assert not rules.endpoint_enabled(LISTED + [{'protocol': 'mysql', 'enabled': False}], 'mysql')
+    assert rules.endpoint_enabled(LISTED + [{'protocol': 'mysql', 'enabled': True}], 'mysql')
+
+
+def test_enabling_an_unlisted_endpoint_is_one_change():
+    changes, after = rules.endpoints_patch(LISTED, [{'protocol': 'mysql', 'enabled': True}])
+    assert changes == [{'protocol': 'mysql', 'enabled': True}]
+    assert after == LISTED + [{'protocol': 'mysql', 'enabled': True}]
+
+
+def test_endpoint_already_as_asked_is_no_change():
+    assert rules.endpoints_patch(LISTED, [{'protocol': 'mysql', 'enabled': False}]) == ([], LISTED)
+    mysql = {'protocol': 'mysql', 'port': 3306}
+    assert rules.endpoints_patch(LISTED + [mysql], [{'protocol': 'mysql', 'enabled': True}]) == ([], LISTED + [mysql])
+
+
+def test_disabling_a_listed_endpoint_drops_it_from_the_prediction():
+    changes, after = rules.endpoints_patch(LISTED + [{'protocol': 'mysql', 'port': 3306}], [{'protocol': 'mysql', 'enabled': False}])
+    assert changes == [{'protocol': 'mysql', 'enabled': False}]
+    assert after == LISTED
+
+
+def test_duplicate_protocols_are_refused():
+    assert rules.endpoints_errors('endpoints', [{'protocol': 'mysql'}, {'protocol': 'mysql'}]) == [
+        'endpoints lists the protocol mysql more than once']
+
+
+# --- name ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize('name', ['prod-analytics', 'reporting replica', 'A', 'x' * 50, 'Team 7 warehouse'])
+def test_good_names(name):
+    assert rules.name_error('name', name) is None
+
+
+@pytest.mark.parametrize('name, part', [
+    ('x' * 51, 'at most 50 characters'), ('', 'starting and ending'), ('prod_analytics', "'_'"),
+    ('-prod', 'starting and ending'), ('prod ', 'starting and ending'), ('caf\u00e9', "'\u00e9'"), ('a\tb', "'\\t'")])
+def test_bad_names_name_the_option_and_the_rule(name, part):
+    error = rules.name_error('name', name)
+    assert error.startswith('name must be')
+    assert part in error
+
+
+# --- service PATCH ------------------------------------------------------------------------
+
+SERVICE = {
+    'name': 'prod-analytics', 'releaseChannel': 'default', 'transparentDataEncryptionKeyId': 'tde-1',
+    'ipAccessList': CURRENT_IPS, 'privateEndpointIds': ['vpce-a'], 'endpoints': LISTED,
+}
+
+
+def params(**values):
+    base = dict(name=None, release_channel=None, transparent_data_encryption_key_id=None, ip_access_list=None,
+                purge_ip_access_list=False, private_endpoint_ids=None, purge_private_endpoint_ids=False, endpoints=None)
+    base.update(values)
+    return base
+
+
+def test_nothing_asked_or_everything_equal_is_an_empty_body():
+    assert rules.service_patch(SERVICE, params()) == ({}, {'before': {}, 'after': {}})
+    same = params(name='prod-analytics', release_channel='default', transparent_data_encryption_key_id='tde-1',
+                  ip_access_list=list(reversed(CURRENT_IPS)), private_endpoint_ids=['vpce-a'],
+                  endpoints=[{'protocol': 'mysql', 'enabled': False}], purge_ip_access_list=True, purge_private_endpoint_ids=True)
+    assert rules.service_patch(SERVICE, same)[0] == {}
+
+
+def test_one_body_carries_every_change_and_the_diff_only_changed_fields():
+    body, diff = rules.service_patch(SERVICE, params(
+        name='prod analytics', release_channel='default', transparent_data_encryption_key_id='tde-2',
+        ip_access_list=[{'source': '10.0.0.0/8', 'description': 'VPC'}], private_endpoint_ids=['vpce-b'],
+        purge_private_endpoint_ids=True, endpoints=[{'protocol': 'mysql', 'enabled': True}]))
+    assert body == {
+        'name': 'prod analytics', 'transparentDataEncryptionKeyId': 'tde-2',
+        'ipAccessList': {'add': [{'source': '10.0.0.0/8', 'description': 'VPC'}]},
+        'privateEndpointIds': {'remove': ['vpce-a'], 'add': ['vpce-b']},
+        'endpoints': [{'protocol': 'mysql', 'enabled': True}],
+    }
+    assert set(diff['before']) == set(diff['after']) == {'name', 'transparentDataEncryptionKeyId', 'ipAccessList',
+                                                          'privateEndpointIds', 'endpoints'}
+    assert diff['before']['privateEndpointIds'] == ['vpce-a']
+    assert diff['after']['privateEndpointIds'] == ['vpce-b']
+    assert diff['before']['name'] == 'prod-analytics'
+    assert len(diff['after']['ipAccessList']) == 4
+
+
+# --- service_state ------------------------------------------------------------------------
+
+@pytest.mark.parametrize('current', ['running', 'starting', 'awaking', 'idle', 'partially_running'])
+def test_started_already_holds(current):
+    assert rules.state_command('started', current) is None
+
+
+@pytest.mark.parametrize('current', ['stopped', 'stopping'])
+def test_stopped_already_holds(current):
+    assert rules.state_command('stopped', current) is None
+
+
+@pytest.mark.parametrize('current', ['stopped', 'stopping', 'failed', 'degraded', 'provisioning'])
+def test_start_is_sent_otherwise(current):
+    assert rules.state_command('started', current) == 'start'
+
+
+@pytest.mark.parametrize('current', ['running', 'starting', 'awaking', 'idle', 'partially_running', 'degraded'])
+def test_stop_is_sent_otherwise(current):
+    assert rules.state_command('stopped', current) == 'stop'
+
+
+def test_waits_end_on_settled_states_only():
+    assert not rules.needs_wait('started', 'running')
+    assert not rules.needs_wait('started', 'idle')
+    assert rules.needs_wait('started', 'starting')
+    assert rules.needs_wait('started', 'awaking')
+    assert rules.needs_wait('stopped', 'stopping')
+    assert not rules.needs_wait('stopped', 'stopped')
+    assert rules.FAILURE_STATES == frozenset(('failed', 'degraded'))
+
+
+# --- service_scaling ----------------------------------------------------------------------
+
+def scaling(**values):
+    base = dict(min_total_memory_gb=None, max_total_memory_gb=None, num_replicas=None, idle_scaling=None, idle_timeout_minutes=None)
+    base.update(values)
+    return base
+
+
+@pytest.mark.parametrize('option, value, text', [
+    ('min_total_memory_gb', 12, 'between 24 and 1068 and a multiple of 12'),
+    ('min_total_memory_gb', 1080, 'between 24 and 1068 and a multiple of 12'),
+    ('max_total_memory_gb', 50, 'between 24 and 1068 and a multiple of 12'),
+    ('num_replicas', 0, 'between 1 and 20'),
+    ('num_replicas', 21, 'between 1 and 20'),
+    ('idle_timeout_minutes', 4, 'at least 5'),
+])
+def test_each_limit_names_the_option_and_range(option, value, text):
+    errors = [error for error in rules.scaling_errors(scaling(**{option: value})) if error]
+    assert errors == ['%s must be %s, got %d' % (option, text, value)]
+
+
+@pytest.mark.parametrize('option, value', [('min_total_memory_gb', 24), ('min_total_memory_gb', 1068), ('num_replicas', 1),
+                                           ('num_replicas', 20), ('idle_timeout_minutes', 5)])
+def test_bounds_themselves_are_allowed(option, value):
+    assert not any(rules.scaling_errors(scaling(**{option: value})))
+
+
+def test_max_must_be_at_least_the_requested_or_current_min():
+    assert rules.memory_order_error(scaling(min_total_memory_gb=96, max_total_memory_gb=48)) == \
+        'max_total_memory_gb (48) must be at least min_total_memory_gb (96)'
+    assert rules.memory_order_error(scaling(max_total_memory_gb=48)) is None  # current min unknown yet
+    assert rules.memory_order_error(scaling(max_total_memory_gb=36), {'minTotalMemoryGb': 48, 'maxTotalMemoryGb': 360}) == \
+        'max_total_memory_gb (36) must be at least the current minTotalMemoryGb (48)'
+    assert 'min_total_memory_gb (372) must be at most the current maxTotalMemoryGb (360)' in rules.memory_order_error(
+        scaling(min_total_memory_gb=372), {'minTotalMemoryGb': 48, 'maxTotalMemoryGb': 360})
+    assert rules.memory_order_error(scaling(max_total_memory_gb=48), {'minTotalMemoryGb': 48, 'maxTotalMemoryGb': 360}) is None
+    assert rules.memory_order_error(scaling(num_replicas=3), {'minTotalMemoryGb': 48, 'maxTotalMemoryGb': 24}) is None
+
+
+def test_scaling_request_uses_the_api_names():
+    assert rules.scaling_request(scaling(num_replicas=3, idle_scaling=False)) == {
+        'minTotalMemoryGb': None, 'maxTotalMemoryGb': None, 'numReplicas': 3, 'idleScaling': False, 'idleTimeoutMinutes': None}
