@@ -68,7 +68,8 @@ def check_setting(name, value):
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
         return None, '%s must be an integer %s or null, got %r' % (option, validate.describe_range(minimum, maximum), value)
-    return value, validate.number_range(option, value, minimum, maximum)
+    error = validate.number_range(option, value, minimum, maximum)
+    return (None, error) if error else (value, None)
 
 
 def check_settings(settings):

@@ -1,0 +1,199 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import pytest
+from hypothesis import given, strategies as st
+
+from ansible_collections.engine.cloud.plugins.module_utils import pipe
+
+# The contract's table, written out again on purpose: a change to pipe.SETTINGS must show here.
+CONTRACT = {
+    'streaming_max_insert_wait_ms': (500, 60000),
+    'object_storage_concurrency': (1, 35),
+    'object_storage_polling_interval_ms': (100, 3600000),
+    'object_storage_max_insert_bytes': (10485760, 53687091200),
+    'object_storage_max_file_count': (1, 10000),
+    'engine_max_threads': (0, 64),
+    'engine_max_insert_threads': (0, 16),
+    'engine_min_insert_block_size_bytes': (0, 10737418240),
+    'engine_max_download_threads': (0, 32),
+    'engine_parallel_distributed_insert_select': (0, 2),
+}
+BOOLEANS = ('object_storage_use_cluster_function', 'engine_parallel_view_processing')
+INTEGERS = sorted(CONTRACT)
+
+
+def test_the_table_has_exactly_the_twelve_contract_settings():
+    assert set(pipe.SETTINGS) == set(CONTRACT) | set(BOOLEANS)
+    for name, (low, high) in CONTRACT.items():
+        assert pipe.SETTINGS[name][:3] == ('int', low, high)
+        assert low <= pipe.SETTINGS[name][3] <= high
+    for name in BOOLEANS:
+        assert pipe.SETTINGS[name][0] == 'bool'
+
+
+@pytest.mark.parametrize('name', INTEGERS)
+def test_both_bounds_are_accepted_and_one_past_each_is_refused(name):
+    low, high = CONTRACT[name]
+    assert pipe.check_setting(name, low) == (low, None)
+    assert pipe.check_setting(name, high) == (high, None)
+    for bad in (low - 1, high + 1):
+        value, error = pipe.check_setting(name, bad)
+        assert value is None
+        assert error == 'settings.%s must be between %s and %s, got %d' % (name, low, high, bad)
+
+
+@pytest.mark.parametrize('bad', [True, False, 1.5, 2.0, '1.5', 'ten', [], {}])
+def test_integer_settings_refuse_other_types(bad):
+    value, error = pipe.check_setting('engine_max_threads', bad)
+    assert value is None
+    assert error.startswith('settings.engine_max_threads must be an integer between 0 and 64 or null, got ')
+
+
+def test_integer_strings_from_templating_become_integers():
+    assert pipe.check_setting('engine_max_threads', '8') == (8, None)
+    assert pipe.check_setting('engine_max_threads', ' 64 ') == (64, None)
+    assert pipe.check_setting('engine_max_threads', '65')[1] == 'settings.engine_max_threads must be between 0 and 64, got 65'
+
+
+@pytest.mark.parametrize('name', BOOLEANS)
+def test_boolean_settings(name):
+    assert pipe.check_setting(name, True) == (True, None)
+    assert pipe.check_setting(name, 'False') == (False, None)
+    for bad in (1, 0, 'yes', 'on', 2.0):
+        assert pipe.check_setting(name, bad) == (None, 'settings.%s must be true, false or null, got %r' % (name, bad))
+
+
+def test_null_is_always_valid():
+    for name in pipe.SETTINGS:
+        assert pipe.check_setting(name, None) == (None, None)
+
+
+def test_unknown_key_lists_all_valid_keys():
+    checked, errors = pipe.check_settings({'engine_max_thread': 3, 'engine_max_threads': 99})
+    assert checked == {}
+    assert len(errors) == 2
+    assert "unknown key 'engine_max_thread'" in errors[0]
+    for name in pipe.SETTINGS:
+        assert name in errors[0]
+    assert errors[1] == 'settings.engine_max_threads must be between 0 and 64, got 99'
+
+
+def test_check_settings_converts_values():
+    assert pipe.check_settings({'engine_max_threads': '8', 'engine_parallel_view_processing': 'true',
+                                'object_storage_concurrency': None}) == (
+        {'engine_max_threads': 8, 'engine_parallel_view_processing': True, 'object_storage_concurrency': None}, [])
+
+
+@given(st.sampled_from(INTEGERS), st.integers(min_value=-10 ** 12, max_value=10 ** 12))
+def test_range_check_matches_the_contract(name, value):
+    low, high = CONTRACT[name]
+    dummy, error = pipe.check_setting(name, value)
+    assert (error is None) == (low <= value <= high)
+
+
+@pytest.mark.parametrize('current, wanted, differs', [
+    (None, None, False),   # at the default, asked for the default
+    (5000, None, False),   # the default value counts as "at the default"
+    (None, 5000, False),   # asking for the default value when null is shown
+    (2000, None, True),    # back to the default
+    (None, 2000, True),
+    (2000, 2000, False),
+    (2000, 3000, True),
+])
+def test_null_and_default_mean_the_same(current, wanted, differs):
+    name = 'streaming_max_insert_wait_ms'
+    assert (pipe.settings_changes({name: current}, {name: wanted}) == {name: wanted}) is differs
+    assert (pipe.settings_changes({name: current}, {name: wanted}) == {}) is not differs
+
+
+def test_booleans_compare_by_type_and_default():
+    name = 'object_storage_use_cluster_function'  # default true
+    assert pipe.settings_changes({name: None}, {name: True}) == {}
+    assert pipe.settings_changes({name: False}, {name: None}) == {name: None}
+    assert pipe.settings_changes({name: None}, {name: False}) == {name: False}
+    assert pipe.settings_changes({'engine_max_insert_threads': True}, {'engine_max_insert_threads': 1}) == {}
+    assert pipe.settings_changes({'engine_max_threads': 1}, {'engine_max_threads': 2}) == {'engine_max_threads': 2}
+
+
+def test_only_requested_keys_are_compared():
+    current = {'engine_max_threads': 8, 'engine_max_insert_threads': 2}
+    assert pipe.settings_changes(current, {'engine_max_threads': 4}) == {'engine_max_threads': 4}
+
+
+def test_predicted_settings_show_defaults_for_nulls():
+    current = {'engine_max_threads': 8, 'engine_max_insert_threads': 2}
+    assert pipe.predict_settings(current, {'engine_max_threads': None}) == {'engine_max_threads': 3, 'engine_max_insert_threads': 2}
+    assert current == {'engine_max_threads': 8, 'engine_max_insert_threads': 2}
+
+
+def make_pipe(state, kind='kafka'):
+    source = dict((name, None) for name in pipe.SOURCE_KINDS)
+    source[kind] = {'x': 1}
+    return {'id': 'p1', 'name': 'orders', 'state': state, 'source': source}
+
+
+@pytest.mark.parametrize('kind', pipe.SOURCE_KINDS)
+def test_source_kind_is_the_key_with_an_object(kind):
+    assert pipe.source_kind(make_pipe('Running', kind)) == kind
+    assert pipe.source_kind({'source': {}}) == 'unknown'
+
+
+@pytest.mark.parametrize('state', sorted(pipe.STARTED))
+def test_started_states_need_no_start(state):
+    assert pipe.state_command('started', make_pipe(state)) == (None, None)
+
+
+@pytest.mark.parametrize('state', ['Stopped', 'Paused', 'Failed'])
+def test_start_is_sent_only_from_startable_states(state):
+    assert pipe.state_command('started', make_pipe(state)) == ('start', None)
+
+
+@pytest.mark.parametrize('state', ['Stopping', 'Pausing'])
+def test_a_stopping_pipe_is_started_after_a_wait_only(state):
+    assert pipe.state_command('started', make_pipe(state), wait=True) == ('start', None)
+    command, error = pipe.state_command('started', make_pipe(state), wait=False)
+    assert command is None
+    assert 'cannot be started from state %s' % state in error and 'wait=true' in error
+
+
+@pytest.mark.parametrize('state', ['Completed', 'InternalError', 'Degraded', 'Unknown'])
+def test_start_from_other_states_fails_naming_the_state(state):
+    assert pipe.state_command('started', make_pipe(state)) == (
+        None, 'pipe orders cannot be started from state %s; start is possible only from Failed, Paused, Stopped' % state)
+
+
+@pytest.mark.parametrize('state', sorted(pipe.STOPPED))
+def test_stopped_states_need_no_stop(state):
+    assert pipe.state_command('stopped', make_pipe(state)) == (None, None)
+
+
+@pytest.mark.parametrize('state', ['Running', 'Provisioning', 'Failed', 'Degraded', 'InternalError', 'Completed', 'Resync'])
+def test_stop_is_sent_from_any_other_state(state):
+    assert pipe.state_command('stopped', make_pipe(state)) == ('stop', None)
+
+
+@pytest.mark.parametrize('state', ['Running', 'Paused', 'Failed'])
+def test_resync_always_sent_for_postgres(state):
+    assert pipe.state_command('resynced', make_pipe(state, 'postgres')) == ('resync', None)
+
+
+@pytest.mark.parametrize('kind', ['kafka', 'objectStorage', 'stream'])
+def test_resync_refused_for_other_kinds_naming_the_kind(kind):
+    assert pipe.state_command('resynced', make_pipe('Running', kind)) == (
+        None, 'state=resynced is only possible for postgres pipes; pipe orders has a %s source' % kind)
+
+
+def test_settled_states():
+    assert pipe.settled_state('stopped', make_pipe('Running', 'postgres')) == 'Paused'
+    assert pipe.settled_state('stopped', make_pipe('Running', 'stream')) == 'Stopped'
+    assert pipe.settled_state('started', make_pipe('Stopped')) == 'Running'
+    assert pipe.settled_state('resynced', make_pipe('Running', 'postgres')) == 'Resync'
+    for wanted, states in pipe.SETTLED.items():
+        assert not states & pipe.FAILED, wanted
