@@ -1,0 +1,94 @@
+"""Every management-API response the simulator serves validates against the OpenAPI document.
+
+The check is independent of the simulator's own schema code: it reads the document itself and
+treats every object schema as closed, so a field the document does not know fails too.
+"""
+
+import json
+import os
+
+import jsonschema
+import pytest
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+from .conftest import DEV, DEV_PIPE, IDLE, KAFKA, OBJECT_STORAGE, POSTGRES, PROD, RPE, STREAM, pipe_path, service_path
+
+DOCUMENT_PATH = os.path.join(os.path.dirname(__file__), 'cloud-api.openapi.json')
+TEMPLATE = '/v1/organizations/{organizationId}/services/{serviceId}'
+
+
+def closed(node):
+    """Every schema with properties becomes a closed object."""
+    if isinstance(node, list):
+        return [closed(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    result = {key: closed(value) for key, value in node.items()}
+    if isinstance(result.get('$ref'), str):
+        result['$ref'] = 'urn:doc' + result['$ref']
+    if isinstance(node.get('properties'), dict):
+        result.setdefault('type', 'object')
+        result.setdefault('additionalProperties', False)
+    return result
+
+
+@pytest.fixture(scope='module')
+def document():
+    """The OpenAPI document, closed, with a registry for its $refs."""
+    with open(DOCUMENT_PATH, encoding='utf-8') as handle:
+        doc = closed(json.load(handle))
+    return doc, Registry().with_resource('urn:doc', Resource(doc, DRAFT202012))
+
+
+def validate(document, template, method, reply, status='200'):
+    """Validate a reply against the response schema of an operation."""
+    doc, registry = document
+    schema = doc['paths'][template][method]['responses'][status]['content']['application/json']['schema']
+    validator = jsonschema.Draft202012Validator(schema, registry=registry, format_checker=jsonschema.FormatChecker())
+    errors = [error.message for error in validator.iter_errors(reply.json())]
+    assert not errors, errors
+
+
+GETS = [(TEMPLATE, service_path(service)) for service in (PROD, DEV, IDLE)]
+GETS += [(TEMPLATE + '/pipes/{pipeId}', pipe_path(pipe)) for pipe in (KAFKA, OBJECT_STORAGE, STREAM, POSTGRES)]
+GETS += [(TEMPLATE + '/pipes/{pipeId}/settings', pipe_path(pipe, '/settings')) for pipe in (KAFKA, OBJECT_STORAGE, STREAM, POSTGRES)]
+GETS += [(TEMPLATE + '/pipes/{pipeId}', pipe_path(DEV_PIPE, service_id=DEV)),
+         (TEMPLATE + '/pipesReversePrivateEndpoints/{reversePrivateEndpointId}',
+          service_path(PROD, '/pipesReversePrivateEndpoints/' + RPE))]
+
+
+@pytest.mark.parametrize('template, path', GETS)
+def test_get_responses_validate(sim, document, template, path):
+    reply = sim.cloud('GET', path)
+    assert reply.status == 200
+    validate(document, template, 'get', reply)
+
+
+@pytest.mark.parametrize('suffix, body', [
+    ('', {'name': 'prod analytics', 'endpoints': [{'protocol': 'mysql', 'enabled': True}]}),
+    ('/scaling', {'numReplicas': 4, 'maxTotalMemoryGb': 720}),
+    ('/state', {'command': 'stop'}),
+])
+def test_service_write_responses_validate(sim, document, suffix, body):
+    reply = sim.cloud('PATCH', service_path(PROD, suffix), body)
+    assert reply.status == 200
+    validate(document, TEMPLATE + suffix, 'patch', reply)
+
+
+def test_pipe_write_responses_validate(sim, document):
+    validate(document, TEMPLATE + '/pipes/{pipeId}/state', 'patch', sim.cloud('PATCH', pipe_path(POSTGRES, '/state'), {'command': 'resync'}))
+    validate(document, TEMPLATE + '/pipes/{pipeId}/settings', 'put',
+             sim.cloud('PUT', pipe_path(KAFKA, '/settings'), {'engine_max_threads': None, 'object_storage_concurrency': 4}))
+
+
+def test_error_responses_validate(sim, document):
+    reply = sim.cloud('PATCH', service_path(PROD, '/scaling'), {'numReplicas': 0})
+    validate(document, TEMPLATE + '/scaling', 'patch', reply, '400')
+
+
+def test_the_document_catches_unknown_fields(sim, document):
+    reply = sim.cloud('GET', service_path())
+    reply.text = reply.text.replace('"isPrimary"', '"isPrimaryX"')
+    with pytest.raises(AssertionError):
+        validate(document, TEMPLATE, 'get', reply)
