@@ -160,8 +160,8 @@ def main():
     for option in rules.DEPRECATED_SCALING_OPTIONS:
         if params[option] is not None:
             module.module.deprecate(
-                '%s sets the API field %s, which the API deprecates (inaccurate for services with a non-default number of replicas); '
-                'the option will be removed' % (option, dict(rules.SCALING_FIELDS)[option]),
+                '%s sets %s, a field the API deprecates as inaccurate for services with a non-default number of replicas'
+                % (option, dict(rules.SCALING_FIELDS)[option]),
                 version='2.0.0', collection_name='engine.cloud')
     current = module.get()
     module.check(rules.memory_order_error(params, current))
