@@ -92,10 +92,10 @@ def _handle(store, request):
 
 
 def _authenticate(store, header):
-    scheme, _, encoded = header.partition(' ')
+    scheme, encoded = header.split(' ', 1) if ' ' in header else (header, '')
     try:
-        key_id, _, secret = base64.b64decode(encoded, validate=True).decode('utf-8').partition(':')
-    except (binascii.Error, UnicodeDecodeError):
+        key_id, secret = base64.b64decode(encoded, validate=True).decode('utf-8').split(':', 1)
+    except (binascii.Error, UnicodeDecodeError, ValueError):
         key_id = secret = None
     if scheme.lower() != 'basic' or {'id': key_id, 'secret': secret} not in store.fixtures['apiKeys']:
         raise ApiError(401, 'Invalid or missing API key credentials')
@@ -103,9 +103,9 @@ def _authenticate(store, header):
 
 
 def _rate_limit(store, key_id):
-    allowed, _, reset = store.cloud_limiter.hit(key_id, time.time())
-    if not allowed:
-        headers = {name: reset for name in store.config['rate_limit_headers']}
+    window = store.cloud_limiter.hit(key_id, time.time())
+    if not window.allowed:
+        headers = {name: window.reset for name in store.config['rate_limit_headers']}
         raise ApiError(429, 'Rate limit exceeded: 10 requests per 10 seconds', headers)
 
 

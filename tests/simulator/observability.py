@@ -43,9 +43,9 @@ def handle(store, request):
 
 
 def _rate_limit(store, credential):
-    allowed, remaining, reset = store.observability_limiter.hit(credential, time.time())
-    headers = {'RateLimit-Limit': 100, 'RateLimit-Remaining': remaining, 'RateLimit-Reset': reset}
-    if not allowed:
+    window = store.observability_limiter.hit(credential, time.time())
+    headers = {'RateLimit-Limit': 100, 'RateLimit-Remaining': window.remaining, 'RateLimit-Reset': window.reset}
+    if not window.allowed:
         raise ObservabilityError(server.Response.text(429, 'Too many requests, please try again later.', headers))
     return headers
 

@@ -96,8 +96,12 @@ class Handler(BaseHTTPRequestHandler):
         if 'chunked' in self.headers.get('Transfer-Encoding', '').lower():
             self.send(Response.text(411, 'Length Required'))
             return
-        length = int(self.headers.get('Content-Length') or 0)
-        request = Request(self.command, self.path, self.headers, self.rfile.read(length) if length > 0 else b'')
+        length = self.headers.get('Content-Length', '0').strip()
+        if not length.isdigit():
+            self.close_connection = True
+            self.send(Response.text(400, 'Bad Request: invalid Content-Length'))
+            return
+        request = Request(self.command, self.path, self.headers, self.rfile.read(int(length)))
         if request.path.startswith('/_admin/'):
             self.send(admin.handle(self.server.store, request))
             return
@@ -109,37 +113,32 @@ class Handler(BaseHTTPRequestHandler):
         entry = store.log(time=now_iso(), api=api.NAME, method=request.method, path=request.path, query=request.query,
                           status=None, body=request.json_body(), fault=None)
         fault = store.take_fault(request.method, request.path)
-        if fault is not None:
-            entry['fault'] = fault['kind']
-        response = self.faulty_response(fault, api) if fault else None
-        if fault and fault['kind'] == 'reset':
-            self.reset_connection()
-            return
-        if response is None:
+        if fault is None:
             response = api.handle(store, request)
-            if fault:
-                response.headers.update(fault['headers'])
+        else:
+            entry['fault'] = fault['kind']
+            if fault['kind'] == 'reset':
+                self.reset_connection()
+                return
+            response = self.faulty_response(fault, api) or api.handle(store, request)
+            response.headers.update(fault['headers'])
         entry['status'] = response.status
         self.send(response)
 
-    def faulty_response(self, fault, api):
-        """The response a fault replaces the real one with, or None to answer normally after it."""
+    @staticmethod
+    def faulty_response(fault, api):
+        """The response a fault replaces the real one with, or None to answer normally (after a delay)."""
         kind, body = fault['kind'], fault['body']
         if not isinstance(body, (str, type(None))):
             body = json.dumps(body)
         if kind == 'delay':
             time.sleep(fault['delay'])
             return None
-        if kind == 'status':
-            response = api.fault_response(fault['status']) if body is None else Response(fault['status'], body, _sniff(body))
-        elif kind == 'malformed_json':
-            response = Response(200, MALFORMED_JSON if body is None else body)
-        elif kind == 'html':
-            response = Response(502, HTML_502 if body is None else body, 'text/html')
-        else:
-            return None
-        response.headers.update(fault['headers'])
-        return response
+        if kind == 'malformed_json':
+            return Response(200, MALFORMED_JSON if body is None else body)
+        if kind == 'html':
+            return Response(502, HTML_502 if body is None else body, 'text/html')
+        return api.fault_response(fault['status']) if body is None else Response(fault['status'], body, _sniff(body))
 
     def reset_connection(self):
         """Close the socket at once; SO_LINGER 0 turns the close into a TCP reset."""

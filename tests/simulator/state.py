@@ -12,6 +12,7 @@ import os
 import re
 import threading
 import time
+from collections import namedtuple
 from datetime import datetime, timezone
 
 DEFAULT_FIXTURES = os.path.join(os.path.dirname(__file__), 'fixtures.json')
@@ -104,6 +105,9 @@ def validate_fault(spec):
     }
 
 
+Window = namedtuple('Window', 'allowed remaining reset')
+
+
 class RateLimiter:
     """Fixed windows per key: ``limit`` requests, then refusals until the window ends."""
 
@@ -112,7 +116,7 @@ class RateLimiter:
         self.windows = {}
 
     def hit(self, key, moment):
-        """Count a request; return (allowed, remaining, seconds until the window resets)."""
+        """Count a request; return a Window (allowed, remaining, seconds until the window resets)."""
         start, used = self.windows.get(key, (moment, 0))
         if moment >= start + self.window:
             start, used = moment, 0
@@ -120,7 +124,7 @@ class RateLimiter:
         if allowed:
             used += 1
         self.windows[key] = (start, used)
-        return allowed, self.limit - used, max(1, math.ceil(start + self.window - moment))
+        return Window(allowed, self.limit - used, max(1, math.ceil(start + self.window - moment)))
 
 
 class Store:
@@ -153,7 +157,7 @@ class Store:
             self.observability_limiter = RateLimiter(100, 60)
 
     def configure(self, changes):
-        """Apply config changes (already validated by the caller or validated here)."""
+        """Validate and apply config changes."""
         with self.lock:
             self.config.update(validate_config(changes))
 

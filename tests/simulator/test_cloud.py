@@ -48,7 +48,7 @@ def test_success_envelope(sim):
 
 
 def test_request_ids_are_unique(sim):
-    ids = {sim.cloud('GET', service_path()).json()['requestId'] for _ in range(5)}
+    ids = {sim.cloud('GET', service_path()).json()['requestId'] for _attempt in range(5)}
     assert len(ids) == 5
 
 
@@ -417,9 +417,9 @@ def test_reverse_private_endpoint(sim):
 
 def test_rate_limit_ten_per_ten_seconds(sim):
     sim.admin('POST', 'reset', {'rate_limit': True})
-    for _ in range(3):
+    for _attempt in range(3):
         sim.request('GET', service_path())  # unauthenticated requests do not count
-    assert all(sim.cloud('GET', service_path()).status == 200 for _ in range(10))
+    assert all(sim.cloud('GET', service_path()).status == 200 for _attempt in range(10))
     reply = sim.cloud('GET', service_path())
     assert_error(reply, 429, 'TOO_MANY_REQUESTS')
     assert 1 <= int(reply.headers['X-RateLimit-Reset']) <= 10 and reply.headers['Retry-After'] == reply.headers['X-RateLimit-Reset']
@@ -432,4 +432,4 @@ def test_rate_limit_ten_per_ten_seconds(sim):
 
 
 def test_rate_limit_off_by_default(sim):
-    assert all(sim.cloud('GET', service_path()).status == 200 for _ in range(15))
+    assert all(sim.cloud('GET', service_path()).status == 200 for _attempt in range(15))

@@ -283,7 +283,7 @@ def test_rate_limit_headers_and_429_before_auth(sim):
     first = sim.obs('GET', '/api/v2/alerts')
     assert first.headers['RateLimit-Limit'] == '100' and first.headers['RateLimit-Remaining'] == '99'
     assert 1 <= int(first.headers['RateLimit-Reset']) <= 60
-    for _ in range(98):
+    for _attempt in range(98):
         sim.obs('GET', '/api/v2/dashboards/65a1b2c3d4e5f60718293a4f')
     last = sim.obs('GET', '/api/v2/alerts')
     assert last.status == 200 and last.headers['RateLimit-Remaining'] == '0'
@@ -291,7 +291,7 @@ def test_rate_limit_headers_and_429_before_auth(sim):
     assert refused.status == 429 and refused.headers['Content-Type'].startswith('text/plain') and refused.text
     assert refused.headers['RateLimit-Remaining'] == '0'
     bad = {'Authorization': 'Bearer nope'}
-    replies = [sim.request('GET', '/api/v2/alerts', headers=bad) for _ in range(101)]
+    replies = [sim.request('GET', '/api/v2/alerts', headers=bad) for _attempt in range(101)]
     assert [r.status for r in replies] == [401] * 100 + [429]
     assert replies[0].headers['RateLimit-Remaining'] == '99'
 
