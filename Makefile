@@ -43,11 +43,11 @@ help:
 venv: $(STAMP)
 
 # The stamp is newer than requirements-dev.txt once it is installed: an unchanged file does not
-# reinstall. pip is quiet, but its errors and warnings still show.
+# reinstall. pip -qq prints errors only (this keeps machine-specific index warnings out).
 $(STAMP): requirements-dev.txt
 	@test -x $(BIN)/python || { echo "venv: creating $(VENV)"; $(PYTHON) -m venv $(VENV_DIR); }
 	@echo "venv: installing requirements-dev.txt"
-	@$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	@$(BIN)/python -m pip install -qq --disable-pip-version-check -r requirements-dev.txt
 	@touch $@
 
 layout:
@@ -62,7 +62,12 @@ build: venv
 install: build
 	ansible-galaxy collection install -p .collections --force $(TARBALL)
 
+# --venv: ansible-test makes its own virtualenvs (under ~/.ansible/test) with each test's pinned
+# requirements from PyPI. Their pip bootstrap script is normally downloaded from a host this
+# machine cannot reach; scripts/get_pip_standin.py takes its place in the cache (see there).
 sanity: venv layout
+	@pip_version=$$(sed -n "s/^ *pip='\([0-9.]*\)',$$/\1/p" $(VENV_DIR)/lib/python3*/site-packages/ansible_test/_internal/python_requirements.py); \
+	    $(PYTHON) scripts/get_pip_standin.py --install-cache "$${pip_version:?cannot find ansible-test pip version}"
 	cd $(LAYOUT) && ansible-test sanity --venv --python 3.11 --color no -v
 
 lint: venv

@@ -19,6 +19,7 @@ if [ ! -d "$root/.collections/ansible_collections/engine/cloud" ]; then
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/engine-cloud-demo.XXXXXX")
+# shellcheck disable=SC2329  # invoked by the EXIT trap below
 cleanup() {
     sim_stop
     rm -rf "$work"

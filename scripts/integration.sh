@@ -25,6 +25,7 @@ SIM_PYTHON="$venv/bin/python"
 work=$(mktemp -d "${TMPDIR:-/tmp}/engine-cloud-integration.XXXXXX")
 coll="$work/ansible_collections/engine/cloud"
 
+# shellcheck disable=SC2329  # invoked by the EXIT trap below
 cleanup() {
     sim_stop
     if [ "${KEEP_WORKDIR:-0}" = 1 ]; then

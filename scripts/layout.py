@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Copy the collection tree into DEST (e.g. build/ansible_collections/engine/cloud).
 
 ansible-test needs the collection at .../ansible_collections/<namespace>/<name>/, so every
@@ -7,7 +6,8 @@ test runs from such a throw-away copy, never from the repository itself.
 What is copied: in a git checkout, the tracked files plus the untracked ones that are not
 ignored (``git ls-files -co --exclude-standard``), so nothing that .gitignore excludes (.venv,
 build, dist, tests/output, ...) leaks into the copy. Outside a git checkout, the whole tree
-except a fixed list of generated directories. DEST is emptied first.
+except a fixed list of generated directories. DEST is emptied first and gets an empty git
+repository of its own (see the end of main()).
 """
 
 import argparse
@@ -79,6 +79,14 @@ def main():
             continue  # a nested git repository shows up as a directory; never copied
         os.makedirs(os.path.dirname(target), exist_ok=True)
         shutil.copy2(source, target, follow_symlinks=False)
+
+    # ansible-test looks for a .git directory from the collection root upwards and, when it finds
+    # one, asks git which files exist. A copy under this repository's (ignored) build/ would then
+    # have no files at all, so the copy gets a repository of its own: its files are all
+    # untracked-not-ignored, which ansible-test counts, and the copied .gitignore still keeps
+    # tests/output out.
+    if shutil.which('git'):
+        subprocess.run(['git', 'init', '--quiet', dest], check=True)
 
     print('layout: %d files copied to %s' % (len(files), dest))
     return 0
