@@ -92,6 +92,7 @@ extends_documentation_fragment:
   - engine.cloud.attributes.OBSERVABILITY_GROUP
 notes:
   - Counts, which the API may send as strings, are returned as numbers.
+  - "The series keys contain a dot: read them as C(row['series_0.data']), not C(row.series_0.data)."
   - A bucket without data has no row, and a series without data in a bucket has no key in that row.
 seealso:
   - module: engine.cloud.dashboard_info
@@ -125,9 +126,10 @@ EXAMPLES = r'''
     granularity: 1h
   register: cpu
 
-- name: Show the busiest bucket
+- name: Show each bucket (the key names hold a dot, so use the bracket form)
   ansible.builtin.debug:
-    msg: "{{ cpu.rows | sort(attribute='series_0.data') | last }}"
+    msg: "{{ item.ts_bucket }} {{ item.group | join(',') }}: {{ item['series_0.data'] | default('no data') }}"
+  loop: "{{ cpu.rows }}"
 '''
 
 RETURN = r'''
