@@ -37,7 +37,7 @@ help:
 	@echo "make integration  ansible-test integration against a private simulator [TARGETS=...]"
 	@echo "make demo         build, install, start the simulator, run playbooks/demo.yml"
 	@echo "make test         sanity, lint, units, simtests, integration; summary at the end"
-	@echo "make changelog    lint the changelog fragments and render CHANGELOG.rst"
+	@echo "make changelog    lint the changelog fragments (changelogs/fragments/)"
 	@echo "make clean        remove build/, dist/, .collections/, tests/output/ (keeps $(VENV))"
 
 venv: $(STAMP)
@@ -70,8 +70,12 @@ sanity: venv layout
 	    $(PYTHON) scripts/get_pip_standin.py --install-cache "$${pip_version:?cannot find ansible-test pip version}"
 	cd $(LAYOUT) && ansible-test sanity --venv --python 3.11 --color no -v
 
-lint: venv
-	ansible-lint --profile production
+# From the repository root (ansible-lint reads galaxy.yml and .ansible-lint there); the layout
+# copy under build/ is put on the collections path so that engine.cloud.* modules and roles
+# resolve (with offline: true in .ansible-lint, ansible-lint does not make the repository
+# importable as the collection by itself).
+lint: venv layout
+	ANSIBLE_COLLECTIONS_PATH=$(ROOT)/build ansible-lint --profile production --nocolor
 
 units: venv layout
 	@if ! find tests/unit -name 'test_*.py' 2>/dev/null | grep -q .; then \
@@ -103,7 +107,6 @@ test:
 
 changelog: venv
 	antsibull-changelog lint
-	antsibull-changelog generate
 
 clean:
 	rm -rf build dist .collections tests/output
