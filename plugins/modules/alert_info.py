@@ -19,7 +19,7 @@ description:
   - The filters are applied by the module to the alerts of all pages; each is an exact, case-sensitive match,
     and an alert must match every filter given. Without filters every alert is returned.
 author:
-  - engine.cloud contributors
+  - engine.cloud contributors (@engine-cloud)
 options:
   name:
     description:

@@ -17,7 +17,7 @@ description:
   - Every option is checked before the query is sent; a bad value fails the task and sends nothing.
   - The query only reads, so it also runs in check mode, and the module never reports C(changed).
 author:
-  - engine.cloud contributors
+  - engine.cloud contributors (@engine-cloud)
 options:
   series:
     description:

@@ -17,7 +17,7 @@ description:
   - The dashboard id is checked locally before any request is sent.
   - A dashboard that does not exist fails the task with a message naming its id.
 author:
-  - engine.cloud contributors
+  - engine.cloud contributors (@engine-cloud)
 options:
   dashboard_id:
     description:
