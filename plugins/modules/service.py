@@ -20,7 +20,7 @@ description:
   - Options left out (or V(null)) are not managed.
   - To change scaling use M(engine.cloud.service_scaling); to start or stop use M(engine.cloud.service_state).
 author:
-  - engine.cloud contributors
+  - engine.cloud contributors (@engine-cloud)
 options:
   service_id:
     description:

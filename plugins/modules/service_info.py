@@ -15,7 +15,7 @@ version_added: 0.1.0
 description:
   - Returns one database service of an organization as the cloud management API describes it.
 author:
-  - engine.cloud contributors
+  - engine.cloud contributors (@engine-cloud)
 options:
   service_id:
     description:

@@ -19,7 +19,7 @@ description:
   - Options left out are not managed.
   - The API changes scaling only while the service is C(running).
 author:
-  - engine.cloud contributors
+  - engine.cloud contributors (@engine-cloud)
 options:
   service_id:
     description:

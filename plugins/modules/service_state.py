@@ -20,7 +20,7 @@ description:
     C(partially_running); V(stopped) for one that is C(stopped) or C(stopping). An C(idle) service
     counts as started and is not woken.
 author:
-  - engine.cloud contributors
+  - engine.cloud contributors (@engine-cloud)
 options:
   service_id:
     description:

@@ -218,8 +218,8 @@ def test_one_body_carries_every_change_and_the_diff_only_changed_fields():
         'privateEndpointIds': {'remove': ['vpce-a'], 'add': ['vpce-b']},
         'endpoints': [{'protocol': 'mysql', 'enabled': True}],
     }
-    assert set(diff['before']) == set(diff['after']) == {'name', 'transparentDataEncryptionKeyId', 'ipAccessList',
-                                                          'privateEndpointIds', 'endpoints'}
+    changed = {'name', 'transparentDataEncryptionKeyId', 'ipAccessList', 'privateEndpointIds', 'endpoints'}
+    assert set(diff['before']) == set(diff['after']) == changed
     assert diff['before']['privateEndpointIds'] == ['vpce-a']
     assert diff['after']['privateEndpointIds'] == ['vpce-b']
     assert diff['before']['name'] == 'prod-analytics'

@@ -141,8 +141,8 @@ def test_service_info_unknown_service_names_status_code_and_request_id(api, caps
 
 # service ----------------------------------------------------------------------------------
 
-CHANGE = dict(name='prod analytics', ip_access_list=[{'source': '10.0.0.0/8', 'description': 'VPC'},
-                                                      {'source': '198.51.100.17/32', 'description': 'CI 2'}],
+CHANGE = dict(name='prod analytics',
+              ip_access_list=[{'source': '10.0.0.0/8', 'description': 'VPC'}, {'source': '198.51.100.17/32', 'description': 'CI 2'}],
               purge_ip_access_list=True, private_endpoint_ids=['vpce-b'], endpoints=[{'protocol': 'mysql', 'enabled': True}])
 
 
