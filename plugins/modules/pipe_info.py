@@ -17,7 +17,7 @@ description:
   - Secret-bearing fields of the pipe, such as C(source.objectStorage.connectionString), are masked;
     their real values appear in no result, warning, error or log line.
 author:
-  - engine.cloud contributors
+  - engine.cloud contributors (@engine-cloud)
 options:
   service_id:
     description:

@@ -19,7 +19,7 @@ description:
   - A setting at its default may show as V(null) or as its default value; both count as "at the default", so asking
     for V(null) or for the default value changes nothing when the setting is at its default either way.
 author:
-  - engine.cloud contributors
+  - engine.cloud contributors (@engine-cloud)
 options:
   service_id:
     description:

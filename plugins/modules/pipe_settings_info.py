@@ -16,7 +16,7 @@ description:
   - Returns the twelve tuning settings of one ingestion pipe, as the cloud management API gives them.
   - A setting at its default may show as V(null) or as the default value itself.
 author:
-  - engine.cloud contributors
+  - engine.cloud contributors (@engine-cloud)
 options:
   service_id:
     description:

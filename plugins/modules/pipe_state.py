@@ -23,7 +23,7 @@ description:
     for other source kinds the module fails before sending anything and names the pipe's source kind.
   - The pipe is returned with secret-bearing values (for example C(connectionString)) masked.
 author:
-  - engine.cloud contributors
+  - engine.cloud contributors (@engine-cloud)
 options:
   service_id:
     description:

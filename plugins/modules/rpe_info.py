@@ -16,7 +16,7 @@ description:
   - Returns one reverse private endpoint of a database service, which pipes use to reach a data source privately,
     as the cloud management API gives it.
 author:
-  - engine.cloud contributors
+  - engine.cloud contributors (@engine-cloud)
 options:
   service_id:
     description:
