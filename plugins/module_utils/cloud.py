@@ -32,7 +32,7 @@ class CloudModule(EngineModule):
         super(CloudModule, self).__init__(argument_spec, **kwargs)
 
     def connection_errors(self):
-        return [validate.uuid(name, self.params[name]) for name in self.uuid_options]
+        return [validate.url('api_url', self.params['api_url'])] + [validate.uuid(name, self.params[name]) for name in self.uuid_options]
 
     def client_options(self):
         return dict(base_url=self.params['api_url'], auth=(self.params['api_key_id'], self.params['api_key_secret']),

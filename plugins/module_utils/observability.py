@@ -11,6 +11,7 @@ __metaclass__ = type
 
 from ansible.module_utils.basic import env_fallback
 
+from ansible_collections.engine.cloud.plugins.module_utils import validate
 from ansible_collections.engine.cloud.plugins.module_utils.base import EngineModule
 
 AUTH_HINT = 'The observability API refused the token: check api_token (ENGINE_OBSERVABILITY_TOKEN)'
@@ -24,6 +25,9 @@ class ObservabilityModule(EngineModule):
         observability_url=dict(type='str', required=True, fallback=(env_fallback, ['ENGINE_OBSERVABILITY_URL'])),
         api_token=dict(type='str', required=True, no_log=True, fallback=(env_fallback, ['ENGINE_OBSERVABILITY_TOKEN'])),
     )
+
+    def connection_errors(self):
+        return [validate.url('observability_url', self.params['observability_url'])]
 
     def client_options(self):
         return dict(base_url=self.params['observability_url'], token=self.params['api_token'], auth_hint=AUTH_HINT)

@@ -12,8 +12,14 @@ __metaclass__ = type
 
 import re
 
-_UUID = re.compile(r'^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$')
-_OBJECT_ID = re.compile(r'^[0-9a-fA-F]{24}$')
+try:
+    from urllib.parse import urlsplit
+except ImportError:  # pragma: no cover - Python 2
+    from urlparse import urlsplit  # pylint: disable=import-error
+
+# \Z, not $: $ also matches before a trailing newline, which would then be sent in the path.
+_UUID = re.compile(r'^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\Z')
+_OBJECT_ID = re.compile(r'^[0-9a-fA-F]{24}\Z')
 
 
 def uuid(option, value):
@@ -59,3 +65,18 @@ def max_length(option, value, limit):
         return None
     return '%s must be at most %d characters long, got %d' % (option, limit, len(value))
 
+
+def url(option, value):
+    """An http:// or https:// base address with a host; the value is not echoed when it holds credentials."""
+    if value is None:
+        return None
+    try:
+        parts = urlsplit(value)
+        host = parts.hostname
+        dummy = parts.port  # raises ValueError for a port out of range
+    except ValueError:
+        parts, host = None, None
+    if parts is not None and parts.scheme in ('http', 'https') and host and not any(char.isspace() for char in value):
+        return None
+    shown = 'a value with credentials in it' if '@' in value else repr(value)
+    return '%s must be an http:// or https:// address with a host name, like https://api.example.com, got %s' % (option, shown)

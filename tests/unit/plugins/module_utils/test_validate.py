@@ -1,0 +1,163 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+"""Properties of the local validators (and of the compare helpers the modules build writes with):
+a value is accepted exactly when it is allowed, and every refusal names the option and what is allowed."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import re
+import uuid as uuid_module
+
+import pytest
+from hypothesis import example, given, strategies as st
+
+from ansible_collections.engine.cloud.plugins.module_utils import compare, validate
+
+OPTIONS = st.from_regex(r'\A[a-z][a-z_]{0,20}\Z')
+HEX = '0123456789abcdefABCDEF'
+
+
+# --- uuid -------------------------------------------------------------------------------------
+
+@given(st.uuids())
+def test_every_uuid_is_accepted_in_any_case(value):
+    assert validate.uuid('service_id', str(value)) is None
+    assert validate.uuid('service_id', str(value).upper()) is None
+
+
+@given(OPTIONS, st.text(max_size=60))
+@example('pipe_id', '3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5')
+@example('pipe_id', '3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e51\n')
+@example('pipe_id', '3f1c2d4e5a6b4c7d8e9f0a1b2c3d4e51')
+def test_a_refused_uuid_names_the_option_and_the_form(option, value):
+    try:
+        well_formed = str(uuid_module.UUID(value)) == value.lower()
+    except ValueError:
+        well_formed = False
+    error = validate.uuid(option, value)
+    assert (error is None) == well_formed
+    if error:
+        assert error.startswith(option + ' ') and 'UUID' in error and '8-4-4-4-12' in error
+
+
+# --- object id --------------------------------------------------------------------------------
+
+@given(st.text(alphabet=HEX, min_size=24, max_size=24))
+def test_every_24_hex_digit_id_is_accepted(value):
+    assert validate.object_id('dashboard_id', value) is None
+
+
+@given(OPTIONS, st.text(max_size=40))
+@example('dashboard_id', '65a1b2c3d4e5f60718293a4')
+@example('dashboard_id', '65a1b2c3d4e5f60718293a4g')
+def test_a_refused_object_id_names_the_option_and_the_form(option, value):
+    error = validate.object_id(option, value)
+    assert (error is None) == bool(re.match(r'\A[0-9a-fA-F]{24}\Z', value))
+    if error:
+        assert error.startswith(option + ' ') and '24 hexadecimal digits' in error
+
+
+# --- number_range -------------------------------------------------------------------------------
+
+BOUNDS = st.tuples(st.one_of(st.none(), st.integers(-1000, 1000)), st.one_of(st.none(), st.integers(-1000, 1000)),
+                   st.one_of(st.none(), st.integers(1, 50)))
+
+
+@given(OPTIONS, st.integers(-5000, 5000), BOUNDS)
+def test_number_range_accepts_exactly_the_allowed_values(option, value, bounds):
+    minimum, maximum, step = bounds
+    allowed = (minimum is None or value >= minimum) and (maximum is None or value <= maximum) and (step is None or value % step == 0)
+    error = validate.number_range(option, value, minimum, maximum, step)
+    assert (error is None) == allowed
+    if error:
+        assert error.startswith(option + ' ')
+        assert validate.describe_range(minimum, maximum, step) in error
+        for bound in (minimum, maximum, step):
+            if bound is not None:
+                assert str(bound) in error
+
+
+@given(OPTIONS, st.one_of(st.booleans(), st.text(), st.lists(st.integers())), BOUNDS)
+def test_number_range_refuses_what_is_not_a_number(option, value, bounds):
+    error = validate.number_range(option, value, *bounds)
+    assert error and error.startswith(option + ' must be a number')
+
+
+@given(OPTIONS, BOUNDS)
+def test_none_means_not_asked_for(option, bounds):
+    assert validate.number_range(option, None, *bounds) is None
+
+
+@given(st.integers(-1000, 1000), st.integers(0, 1000), st.integers(1, 50))
+def test_describe_range_states_every_bound(minimum, width, step):
+    text = validate.describe_range(minimum, minimum + width, step)
+    assert text == 'between %d and %d and a multiple of %d' % (minimum, minimum + width, step)
+
+
+# --- max_length ---------------------------------------------------------------------------------
+
+@given(OPTIONS, st.text(max_size=120), st.integers(0, 100))
+def test_max_length(option, value, limit):
+    error = validate.max_length(option, value, limit)
+    assert (error is None) == (len(value) <= limit)
+    if error:
+        assert error.startswith(option + ' ') and str(limit) in error and str(len(value)) in error
+
+
+# --- url ----------------------------------------------------------------------------------------
+
+HOSTS = st.from_regex(r'\A[a-z][a-z0-9-]{0,20}(\.[a-z]{2,6}){0,2}\Z')
+
+
+@given(st.sampled_from(['http', 'https']), HOSTS, st.one_of(st.none(), st.integers(1, 65535)), st.from_regex(r'\A(/[a-z0-9]{1,8}){0,3}\Z'))
+def test_every_http_address_with_a_host_is_accepted(scheme, host, port, path):
+    value = '%s://%s%s%s' % (scheme, host, '' if port is None else ':%d' % port, path)
+    assert validate.url('api_url', value) is None
+
+
+@pytest.mark.parametrize('value', ['not a url', 'api.example.com', 'ftp://api.example.com', 'https://', 'http:///v1',
+                                   'https://api example.com', 'https://api.example.com:99999', ''])
+def test_a_refused_url_names_the_option_and_the_form(value):
+    error = validate.url('observability_url', value)
+    assert error and error.startswith('observability_url must be an http:// or https:// address')
+
+
+@given(st.text(alphabet=st.characters(blacklist_characters='@/?#'), max_size=40))
+def test_a_refused_url_never_echoes_credentials(secret):
+    error = validate.url('api_url', 'https://user:%s@' % secret)
+    assert error and error.endswith('got a value with credentials in it') and 'user:' not in error
+
+
+# --- compare helpers ----------------------------------------------------------------------------
+
+JSON = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(-100, 100), st.text(max_size=8)),
+                    lambda children: st.one_of(st.lists(children, max_size=4), st.dictionaries(st.text(max_size=6), children, max_size=4)),
+                    max_leaves=12)
+
+
+@given(st.dictionaries(st.text(max_size=6), JSON, max_size=6), st.dictionaries(st.text(max_size=6), JSON, max_size=6))
+def test_changes_hold_only_what_differs_and_writing_them_makes_desired_hold(current, desired):
+    changed = compare.changes(current, desired)
+    assert set(changed) <= set(key for key, value in desired.items() if value is not None)
+    for key, value in desired.items():
+        if value is not None and key not in changed:
+            assert compare.equal(current.get(key), value)
+    after = dict(current, **changed)
+    assert compare.changes(after, desired) == {}
+
+
+@given(st.dictionaries(st.text(max_size=6), JSON, max_size=6), st.dictionaries(st.text(max_size=6), JSON, max_size=6))
+def test_diff_has_the_keys_of_the_change_on_both_sides(before, after):
+    result = compare.diff(before, after)
+    assert set(result['before']) == set(result['after']) == set(after)
+
+
+@given(JSON, JSON)
+def test_equal_is_symmetric_and_reflexive(left, right):
+    assert compare.equal(left, left)
+    assert compare.equal(left, right) == compare.equal(right, left)
