@@ -1,0 +1,67 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""meta/execution-environment.yml: ansible-builder creates a build context from it (no container
+engine needed), and introspection of the installed collection finds its runtime dependencies."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+
+yaml = pytest.importorskip('yaml')
+pytest.importorskip('ansible_builder')
+
+BUILDER = os.path.join(os.path.dirname(sys.executable), 'ansible-builder')
+
+
+def requirement_lines(path):
+    with open(path) as handle:
+        return [line.strip() for line in handle if line.strip() and not line.startswith('#')]
+
+
+def test_create_builds_a_context(tmp_path):
+    # The definition's paths are relative to the collection root (what introspection needs), so it
+    # is built from there, as docs/awx/README.md says.
+    root = tmp_path / 'cloud'
+    (root / 'meta').mkdir(parents=True)
+    for name in ('execution-environment.yml', 'ee-requirements.txt', 'ee-bindep.txt'):
+        shutil.copy(os.path.join(ROOT, 'meta', name), str(root / 'meta' / name))
+    shutil.copy(os.path.join(ROOT, 'meta', 'execution-environment.yml'), str(root / 'execution-environment.yml'))
+    run = subprocess.run([BUILDER, 'create', '-f', 'execution-environment.yml', '-c', 'context', '-v', '3'], cwd=str(root),
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
+    assert run.returncode == 0, run.stdout
+    build = root / 'context' / '_build'
+    assert (root / 'context' / 'Containerfile').exists() or (root / 'context' / 'Dockerfile').exists()
+    assert requirement_lines(str(build / 'requirements.txt')) == ['requests>=2.25']
+    assert requirement_lines(str(build / 'bindep.txt')) == ['ca-certificates [platform:rpm platform:dpkg]']
+    galaxy = yaml.safe_load((build / 'requirements.yml').read_text())
+    assert [item['name'] for item in galaxy['collections']] == ['engine.cloud']
+
+
+def test_definition_is_version_3_with_runtime_dependencies_only():
+    with open(os.path.join(ROOT, 'meta', 'execution-environment.yml')) as handle:
+        definition = yaml.safe_load(handle)
+    assert definition['version'] == 3
+    assert definition['dependencies']['python'] == 'meta/ee-requirements.txt'
+    assert definition['dependencies']['system'] == 'meta/ee-bindep.txt'
+    # Only what the modules import at run time: no test or build tools.
+    assert requirement_lines(os.path.join(ROOT, 'meta', 'ee-requirements.txt')) == ['requests>=2.25']
+
+
+def test_introspection_of_the_installed_collection(collections_path):
+    run = subprocess.run([BUILDER, 'introspect', collections_path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         universal_newlines=True)
+    assert run.returncode == 0, run.stdout
+    found = yaml.safe_load(run.stdout[run.stdout.index('python:'):]) if 'python:' in run.stdout else {}
+    assert found['python'] == ['requests>=2.25  # from collection engine.cloud'], run.stdout
+    assert found['system'] == ['ca-certificates [platform:rpm platform:dpkg]  # from collection engine.cloud'], run.stdout

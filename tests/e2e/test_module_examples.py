@@ -1,0 +1,91 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Every module's EXAMPLES really run: each becomes a play with the connection set once through
+module_defaults for group/engine.cloud.all, against a simulator reset to its fixtures first."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import ast
+import glob
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import CREDENTIALS, ROOT, ansible_env
+
+yaml = pytest.importorskip('yaml')
+
+MODULES = sorted(glob.glob(os.path.join(ROOT, 'plugins', 'modules', '*.py')))
+
+
+def examples_of(path):
+    """The EXAMPLES string of a module file, read without importing it."""
+    with open(path) as handle:
+        tree = ast.parse(handle.read(), path)
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(target, 'id', None) == 'EXAMPLES' for target in node.targets):
+            return ast.literal_eval(node.value)
+    return None
+
+
+def example_play(name, tasks, url):
+    """A play: reset the simulator, run the module's examples, check what the simulator received."""
+    admin = url + '/_admin'
+    return dict(
+        name='Examples of engine.cloud.%s' % name, hosts='localhost', connection='local', gather_facts=False,
+        # Options every module has go to group/engine.cloud.all; each API's credentials to its own
+        # group (a module refuses the other API's options).
+        module_defaults={
+            'group/engine.cloud.all': dict(api_retries=0),
+            'group/engine.cloud.cloud': dict(api_url=url, api_key_id=CREDENTIALS['api_key_id'], api_key_secret=CREDENTIALS['api_key_secret'],
+                                             organization_id=CREDENTIALS['organization_id']),
+            'group/engine.cloud.observability': dict(observability_url=url, api_token=CREDENTIALS['api_token']),
+        },
+        pre_tasks=[{'name': 'Reset the simulator before the examples of %s' % name, 'ansible.builtin.uri': dict(
+            url=admin + '/reset', method='POST', body_format='json', body=dict(transition_delay=0.2))}],
+        tasks=tasks,
+        post_tasks=[
+            {'name': 'Read what the examples of %s sent' % name, 'register': 'examples_log',
+             'ansible.builtin.uri': dict(url=admin + '/requests', return_content=True)},
+            {'name': 'Check that the examples of %s sent requests the simulator accepted' % name, 'ansible.builtin.assert': dict(
+                that=['examples_log.json.requests | length > 0',
+                      "examples_log.json.requests | selectattr('status', '>=', 400) | list | length == 0"],
+                fail_msg='{{ examples_log.json.requests | to_json }}')},
+        ])
+
+
+def module_examples(path):
+    name = os.path.basename(path)[:-3]
+    text = examples_of(path)
+    assert text and text.strip(), '%s has no EXAMPLES' % name
+    tasks = yaml.safe_load(text)
+    assert isinstance(tasks, list) and tasks, '%s: EXAMPLES must be a list of tasks' % name
+    return name, tasks
+
+
+@pytest.mark.parametrize('path', MODULES, ids=[os.path.basename(path)[:-3] for path in MODULES])
+def test_examples_are_tasks_that_call_the_module(path):
+    name, tasks = module_examples(path)
+    assert any(('engine.cloud.%s' % name) in task for task in tasks), '%s: no example calls engine.cloud.%s' % (name, name)
+    for task in tasks:
+        assert task.get('name'), '%s: every example task needs a name' % name
+        assert not [key for key in task if key.startswith('engine.cloud.') and key != 'engine.cloud.%s' % name
+                    and key[len('engine.cloud.'):] not in [os.path.basename(other)[:-3] for other in MODULES]]
+
+
+def test_examples_run_against_the_simulator(tmp_path, simulator, collections_path):
+    """One ansible-playbook run, one play per module (a play fails on its first failed task)."""
+    plays = [example_play(name, tasks, simulator.url) for name, tasks in (module_examples(path) for path in MODULES)]
+    playbook = tmp_path / 'examples.yml'
+    playbook.write_text(yaml.safe_dump(plays, sort_keys=False))
+    run = subprocess.run([os.path.join(os.path.dirname(sys.executable), 'ansible-playbook'), '-i', 'localhost,', str(playbook)],
+                         env=ansible_env(collections_path), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
+    assert run.returncode == 0, run.stdout[-6000:]
+    played = [line for line in run.stdout.splitlines() if line.startswith('PLAY [Examples of engine.cloud.')]
+    assert len(played) == len(MODULES), run.stdout[-6000:]
