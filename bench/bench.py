@@ -32,6 +32,7 @@ import math
 import os
 import platform
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -70,8 +71,8 @@ def uri_task(method, path, body=None, obs=False, status=200):
     return {'ansible.builtin.uri': task}
 
 
-def mod(name, **args):
-    return {'engine.cloud.' + name: args}
+def mod(module, **args):
+    return {'engine.cloud.' + module: args}
 
 
 def alternate(*variants):
@@ -277,8 +278,11 @@ class Runner:
         if os.path.exists(result):
             os.remove(result)
         self.sim.admin('DELETE', '/requests')
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         proc = subprocess.run([self.playbook_bin, '-i', inventory, playbook], cwd=self.work, env=dict(self.env, BENCH_RESULT=result),
                               capture_output=True, text=True, check=False)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        self.last_cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
         log = self.sim.requests()
         if not os.path.exists(result):
             raise RuntimeError('%s: ansible-playbook exited %d without a result:\n%s%s' % (label, proc.returncode, proc.stdout[-3000:],
@@ -297,7 +301,7 @@ class Runner:
         methods = {}
         for entry in log:
             methods[entry['method']] = methods.get(entry['method'], 0) + 1
-        return dict(task=statistics.median(durations), mean=statistics.fmean(durations), methods=methods, n=n,
+        return dict(task=statistics.median(durations), mean=statistics.fmean(durations), methods=methods, n=n, cpu=self.last_cpu / n,
                     changed=sum(record['changed'] for record in records))
 
     def memory(self, case, n):
@@ -308,7 +312,8 @@ class Runner:
             rows = [json.loads(line) for line in handle]
         modules = [row for row in rows if any('AnsiballZ_' in arg for arg in row['argv'])]
         return dict(maxrss_mb=statistics.median(row['maxrss_kb'] for row in modules) / 1024,
-                    wall=statistics.median(row['wall'] for row in modules), processes=len(modules))
+                    wall=statistics.median(row['wall'] for row in modules),
+                    cpu=statistics.median(row['user'] + row['sys'] for row in modules), processes=len(modules))
 
 
 # Benchmarks ---------------------------------------------------------------------------------------
@@ -340,19 +345,21 @@ def summarize(selected, samples, memory):
                 methods[method] = methods.get(method, 0) + count
         total = sum(run['n'] for run in runs)
         rows[case.name] = dict(
-            case=case, task=statistics.median(run['task'] for run in runs),
+            case=case, task=statistics.median(run['task'] for run in runs), cpu=statistics.median(run['cpu'] for run in runs),
             spread=(min(run['task'] for run in runs), max(run['task'] for run in runs)),
             requests=dict((method, count / total) for method, count in sorted(methods.items())),
             changed=sum(run['changed'] for run in runs) / total, memory=memory.get(case.name))
-    floor = rows['ping']['task']
+    floor, cpu_floor = rows['ping']['task'], rows['ping']['cpu']
     for row in rows.values():
         case = row['case']
         if not case.ref or not all(name in rows for name in case.ref):
-            row['ratio'] = row['overhead_ratio'] = None
+            row['ratio'] = row['overhead_ratio'] = row['cpu_ratio'] = None
             continue
         reference = sum(rows[name]['task'] - floor for name in case.ref)
         row['ratio'] = row['task'] / (rows[case.ref[0]]['task'] + sum(rows[name]['task'] - floor for name in case.ref[1:]))
         row['overhead_ratio'] = (row['task'] - floor) / reference if reference > 0 else None
+        cpu_reference = sum(rows[name]['cpu'] - cpu_floor for name in case.ref)
+        row['cpu_ratio'] = (row['cpu'] - cpu_floor) / cpu_reference if cpu_reference > 0 else None
         row['requests_ok'] = all(abs(row['requests'].get(method, 0) - count) < 1e-9 for method, count in case.expect.items()) and \
             sum(row['requests'].values()) == sum(case.expect.values())
     return rows
@@ -444,17 +451,24 @@ def report(info, args, rows, polls, scales, notes):
             'from the simulator\'s request log. `x uri`: ms/task divided by what uri costs for the same requests; '
             '`overhead x uri`: (module - ping) / (uri - ping), where for a changed case the uri side is the sum of '
             'the overheads of `uri GET` and `uri PATCH` (one task each, the same two requests). The target is '
-            '`overhead x uri` <= 1.00.' % (args.n, args.repeats, args.memory_n))
+            '`overhead x uri` <= 1.00. '
+            '`CPU ms/task`: user + system CPU time of the whole run (controller, workers, module processes) divided by N, '
+            'median over the rounds; it includes ansible-playbook\'s own start-up spread over N tasks, which cancels out in '
+            '`CPU overhead x uri` (the same ratio as `overhead x uri`, on CPU time): on a busy machine wall times swing with '
+            'the neighbours\' load, CPU time much less. `module ms`: wall and CPU time of the module process alone '
+            '(memory pass).' % (args.n, args.repeats, args.memory_n))
         out('')
-        out('| case | kind | ms/task | range | peak MB | requests/task | changed | x uri | overhead x uri |')
-        out('|---|---|---:|---|---:|---|---:|---:|---:|')
+        out('| case | kind | ms/task | range | x uri | overhead x uri | CPU ms/task | CPU overhead x uri | module ms wall / CPU '
+            '| peak MB | requests/task | changed |')
+        out('|---|---|---:|---|---:|---:|---:|---:|---:|---:|---|---:|')
         for name, row in rows.items():
             memory = row['memory']
             flag = '' if row['case'].expect == {} or row.get('requests_ok', True) else ' (expected %s)' % requests_text(row['case'].expect)
-            out('| %s | %s | %.0f | %.0f-%.0f | %s | %s%s | %s | %s | %s |' % (
+            out('| %s | %s | %.0f | %.0f-%.0f | %s | %s | %.0f | %s | %s | %s | %s%s | %d%% |' % (
                 name, row['case'].kind, row['task'] * 1000, row['spread'][0] * 1000, row['spread'][1] * 1000,
-                fmt(memory and memory['maxrss_mb'], '%.1f'), requests_text(row['requests']), flag,
-                '%d%%' % round(row['changed'] * 100), fmt(row['ratio']), fmt(row['overhead_ratio'])))
+                fmt(row['ratio']), fmt(row['overhead_ratio']), row['cpu'] * 1000, fmt(row['cpu_ratio']),
+                '%.0f / %.0f' % (memory['wall'] * 1000, memory['cpu'] * 1000) if memory else '-',
+                fmt(memory and memory['maxrss_mb'], '%.1f'), requests_text(row['requests']), flag, round(row['changed'] * 100)))
         out('')
     if polls:
         out('## Polling cost (service_state stopped, wait: true)')
@@ -518,6 +532,8 @@ def main(argv=None):
         wanted = set(args.only.split(',')) if args.only else None
         selected = [case for case in all_cases if available(case, collection) and (
             wanted is None or case.kind in ('floor', 'baseline') or case.name in wanted or case.module in wanted)]
+        for case in selected:  # a broken case fails here, before minutes of runs
+            [case.task(index) for index in range(args.n)]  # pylint: disable=expression-not-assigned
         missing = sorted(set(case.module for case in all_cases if case.module and not available(case, collection)))
         if missing:
             progress('not yet in plugins/modules (skipped): ' + ', '.join(missing))
