@@ -110,3 +110,13 @@ changelog: venv
 
 clean:
 	rm -rf build dist .collections tests/output
+
+# ---- benchmark (bench/, owned by the performance engineer) ------------------------------------
+# The cost of a task: every module next to ansible.builtin.ping (the floor) and ansible.builtin.uri,
+# polling and scale, against a private simulator; rewrites docs/performance.md. A measurement, not
+# a test (never fails on a slow machine), not part of `make test`; about 45 minutes on 2 cores.
+# Options: make bench BENCH_ARGS="--n 10 --repeats 3 --polling 5 --only service_info"
+BENCH_ARGS ?=
+.PHONY: bench
+bench: venv
+	python bench/bench.py $(BENCH_ARGS)
