@@ -216,18 +216,15 @@ def service_patch(current, params):
         if params.get(option) is not None and params[option] != current.get(field):
             body[field] = after[field] = params[option]
             before[field] = current.get(field)
-    if params.get('ip_access_list') is not None:
-        add, remove, listed = ip_access_list_patch(current.get('ipAccessList'), params['ip_access_list'],
-                                                   params.get('purge_ip_access_list'))
-        if list_patch(add, remove):
-            body['ipAccessList'] = list_patch(add, remove)
-            before['ipAccessList'], after['ipAccessList'] = current.get('ipAccessList') or [], listed
-    if params.get('private_endpoint_ids') is not None:
-        add, remove, listed = private_endpoints_patch(current.get('privateEndpointIds'), params['private_endpoint_ids'],
-                                                      params.get('purge_private_endpoint_ids'))
-        if list_patch(add, remove):
-            body['privateEndpointIds'] = list_patch(add, remove)
-            before['privateEndpointIds'], after['privateEndpointIds'] = current.get('privateEndpointIds') or [], listed
+    # Declarative lists: (option, purge option, API field, function giving (add, remove, list after)).
+    for option, purge, field, compute in (('ip_access_list', 'purge_ip_access_list', 'ipAccessList', ip_access_list_patch),
+                                          ('private_endpoint_ids', 'purge_private_endpoint_ids', 'privateEndpointIds',
+                                           private_endpoints_patch)):
+        if params.get(option) is not None:
+            add, remove, listed = compute(current.get(field), params[option], params.get(purge))
+            if list_patch(add, remove):
+                body[field] = list_patch(add, remove)
+                before[field], after[field] = current.get(field) or [], listed
     if params.get('endpoints') is not None:
         toggles, listed = endpoints_patch(current.get('endpoints'), params['endpoints'])
         if toggles:

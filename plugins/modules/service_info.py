@@ -29,6 +29,7 @@ extends_documentation_fragment:
   - engine.cloud.attributes.CLOUD_GROUP
 seealso:
   - module: engine.cloud.service
+  - module: engine.cloud.service_scaling
   - module: engine.cloud.service_state
 '''
 
@@ -65,18 +66,31 @@ service:
       description: Version of the database engine.
       type: str
       sample: "24.8"
+    releaseChannel:
+      description: Release channel of a production service, V(slow), V(default) or V(fast).
+      type: str
+      sample: default
     endpoints:
-      description: Enabled endpoints, each with C(protocol), C(host), C(port) and C(username).
+      description: Enabled endpoints, each with C(protocol), C(host), C(port) and C(username); a disabled endpoint is not listed.
       type: list
       elements: dict
+      sample:
+        - protocol: https
+          host: prod-analytics-x7k2p9.eu-central-1.aws.engine.cloud
+          port: 8443
+          username: default
     ipAccessList:
       description: Addresses allowed to connect, each with C(source) and C(description).
       type: list
       elements: dict
+      sample:
+        - source: 203.0.113.0/24
+          description: Office Berlin
     privateEndpointIds:
       description: Private endpoints attached to the service.
       type: list
       elements: str
+      sample: [vpce-0a1b2c3d4e5f60718]
     numReplicas:
       description: Number of replicas.
       type: int
@@ -84,18 +98,23 @@ service:
     idleScaling:
       description: Whether the service scales to zero when idle.
       type: bool
+      sample: true
     idleTimeoutMinutes:
       description: Minutes without queries before the service idles.
       type: int
+      sample: 15
     minTotalMemoryGb:
-      description: Deprecated lower memory bound of the service, in GB.
+      description: Deprecated lower memory bound of the service, in GB (absent on some services).
       type: int
+      sample: 48
     maxTotalMemoryGb:
-      description: Deprecated upper memory bound of the service, in GB.
+      description: Deprecated upper memory bound of the service, in GB (absent on some services).
       type: int
+      sample: 360
     transparentDataEncryptionKeyId:
       description: Id of the data-encryption key in use, where encryption is enabled.
       type: str
+      sample: tde-key-2024-03-11-a1b2c3
 '''
 
 from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule
