@@ -36,7 +36,8 @@ help:
 	@echo "make simtests     pytest tests/simulator"
 	@echo "make integration  ansible-test integration against a private simulator [TARGETS=...]"
 	@echo "make demo         build, install, start the simulator, run playbooks/demo.yml"
-	@echo "make test         sanity, lint, units, simtests, integration; summary at the end"
+	@echo "make reliability  faults, bad input, secrets, TLS, load (tests/reliability); make load: load only"
+	@echo "make test         sanity, lint, units, simtests, integration, reliability; summary at the end"
 	@echo "make changelog    lint the changelog fragments (changelogs/fragments/)"
 	@echo "make clean        remove build/, dist/, .collections/, tests/output/ (keeps $(VENV))"
 
@@ -60,7 +61,7 @@ build: venv
 	@test -f $(TARBALL)
 
 install: build
-	ansible-galaxy collection install -p .collections --force $(TARBALL)
+	ANSIBLE_COLLECTIONS_PATH=$(ROOT)/.collections ansible-galaxy collection install -p .collections --force $(TARBALL)
 
 # --venv: ansible-test makes its own virtualenvs (under ~/.ansible/test) with each test's pinned
 # requirements from PyPI. Their pip bootstrap script is normally downloaded from a host this
@@ -96,7 +97,7 @@ demo: install
 # Runs every stage even when one fails, then prints a summary; exits non-zero if any failed.
 test:
 	@failed=; summary=; \
-	for stage in sanity lint units simtests integration; do \
+	for stage in sanity lint units simtests integration reliability; do \
 	    echo "==================== $$stage"; start=$$(date +%s); \
 	    if $(MAKE) --no-print-directory $$stage; then result=ok; else result=FAILED; failed="$$failed $$stage"; fi; \
 	    summary="$$summary$$(printf '  %-12s %-7s %5ss' $$stage $$result $$(( $$(date +%s) - start )))\n"; \
@@ -110,6 +111,18 @@ changelog: venv
 
 clean:
 	rm -rf build dist .collections tests/output
+
+# ---- reliability suite (tests/reliability/, owned by the reliability engineer) ----------------
+# Faults, bad input, secrets, TLS and load, through real ansible-playbook runs against private
+# simulators; rewrites docs/reliability.md from what it measured after a complete run.
+# `make reliability RELIABILITY_LOAD=0` leaves out the 50-host load run; `make load` runs only it.
+RELIABILITY_LOAD ?= 1
+.PHONY: reliability load
+reliability: venv
+	RELIABILITY_LOAD=$(RELIABILITY_LOAD) python -m pytest tests/reliability -q -p no:cacheprovider -rfEX
+
+load: venv
+	RELIABILITY_LAZY=1 python -m pytest tests/reliability/test_load.py -q -s -p no:cacheprovider
 
 # ---- benchmark (bench/, owned by the performance engineer) ------------------------------------
 # The cost of a task: every module next to ansible.builtin.ping (the floor) and ansible.builtin.uri,
