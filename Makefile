@@ -133,3 +133,34 @@ BENCH_ARGS ?=
 .PHONY: bench
 bench: venv
 	python bench/bench.py $(BENCH_ARGS)
+
+# ---- docs, AWX and release checks (docs/, roles/, tests/e2e/, owned by the roles/docs engineer) --
+# Tools pinned in requirements-docs.txt, installed once into the same venv (stamp file).
+#   make docs             module/role reference + docs/docsite guides as HTML (antsibull-docs, Sphinx)
+#   make docs-lint        antsibull-docs lint-collection-docs --plugin-docs
+#   make e2e              tests/e2e: a job through ansible-runner with the AWX credential type's
+#                         environment, every module's EXAMPLES against the simulator, ansible-builder
+#                         create/introspect of meta/execution-environment.yml
+#   make galaxy-importer  the import check Galaxy runs, on the tarball of `make build`
+DOCS_STAMP := $(VENV_DIR)/.requirements-docs.stamp
+TEST_STAGES += docs-lint docs e2e galaxy-importer
+.PHONY: docs-venv docs docs-lint e2e galaxy-importer
+
+docs-venv: $(DOCS_STAMP)
+
+$(DOCS_STAMP): requirements-docs.txt $(STAMP)
+	@echo "venv: installing requirements-docs.txt"
+	@$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-docs.txt
+	@touch $@
+
+docs: docs-venv layout
+	docs/build.sh $(ROOT)/build $(ROOT)/build/docs
+
+docs-lint: docs-venv layout
+	cd $(LAYOUT) && antsibull-docs lint-collection-docs --plugin-docs .
+
+e2e: docs-venv
+	python -m pytest tests/e2e -q -p no:cacheprovider -rfE
+
+galaxy-importer: docs-venv build
+	GALAXY_IMPORTER_CONFIG=$(ROOT)/tests/e2e/galaxy-importer.cfg python -m galaxy_importer.main $(TARBALL)
