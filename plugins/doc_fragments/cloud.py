@@ -63,3 +63,25 @@ notes:
 requirements:
   - requests
 '''
+
+    # The management API's options as the observability modules see them: accepted and ignored.
+    UNUSED = r'''
+options:
+  api_url:
+    description:
+      - Not used by this module, which talks to the observability API.
+      - Accepted so that one C(module_defaults) entry for C(group/engine.cloud.all) can hold the credentials of both APIs.
+    type: str
+  api_key_id:
+    description:
+      - Not used by this module; accepted for C(group/engine.cloud.all) defaults, like O(api_url).
+    type: str
+  api_key_secret:
+    description:
+      - Not used by this module; accepted for C(group/engine.cloud.all) defaults, like O(api_url). Never logged.
+    type: str
+  organization_id:
+    description:
+      - Not used by this module; accepted for C(group/engine.cloud.all) defaults, like O(api_url).
+    type: str
+'''

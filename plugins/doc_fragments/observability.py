@@ -51,3 +51,17 @@ notes:
 requirements:
   - requests
 '''
+
+    # The observability API's options as the management modules see them: accepted and ignored.
+    UNUSED = r'''
+options:
+  observability_url:
+    description:
+      - Not used by this module, which talks to the cloud management API.
+      - Accepted so that one C(module_defaults) entry for C(group/engine.cloud.all) can hold the credentials of both APIs.
+    type: str
+  api_token:
+    description:
+      - Not used by this module; accepted for C(group/engine.cloud.all) defaults, like O(observability_url). Never logged.
+    type: str
+'''

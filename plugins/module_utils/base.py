@@ -14,7 +14,7 @@ import time
 import traceback
 
 from ansible.module_utils.ansible_release import __version__ as ANSIBLE_VERSION
-from ansible.module_utils.basic import AnsibleModule, missing_required_lib
+from ansible.module_utils.basic import AnsibleModule, env_fallback, missing_required_lib
 
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
 from ansible_collections.engine.cloud.plugins.module_utils.compare import diff as make_diff
@@ -28,6 +28,24 @@ COMMON_SPEC = dict(
     api_timeout=dict(type='int', default=30),
     api_retries=dict(type='int', default=5),
 )
+
+CLOUD_CONNECTION = dict(
+    api_url=dict(type='str', required=True, fallback=(env_fallback, ['ENGINE_CLOUD_API_URL'])),
+    api_key_id=dict(type='str', required=True, no_log=False, fallback=(env_fallback, ['ENGINE_CLOUD_KEY_ID'])),
+    api_key_secret=dict(type='str', required=True, no_log=True, fallback=(env_fallback, ['ENGINE_CLOUD_KEY_SECRET'])),
+    organization_id=dict(type='str', required=True, fallback=(env_fallback, ['ENGINE_CLOUD_ORGANIZATION_ID'])),
+)
+
+OBSERVABILITY_CONNECTION = dict(
+    observability_url=dict(type='str', required=True, fallback=(env_fallback, ['ENGINE_OBSERVABILITY_URL'])),
+    api_token=dict(type='str', required=True, no_log=True, fallback=(env_fallback, ['ENGINE_OBSERVABILITY_TOKEN'])),
+)
+
+
+def unused(connection):
+    """The other API's connection options, optional and ignored: accepted so that one
+    module_defaults entry for group/engine.cloud.all can carry both APIs' credentials."""
+    return dict((name, dict(type='str', no_log=bool(option.get('no_log')))) for name, option in connection.items())
 
 
 class EngineModule:

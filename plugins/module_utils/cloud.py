@@ -9,10 +9,9 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible.module_utils.basic import env_fallback
-
 from ansible_collections.engine.cloud.plugins.module_utils import validate
-from ansible_collections.engine.cloud.plugins.module_utils.base import EngineModule, WaitError, wait_for_state
+from ansible_collections.engine.cloud.plugins.module_utils.base import (CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, EngineModule, WaitError,
+                                                                      unused, wait_for_state)
 
 AUTH_HINT = 'The management API refused the API key: check api_key_id and api_key_secret (ENGINE_CLOUD_KEY_ID, ENGINE_CLOUD_KEY_SECRET)'
 
@@ -20,12 +19,7 @@ AUTH_HINT = 'The management API refused the API key: check api_key_id and api_ke
 class CloudModule(EngineModule):
     """A module of the cloud management API. `uuid_options` are checked before anything is sent."""
 
-    connection_spec = dict(
-        api_url=dict(type='str', required=True, fallback=(env_fallback, ['ENGINE_CLOUD_API_URL'])),
-        api_key_id=dict(type='str', required=True, fallback=(env_fallback, ['ENGINE_CLOUD_KEY_ID'])),
-        api_key_secret=dict(type='str', required=True, no_log=True, fallback=(env_fallback, ['ENGINE_CLOUD_KEY_SECRET'])),
-        organization_id=dict(type='str', required=True, fallback=(env_fallback, ['ENGINE_CLOUD_ORGANIZATION_ID'])),
-    )
+    connection_spec = dict(CLOUD_CONNECTION, **unused(OBSERVABILITY_CONNECTION))
 
     def __init__(self, argument_spec, uuid_options=('service_id',), **kwargs):
         self.uuid_options = ('organization_id',) + tuple(uuid_options)

@@ -9,10 +9,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible.module_utils.basic import env_fallback
-
 from ansible_collections.engine.cloud.plugins.module_utils import validate
-from ansible_collections.engine.cloud.plugins.module_utils.base import EngineModule
+from ansible_collections.engine.cloud.plugins.module_utils.base import CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, EngineModule, unused
 
 AUTH_HINT = 'The observability API refused the token: check api_token (ENGINE_OBSERVABILITY_TOKEN)'
 PAGE_SIZE = 1000
@@ -21,10 +19,7 @@ PAGE_SIZE = 1000
 class ObservabilityModule(EngineModule):
     """A module of the observability API; these modules only read."""
 
-    connection_spec = dict(
-        observability_url=dict(type='str', required=True, fallback=(env_fallback, ['ENGINE_OBSERVABILITY_URL'])),
-        api_token=dict(type='str', required=True, no_log=True, fallback=(env_fallback, ['ENGINE_OBSERVABILITY_TOKEN'])),
-    )
+    connection_spec = dict(OBSERVABILITY_CONNECTION, **unused(CLOUD_CONNECTION))
 
     def connection_errors(self):
         return [validate.url('observability_url', self.params['observability_url'])]

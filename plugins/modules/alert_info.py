@@ -40,6 +40,7 @@ options:
     type: str
 extends_documentation_fragment:
   - engine.cloud.observability
+  - engine.cloud.cloud.UNUSED
   - engine.cloud.attributes
   - engine.cloud.attributes.INFO_MODULE
   - engine.cloud.attributes.OBSERVABILITY_GROUP

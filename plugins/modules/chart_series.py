@@ -87,6 +87,7 @@ options:
     choices: [ratio, column]
 extends_documentation_fragment:
   - engine.cloud.observability
+  - engine.cloud.cloud.UNUSED
   - engine.cloud.attributes
   - engine.cloud.attributes.INFO_MODULE
   - engine.cloud.attributes.OBSERVABILITY_GROUP

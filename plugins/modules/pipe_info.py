@@ -31,6 +31,7 @@ options:
     required: true
 extends_documentation_fragment:
   - engine.cloud.cloud
+  - engine.cloud.observability.UNUSED
   - engine.cloud.attributes
   - engine.cloud.attributes.INFO_MODULE
   - engine.cloud.attributes.CLOUD_GROUP

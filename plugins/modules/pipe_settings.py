@@ -53,6 +53,7 @@ options:
     required: true
 extends_documentation_fragment:
   - engine.cloud.cloud
+  - engine.cloud.observability.UNUSED
   - engine.cloud.attributes
   - engine.cloud.attributes.CLOUD_GROUP
 attributes:

@@ -106,6 +106,7 @@ options:
     type: str
 extends_documentation_fragment:
   - engine.cloud.cloud
+  - engine.cloud.observability.UNUSED
   - engine.cloud.attributes
   - engine.cloud.attributes.CLOUD_GROUP
 attributes:

@@ -59,6 +59,7 @@ options:
     type: int
 extends_documentation_fragment:
   - engine.cloud.cloud
+  - engine.cloud.observability.UNUSED
   - engine.cloud.attributes
   - engine.cloud.attributes.CLOUD_GROUP
 attributes:
