@@ -63,25 +63,35 @@ build: venv
 install: build
 	ANSIBLE_COLLECTIONS_PATH=$(ROOT)/.collections ansible-galaxy collection install -p .collections --force $(TARBALL)
 
+# sanity, lint and units each work on a private layout copy (the same copy `make layout` makes,
+# but in a mktemp directory, removed afterwards): several people share this working tree, and two
+# runs writing to one build/ would pull files from under each other. Inside a recipe,
+# $(PRIVATE_LAYOUT) leaves the copy's collection root in $$coll and its collections path in $$tmp.
+PRIVATE_LAYOUT = tmp=$$(mktemp -d "$${TMPDIR:-/tmp}/engine-cloud-$@.XXXXXX"); trap 'rm -rf "$$tmp"' EXIT; \
+	coll="$$tmp/ansible_collections/engine/cloud"; $(PYTHON) scripts/layout.py "$$coll"
+
 # --venv: ansible-test makes its own virtualenvs (under ~/.ansible/test) with each test's pinned
 # requirements from PyPI. Their pip bootstrap script is normally downloaded from a host this
 # machine cannot reach; scripts/get_pip_standin.py takes its place in the cache (see there).
-sanity: venv layout
+sanity: venv
 	@pip_version=$$(sed -n "s/^ *pip='\([0-9.]*\)',$$/\1/p" $(VENV_DIR)/lib/python3*/site-packages/ansible_test/_internal/python_requirements.py); \
 	    $(PYTHON) scripts/get_pip_standin.py --install-cache "$${pip_version:?cannot find ansible-test pip version}"
-	cd $(LAYOUT) && ansible-test sanity --venv --python 3.11 --color no -v
+	@$(PRIVATE_LAYOUT); \
+	cd "$$coll" && ansible-test sanity --venv --python 3.11 --color no -v
 
-# From the repository root (ansible-lint reads galaxy.yml and .ansible-lint there); the layout
-# copy under build/ is put on the collections path so that engine.cloud.* modules and roles
-# resolve (with offline: true in .ansible-lint, ansible-lint does not make the repository
-# importable as the collection by itself).
-lint: venv layout
-	ANSIBLE_COLLECTIONS_PATH=$(ROOT)/build ansible-lint --profile production --nocolor
+# From the repository root (ansible-lint reads galaxy.yml and .ansible-lint there), with a layout
+# copy on the collections path so that engine.cloud.* modules and roles resolve (with
+# offline: true in .ansible-lint, ansible-lint does not make the repository importable as the
+# collection by itself).
+lint: venv
+	@$(PRIVATE_LAYOUT); \
+	ANSIBLE_COLLECTIONS_PATH="$$tmp" ansible-lint --profile production --nocolor
 
-units: venv layout
+units: venv
 	@if ! find tests/unit -name 'test_*.py' 2>/dev/null | grep -q .; then \
 	    echo "units: no tests under tests/unit yet: skipped"; exit 0; fi; \
-	cd $(LAYOUT) && PYTHONPATH=$(ROOT)/build python -m pytest tests/unit -q -p no:cacheprovider
+	$(PRIVATE_LAYOUT); \
+	cd "$$coll" && PYTHONPATH="$$tmp" python -m pytest tests/unit -q -p no:cacheprovider
 
 simtests: venv
 	@if ! find tests/simulator -name 'test_*.py' 2>/dev/null | grep -q .; then \
@@ -94,17 +104,22 @@ integration: venv
 demo: install
 	VENV=$(VENV_DIR) scripts/demo.sh
 
-# Runs every stage even when one fails, then prints a summary; exits non-zero if any failed.
+# Runs every stage even when one fails, then prints a summary (each stage's result and time,
+# and a closing `stages: N passed, N failed` line); exits non-zero if any failed.
+# `make test TEST_STAGES="lint units"` runs a subset.
+TEST_STAGES ?= sanity lint units simtests integration reliability
 test:
-	@failed=; summary=; \
-	for stage in sanity lint units simtests integration reliability; do \
+	@failed=; passed=0; nfailed=0; summary=; \
+	for stage in $(TEST_STAGES); do \
 	    echo "==================== $$stage"; start=$$(date +%s); \
-	    if $(MAKE) --no-print-directory $$stage; then result=ok; else result=FAILED; failed="$$failed $$stage"; fi; \
+	    if $(MAKE) --no-print-directory $$stage; then result=ok; passed=$$((passed + 1)); \
+	    else result=FAILED; nfailed=$$((nfailed + 1)); failed="$$failed $$stage"; fi; \
 	    summary="$$summary$$(printf '  %-12s %-7s %5ss' $$stage $$result $$(( $$(date +%s) - start )))\n"; \
 	done; \
 	echo "==================== summary"; printf "$$summary"; \
-	if [ -n "$$failed" ]; then echo "make test: FAILED:$$failed"; exit 1; fi; \
-	echo "make test: all stages passed"
+	if [ -n "$$failed" ]; then echo "make test: FAILED:$$failed"; else echo "make test: all stages passed"; fi; \
+	echo "stages: $$passed passed, $$nfailed failed"; \
+	[ -z "$$failed" ]
 
 changelog: venv
 	antsibull-changelog lint

@@ -1,0 +1,76 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+"""Test-only action (tests/reliability): drive a simulator's admin interface from a playbook
+without a module process, so a fault can be armed and the request log read around every task.
+
+Arguments (all optional except url), applied in this order: url (admin base, .../_admin);
+requests (true: return the request log, once no request is in flight); snapshot (file name: save
+GET /_admin/state in the run's directory, never in the output); clear (true: empty the log);
+reset (dict of config keys, or true); faults (list of fault specs); dump + dump_name (save a
+value in the run's directory, not in the output)."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import json
+import os
+import ssl
+import time
+import urllib.request
+
+from ansible.plugins.action import ActionBase
+
+
+def _call(base, method, path, body=None):
+    handlers = [urllib.request.ProxyHandler({})]
+    if base.startswith('https:'):
+        context = ssl.create_default_context()
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+        handlers.append(urllib.request.HTTPSHandler(context=context))
+    data = None if body is None else json.dumps(body).encode('utf-8')
+    request = urllib.request.Request(base + path, data=data, method=method, headers={'Content-Type': 'application/json'})
+    with urllib.request.build_opener(*handlers).open(request, timeout=30) as response:
+        return json.loads(response.read().decode('utf-8') or 'null')
+
+
+def _save(name, value):
+    path = os.path.join(os.environ.get('RELIABILITY_DIR', '.'), name)
+    with open(path, 'w') as handle:
+        json.dump(value, handle, indent=1, sort_keys=True, default=str)
+    return path
+
+
+class ActionModule(ActionBase):
+    TRANSFERS_FILES = False
+    _requires_connection = False
+
+    def run(self, tmp=None, task_vars=None):
+        result = super(ActionModule, self).run(tmp, task_vars)
+        args = self._task.args
+        base = args.get('url', '').rstrip('/')
+        # First what happened (the log, the state), then the next set-up (reset, faults).
+        if args.get('requests') or args.get('snapshot'):
+            deadline = time.time() + 15
+            log = _call(base, 'GET', '/requests')['requests']
+            while any(entry['status'] is None and entry['fault'] != 'reset' for entry in log) and time.time() < deadline:
+                time.sleep(0.2)
+                log = _call(base, 'GET', '/requests')['requests']
+            if args.get('requests'):
+                result['requests'] = log
+        if args.get('snapshot'):
+            result['snapshot'] = _save(args['snapshot'], _call(base, 'GET', '/state'))
+        if args.get('clear'):
+            _call(base, 'DELETE', '/requests')
+        if args.get('reset') is not None:
+            _call(base, 'POST', '/reset', args['reset'] if isinstance(args['reset'], dict) else {})
+        for fault in args.get('faults') or []:
+            _call(base, 'POST', '/faults', fault)
+        if args.get('dump_name'):
+            result['dumped'] = _save(args['dump_name'] + '.json', args.get('dump'))
+        result['changed'] = False
+        return result

@@ -1,0 +1,337 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+"""What the suite runs: the twelve modules (arguments that work against the fixture, the request
+that reads, the request that writes), the faults, and the bad inputs generated from each
+module's own DOCUMENTATION (options, types, choices, ranges stated in the descriptions)."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import ast
+import copy
+import os
+import re
+
+import yaml
+
+from harness import DASHBOARD, PIPE_KAFKA, PIPE_OBJECT_STORAGE, PROD, ROOT, RPE, SOURCE
+
+S = '/services/%s' % PROD
+
+
+class Module:
+    """A module as the suite drives it: args that succeed, its read and (for writers) its write."""
+
+    def __init__(self, name, api, args, read, write=None, resource=None):
+        self.name, self.api, self.args, self.read, self.write, self.resource = name, api, args, read, write, resource
+
+    @property
+    def fqcn(self):
+        return 'engine.cloud.' + self.name
+
+
+MODULES = [
+    Module('service_info', 'cloud', dict(service_id=PROD), ('GET', S + '$')),
+    Module('pipe_info', 'cloud', dict(service_id=PROD, pipe_id=PIPE_OBJECT_STORAGE), ('GET', '/pipes/%s$' % PIPE_OBJECT_STORAGE)),
+    Module('pipe_settings_info', 'cloud', dict(service_id=PROD, pipe_id=PIPE_OBJECT_STORAGE),
+           ('GET', '/pipes/%s/settings$' % PIPE_OBJECT_STORAGE)),
+    Module('rpe_info', 'cloud', dict(service_id=PROD, reverse_private_endpoint_id=RPE), ('GET', '/pipesReversePrivateEndpoints/%s$' % RPE)),
+    Module('dashboard_info', 'observability', dict(dashboard_id=DASHBOARD), ('GET', '/api/v2/dashboards/%s$' % DASHBOARD)),
+    Module('alert_info', 'observability', dict(state='ALERT'), ('GET', '/api/v2/alerts$')),
+    Module('chart_series', 'observability', dict(series=[dict(source_id=SOURCE, agg_fn='count')], start_time='-1h'),
+           ('POST', '/api/v2/charts/series$')),
+    # Writers: a write that sets values and adds list entries (service), scaling, state, settings.
+    Module('service', 'cloud', dict(service_id=PROD, name='prod-analytics-2',
+                                     ip_access_list=[dict(source='10.20.0.0/16', description='reliability suite')],
+                                     private_endpoint_ids=['vpce-0f9e8d7c6b5a49382']),
+           ('GET', S + '$'), ('PATCH', S + '$'), ('services', PROD)),
+    Module('service_scaling', 'cloud', dict(service_id=PROD, num_replicas=5, idle_timeout_minutes=30),
+           ('GET', S + '$'), ('PATCH', S + '/scaling$'), ('services', PROD)),
+    Module('service_state', 'cloud', dict(service_id=PROD, state='stopped'),
+           ('GET', S + '$'), ('PATCH', S + '/state$'), ('services', PROD)),
+    Module('pipe_state', 'cloud', dict(service_id=PROD, pipe_id=PIPE_KAFKA, state='stopped'),
+           ('GET', '/pipes/%s$' % PIPE_KAFKA), ('PATCH', '/pipes/%s/state$' % PIPE_KAFKA), ('pipes', PIPE_KAFKA)),
+    Module('pipe_settings', 'cloud', dict(service_id=PROD, pipe_id=PIPE_OBJECT_STORAGE,
+                                          settings=dict(engine_max_threads=8, object_storage_concurrency=4)),
+           ('GET', '/pipes/%s/settings$' % PIPE_OBJECT_STORAGE), ('PUT', '/pipes/%s/settings$' % PIPE_OBJECT_STORAGE),
+           ('pipes', PIPE_OBJECT_STORAGE)),
+]
+BY_NAME = dict((module.name, module) for module in MODULES)
+WRITERS = [module for module in MODULES if module.write]
+
+# --- faults -------------------------------------------------------------------------------------
+
+RETRIES = 2          # api_retries of the "within" cases: two faults, then success on attempt 3
+BEYOND_RETRIES = 1   # api_retries of the "beyond" cases: two faults, failure after attempt 2
+TIMEOUT = 2          # api_timeout of every fault run; the delay fault answers after DELAY
+DELAY = 3
+
+
+class Fault:
+    """One kind of fault. wait: the Retry-After-like wait it asks for (None: backoff)."""
+
+    def __init__(self, name, spec, retryable, expect, wait=None, apis=('cloud', 'observability')):
+        self.name, self.spec, self.retryable, self.expect, self.wait, self.apis = name, spec, retryable, expect, wait, apis
+
+
+FAULTS = [
+    Fault('429 Retry-After', dict(kind='status', status=429, headers={'Retry-After': '1'}), True, ['HTTP 429'], 1),
+    Fault('429 X-RateLimit-Reset', dict(kind='status', status=429, headers={'X-RateLimit-Reset': '1'}), True, ['HTTP 429'], 1),
+    Fault('429 RateLimit-Reset', dict(kind='status', status=429, headers={'RateLimit-Reset': '1'}), True, ['HTTP 429'], 1,
+          apis=('observability',)),
+    Fault('429 no header', dict(kind='status', status=429), True, ['HTTP 429']),
+    Fault('500', dict(kind='status', status=500), False, ['HTTP 500']),
+    Fault('502', dict(kind='status', status=502), True, ['HTTP 502']),
+    Fault('503', dict(kind='status', status=503), True, ['HTTP 503']),
+    Fault('504', dict(kind='status', status=504), True, ['HTTP 504']),
+    Fault('connection reset', dict(kind='reset'), True, ['connection', 'failed']),
+    Fault('slower than api_timeout', dict(kind='delay', delay=DELAY), True, ['no response within api_timeout']),
+    Fault('malformed JSON', dict(kind='malformed_json'), False, ['not valid JSON']),
+    Fault('HTML proxy page', dict(kind='html'), True, ['HTTP 502', 'HTML', '502 Bad Gateway']),
+]
+FAULT_BY_NAME = dict((fault.name, fault) for fault in FAULTS)
+# On writes: the faults that decide whether a retried write is safe, plus the non-retryable ones.
+WRITE_FAULTS = ('429 Retry-After', '500', '502', '503', '504', 'slower than api_timeout', 'malformed JSON')
+
+
+class FaultCase:
+    """A fault armed on a module's read or write, within or beyond api_retries (or non-retryable: once)."""
+
+    def __init__(self, module, fault, target, mode):
+        self.module, self.fault, self.target, self.mode = module, fault, target, mode
+        self.method, self.path = module.read if target == 'read' else module.write
+        self.retries = BEYOND_RETRIES if mode == 'beyond' else RETRIES
+        self.count = {'within': RETRIES, 'beyond': BEYOND_RETRIES + 1, 'once': 1}[mode]
+        self.key = re.sub(r'[^a-z0-9]+', '_', ('%s %s %s %s' % (module.name, target, fault.name, mode)).lower()).strip('_')
+
+    @property
+    def succeeds(self):
+        return self.mode == 'within'
+
+    @property
+    def attempts(self):
+        return self.count + 1 if self.succeeds else self.count
+
+    def spec(self):
+        spec = dict(self.fault.spec, method=self.method, path=self.path, count=self.count)
+        return spec
+
+    def args(self):
+        return dict(self.module.args, api_retries=self.retries, api_timeout=TIMEOUT)
+
+    def __repr__(self):
+        return self.key
+
+
+def fault_cases(module, target):
+    names = [fault.name for fault in FAULTS] if target == 'read' else WRITE_FAULTS
+    cases = []
+    for name in names:
+        fault = FAULT_BY_NAME[name]
+        if module.api not in fault.apis:
+            continue
+        modes = ('within', 'beyond') if fault.retryable else ('once',)
+        if target == 'write' and fault.retryable and name not in ('503',):
+            modes = ('within',)
+        cases.extend(FaultCase(module, fault, target, mode) for mode in modes)
+    return cases
+
+
+def all_fault_cases():
+    cases = []
+    for module in MODULES:
+        cases.extend(fault_cases(module, 'read'))
+        if module.write:
+            cases.extend(fault_cases(module, 'write'))
+    return cases
+
+
+# ansible-core, not the collection: a string where a list of dicts wants a dict fails in
+# _list_no_log_values with check_type_dict's bare message, before any option context is known.
+# (A number there is refused naming the option, though ansible-core says "must be a list".)
+CORE_LIMITATIONS = {
+    'element of wrong type (string)': "ansible-core's own message 'dictionary requested, could not parse JSON or key=value' "
+                                      "does not name the option (raised by _list_no_log_values before validation)",
+}
+
+# --- bad input ------------------------------------------------------------------------------------
+
+SHARED = {
+    'cloud': dict(
+        api_url=dict(type='str'), api_key_id=dict(type='str'), api_key_secret=dict(type='str'),
+        organization_id=dict(type='str', description='UUID of the organization'),
+    ),
+    'observability': dict(observability_url=dict(type='str'), api_token=dict(type='str')),
+}
+COMMON = dict(
+    validate_certs=dict(type='bool'),
+    api_timeout=dict(type='int', description='at least 1'),
+    api_retries=dict(type='int', description='at least 0'),
+)
+OVER_LONG = 'x' * 300
+_RANGE = re.compile(r'(?:between\s+(-?\d+)\s+and\s+(-?\d+)|\b(-?\d+)\s+to\s+(-?\d+)\b)', re.I)
+_AT_LEAST = re.compile(r'at least\s+(-?\d+)', re.I)
+_MULTIPLE = re.compile(r'multiple of\s+(\d+)')
+_LENGTH = re.compile(r'(?:1 to (\d+) (?:letters|characters)|up to (\d+) characters|at most (\d+) characters)')
+_SETTING = re.compile(r'^C\((\w+)\) \((?:(-?\d+) to (-?\d+)|boolean)')
+
+
+class BadInput:
+    """One bad value: the option path, the kind of mistake, args, and words the message must hold."""
+
+    def __init__(self, module, option, kind, args, expect):
+        self.module, self.option, self.kind, self.args, self.expect = module, option, kind, args, expect
+        self.key = re.sub(r'[^a-z0-9]+', '_', ('%s %s %s' % (module.name, option, kind)).lower()).strip('_')
+
+    def __repr__(self):
+        return self.key
+
+
+def documentation(name):
+    """The module's DOCUMENTATION as data, read from its source without importing it."""
+    with open(os.path.join(ROOT, 'plugins', 'modules', name + '.py')) as handle:
+        tree = ast.parse(handle.read())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], 'id', None) == 'DOCUMENTATION':
+            return yaml.safe_load(node.value.value)
+    raise ValueError('%s has no DOCUMENTATION' % name)
+
+
+def text(spec):
+    description = spec.get('description') or ''
+    return ' '.join(description) if isinstance(description, list) else description
+
+
+def _ranges(description):
+    """(minimum, maximum, multiple_of) stated in a description, each None when not stated."""
+    low = high = step = None
+    found = _RANGE.search(description)
+    if found:
+        numbers = [int(value) for value in found.groups() if value is not None]
+        low, high = numbers
+    found = _AT_LEAST.search(description)
+    if found and low is None:
+        low = int(found.group(1))
+    found = _MULTIPLE.search(description)
+    if found:
+        step = int(found.group(1))
+    return low, high, step
+
+
+def _with(base, path, value):
+    """A deep copy of base with the value at path (('series', 0, 'agg_fn')) replaced."""
+    args = copy.deepcopy(base)
+    target = args
+    for part in path[:-1]:
+        target = target[part]
+    target[path[-1]] = value
+    return args
+
+
+def _option_cases(module, base, path, label, spec, element_of=None):
+    """Bad values for one option (path: where it sits in args; label: how messages name it)."""
+    name = path[-1] if not isinstance(path[-1], int) else path[-2]
+    kind, description = spec.get('type', 'str'), text(spec)
+    words = [name] if element_of is None else [name, element_of]
+    cases = []
+
+    def add(mistake, value, *allowed):
+        cases.append(BadInput(module, label, mistake, _with(base, path, value), words + list(allowed)))
+
+    if kind == 'int':
+        add('wrong type', 'abc', 'int')
+        low, high, step = _ranges(description)
+        if low is not None:
+            add('below range', low - (step or 1), str(low))
+        if high is not None:
+            add('above range', high + (step or 1), str(high))
+        if step:
+            add('not a multiple', (low or 0) + step // 2 + step, 'multiple of %d' % step)
+    elif kind == 'bool':
+        add('wrong type', 'maybe', 'bool')
+    elif kind == 'list':
+        add('wrong type', {'not': 'a list'}, 'list')
+        if re.search(r'\b1 to \d+', description):
+            add('empty list', [], '1 to')
+        if spec.get('elements') == 'dict' and spec.get('suboptions'):
+            element = base_element(spec)
+            add('element of wrong type', [42])
+            add('element of wrong type (string)', ['not-a-dict'], 'dict')
+            add('unknown key', [dict(element, bogus_key=1)], 'bogus_key', sorted(spec['suboptions'])[0])
+            for sub, sub_spec in sorted(spec['suboptions'].items()):
+                sub_base = _with(base, path, [dict(element)])
+                cases.extend(_option_cases(module, sub_base, tuple(path) + (0, sub), '%s[].%s' % (label, sub), sub_spec, element_of=label))
+        elif spec.get('elements') == 'int':
+            add('element of wrong type', ['abc'], 'int')
+    elif kind == 'dict':
+        add('wrong type', 'not-a-dict', 'dict')
+        add('unknown key', {'bogus_key': 1}, 'bogus_key', 'engine_max_threads')
+        for line in spec.get('description') or []:
+            found = _SETTING.match(line)
+            if not found:
+                continue
+            key, low, high = found.group(1), found.group(2), found.group(3)
+            sub_label = '%s.%s' % (label, key)
+            if low is None:
+                cases.append(BadInput(module, sub_label, 'wrong type', _with(base, path, {key: 'maybe'}), [sub_label, 'true, false']))
+                continue
+            cases.append(BadInput(module, sub_label, 'wrong type', _with(base, path, {key: 'abc'}), [sub_label, 'integer', low, high]))
+            cases.append(BadInput(module, sub_label, 'below range', _with(base, path, {key: int(low) - 1}), [sub_label, low, high]))
+            cases.append(BadInput(module, sub_label, 'above range', _with(base, path, {key: int(high) + 1}), [sub_label, low, high]))
+    elif kind == 'raw':
+        add('wrong type', {'not': 'a time'}, 'epoch')
+        add('malformed', 'yesterday-ish', 'epoch', 'ISO 8601')
+        add('out of range', 1700000000, 'epoch milliseconds', '13 digits')
+    else:
+        if spec.get('choices'):
+            add('wrong enum', 'bogus-choice', *[str(choice) for choice in spec['choices']])
+        if name.endswith('_id'):
+            if 'UUID' in description:
+                add('malformed id', 'not-a-uuid', 'UUID')
+                add('malformed id (trailing newline)', PROD + '\n', 'UUID')
+            elif 'object id' in description or '24 hexadecimal' in description:
+                add('malformed id', 'not-an-object-id', '24 hexadecimal')
+                add('malformed id (trailing newline)', DASHBOARD + '\n', '24 hexadecimal')
+        limit = _LENGTH.search(description)
+        if limit:
+            add('over-long', OVER_LONG, [value for value in limit.groups() if value][0])
+        if 'IPv4' in description:
+            add('malformed address', '300.1.2.3/40', 'IPv4')
+        if name.endswith('_url'):
+            add('malformed url', 'not a url', 'http')
+    return cases
+
+
+def base_element(spec):
+    """A valid element of a list of dicts, from its required suboptions."""
+    element = {}
+    for sub, sub_spec in spec['suboptions'].items():
+        if sub_spec.get('required'):
+            element[sub] = (sub_spec.get('choices') or ['10.9.8.0/24' if sub == 'source' else SOURCE])[0]
+            if sub_spec.get('type') == 'bool':
+                element[sub] = True
+    return element
+
+
+def bad_inputs(module):
+    """Every bad value for every option of the module (its own, the API's shared ones, the common ones)."""
+    options = dict(SHARED[module.api])
+    options.update(COMMON)
+    options.update(documentation(module.name)['options'])
+    cases = []
+    for name, spec in sorted(options.items()):
+        base = dict(module.args)
+        if spec.get('type') == 'list' and spec.get('elements') == 'dict' and name not in base:
+            base[name] = [base_element(spec)]
+        cases.extend(_option_cases(module, base, (name,), name, spec))
+    return cases
+
+
+def options_of(module):
+    """Every option name of the module, with the shared ones, for the coverage table."""
+    names = set(SHARED[module.api]) | set(COMMON) | set(documentation(module.name)['options'])
+    return sorted(names)

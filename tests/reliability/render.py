@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+"""Render docs/reliability.md from the counts the reliability suite measured
+(tests/output/reliability/counts.json): python tests/reliability/render.py COUNTS [OUT]."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import json
+import sys
+
+HEAD = '''# Reliability and security
+
+Measured by the reliability suite (`make reliability`, `tests/reliability/`), which drives real
+`ansible-playbook` runs of the collection against private simulators it starts on 127.0.0.1, and
+asserts from the simulator's request log and state. This file is written by the suite itself from
+what it measured (`tests/output/reliability/counts.json`); do not edit it by hand.
+
+'''
+
+
+def _get(counts, section, key, default=0):
+    return counts.get(section, {}).get(key, default)
+
+
+def _rows(rows):
+    lines = ['| what | measured |', '|---|---|']
+    lines.extend('| %s | %s |' % (label, value) for label, value in rows)
+    return '\n'.join(lines) + '\n'
+
+
+def render(counts):
+    faults, bad, load, secrets, tls, suite = (counts.get(name, {}) for name in ('faults', 'bad_input', 'load', 'secrets', 'tls', 'suite'))
+    out = [HEAD, '## Summary\n\n']
+    out.append(_rows([
+        ('faults tried (module x fault x read/write x within/beyond api_retries)', '%s (%s passed)' % (faults.get('tried', 0), faults.get('passed', 0))),
+        ('modules under faults', faults.get('modules', 0)),
+        ('API requests the fault cases made', faults.get('requests', 0)),
+        ('retried writes whose state equals one write', '%s of %s' % (faults.get('idempotent_writes', 0), faults.get('retried_writes', 0))),
+        ('bad inputs tried', '%s (%s passed)' % (bad.get('tried', 0), bad.get('passed', 0))),
+        ('options covered by bad inputs', '%s of %s' % (bad.get('options_covered', 0), bad.get('options', 0))),
+        ('requests sent by bad inputs', sum(value for key, value in bad.items() if key.startswith('requests_sent:'))),
+        ('hosts under load (forks %s, rate limit %s)' % (load.get('forks', '-'), load.get('rate_limit', '-')), load.get('hosts', 0)),
+        ('load: tasks ok / failed', '%s / %s' % (load.get('tasks_ok', 0), load.get('tasks_failed', 0))),
+        ('load: services in the desired state', load.get('services_in_desired_state', 0)),
+        ('load: API requests / HTTP 429 answers', '%s / %s' % (load.get('requests', 0), load.get('429s', 0))),
+        ('load: total time', '%s s' % load.get('seconds', '-')),
+        ('TLS cases', '%s (%s passed)' % (tls.get('tried', 0), tls.get('passed', 0))),
+        ('outputs scanned for secrets (runs / channels / bytes)', '%s / %s / %s' % (secrets.get('runs', 0), secrets.get('channels', 0), secrets.get('bytes', 0))),
+        ('secret values looked for', secrets.get('values', 0)),
+        ('**secrets found** (must be 0)', '**%s**' % secrets.get('found', 0)),
+        ('planted secret found by the scan', 'yes' if secrets.get('planted_found') else 'no'),
+        ('suite: tests / failed / time', '%s / %s / %s s' % (suite.get('tests_collected', 0), suite.get('tests_failed', 0), suite.get('seconds', 0))),
+    ]))
+    kinds = sorted(key[len('kind:'):] for key in faults if key.startswith('kind:'))
+    if kinds:
+        out.append('\n## Faults by kind\n\n| fault | cases | passed |\n|---|---|---|\n')
+        out.extend('| %s | %s | %s |\n' % (kind, faults['kind:' + kind], faults.get('kind_passed:' + kind, 0)) for kind in kinds)
+    mistakes = sorted(key[len('kind:'):] for key in bad if key.startswith('kind:'))
+    if mistakes:
+        out.append('\n## Bad inputs by mistake\n\n| mistake | cases | passed |\n|---|---|---|\n')
+        out.extend('| %s | %s | %s |\n' % (kind, bad['kind:' + kind], bad.get('kind_passed:' + kind, 0)) for kind in mistakes)
+    modules = sorted(key[len('module:'):] for key in bad if key.startswith('module:'))
+    if modules:
+        out.append('\n## Per module\n\n| module | fault cases | bad inputs |\n|---|---|---|\n')
+        out.extend('| %s | %s | %s |\n' % (name, faults.get('module:' + name, 0), bad['module:' + name]) for name in modules)
+    notes = counts.get('notes', {})
+    if notes:
+        out.append('\n## Findings\n\n')
+        out.extend('- %s\n' % text for dummy, text in sorted(notes.items()))
+    out.append('\nRegenerate: `make reliability` (the suite rewrites this file after a complete run).\n')
+    return ''.join(out)
+
+
+def main(argv):
+    with open(argv[1]) as handle:
+        text = render(json.load(handle))
+    if len(argv) > 2:
+        with open(argv[2], 'w') as handle:
+            handle.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

@@ -1,0 +1,379 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+"""The suite's jobs: each starts its own simulator, runs one generated playbook and keeps what the
+tests assert on. Jobs run in a thread pool (most of their time is spent in retry waits), so the
+whole suite takes about as long as its longest job."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import concurrent.futures
+import copy
+import datetime
+import json
+import os
+import subprocess
+import sys
+import time
+
+import cases
+from harness import DEV, KEY_SECRET, PIPE_OBJECT_STORAGE, ROOT, Ansible, Counts, Simulator, credentials, play
+
+LOAD_HOSTS = 50
+LOAD_FORKS = 10
+WRONG_SECRET = 'sim-key-secret-WRONG-7c3b91'
+WRONG_TOKEN = 'sim-obs-token-WRONG-5e8a02'
+VOLATILE = ('updatedAt', '_pending')
+
+
+def admin_task(sim, name, **args):
+    return {'name': name, 'sim_admin': dict(args, url=sim.admin_url)}
+
+
+def module_task(module, args, register, name=None):
+    return {'name': name or 'Run %s' % module.name, module.fqcn: args, 'register': register, 'ignore_errors': True}
+
+
+def resource(snapshot, kind, object_id):
+    """One service or pipe out of a GET /_admin/state snapshot, without its volatile fields."""
+    for item in snapshot[kind]:
+        if item['id'] == object_id:
+            return dict((key, value) for key, value in item.items() if key not in VOLATILE)
+    raise KeyError(object_id)
+
+
+def parse_time(stamp):
+    return datetime.datetime.strptime(stamp, '%Y-%m-%dT%H:%M:%S.%fZ')
+
+
+class Outcome:
+    """What one case left behind: the registered result, the request log, the state snapshot."""
+
+    def __init__(self, run, result, log, snapshot=None):
+        self.run, self.result, self.log, self.snapshot = run, result, log, snapshot
+
+
+class Suite:
+    def __init__(self, basedir):
+        self.basedir = basedir
+        self.started = time.monotonic()
+        collections = os.path.join(basedir, 'collections')
+        subprocess.run([sys.executable, os.path.join(ROOT, 'scripts', 'layout.py'), '--src', ROOT,
+                        os.path.join(collections, 'ansible_collections', 'engine', 'cloud')], check=True, capture_output=True)
+        self.ansible = Ansible(basedir, collections)
+        self.counts = Counts()
+        workers = int(os.environ.get('RELIABILITY_WORKERS', '6'))
+        self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=workers)
+        self.jobs = {}
+        self.load_enabled = os.environ.get('RELIABILITY_LOAD', '1') != '0'
+
+    # --- scheduling ---------------------------------------------------------------------------
+
+    def _job(self, key, function, *args):
+        if key not in self.jobs:
+            self.jobs[key] = self.pool.submit(function, *args)
+        return self.jobs[key]
+
+    def start_all(self):
+        """Submit every job, longest first."""
+        if self.load_enabled:
+            self._job('load', self._load)
+        for module in cases.MODULES:
+            self._job(('faults', module.name, 'read'), self._faults, module, 'read')
+        for module in cases.WRITERS:
+            self._job(('faults', module.name, 'write'), self._faults, module, 'write')
+        for module in cases.MODULES:
+            self._job(('bad', module.name), self._bad_inputs, module)
+        self._job('tls', self._tls)
+        self._job('check', self._check_mode)
+        self._job('planted', self._planted)
+        self._job('group_all', self._group_all)
+
+    def result(self, key):
+        if key not in self.jobs:
+            function = dict(load=self._load, tls=self._tls, check=self._check_mode, planted=self._planted, group_all=self._group_all)
+            if isinstance(key, tuple) and key[0] == 'faults':
+                self._job(key, self._faults, cases.BY_NAME[key[1]], key[2])
+            elif isinstance(key, tuple):
+                self._job(key, self._bad_inputs, cases.BY_NAME[key[1]])
+            else:
+                self._job(key, function[key])
+        return self.jobs[key].result()
+
+    def wait_all(self):
+        self.start_all()
+        return dict((key, future.result()) for key, future in self.jobs.items())
+
+    def directory(self, name):
+        path = os.path.join(self.basedir, 'sim-' + name)
+        os.makedirs(path, exist_ok=True)
+        return path
+
+    # --- faults ---------------------------------------------------------------------------------
+
+    def _faults(self, module, target):
+        """One playbook: every fault case of one module on its read or write, each on a fresh state."""
+        sim = Simulator(self.directory('faults-%s-%s' % (module.name, target)))
+        try:
+            tasks, names = [], {}
+            if target == 'write':
+                tasks += [admin_task(sim, 'Reset', reset={}),
+                          admin_task(sim, 'Keep the initial state', snapshot='initial.json'),
+                          module_task(module, module.args, 'reference', 'Write once without faults'),
+                          admin_task(sim, 'Keep the state after one clean write', snapshot='reference.json')]
+                names['reference'] = 'reference'
+            previous = None
+            for case in cases.fault_cases(module, target):
+                # One admin task reads what the previous case left and arms the next one.
+                arm = admin_task(sim, 'Arm %s' % case.key, reset={}, faults=[case.spec()])
+                if previous:
+                    arm['sim_admin'].update(self._case_log_args(previous, target))
+                    arm['register'] = 'l_' + previous.key
+                tasks += [arm, module_task(module, case.args(), 'r_' + case.key, 'Run %s' % case.key)]
+                names[case.key] = "{'result': r_%s, 'log': l_%s.requests}" % (case.key, case.key)
+                previous = case
+            tasks.append(dict(admin_task(sim, 'Read the log of %s' % previous.key, **self._case_log_args(previous, target)),
+                              register='l_' + previous.key))
+            tasks.append(dump_task_raw(sim, names))
+            run = self.ansible.playbook('faults-%s-%s' % (module.name, target), [play('Faults on %s %s' % (module.name, target), tasks,
+                                                                                        sim_url=sim.url)])
+        finally:
+            sim.stop()
+        return run
+
+    @staticmethod
+    def _case_log_args(case, target):
+        return dict(requests=True, snapshot=(case.key + '.json') if target == 'write' else None)
+
+    def fault_outcome(self, case):
+        run = self.result(('faults', case.module.name, case.target))
+        entry = run.registered.get(case.key)
+        if entry is None:
+            raise AssertionError('no result for %s\n%s' % (case.key, run.explain()))
+        snapshot = None
+        if case.target == 'write':
+            snapshot = _load_json(os.path.join(run.directory, case.key + '.json'))
+        return Outcome(run, entry['result'], entry['log'], snapshot)
+
+    def write_reference(self, module):
+        run = self.result(('faults', module.name, 'write'))
+        kind, object_id = module.resource
+        initial = resource(_load_json(os.path.join(run.directory, 'initial.json')), kind, object_id)
+        reference = resource(_load_json(os.path.join(run.directory, 'reference.json')), kind, object_id)
+        return initial, reference, run.registered['reference']
+
+    # --- bad input --------------------------------------------------------------------------------
+
+    def _bad_inputs(self, module):
+        sim = Simulator(self.directory('bad-%s' % module.name))
+        try:
+            # Nothing may be sent by any case: one read of the log after all of them proves it for each.
+            tasks, names = [admin_task(sim, 'Reset', reset={})], {}
+            for case in cases.bad_inputs(module):
+                tasks.append(module_task(module, case.args, 'b_' + case.key, 'Bad input %s' % case.key))
+                names[case.key] = "{'result': b_%s, 'log': bad_log.requests}" % case.key
+            tasks.append(dict(admin_task(sim, 'Requests sent by all the bad inputs', requests=True), register='bad_log'))
+            tasks.append(dump_task_raw(sim, names))
+            run = self.ansible.playbook('bad-input-%s' % module.name, [play('Bad input for %s' % module.name, tasks, sim_url=sim.url)])
+        finally:
+            sim.stop()
+        return run
+
+    def bad_outcome(self, case):
+        run = self.result(('bad', case.module.name))
+        entry = run.registered.get(case.key)
+        if entry is None:
+            raise AssertionError('no result for %s\n%s' % (case.key, run.explain()))
+        return Outcome(run, entry['result'], entry['log'])
+
+    # --- TLS --------------------------------------------------------------------------------------
+
+    def _tls(self):
+        directory = self.directory('tls')
+        cert, key = self_signed(directory)
+        sim = Simulator(directory, tls=(cert, key))
+        try:
+            runs = {}
+            tasks = []
+            for module in (cases.BY_NAME['service_info'], cases.BY_NAME['dashboard_info']):
+                tasks += [module_task(module, dict(module.args, validate_certs=True, api_retries=1), 'verify_' + module.name,
+                                      '%s verifies the self-signed certificate' % module.name),
+                          module_task(module, dict(module.args, validate_certs=False), 'noverify_' + module.name,
+                                      '%s without verification' % module.name)]
+            tasks.append(dump_task_raw(sim, dict((name, name) for name in ('verify_service_info', 'noverify_service_info',
+                                                                           'verify_dashboard_info', 'noverify_dashboard_info'))))
+            runs['plain'] = self.ansible.playbook('tls', [play('TLS', tasks, sim_url=sim.url)])
+            tasks = [module_task(module, dict(module.args, validate_certs=True), 'bundle_' + module.name,
+                                 '%s with REQUESTS_CA_BUNDLE' % module.name)
+                     for module in (cases.BY_NAME['service_info'], cases.BY_NAME['dashboard_info'])]
+            tasks.append(dump_task_raw(sim, {'bundle_service_info': 'bundle_service_info', 'bundle_dashboard_info': 'bundle_dashboard_info'}))
+            runs['bundle_env'] = self.ansible.playbook('tls-bundle-env', [play('TLS, CA bundle from the environment', tasks, sim_url=sim.url)],
+                                                       env={'REQUESTS_CA_BUNDLE': cert})
+            runs['bundle_play'] = self.ansible.playbook('tls-bundle-play', [play('TLS, CA bundle from the play environment', tasks, sim_url=sim.url,
+                                                                                 environment={'REQUESTS_CA_BUNDLE': cert})])
+            requests = sim.requests()
+        finally:
+            sim.stop()
+        return runs, requests
+
+    # --- check mode and the other secret-bearing paths -----------------------------------------------
+
+    def _check_mode(self):
+        """Every module in check mode with --diff -vvv, and the failure paths where a secret could surface."""
+        sim = Simulator(self.directory('check'))
+        try:
+            tasks, names = [admin_task(sim, 'Reset', reset={})], {}
+            for module in cases.MODULES:
+                names['check_' + module.name] = 'check_' + module.name
+                tasks.append(module_task(module, module.args, 'check_' + module.name, '%s in check mode' % module.name))
+            tasks.append(dict(admin_task(sim, 'Requests sent in check mode', requests=True, clear=True), register='check_log'))
+            names['check_log'] = 'check_log.requests'
+            pipe_info, dashboard = cases.BY_NAME['pipe_info'], cases.BY_NAME['dashboard_info']
+            truncated = json.dumps({'status': 200, 'result': sim_pipe(sim)})
+            truncated = truncated[:truncated.index('EndpointSuffix')]
+            failures = [
+                ('wrong_secret', pipe_info, dict(pipe_info.args, api_key_secret=WRONG_SECRET), None),
+                ('wrong_token', dashboard, dict(dashboard.args, api_token=WRONG_TOKEN), None),
+                ('missing_pipe', pipe_info, dict(pipe_info.args, pipe_id='9a8b7c6d-5e4f-4a3b-9c2d-000000000000'), None),
+                ('truncated_secret_body', pipe_info, dict(pipe_info.args, api_retries=0),
+                 dict(kind='malformed_json', method='GET', path='/pipes/%s$' % PIPE_OBJECT_STORAGE, body=truncated)),
+                ('secret_in_error_body', pipe_info, dict(pipe_info.args, api_retries=0),
+                 dict(kind='status', status=500, method='GET', path='/pipes/%s$' % PIPE_OBJECT_STORAGE,
+                      body=json.dumps({'status': 500, 'error': 'INTERNAL_SERVER_ERROR: ' + truncated}))),
+                ('html_page', pipe_info, dict(pipe_info.args, api_retries=0), dict(kind='html', method='GET', path='/pipes/')),
+            ]
+            for name, module, args, fault in failures:
+                if fault:
+                    tasks.append(admin_task(sim, 'Arm %s' % name, faults=[fault]))
+                tasks.append(module_task(module, args, 'fail_' + name, 'Failure path %s' % name))
+                names['fail_' + name] = 'fail_' + name
+            tasks.append(dump_task_raw(sim, names))
+            check = self.ansible.playbook('check-mode', [play('Check mode and failure paths', tasks, sim_url=sim.url)], check=True)
+            # The same failure paths outside check mode, and every writer for real with --diff.
+            tasks = [admin_task(sim, 'Reset', reset={})]
+            real_names = {}
+            for module in cases.WRITERS:
+                tasks.append(module_task(module, module.args, 'real_' + module.name, '%s for real' % module.name))
+                real_names['real_' + module.name] = 'real_' + module.name
+            tasks.append(dump_task_raw(sim, real_names))
+            real = self.ansible.playbook('diff-mode', [play('Writes with --diff', tasks, sim_url=sim.url)])
+        finally:
+            sim.stop()
+        return check, real
+
+    def _planted(self):
+        """A run that prints a secret on purpose: the scan must find it in every channel."""
+        tasks = [{'name': 'Print the key secret on purpose', 'ansible.builtin.debug': {'msg': 'planted {{ planted_secret }}'},
+                  'register': 'planted'},
+                 {'name': 'Save the registered results', 'sim_admin': {'dump': '{{ {"planted": planted} }}', 'dump_name': 'registered'}}]
+        return self.ansible.playbook('planted', [play('Planted secret', tasks, vars={'planted_secret': KEY_SECRET})])
+
+    def _group_all(self):
+        """Credentials of both APIs in group/engine.cloud.all, the way DESIGN.md describes it."""
+        sim = Simulator(self.directory('group-all'))
+        try:
+            tasks = [module_task(module, module.args, 'all_' + module.name, '%s with group/engine.cloud.all' % module.name)
+                     for module in (cases.BY_NAME['service_info'], cases.BY_NAME['dashboard_info'])]
+            tasks.append(dump_task_raw(sim, {'all_service_info': 'all_service_info', 'all_dashboard_info': 'all_dashboard_info'}))
+            defaults = {'group/engine.cloud.all': dict(
+                list(credentials(sim.url)['group/engine.cloud.cloud'].items()) + list(credentials(sim.url)['group/engine.cloud.observability'].items()))}
+            return self.ansible.playbook('group-all', [play('Credentials in group/engine.cloud.all', tasks, module_defaults=defaults)])
+        finally:
+            sim.stop()
+
+    # --- load -------------------------------------------------------------------------------------
+
+    def _load(self):
+        directory = self.directory('load')
+        fixtures = load_fixtures(directory, LOAD_HOSTS)
+        sim = Simulator(directory, fixtures=fixtures['path'], rate_limit=True)
+        try:
+            inventory = os.path.join(directory, 'inventory.ini')
+            with open(inventory, 'w') as handle:
+                handle.write('[services]\n')
+                for host, service_id in fixtures['hosts']:
+                    handle.write('%s service_id=%s ansible_connection=local ansible_python_interpreter=%s\n'
+                                 % (host, service_id, sys.executable))
+            tasks = [{'name': 'Set the name and an IP access list entry of each service',
+                      'engine.cloud.service': {'service_id': '{{ service_id }}', 'name': '{{ inventory_hostname }}-done',
+                                               'ip_access_list': [{'source': '{{ load_source }}', 'description': 'load test'}]},
+                      'register': 'load_result'}]
+            config = sim.admin('GET', '/config')
+            started = time.monotonic()
+            run = self.ansible.playbook('load', [play('Load across %d services' % LOAD_HOSTS, tasks, hosts='services', sim_url=sim.url,
+                                                      vars={'load_source': "10.60.{{ groups['services'].index(inventory_hostname) }}.0/24"})],
+                                        inventory=inventory, forks=LOAD_FORKS, verbosity=1)
+            seconds = time.monotonic() - started
+            return dict(run=run, seconds=seconds, requests=sim.requests(), state=sim.state(), hosts=fixtures['hosts'], config=config)
+        finally:
+            sim.stop()
+
+
+def dump_task_raw(sim, names):
+    """The last task of a generated playbook: save the registered results (label -> expression)."""
+    data = '{{ {%s} }}' % ', '.join("'%s': %s" % (label, expression) for label, expression in sorted(names.items()))
+    return admin_task(sim, 'Save the registered results', dump=data, dump_name='registered')
+
+
+def sim_pipe(sim):
+    for pipe in sim.state()['pipes']:
+        if pipe['id'] == PIPE_OBJECT_STORAGE:
+            pipe.pop('_pending', None)
+            return pipe
+    raise KeyError(PIPE_OBJECT_STORAGE)
+
+
+def load_fixtures(directory, count):
+    """The simulator's fixtures plus count copies of the development service (ids ...1000000000NN)."""
+    with open(os.path.join(ROOT, 'tests', 'simulator', 'fixtures.json')) as handle:
+        fixtures = json.load(handle)
+    template = next(service for service in fixtures['services'] if service['id'] == DEV)
+    hosts = []
+    for index in range(1, count + 1):
+        service = copy.deepcopy(template)
+        service['id'] = '3f1c2d4e-5a6b-4c7d-8e9f-1%011d' % index
+        service['name'] = 'load-%02d' % index
+        service['state'] = 'running'
+        fixtures['services'].append(service)
+        hosts.append(('load-%02d' % index, service['id']))
+    path = os.path.join(directory, 'fixtures.json')
+    with open(path, 'w') as handle:
+        json.dump(fixtures, handle)
+    return dict(path=path, hosts=hosts)
+
+
+def self_signed(directory):
+    """A self-signed certificate for 127.0.0.1 and localhost, made with the cryptography package."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+    import ipaddress
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, 'engine-cloud-simulator')])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    certificate = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+                   .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(minutes=5))
+                   .not_valid_after(now + datetime.timedelta(days=1))
+                   .add_extension(x509.SubjectAlternativeName([x509.DNSName('localhost'), x509.IPAddress(ipaddress.ip_address('127.0.0.1'))]),
+                                  critical=False)
+                   .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+                   .sign(key, hashes.SHA256()))
+    cert_path, key_path = os.path.join(directory, 'cert.pem'), os.path.join(directory, 'key.pem')
+    with open(cert_path, 'wb') as handle:
+        handle.write(certificate.public_bytes(serialization.Encoding.PEM))
+    with open(key_path, 'wb') as handle:
+        handle.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.TraditionalOpenSSL, serialization.NoEncryption()))
+    return cert_path, key_path
+
+
+def _load_json(path):
+    with open(path) as handle:
+        return json.load(handle)
+
+
