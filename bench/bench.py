@@ -34,6 +34,7 @@ import platform
 import random
 import resource
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -243,6 +244,7 @@ class Runner:
         self.work, self.sim = work, sim
         self.python = sys.executable
         self.memlog = os.path.join(work, 'memory.jsonl')
+        self.last_cpu = 0.0
         self.wrapper = os.path.join(work, 'python-rusage')
         with open(self.wrapper, 'w', encoding='utf-8') as handle:
             handle.write(WRAPPER % dict(python=self.python, log=self.memlog))
@@ -285,8 +287,8 @@ class Runner:
         self.last_cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
         log = self.sim.requests()
         if not os.path.exists(result):
-            raise RuntimeError('%s: ansible-playbook exited %d without a result:\n%s%s' % (label, proc.returncode, proc.stdout[-3000:],
-                                                                                         proc.stderr[-3000:]))
+            raise RuntimeError('%s: ansible-playbook exited %d without a result:\n%s%s'
+                               % (label, proc.returncode, proc.stdout[-3000:], proc.stderr[-3000:]))
         with open(result, encoding='utf-8') as handle:
             records = json.load(handle)['tasks']
         failed = [record for record in records if record.get('status') != 'ok']
@@ -330,8 +332,8 @@ def per_task(runner, selected, n, repeats, progress):
         for case in order:
             started = time.time()
             samples[case.name].append(runner.run_case(case, n))
-            progress('round %d/%d %-28s %6.0f ms/task (%.0f s)' % (round_index + 1, repeats, case.name,
-                                                                  samples[case.name][-1]['task'] * 1000, time.time() - started))
+            progress('round %d/%d %-28s %6.0f ms/task (%.0f s)'
+                     % (round_index + 1, repeats, case.name, samples[case.name][-1]['task'] * 1000, time.time() - started))
     return samples
 
 
@@ -401,10 +403,12 @@ def scale(runner, repeats, progress):
         memory = [runner.memory(case, 1) for dummy in range(repeats)]
         results.append(dict(name=case.name, task=statistics.median(run['task'] for run in runs),
                             module=statistics.median(run['wall'] for run in memory),
+                            module_cpu=statistics.median(run['cpu'] for run in memory),
                             maxrss_mb=statistics.median(run['maxrss_mb'] for run in memory),
                             requests=sum(runs[0]['methods'].values()), methods=runs[0]['methods']))
-        progress('scale %s: task %.2f s, module %.2f s, %.0f MB, %d requests' % (
-            case.name, results[-1]['task'], results[-1]['module'], results[-1]['maxrss_mb'], results[-1]['requests']))
+        progress('scale %s: task %.2f s, module %.2f s (CPU %.2f s), %.0f MB, %d requests' % (
+            case.name, results[-1]['task'], results[-1]['module'], results[-1]['module_cpu'], results[-1]['maxrss_mb'],
+            results[-1]['requests']))
     return results
 
 
@@ -479,21 +483,22 @@ def report(info, args, rows, polls, scales, notes):
         out('| transition T | polls | budget | late (s) | task (s) | requests |')
         out('|---:|---:|---:|---:|---:|---:|')
         for poll in polls:
-            out('| %d s | %d | %.1f | %.1f | %.1f | %d |' % (poll['delay'], poll['polls'], poll['budget'], poll['late'], poll['task'],
-                                                           poll['requests']))
+            out('| %d s | %d | %.1f | %.1f | %.1f | %d |'
+                % (poll['delay'], poll['polls'], poll['budget'], poll['late'], poll['task'], poll['requests']))
         out('')
     if scales:
         out('## Scale')
         out('')
         out('`task`: the task\'s wall time (controller included: the result travels back as JSON); `module`: wall time of the '
-            'module process alone; `peak MB`: its ru_maxrss. Median of %d runs. Targets for chart_series: module < 2 s, < 150 MB.'
+            'module process alone (it includes waiting for the simulator to compute the answer); `module CPU`: its user + system '
+            'CPU time; `peak MB`: its ru_maxrss. Median of %d runs. Targets for chart_series: module < 2 s, < 150 MB.'
             % args.scale_repeats)
         out('')
-        out('| case | task (s) | module (s) | peak MB | requests |')
-        out('|---|---:|---:|---:|---|')
+        out('| case | task (s) | module (s) | module CPU (s) | peak MB | requests |')
+        out('|---|---:|---:|---:|---:|---|')
         for item in scales:
-            out('| %s | %.2f | %.2f | %.1f | %s |' % (item['name'], item['task'], item['module'], item['maxrss_mb'],
-                                                     requests_text(item['methods'])))
+            out('| %s | %.2f | %.2f | %.2f | %.1f | %s |'
+                % (item['name'], item['task'], item['module'], item['module_cpu'], item['maxrss_mb'], requests_text(item['methods'])))
         out('')
     if notes:
         out(notes.rstrip())
@@ -516,8 +521,13 @@ def main(argv=None):
     args = parser.parse_args(argv)
     args.command = ' '.join(['bench/bench.py'] + (argv if argv is not None else sys.argv[1:])) if (argv or sys.argv[1:]) else 'make bench'
 
+    # A stopped run still stops its simulator and removes its work directory.
+    signal.signal(signal.SIGTERM, lambda *dummy: sys.exit(143))
     info = machine()
-    progress = lambda text: print('bench: ' + text, flush=True)  # noqa: E731
+
+    def progress(text):
+        print('bench: ' + text, flush=True)
+
     progress('%s, %s cores, load %s, Python %s, ansible-core %s' % (info['cpu'], info['cores'],
                                                                     ' '.join('%.2f' % v for v in info['load']), info['python'], info['ansible']))
     work = tempfile.mkdtemp(prefix='engine-cloud-bench.')

@@ -44,7 +44,7 @@ class CallbackModule(CallbackBase):
         task = self.current
         task['end'] = time.time()
         task['status'] = status
-        data = result._result
+        data = result._result  # pylint: disable=protected-access  # the documented way callbacks read results
         task['changed'] = bool(data.get('changed'))
         if status != 'ok':
             task['msg'] = str(data.get('msg') or data.get('module_stderr') or data)[:2000]
@@ -62,5 +62,5 @@ class CallbackModule(CallbackBase):
     def v2_playbook_on_stats(self, stats):
         path = os.environ.get('BENCH_RESULT')
         if path:
-            with open(path, 'w') as handle:
+            with open(path, 'w', encoding='utf-8') as handle:
                 json.dump(dict(tasks=self.tasks), handle)
