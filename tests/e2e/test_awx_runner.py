@@ -85,21 +85,12 @@ def injected_env(inputs):
     return dict((name, environment.from_string(template).render(**namespace)) for name, template in injectors['env'].items())
 
 
-def documented_env_names():
-    """ENGINE_* variables the doc fragments name (the modules' env fallbacks)."""
+def env_names(folder, pattern):
+    """ENGINE_* variable names that pattern finds in the Python files of plugins/<folder>."""
     names = set()
-    for path in glob.glob(os.path.join(ROOT, 'plugins', 'doc_fragments', '*.py')):
+    for path in glob.glob(os.path.join(ROOT, 'plugins', folder, '*.py')):
         with open(path) as handle:
-            names.update(re.findall(r'E\((ENGINE_[A-Z_]+)\)', handle.read()))
-    return names
-
-
-def fallback_env_names():
-    """ENGINE_* variables the argument specs read (env_fallback in module_utils)."""
-    names = set()
-    for path in glob.glob(os.path.join(ROOT, 'plugins', 'module_utils', '*.py')):
-        with open(path) as handle:
-            names.update(re.findall(r"env_fallback, \['(ENGINE_[A-Z_]+)'\]", handle.read()))
+            names.update(re.findall(pattern, handle.read()))
     return names
 
 
@@ -120,8 +111,9 @@ def test_credential_type_is_awx_shaped():
 
 def test_injected_names_are_the_modules_env_fallbacks():
     injected = set(injected_env({}))
-    assert injected == documented_env_names()
-    assert injected == fallback_env_names()
+    # what the doc fragments tell users, and what the argument specs really read (env_fallback)
+    assert injected == env_names('doc_fragments', r'E\((ENGINE_[A-Z_]+)\)')
+    assert injected == env_names('module_utils', r"env_fallback, \['(ENGINE_[A-Z_]+)'\]")
 
 
 def test_job_through_ansible_runner(tmp_path, monkeypatch, simulator, collections_path):
