@@ -10,8 +10,8 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.engine.cloud.plugins.module_utils import validate
-from ansible_collections.engine.cloud.plugins.module_utils.base import (CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, EngineModule, WaitError,
-                                                                      unused, wait_for_state)
+from ansible_collections.engine.cloud.plugins.module_utils.base import (
+    CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, EngineModule, WaitError, unused, wait_for_state)
 
 AUTH_HINT = 'The management API refused the API key: check api_key_id and api_key_secret (ENGINE_CLOUD_KEY_ID, ENGINE_CLOUD_KEY_SECRET)'
 
