@@ -48,6 +48,22 @@ def unused(connection):
     return dict((name, dict(type='str', no_log=bool(option.get('no_log')))) for name, option in connection.items())
 
 
+class SecretSafeModule(AnsibleModule):
+    """AnsibleModule whose failures never show a no_log option's value.
+
+    ansible-core lists the no_log values while it validates the arguments; when a list-of-dicts
+    option holds an element that is not a dict (``ip_access_list: [42]``), that listing raises
+    and every no_log value is lost, so the failure's invocation would print the key secret and
+    the token. The top-level ones are added back here before any failure is returned."""
+
+    def fail_json(self, msg, **kwargs):
+        for name, option in self.argument_spec.items():
+            value = self.params.get(name)
+            if option.get('no_log') and isinstance(value, str) and value:
+                self.no_log_values.add(value)
+        super(SecretSafeModule, self).fail_json(msg, **kwargs)
+
+
 class EngineModule:
     """An AnsibleModule with an HTTP client for one API; subclasses name the API."""
 
@@ -57,7 +73,7 @@ class EngineModule:
         spec = dict(COMMON_SPEC)
         spec.update(self.connection_spec)
         spec.update(argument_spec)
-        self.module = AnsibleModule(argument_spec=spec, supports_check_mode=supports_check_mode, **kwargs)
+        self.module = SecretSafeModule(argument_spec=spec, supports_check_mode=supports_check_mode, **kwargs)
         self.params = self.module.params
         if http.REQUESTS_IMPORT_ERROR is not None:
             self.module.fail_json(msg=missing_required_lib('requests'),
