@@ -45,9 +45,9 @@ MODULES = [
     Module('chart_series', 'observability', dict(series=[dict(source_id=SOURCE, agg_fn='count')], start_time='-1h'),
            ('POST', '/api/v2/charts/series$')),
     # Writers: a write that sets values and adds list entries (service), scaling, state, settings.
-    Module('service', 'cloud', dict(service_id=PROD, name='prod-analytics-2',
-                                     ip_access_list=[dict(source='10.20.0.0/16', description='reliability suite')],
-                                     private_endpoint_ids=['vpce-0f9e8d7c6b5a49382']),
+    Module('service', 'cloud',
+           dict(service_id=PROD, name='prod-analytics-2', ip_access_list=[dict(source='10.20.0.0/16', description='reliability suite')],
+                private_endpoint_ids=['vpce-0f9e8d7c6b5a49382']),
            ('GET', S + '$'), ('PATCH', S + '$'), ('services', PROD)),
     Module('service_scaling', 'cloud', dict(service_id=PROD, num_replicas=5, idle_timeout_minutes=30),
            ('GET', S + '$'), ('PATCH', S + '/scaling$'), ('services', PROD)),

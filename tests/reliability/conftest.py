@@ -46,10 +46,9 @@ def pytest_sessionfinish(session, exitstatus):
         return
     current.pool.shutdown(wait=True)
     counts = current.counts.data
-    counts.setdefault('suite', {}).update(seconds=round(time.monotonic() - current.started),
-                                           playbook_runs=len(current.ansible.runs),
-                                           pytest_exit_status=int(exitstatus),
-                                           tests_failed=session.testsfailed, tests_collected=session.testscollected)
+    counts.setdefault('suite', {}).update(
+        seconds=round(time.monotonic() - current.started), playbook_runs=len(current.ansible.runs), pytest_exit_status=int(exitstatus),
+        tests_failed=session.testsfailed, tests_collected=session.testscollected)
     output = os.path.join(ROOT, 'tests', 'output', 'reliability')
     os.makedirs(output, exist_ok=True)
     with open(os.path.join(output, 'counts.json'), 'w') as handle:

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
@@ -43,7 +42,7 @@ def render(counts):
         ('API requests the fault cases made', faults.get('requests', 0)),
         ('retried writes whose state equals one write', '%s of %s' % (faults.get('idempotent_writes', 0), faults.get('retried_writes', 0))),
         ('bad inputs tried', '%s (%s passed)' % (bad.get('tried', 0), bad.get('passed', 0))),
-        ('options covered by bad inputs', '%s of %s' % (bad.get('options_covered', 0), bad.get('options', 0))),
+        ('options with bad-input cases (the others take any string: credentials, key ids, exact-match filters)', '%s of %s' % (bad.get('options_covered', 0), bad.get('options', 0))),
         ('requests sent by bad inputs', sum(value for key, value in bad.items() if key.startswith('requests_sent:'))),
         ('hosts under load (forks %s, rate limit %s)' % (load.get('forks', '-'), load.get('rate_limit', '-')), load.get('hosts', 0)),
         ('load: tasks ok / failed', '%s / %s' % (load.get('tasks_ok', 0), load.get('tasks_failed', 0))),
@@ -51,7 +50,8 @@ def render(counts):
         ('load: API requests / HTTP 429 answers', '%s / %s' % (load.get('requests', 0), load.get('429s', 0))),
         ('load: total time', '%s s' % load.get('seconds', '-')),
         ('TLS cases', '%s (%s passed)' % (tls.get('tried', 0), tls.get('passed', 0))),
-        ('outputs scanned for secrets (runs / channels / bytes)', '%s / %s / %s' % (secrets.get('runs', 0), secrets.get('channels', 0), secrets.get('bytes', 0))),
+        ('outputs scanned for secrets (runs / channels / bytes)',
+         '%s / %s / %s' % (secrets.get('runs', 0), secrets.get('channels', 0), secrets.get('bytes', 0))),
         ('secret values looked for', secrets.get('values', 0)),
         ('**secrets found** (must be 0)', '**%s**' % secrets.get('found', 0)),
         ('planted secret found by the scan', 'yes' if secrets.get('planted_found') else 'no'),
@@ -71,7 +71,7 @@ def render(counts):
         out.extend('| %s | %s | %s |\n' % (name, faults.get('module:' + name, 0), bad['module:' + name]) for name in modules)
     notes = counts.get('notes', {})
     if notes:
-        out.append('\n## Findings\n\n')
+        out.append('\n## Known limitations (xfail in the suite)\n\n')
         out.extend('- %s\n' % text for dummy, text in sorted(notes.items()))
     out.append('\nRegenerate: `make reliability` (the suite rewrites this file after a complete run).\n')
     return ''.join(out)

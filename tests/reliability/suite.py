@@ -139,8 +139,8 @@ class Suite:
             tasks.append(dict(admin_task(sim, 'Read the log of %s' % previous.key, **self._case_log_args(previous, target)),
                               register='l_' + previous.key))
             tasks.append(dump_task_raw(sim, names))
-            run = self.ansible.playbook('faults-%s-%s' % (module.name, target), [play('Faults on %s %s' % (module.name, target), tasks,
-                                                                                        sim_url=sim.url)])
+            plays = [play('Faults on %s %s' % (module.name, target), tasks, sim_url=sim.url)]
+            run = self.ansible.playbook('faults-%s-%s' % (module.name, target), plays)
         finally:
             sim.stop()
         return run
@@ -375,5 +375,3 @@ def self_signed(directory):
 def _load_json(path):
     with open(path) as handle:
         return json.load(handle)
-
-

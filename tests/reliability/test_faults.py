@@ -19,16 +19,26 @@ import pytest
 import cases
 from suite import parse_time, resource
 
-CASES = cases.all_fault_cases()
+# Known, reported, not the suite's to fix: xfail(strict) so that the fix shows up as an XPASS.
+KNOWN = {
+    'service_state_write_slower_than_api_timeout_within':
+        'service_state: a stop command whose response is lost (slower than api_timeout) is applied by the API, so the retry '
+        'gets HTTP 409 CONFLICT "Cannot stop service ... in state stopped" and the task fails, although the service is stopped '
+        'as asked; a retried command (not a set value) needs a re-read before it is reported as failed',
+}
+CASES = [pytest.param(case, id=case.key, marks=[pytest.mark.xfail(strict=True, reason=KNOWN[case.key])] if case.key in KNOWN else [])
+         for case in cases.all_fault_cases()]
 
 
 def _matching(log, method, path):
     return [entry for entry in log if entry['method'] == method and re.search(path, entry['path'])]
 
 
-@pytest.mark.parametrize('case', CASES, ids=repr)
+@pytest.mark.parametrize('case', CASES)
 def test_fault(suite, case):
     counts = suite.counts
+    if case.key in KNOWN:
+        counts.set('notes', case.key, KNOWN[case.key])
     counts.add('faults', 'tried')
     counts.add('faults', 'kind:' + case.fault.name)
     counts.add('faults', 'module:' + case.module.name)
@@ -82,10 +92,11 @@ def test_fault(suite, case):
 
 
 def test_every_module_is_under_faults(suite):
-    names = set(case.module.name for case in CASES)
+    all_cases = cases.all_fault_cases()
+    names = set(case.module.name for case in all_cases)
     suite.counts.set('faults', 'modules', len(names))
     assert names == set(module.name for module in cases.MODULES)
-    assert set(case.module.name for case in CASES if case.target == 'write') == set(module.name for module in cases.WRITERS)
+    assert set(case.module.name for case in all_cases if case.target == 'write') == set(module.name for module in cases.WRITERS)
 
 
 @pytest.mark.parametrize('module', cases.WRITERS, ids=lambda module: module.name)
