@@ -157,15 +157,19 @@ def poll_intervals(first=1.0, cap=10.0):
         interval = min(interval * 2, cap)
 
 
-def wait_for_state(read, done, failed, timeout, what, sleep=time.sleep, clock=time.monotonic):
+def wait_for_state(read, done, failed, timeout, what, current=None, sleep=time.sleep, clock=time.monotonic):
     """Poll read() until its 'state' is in done; raise WaitError on a state in failed or at timeout.
 
-    Returns (resource, number of reads)."""
+    current, when given, is the resource as just seen (say, in the answer to the write), so the
+    first read waits one interval instead of asking again at once. Returns (resource, number of reads)."""
     deadline = clock() + timeout
     reads = 0
     for interval in poll_intervals():
-        resource = read()
-        reads += 1
+        if current is None:
+            resource = read()
+            reads += 1
+        else:
+            resource, current = current, None
         state = resource.get('state')
         if state in done:
             return resource, reads

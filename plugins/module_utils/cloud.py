@@ -43,10 +43,12 @@ class CloudModule(EngineModule):
     def send(self, method, body, *parts):
         return self.call(method, self.path(*parts), body=body).get('result')
 
-    def wait(self, read, done, failed, timeout, what, key):
-        """Poll until done; a failure state or the timeout fails the task with the last resource."""
+    def wait(self, read, done, failed, timeout, what, key, current=None):
+        """Poll until done; a failure state or the timeout fails the task with the last resource.
+
+        current is the resource as last seen, so the first poll is not a read of what is known."""
         try:
-            resource, dummy = wait_for_state(read, done, failed, timeout, what)
+            resource, dummy = wait_for_state(read, done, failed, timeout, what, current=current)
         except WaitError as error:
             self.fail(str(error), **{key: error.resource})
         return resource

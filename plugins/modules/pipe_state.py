@@ -158,7 +158,7 @@ def main():
     def settle(pipe, goal=wanted):
         if not params['wait'] or pipe.get('state') in SETTLED[goal]:
             return pipe
-        return module.wait(read, SETTLED[goal], FAILED, params['wait_timeout'], 'pipe %s' % pipe_id, 'pipe')
+        return module.wait(read, SETTLED[goal], FAILED, params['wait_timeout'], 'pipe %s' % pipe_id, 'pipe', current=pipe)
 
     pipe = read()
     command, error = state_command(wanted, pipe, params['wait'])

@@ -137,7 +137,7 @@ def main():
         if not params['wait'] or not rules.needs_wait(state, service.get('state')):
             return service
         return module.wait(module.get, rules.SETTLED[state], rules.FAILURE_STATES, params['wait_timeout'],
-                           'service %s' % params['service_id'], 'service')
+                           'service %s' % params['service_id'], 'service', current=service)
 
     current = module.get()
     command = rules.state_command(state, current.get('state'))

@@ -71,3 +71,17 @@ def test_timeout_names_the_last_state_and_does_not_overshoot():
                        sleep=clock.sleep, clock=clock)
     assert str(info.value) == 'service prod did not reach stopped within 20 seconds; last state: stopping'
     assert clock.now == 20
+
+
+def test_a_known_resource_is_not_read_again_at_once():
+    clock = FakeClock()
+    resource, reads = wait_for_state(reader(clock, [(0, 'stopping'), (2, 'stopped')]), {'stopped'}, {'failed'}, 900,
+                                     'svc', current={'state': 'stopping'}, sleep=clock.sleep, clock=clock)
+    assert (resource['state'], reads, clock.sleeps) == ('stopped', 2, [1, 2])
+
+
+def test_a_known_failure_state_fails_without_a_read():
+    clock = FakeClock()
+    with pytest.raises(WaitError):
+        wait_for_state(None, {'stopped'}, {'failed'}, 900, 'svc', current={'state': 'failed'}, sleep=clock.sleep, clock=clock)
+    assert clock.sleeps == []
