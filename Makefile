@@ -178,4 +178,5 @@ e2e: docs-venv
 	python -m pytest tests/e2e -q -p no:cacheprovider -rfE
 
 galaxy-importer: docs-venv build
-	GALAXY_IMPORTER_CONFIG=$(ROOT)/tests/e2e/galaxy-importer.cfg python -m galaxy_importer.main $(TARBALL)
+	@# galaxy-importer writes importer_result.json into its working directory: keep it in dist/.
+	cd dist && GALAXY_IMPORTER_CONFIG=$(ROOT)/tests/e2e/galaxy-importer.cfg python -m galaxy_importer.main $(notdir $(TARBALL))

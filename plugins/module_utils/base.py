@@ -107,16 +107,19 @@ class EngineModule:
     def fail(self, msg, **result):
         self.module.fail_json(msg=msg, **mask_secrets(result))
 
-    def call(self, method, path, params=None, body=None, missing_ok=False):
+    def call(self, method, path, params=None, body=None, missing_ok=False, recover=None):
         """One API call; an API error fails the task with its status, code, message and request id.
 
-        With missing_ok, a 404 returns None instead, so the module can say what is missing."""
+        With missing_ok, a 404 returns None instead, so the module can say what is missing.
+        recover(error), when given, may return a response that stands in for the failed one."""
         try:
             response = self.client.request(method, path, params=params, body=body)
         except http.ApiError as error:
             if missing_ok and error.status == 404:
                 return None
-            self.module.fail_json(msg=str(error), **error.as_result())
+            response = recover(error) if recover else None
+            if response is None:
+                self.module.fail_json(msg=str(error), **error.as_result())
         self.module.no_log_values.update(secret_values(response))
         return response
 

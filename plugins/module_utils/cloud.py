@@ -43,6 +43,21 @@ class CloudModule(EngineModule):
     def send(self, method, body, *parts):
         return self.call(method, self.path(*parts), body=body).get('result')
 
+    def command(self, command, reached, *parts):
+        """PATCH a state command to <resource>/state and return the resource it answers with.
+
+        A command, unlike a value, cannot be sent twice: when the answer to an applied command is
+        lost and the client retries, the API refuses the repeat (409, or 400 "already ...").
+        The resource is then read, and if reached(its state) holds, the first attempt did the work."""
+        def already_done(error):
+            if error.attempts > 1 and error.status in (400, 409):
+                resource = self.get(*parts)
+                if reached(resource.get('state')):
+                    return dict(result=resource)
+            return None
+
+        return self.call('PATCH', self.path(*(parts + ('state',))), body=dict(command=command), recover=already_done).get('result')
+
     def wait(self, read, done, failed, timeout, what, key, current=None):
         """Poll until done; a failure state or the timeout fails the task with the last resource.
 

@@ -168,7 +168,11 @@ def main():
     if command == 'start' and pipe.get('state') not in STARTABLE and not module.check_mode:
         pipe = settle(pipe, 'stopped')  # still stopping: start once it has stopped
     diff = dict(before=dict(state=pipe.get('state')), after=dict(state=settled_state(wanted, pipe)))
-    module.apply('pipe', pipe, dict(command=command), lambda body: settle(module.send('PATCH', body, 'pipes', pipe_id, 'state')), diff)
+
+    def reached(seen):
+        return state_command(wanted, dict(pipe, state=seen), params['wait'])[0] is None
+
+    module.apply('pipe', pipe, dict(command=command), lambda body: settle(module.command(command, reached, 'pipes', pipe_id)), diff)
 
 
 if __name__ == '__main__':

@@ -144,7 +144,11 @@ def main():
     if command is None:
         module.exit(changed=False, service=current if module.check_mode else settle(current))
     diff = dict(before=dict(state=current.get('state')), after=dict(state=rules.TARGET_STATES[state]))
-    module.apply('service', current, dict(command=command), lambda body: settle(module.send('PATCH', body, 'state')), diff=diff)
+
+    def reached(seen):
+        return rules.state_command(state, seen) is None
+
+    module.apply('service', current, dict(command=command), lambda body: settle(module.command(command, reached)), diff=diff)
 
 
 if __name__ == '__main__':

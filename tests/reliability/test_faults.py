@@ -20,12 +20,7 @@ import cases
 from suite import parse_time, resource
 
 # Known, reported, not the suite's to fix: xfail(strict) so that the fix shows up as an XPASS.
-KNOWN = {
-    'service_state_write_slower_than_api_timeout_within':
-        'service_state: a stop command whose response is lost (slower than api_timeout) is applied by the API, so the retry '
-        'gets HTTP 409 CONFLICT "Cannot stop service ... in state stopped" and the task fails, although the service is stopped '
-        'as asked; a retried command (not a set value) needs a re-read before it is reported as failed',
-}
+KNOWN = {}
 CASES = [pytest.param(case, id=case.key, marks=[pytest.mark.xfail(strict=True, reason=KNOWN[case.key])] if case.key in KNOWN else [])
          for case in cases.all_fault_cases()]
 

@@ -158,6 +158,6 @@ def test_diff_has_the_keys_of_the_change_on_both_sides(before, after):
 
 
 @given(JSON, JSON)
-def test_equal_is_symmetric_and_reflexive(left, right):
-    assert compare.equal(left, left)
-    assert compare.equal(left, right) == compare.equal(right, left)
+def test_equal_is_symmetric_and_reflexive(value, other):
+    assert compare.equal(value, value)
+    assert compare.equal(value, other) == compare.equal(other, value)

@@ -261,6 +261,39 @@ def test_stop_waits_until_stopped_with_growing_intervals(api, capsys, clock):
     assert api.requests == [('GET', PATH, None)]
 
 
+def lose_the_answer_of_state_commands(api, status):
+    """The API applies the command, its answer is lost, and the client's retry is refused."""
+    original = api.request
+
+    def request(method, path, params=None, body=None):
+        response = original(method, path, params, body)
+        if method == 'PATCH' and path.endswith('/state'):
+            raise http.ApiError('Cannot %s the service now' % body['command'], status=status, code='CONFLICT',
+                                method=method, path=path, attempts=2)
+        return response
+    api.request = request
+
+
+def test_a_retried_command_that_was_applied_is_a_success(api, capsys, clock):
+    lose_the_answer_of_state_commands(api, 409)
+    result = run(capsys, service_state, state='stopped')
+    assert result['changed'] is True and result['service']['state'] == 'stopped'
+    assert api.writes == [('PATCH', PATH + '/state', {'command': 'stop'})]
+    assert api.requests[2] == ('GET', PATH, None)
+
+
+def test_a_refused_command_that_was_not_applied_still_fails(api, capsys):
+    original = api.request
+
+    def request(method, path, params=None, body=None):
+        if method == 'PATCH':
+            raise http.ApiError('Cannot stop the service now', status=409, code='CONFLICT', method=method, path=path, attempts=2)
+        return original(method, path, params, body)
+    api.request = request
+    result = run(capsys, service_state, state='stopped')
+    assert result['failed'] is True and 'HTTP 409 CONFLICT' in result['msg']
+
+
 def test_no_wait_returns_the_command_response(api, capsys, clock):
     api.service['state'] = 'stopped'
     result = run(capsys, service_state, state='started', wait=False)
