@@ -16,7 +16,7 @@ import os
 
 import pytest
 
-from suite import LOAD_FORKS, LOAD_HOSTS
+from suite import LOAD_API_RETRIES, LOAD_FORKS, LOAD_HOSTS
 
 pytestmark = pytest.mark.skipif(os.environ.get('RELIABILITY_LOAD', '1') == '0', reason='RELIABILITY_LOAD=0')
 
@@ -38,6 +38,7 @@ def test_every_service_reaches_the_desired_state_under_the_rate_limit(suite):
     counts = suite.counts
     counts.set('load', 'hosts', LOAD_HOSTS)
     counts.set('load', 'forks', LOAD_FORKS)
+    counts.set('load', 'api_retries', LOAD_API_RETRIES)
     counts.set('load', 'rate_limit', '10 requests / 10 s per key' if load['config']['rate_limit'] else 'off')
     counts.set('load', 'tasks_ok', len(ok))
     counts.set('load', 'tasks_failed', len(events) - len(ok))
