@@ -45,8 +45,8 @@ def render(counts):
         ('options with bad-input cases (the others take any string: credentials, key ids, exact-match filters)',
          '%s of %s' % (bad.get('options_covered', 0), bad.get('options', 0))),
         ('requests sent by bad inputs', sum(value for key, value in bad.items() if key.startswith('requests_sent:'))),
-        ('hosts under load (forks %s, api_retries %s, rate limit %s)' % (load.get('forks', '-'), load.get('api_retries', '-'),
-                                                                       load.get('rate_limit', '-')), load.get('hosts', 0)),
+        ('hosts under load (forks %s, api_retries %s, rate limit %s)'
+         % tuple(load.get(key, '-') for key in ('forks', 'api_retries', 'rate_limit')), load.get('hosts', 0)),
         ('load: tasks ok / failed', '%s / %s' % (load.get('tasks_ok', 0), load.get('tasks_failed', 0))),
         ('load: services in the desired state', load.get('services_in_desired_state', 0)),
         ('load: API requests / HTTP 429 answers', '%s / %s' % (load.get('requests', 0), load.get('429s', 0))),
