@@ -13,6 +13,11 @@ class ModuleDocFragment(object):
     # Options of every module that talks to the cloud management API.
     DOCUMENTATION = r'''
 options:
+  service_id:
+    description:
+      - UUID of the service; for a pipe or a reverse private endpoint, of the service it belongs to.
+    type: str
+    required: true
   api_url:
     description:
       - Base address of the cloud management API, without the C(/v1) path.

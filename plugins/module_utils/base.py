@@ -10,18 +10,19 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import time
 import traceback
 
 from ansible.module_utils.ansible_release import __version__ as ANSIBLE_VERSION
 from ansible.module_utils.basic import AnsibleModule, env_fallback, missing_required_lib
 
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
+from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.compare import diff as make_diff
 from ansible_collections.engine.cloud.plugins.module_utils.compare import mask_secrets, secret_values
 
-COLLECTION_VERSION = '0.1.0'
-USER_AGENT = 'engine.cloud/%s ansible-core/%s' % (COLLECTION_VERSION, ANSIBLE_VERSION)
+# The collection's version has one source, galaxy.yml, which a module cannot read at run time;
+# the user agent names the collection and ansible-core only.
+USER_AGENT = 'engine.cloud ansible-core/%s' % ANSIBLE_VERSION
 
 COMMON_SPEC = dict(
     validate_certs=dict(type='bool', default=True),
@@ -48,24 +49,14 @@ def unused(connection):
     return dict((name, dict(type='str', no_log=bool(option.get('no_log')))) for name, option in connection.items())
 
 
-class SecretSafeModule(AnsibleModule):
-    """AnsibleModule whose failures never show a no_log option's value.
+class EngineModule(AnsibleModule):
+    """An AnsibleModule with an HTTP client for one API; subclasses name the API.
 
-    ansible-core lists the no_log values while it validates the arguments; when a list-of-dicts
-    option holds an element that is not a dict (``ip_access_list: [42]``), that listing raises
-    and every no_log value is lost, so the failure's invocation would print the key secret and
-    the token. The top-level ones are added back here before any failure is returned."""
-
-    def fail_json(self, msg, **kwargs):
-        for name, option in self.argument_spec.items():
-            value = self.params.get(name)
-            if option.get('no_log') and isinstance(value, str) and value:
-                self.no_log_values.add(value)
-        super(SecretSafeModule, self).fail_json(msg, **kwargs)
-
-
-class EngineModule:
-    """An AnsibleModule with an HTTP client for one API; subclasses name the API."""
+    It also keeps no_log values out of every failure: ansible-core lists the no_log values while it
+    validates the arguments; when a list-of-dicts option holds an element that is not a dict
+    (``ip_access_list: [42]``), that listing raises and every no_log value is lost, so the failure's
+    invocation would print the key secret and the token. The top-level ones are added back in
+    fail_json before any failure is returned."""
 
     connection_spec = {}
 
@@ -73,13 +64,12 @@ class EngineModule:
         spec = dict(COMMON_SPEC)
         spec.update(self.connection_spec)
         spec.update(argument_spec)
-        self.module = SecretSafeModule(argument_spec=spec, supports_check_mode=supports_check_mode, **kwargs)
-        self.params = self.module.params
+        super(EngineModule, self).__init__(argument_spec=spec, supports_check_mode=supports_check_mode, **kwargs)
         if http.REQUESTS_IMPORT_ERROR is not None:
-            self.module.fail_json(msg=missing_required_lib('requests'),
-                                  exception=''.join(traceback.format_exception_only(type(http.REQUESTS_IMPORT_ERROR),
-                                                                                    http.REQUESTS_IMPORT_ERROR)))
-        self.check(
+            self.fail_json(msg=missing_required_lib('requests'),
+                           exception=''.join(traceback.format_exception_only(type(http.REQUESTS_IMPORT_ERROR),
+                                                                             http.REQUESTS_IMPORT_ERROR)))
+        self.fail_on_errors(
             None if self.params['api_timeout'] > 0 else 'api_timeout must be at least 1 second, got %d' % self.params['api_timeout'],
             None if self.params['api_retries'] >= 0 else 'api_retries must be at least 0, got %d' % self.params['api_retries'],
             *self.connection_errors())
@@ -87,9 +77,12 @@ class EngineModule:
             timeout=self.params['api_timeout'], validate_certs=self.params['validate_certs'],
             retries=self.params['api_retries'], user_agent=USER_AGENT, **self.client_options())
 
-    @property
-    def check_mode(self):
-        return self.module.check_mode
+    def fail_json(self, msg, **kwargs):
+        for name, option in self.argument_spec.items():
+            value = self.params.get(name)
+            if option.get('no_log') and isinstance(value, str) and value:
+                self.no_log_values.add(value)
+        super(EngineModule, self).fail_json(msg=msg, **kwargs)
 
     def connection_errors(self):
         """Messages for bad connection options; the API layers add theirs."""
@@ -98,14 +91,14 @@ class EngineModule:
     def client_options(self):
         raise NotImplementedError
 
-    def check(self, *errors):
+    def fail_on_errors(self, *errors):
         """Fail, sending nothing, with every message among errors (Nones are fine values)."""
         messages = [error for error in errors if error]
         if messages:
-            self.module.fail_json(msg='; '.join(messages))
+            self.fail_json(msg='; '.join(messages))
 
     def fail(self, msg, **result):
-        self.module.fail_json(msg=msg, **mask_secrets(result))
+        self.fail_json(msg=msg, **mask_secrets(result))
 
     def call(self, method, path, params=None, body=None, missing_ok=False, recover=None):
         """One API call; an API error fails the task with its status, code, message and request id.
@@ -119,14 +112,14 @@ class EngineModule:
                 return None
             response = recover(error) if recover else None
             if response is None:
-                self.module.fail_json(msg=str(error), **error.as_result())
-        self.module.no_log_values.update(secret_values(response))
+                self.fail_json(msg=str(error), **error.as_result())
+        self.no_log_values.update(secret_values(response))
         return response
 
     def exit(self, changed=False, diff=None, **result):
-        if diff is not None and self.module._diff:
+        if diff is not None and self._diff:
             result['diff'] = diff
-        self.module.exit_json(changed=changed, **mask_secrets(result))
+        self.exit_json(changed=changed, **mask_secrets(result))
 
     def apply(self, key, current, body, write, diff=None):
         """Finish an update: nothing to send means unchanged; check mode predicts; else write once.
@@ -160,12 +153,12 @@ def poll_intervals(first=1.0, cap=10.0):
         interval = min(interval * 2, cap)
 
 
-def wait_for_state(read, done, failed, timeout, what, current=None, sleep=time.sleep, clock=time.monotonic):
+def wait_for_state(read, done, failed, timeout, what, current=None):
     """Poll read() until its 'state' is in done; raise WaitError on a state in failed or at timeout.
 
     current, when given, is the resource as just seen (say, in the answer to the write), so the
     first read waits one interval instead of asking again at once. Returns (resource, number of reads)."""
-    deadline = clock() + timeout
+    deadline = CLOCK.monotonic() + timeout
     reads = 0
     for interval in poll_intervals():
         if current is None:
@@ -178,8 +171,8 @@ def wait_for_state(read, done, failed, timeout, what, current=None, sleep=time.s
             return resource, reads
         if state in failed:
             raise WaitError('%s entered the failure state %s' % (what, state), resource)
-        remaining = deadline - clock()
+        remaining = deadline - CLOCK.monotonic()
         if remaining <= 0:
             raise WaitError('%s did not reach %s within %s seconds; last state: %s'
                             % (what, ' or '.join(sorted(done)), timeout, state), resource)
-        sleep(min(interval, remaining))
+        CLOCK.sleep(min(interval, remaining))

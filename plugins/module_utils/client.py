@@ -14,7 +14,8 @@ import email.utils
 import json
 import random
 import re
-import time
+
+from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 
 try:
     import requests
@@ -82,10 +83,10 @@ def parse_wait_header(value, now=None):
         parsed = email.utils.parsedate_tz(value)
         if parsed is None:
             return None
-        seconds = email.utils.mktime_tz(parsed) - (time.time() if now is None else now)
+        seconds = email.utils.mktime_tz(parsed) - (CLOCK.time() if now is None else now)
     else:
         if seconds > 1e9:  # an epoch timestamp rather than a delay
-            seconds -= time.time() if now is None else now
+            seconds -= CLOCK.time() if now is None else now
     return min(max(seconds, 0.0), RETRY_AFTER_CAP)
 
 
@@ -129,12 +130,11 @@ class HttpClient:
     """One keep-alive session for one module run, against one API base address."""
 
     def __init__(self, base_url, auth=None, token=None, timeout=30, validate_certs=True, retries=5,
-                 user_agent='engine.cloud', auth_hint=None, sleep=time.sleep, jitter=random.random):
+                 user_agent='engine.cloud', auth_hint=None, jitter=random.random):
         self.base_url = base_url.rstrip('/')
         self.timeout = timeout
         self.retries = retries
         self.auth_hint = auth_hint
-        self._sleep = sleep
         self._jitter = jitter
         self.session = requests.Session()
         self.session.verify = validate_certs
@@ -161,11 +161,11 @@ class HttpClient:
             except requests.exceptions.RequestException as exc:
                 if not self._retryable_exception(exc) or attempt > self.retries:
                     raise ApiError(self._describe_exception(exc), method=method, path=path, attempts=attempt)
-                self._sleep(self.backoff(attempt - 1))
+                CLOCK.sleep(self.backoff(attempt - 1))
                 continue
             if response.status_code in RETRY_STATUSES and attempt <= self.retries:
                 wait = server_wait(response.headers)
-                self._sleep(self.backoff(attempt - 1) if wait is None else wait)
+                CLOCK.sleep(self.backoff(attempt - 1) if wait is None else wait)
                 continue
             if response.status_code >= 400:
                 raise self._error(response, method, path, attempt)

@@ -16,14 +16,27 @@ from ansible_collections.engine.cloud.plugins.module_utils.base import (
 AUTH_HINT = 'The management API refused the API key: check api_key_id and api_key_secret (ENGINE_CLOUD_KEY_ID, ENGINE_CLOUD_KEY_SECRET)'
 
 
+def wait_options(timeout):
+    """The wait and wait_timeout options of a state module, with its default timeout in seconds."""
+    return dict(wait=dict(type='bool', default=True), wait_timeout=dict(type='int', default=timeout))
+
+
 class CloudModule(EngineModule):
-    """A module of the cloud management API. `uuid_options` are checked before anything is sent."""
+    """A module of the cloud management API, on one service.
+
+    Every module has the service_id option (documented in the engine.cloud.cloud fragment);
+    service_id_required=False makes it optional. uuid_options are checked before anything is sent."""
 
     connection_spec = dict(CLOUD_CONNECTION, **unused(OBSERVABILITY_CONNECTION))
 
-    def __init__(self, argument_spec, uuid_options=('service_id',), **kwargs):
-        self.uuid_options = ('organization_id',) + tuple(uuid_options)
-        super(CloudModule, self).__init__(argument_spec, **kwargs)
+    def __init__(self, argument_spec, uuid_options=(), service_id_required=True, **kwargs):
+        self.uuid_options = ('organization_id', 'service_id') + tuple(uuid_options)
+        spec = dict(service_id=dict(type='str', required=service_id_required))
+        spec.update(argument_spec)
+        super(CloudModule, self).__init__(spec, **kwargs)
+        if 'wait_timeout' in self.params:
+            self.fail_on_errors(None if self.params['wait_timeout'] >= 1
+                                else 'wait_timeout must be at least 1 second, got %d' % self.params['wait_timeout'])
 
     def connection_errors(self):
         return [validate.url('api_url', self.params['api_url'])] + [validate.uuid(name, self.params[name]) for name in self.uuid_options]
@@ -58,12 +71,13 @@ class CloudModule(EngineModule):
 
         return self.call('PATCH', self.path(*(parts + ('state',))), body=dict(command=command), recover=already_done).get('result')
 
-    def wait(self, read, done, failed, timeout, what, key, current=None):
-        """Poll until done; a failure state or the timeout fails the task with the last resource.
-
-        current is the resource as last seen, so the first poll is not a read of what is known."""
+    def settle(self, resource, read, done, failed, what, key):
+        """With wait=true, poll read() until the state is in done (the first poll is resource, as just
+        seen); a failure state or the timeout fails the task with the last resource. Else resource."""
+        if not self.params['wait'] or resource.get('state') in done:
+            return resource
         try:
-            resource, dummy = wait_for_state(read, done, failed, timeout, what, current=current)
+            resource, dummy = wait_for_state(read, done, failed, self.params['wait_timeout'], what, current=resource)
         except WaitError as error:
             self.fail(str(error), **{key: error.resource})
         return resource

@@ -143,7 +143,7 @@ def main():
         dashboard_id=dict(type='str'),
         tile_id=dict(type='str'),
     ))
-    module.check(validate.object_id('dashboard_id', module.params['dashboard_id']))
+    module.fail_on_errors(validate.object_id('dashboard_id', module.params['dashboard_id']))
     wanted = dict((field, module.params[option]) for option, field in FILTERS.items() if module.params[option] is not None)
     alerts = [alert for alert in module.list_all('/alerts')
               if all(alert.get(field) == value for field, value in wanted.items())]

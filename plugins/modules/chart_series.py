@@ -221,7 +221,7 @@ def main():
     now = timespec.now_ms()
     start, start_error = timespec.resolve('start_time', params['start_time'], now)
     end, end_error = timespec.resolve('end_time', params['end_time'], now)
-    module.check(*series_errors(params['series']) + [start_error, end_error, timespec.order_error('start_time', start, 'end_time', end)])
+    module.fail_on_errors(*series_errors(params['series']) + [start_error, end_error, timespec.order_error('start_time', start, 'end_time', end)])
     body = dict(startTime=start, endTime=end, series=[
         dict(sourceId=item['source_id'], aggFn=item['agg_fn'], where=item['where'], groupBy=item['group_by'],
              **(dict(field=item['field']) if item['field'] else {}))

@@ -96,7 +96,7 @@ from ansible_collections.engine.cloud.plugins.module_utils.observability import 
 def main():
     module = ObservabilityModule(dict(dashboard_id=dict(type='str', required=True)))
     dashboard_id = module.params['dashboard_id']
-    module.check(validate.object_id('dashboard_id', dashboard_id))
+    module.fail_on_errors(validate.object_id('dashboard_id', dashboard_id))
     path = '/dashboards/%s' % dashboard_id
     dashboard = module.get(path, missing_ok=True)
     if dashboard is None:

@@ -21,11 +21,6 @@ description:
 author:
   - engine.cloud contributors (@engine-cloud)
 options:
-  service_id:
-    description:
-      - UUID of the service that owns the pipe.
-    type: str
-    required: true
   pipe_id:
     description:
       - UUID of the pipe.
@@ -124,12 +119,11 @@ from ansible_collections.engine.cloud.plugins.module_utils.pipe import SETTINGS,
 
 def main():
     module = CloudModule(dict(
-        service_id=dict(type='str', required=True),
         pipe_id=dict(type='str', required=True),
         settings=dict(type='dict', required=True),
-    ), uuid_options=('service_id', 'pipe_id'))
+    ), uuid_options=('pipe_id',))
     wanted, errors = check_settings(module.params['settings'])
-    module.check(*errors)
+    module.fail_on_errors(*errors)
     path = ('pipes', module.params['pipe_id'], 'settings')
     current = module.get(*path)
     body = settings_changes(current, wanted)

@@ -18,11 +18,6 @@ description:
 author:
   - engine.cloud contributors (@engine-cloud)
 options:
-  service_id:
-    description:
-      - UUID of the service that owns the pipe.
-    type: str
-    required: true
   pipe_id:
     description:
       - UUID of the pipe.
@@ -77,8 +72,8 @@ from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudMod
 
 
 def main():
-    module = CloudModule(dict(service_id=dict(type='str', required=True), pipe_id=dict(type='str', required=True)),
-                         uuid_options=('service_id', 'pipe_id'))
+    module = CloudModule(dict(pipe_id=dict(type='str', required=True)),
+                         uuid_options=('pipe_id',))
     module.exit(settings=module.get('pipes', module.params['pipe_id'], 'settings'))
 
 

@@ -25,11 +25,6 @@ description:
 author:
   - engine.cloud contributors (@engine-cloud)
 options:
-  service_id:
-    description:
-      - UUID of the service that owns the pipe.
-    type: str
-    required: true
   pipe_id:
     description:
       - UUID of the pipe.
@@ -136,33 +131,27 @@ pipe:
       type: dict
 '''
 
-from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule
+from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule, wait_options
 from ansible_collections.engine.cloud.plugins.module_utils.pipe import FAILED, SETTLED, STARTABLE, settled_state, state_command
 
 
 def main():
     module = CloudModule(dict(
-        service_id=dict(type='str', required=True),
         pipe_id=dict(type='str', required=True),
         state=dict(type='str', required=True, choices=['started', 'stopped', 'resynced']),
-        wait=dict(type='bool', default=True),
-        wait_timeout=dict(type='int', default=600),
-    ), uuid_options=('service_id', 'pipe_id'))
-    params = module.params
-    wanted, pipe_id = params['state'], params['pipe_id']
-    module.check(None if params['wait_timeout'] >= 1 else 'wait_timeout must be at least 1 second, got %d' % params['wait_timeout'])
+        **wait_options(600)
+    ), uuid_options=('pipe_id',))
+    wanted, pipe_id = module.params['state'], module.params['pipe_id']
 
     def read():
         return module.get('pipes', pipe_id)
 
     def settle(pipe, goal=wanted):
-        if not params['wait'] or pipe.get('state') in SETTLED[goal]:
-            return pipe
-        return module.wait(read, SETTLED[goal], FAILED, params['wait_timeout'], 'pipe %s' % pipe_id, 'pipe', current=pipe)
+        return module.settle(pipe, read, SETTLED[goal], FAILED, 'pipe %s' % pipe_id, 'pipe')
 
     pipe = read()
-    command, error = state_command(wanted, pipe, params['wait'])
-    module.check(error)
+    command, error = state_command(wanted, pipe, module.params['wait'])
+    module.fail_on_errors(error)
     if command is None:
         module.exit(changed=False, pipe=pipe if module.check_mode else settle(pipe))
     if command == 'start' and pipe.get('state') not in STARTABLE and not module.check_mode:
@@ -170,7 +159,7 @@ def main():
     diff = dict(before=dict(state=pipe.get('state')), after=dict(state=settled_state(wanted, pipe)))
 
     def reached(seen):
-        return state_command(wanted, dict(pipe, state=seen), params['wait'])[0] is None
+        return state_command(wanted, dict(pipe, state=seen), module.params['wait'])[0] is None
 
     module.apply('pipe', pipe, dict(command=command), lambda body: settle(module.command(command, reached, 'pipes', pipe_id)), diff)
 

@@ -18,11 +18,6 @@ description:
 author:
   - engine.cloud contributors (@engine-cloud)
 options:
-  service_id:
-    description:
-      - UUID of the service that owns the reverse private endpoint.
-    type: str
-    required: true
   reverse_private_endpoint_id:
     description:
       - UUID of the reverse private endpoint.
@@ -111,8 +106,8 @@ from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudMod
 
 
 def main():
-    module = CloudModule(dict(service_id=dict(type='str', required=True), reverse_private_endpoint_id=dict(type='str', required=True)),
-                         uuid_options=('service_id', 'reverse_private_endpoint_id'))
+    module = CloudModule(dict(reverse_private_endpoint_id=dict(type='str', required=True)),
+                         uuid_options=('reverse_private_endpoint_id',))
     module.exit(reverse_private_endpoint=module.get('pipesReversePrivateEndpoints', module.params['reverse_private_endpoint_id']))
 
 

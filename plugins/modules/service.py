@@ -22,11 +22,6 @@ description:
 author:
   - engine.cloud contributors (@engine-cloud)
 options:
-  service_id:
-    description:
-      - UUID of the service.
-    type: str
-    required: true
   name:
     description:
       - New name of the service.
@@ -231,7 +226,6 @@ from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudMod
 
 def main():
     module = CloudModule(dict(
-        service_id=dict(type='str', required=True),
         name=dict(type='str'),
         ip_access_list=dict(type='list', elements='dict', options=dict(
             source=dict(type='str', required=True),
@@ -248,7 +242,7 @@ def main():
         transparent_data_encryption_key_id=dict(type='str', no_log=False),
     ))
     params = module.params
-    module.check(
+    module.fail_on_errors(
         rules.name_error('name', params['name']),
         None if params['transparent_data_encryption_key_id'] is None or params['transparent_data_encryption_key_id'].strip()
         else 'transparent_data_encryption_key_id must not be empty',

@@ -17,11 +17,6 @@ description:
 author:
   - engine.cloud contributors (@engine-cloud)
 options:
-  service_id:
-    description:
-      - UUID of the service.
-    type: str
-    required: true
 extends_documentation_fragment:
   - engine.cloud.cloud
   - engine.cloud.observability.UNUSED
@@ -122,7 +117,7 @@ from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudMod
 
 
 def main():
-    module = CloudModule(dict(service_id=dict(type='str', required=True)))
+    module = CloudModule({})
     module.exit(service=module.get())
 
 

@@ -21,11 +21,6 @@ description:
 author:
   - engine.cloud contributors (@engine-cloud)
 options:
-  service_id:
-    description:
-      - UUID of the service.
-    type: str
-    required: true
   min_total_memory_gb:
     description:
       - Minimum total memory of the service during autoscaling, in GB (the API's C(minTotalMemoryGb)).
@@ -149,7 +144,6 @@ from ansible_collections.engine.cloud.plugins.module_utils.compare import change
 
 def main():
     module = CloudModule(dict(
-        service_id=dict(type='str', required=True),
         min_total_memory_gb=dict(type='int'),
         max_total_memory_gb=dict(type='int'),
         num_replicas=dict(type='int'),
@@ -157,15 +151,15 @@ def main():
         idle_timeout_minutes=dict(type='int'),
     ))
     params = module.params
-    module.check(*rules.scaling_errors(params) + [rules.memory_order_error(params)])
+    module.fail_on_errors(*rules.scaling_errors(params) + [rules.memory_order_error(params)])
     for option in rules.DEPRECATED_SCALING_OPTIONS:
         if params[option] is not None:
-            module.module.deprecate(
+            module.deprecate(
                 '%s sets %s, a field the API deprecates as inaccurate for services with a non-default number of replicas'
                 % (option, dict(rules.SCALING_FIELDS)[option]),
                 version='2.0.0', collection_name='engine.cloud')
     current = module.get()
-    module.check(rules.memory_order_error(params, current))
+    module.fail_on_errors(rules.memory_order_error(params, current))
     body = changes(current, rules.scaling_request(params))
     module.apply('service', current, body, lambda changed: module.send('PATCH', changed, 'scaling'))
 

@@ -22,11 +22,6 @@ description:
 author:
   - engine.cloud contributors (@engine-cloud)
 options:
-  service_id:
-    description:
-      - UUID of the service.
-    type: str
-    required: true
   state:
     description:
       - V(started) sends C(start) unless the service already counts as started (see above).
@@ -119,25 +114,16 @@ service:
 '''
 
 from ansible_collections.engine.cloud.plugins.module_utils import service as rules
-from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule
+from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule, wait_options
 
 
 def main():
-    module = CloudModule(dict(
-        service_id=dict(type='str', required=True),
-        state=dict(type='str', required=True, choices=['started', 'stopped']),
-        wait=dict(type='bool', default=True),
-        wait_timeout=dict(type='int', default=900),
-    ))
-    params = module.params
-    state = params['state']
-    module.check(None if params['wait_timeout'] >= 1 else 'wait_timeout must be at least 1 second, got %d' % params['wait_timeout'])
+    module = CloudModule(dict(state=dict(type='str', required=True, choices=['started', 'stopped']), **wait_options(900)))
+    state = module.params['state']
 
     def settle(service):
-        if not params['wait'] or not rules.needs_wait(state, service.get('state')):
-            return service
-        return module.wait(module.get, rules.SETTLED[state], rules.FAILURE_STATES, params['wait_timeout'],
-                           'service %s' % params['service_id'], 'service', current=service)
+        return module.settle(service, module.get, rules.SETTLED[state], rules.FAILURE_STATES,
+                             'service %s' % module.params['service_id'], 'service')
 
     current = module.get()
     command = rules.state_command(state, current.get('state'))

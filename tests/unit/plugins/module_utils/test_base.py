@@ -12,6 +12,7 @@ import itertools
 import pytest
 
 from ansible_collections.engine.cloud.plugins.module_utils.base import WaitError, poll_intervals, wait_for_state
+from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 
 
 class FakeClock:
@@ -27,6 +28,14 @@ class FakeClock:
         return self.now
 
 
+@pytest.fixture
+def clock(monkeypatch):
+    fake = FakeClock()
+    monkeypatch.setattr(CLOCK, 'sleep', fake.sleep)
+    monkeypatch.setattr(CLOCK, 'monotonic', fake)
+    return fake
+
+
 def reader(clock, timeline):
     """read() giving the state that timeline (a list of (from_time, state)) has at the clock's time."""
     def read():
@@ -38,50 +47,42 @@ def test_intervals_grow_from_one_to_ten_seconds():
     assert list(itertools.islice(poll_intervals(), 7)) == [1, 2, 4, 8, 10, 10, 10]
 
 
-def test_done_at_once_reads_once_and_never_sleeps():
-    clock = FakeClock()
-    resource, reads = wait_for_state(reader(clock, [(0, 'stopped')]), {'stopped'}, {'failed'}, 900, 'svc',
-                                     sleep=clock.sleep, clock=clock)
+def test_done_at_once_reads_once_and_never_sleeps(clock):
+    resource, reads = wait_for_state(reader(clock, [(0, 'stopped')]), {'stopped'}, {'failed'}, 900, 'svc')
     assert (resource['state'], reads, clock.sleeps) == ('stopped', 1, [])
 
 
 @pytest.mark.parametrize('transition', [5, 30, 120])
-def test_polls_stay_within_the_budget_and_end_soon_after_the_transition(transition):
+def test_polls_stay_within_the_budget_and_end_soon_after_the_transition(transition, clock):
     import math
-    clock = FakeClock()
     dummy, reads = wait_for_state(reader(clock, [(0, 'stopping'), (transition, 'stopped')]), {'stopped'}, set(),
-                                  900, 'svc', sleep=clock.sleep, clock=clock)
+                                  900, 'svc')
     assert reads <= 2 + math.log2(transition) + transition / 10.0
     assert clock.now - transition <= 10
 
 
-def test_failure_state_fails_at_once_naming_it():
-    clock = FakeClock()
+def test_failure_state_fails_at_once_naming_it(clock):
     with pytest.raises(WaitError) as info:
         wait_for_state(reader(clock, [(0, 'stopping'), (3, 'degraded')]), {'stopped'}, {'degraded', 'failed'}, 900,
-                       'service prod', sleep=clock.sleep, clock=clock)
+                       'service prod')
     assert str(info.value) == 'service prod entered the failure state degraded'
     assert info.value.resource == {'state': 'degraded'}
 
 
-def test_timeout_names_the_last_state_and_does_not_overshoot():
-    clock = FakeClock()
+def test_timeout_names_the_last_state_and_does_not_overshoot(clock):
     with pytest.raises(WaitError) as info:
-        wait_for_state(reader(clock, [(0, 'stopping')]), {'stopped'}, {'failed'}, 20, 'service prod',
-                       sleep=clock.sleep, clock=clock)
+        wait_for_state(reader(clock, [(0, 'stopping')]), {'stopped'}, {'failed'}, 20, 'service prod')
     assert str(info.value) == 'service prod did not reach stopped within 20 seconds; last state: stopping'
     assert clock.now == 20
 
 
-def test_a_known_resource_is_not_read_again_at_once():
-    clock = FakeClock()
+def test_a_known_resource_is_not_read_again_at_once(clock):
     resource, reads = wait_for_state(reader(clock, [(0, 'stopping'), (2, 'stopped')]), {'stopped'}, {'failed'}, 900,
-                                     'svc', current={'state': 'stopping'}, sleep=clock.sleep, clock=clock)
+                                     'svc', current={'state': 'stopping'})
     assert (resource['state'], reads, clock.sleeps) == ('stopped', 2, [1, 2])
 
 
-def test_a_known_failure_state_fails_without_a_read():
-    clock = FakeClock()
+def test_a_known_failure_state_fails_without_a_read(clock):
     with pytest.raises(WaitError):
-        wait_for_state(None, {'stopped'}, {'failed'}, 900, 'svc', current={'state': 'failed'}, sleep=clock.sleep, clock=clock)
+        wait_for_state(None, {'stopped'}, {'failed'}, 900, 'svc', current={'state': 'failed'})
     assert clock.sleeps == []

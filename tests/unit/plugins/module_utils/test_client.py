@@ -15,6 +15,7 @@ import requests
 from requests.adapters import BaseAdapter
 
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
+from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 
 
 class FakeAdapter(BaseAdapter):
@@ -44,15 +45,23 @@ class FakeAdapter(BaseAdapter):
         pass
 
 
+SLEEPS = []
+
+
+@pytest.fixture(autouse=True)
+def recorded_sleeps(monkeypatch):
+    """Backoff sleeps go to SLEEPS instead of the real clock."""
+    del SLEEPS[:]
+    monkeypatch.setattr(CLOCK, 'sleep', SLEEPS.append)
+
+
 def make_client(outcomes, **kwargs):
-    sleeps = []
-    options = dict(base_url='http://api.test/', auth=('key-id', 'key-secret'), retries=5,
-                   sleep=sleeps.append, jitter=lambda: 0.5)
+    options = dict(base_url='http://api.test/', auth=('key-id', 'key-secret'), retries=5, jitter=lambda: 0.5)
     options.update(kwargs)
     client = http.HttpClient(**options)
     adapter = FakeAdapter(outcomes)
     client.session.mount('http://', adapter)
-    return client, adapter, sleeps
+    return client, adapter, SLEEPS
 
 
 OK = (200, {'Content-Type': 'application/json'}, {'status': 200, 'requestId': 'r-1', 'result': {'id': 'x'}})

@@ -11,14 +11,14 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import copy
-import functools
 import json
 
 import pytest
 
 from ansible.module_utils.testing import patch_module_args
 
-from ansible_collections.engine.cloud.plugins.module_utils import base, client as http, cloud
+from ansible_collections.engine.cloud.plugins.module_utils import client as http
+from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.pipe import SETTINGS
 from ansible_collections.engine.cloud.plugins.modules import pipe_info, pipe_settings, pipe_settings_info, pipe_state, rpe_info
 
@@ -113,7 +113,8 @@ def api(monkeypatch):
     clock = Clock()
     fake = FakeApi(clock)
     monkeypatch.setattr(http.HttpClient, 'request', lambda self, *args, **kwargs: fake.request(*args, **kwargs))
-    monkeypatch.setattr(cloud, 'wait_for_state', functools.partial(base.wait_for_state, sleep=clock.sleep, clock=clock))
+    monkeypatch.setattr(CLOCK, 'sleep', clock.sleep)
+    monkeypatch.setattr(CLOCK, 'monotonic', clock)
     return fake
 
 

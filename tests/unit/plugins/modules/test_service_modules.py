@@ -11,14 +11,14 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import copy
-import functools
 import json
 
 import pytest
 
 from ansible.module_utils.testing import patch_module_args
 
-from ansible_collections.engine.cloud.plugins.module_utils import base, client as http, cloud
+from ansible_collections.engine.cloud.plugins.module_utils import client as http
+from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.modules import service, service_info, service_scaling, service_state
 
 ORG = '7e0b7e1c-1d2a-4c6b-9f3e-0a1b2c3d4e5f'
@@ -107,7 +107,8 @@ def clock():
 def api(monkeypatch, clock):
     fake = FakeApi(clock)
     monkeypatch.setattr(http.HttpClient, 'request', lambda self, *args, **kwargs: fake.request(*args, **kwargs))
-    monkeypatch.setattr(cloud, 'wait_for_state', functools.partial(base.wait_for_state, sleep=clock.sleep, clock=clock))
+    monkeypatch.setattr(CLOCK, 'sleep', clock.sleep)
+    monkeypatch.setattr(CLOCK, 'monotonic', clock)
     return fake
 
 
