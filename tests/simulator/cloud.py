@@ -5,12 +5,10 @@ import binascii
 import copy
 import ipaddress
 import re
-import time
 import uuid
 
 from . import server
 from .schema import OpenApi, first_error
-from .state import now_iso
 
 NAME = 'cloud'
 PREFIX = '/v1'
@@ -103,7 +101,7 @@ def _authenticate(store, header):
 
 
 def _rate_limit(store, key_id):
-    window = store.cloud_limiter.hit(key_id, time.time())
+    window = store.cloud_limiter.hit(key_id, store.clock.time())
     if not window.allowed:
         headers = {name: window.reset for name in store.config['rate_limit_headers']}
         raise ApiError(429, 'Rate limit exceeded: 10 requests per 10 seconds', headers)
@@ -368,7 +366,7 @@ def patch_pipe_state(store, service, params, body):
         if kind != 'postgres':
             raise ApiError(400, 'resync is supported only for postgres pipes, not for %s pipes' % kind)
         store.begin_transition(pipe, 'Resync', 'Running')
-    pipe['updatedAt'] = now_iso()
+    pipe['updatedAt'] = store.now_iso()
     return render_pipe(store, pipe)
 
 
@@ -382,7 +380,7 @@ def put_pipe_settings(store, service, params, body):
     pipe = _pipe(store, service, params)
     for key, value in body.items():
         pipe['settings'][key] = SETTING_DEFAULTS[key] if value is None else value
-    pipe['updatedAt'] = now_iso()
+    pipe['updatedAt'] = store.now_iso()
     return dict(pipe['settings'])
 
 

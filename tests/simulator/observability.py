@@ -43,7 +43,7 @@ def handle(store, request):
 
 
 def _rate_limit(store, credential):
-    window = store.observability_limiter.hit(credential, time.time())
+    window = store.observability_limiter.hit(credential, store.clock.time())
     headers = {'RateLimit-Limit': 100, 'RateLimit-Remaining': window.remaining, 'RateLimit-Reset': window.reset}
     if not window.allowed:
         raise ObservabilityError(server.Response.text(429, 'Too many requests, please try again later.', headers))

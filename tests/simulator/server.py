@@ -4,12 +4,10 @@ import json
 import socket
 import ssl
 import struct
-import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qsl, urlsplit
 
 from . import admin, cloud, observability
-from .state import now_iso
 
 HTML_502 = ('<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n'
             '<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n')
@@ -110,7 +108,7 @@ class Handler(BaseHTTPRequestHandler):
             self.send(Response.text(404, 'Not Found'))
             return
         store = self.server.store
-        entry = store.log(time=now_iso(), api=api.NAME, method=request.method, path=request.path, query=request.query,
+        entry = store.log(time=store.now_iso(), api=api.NAME, method=request.method, path=request.path, query=request.query,
                           status=None, body=request.json_body(), fault=None)
         fault = store.take_fault(request.method, request.path)
         if fault is None:
@@ -120,19 +118,19 @@ class Handler(BaseHTTPRequestHandler):
             if fault['kind'] == 'reset':
                 self.reset_connection()
                 return
-            response = self.faulty_response(fault, api) or api.handle(store, request)
+            response = self.faulty_response(fault, api, store) or api.handle(store, request)
             response.headers.update(fault['headers'])
         entry['status'] = response.status
         self.send(response)
 
     @staticmethod
-    def faulty_response(fault, api):
+    def faulty_response(fault, api, store):
         """The response a fault replaces the real one with, or None to answer normally (after a delay)."""
         kind, body = fault['kind'], fault['body']
         if not isinstance(body, (str, type(None))):
             body = json.dumps(body)
         if kind == 'delay':
-            time.sleep(fault['delay'])
+            store.clock.sleep(fault['delay'])
             return None
         if kind == 'malformed_json':
             return Response(200, MALFORMED_JSON if body is None else body)

@@ -20,6 +20,19 @@ RATE_LIMIT_HEADERS = ('Retry-After', 'X-RateLimit-Reset')
 FAULT_KINDS = ('status', 'reset', 'malformed_json', 'html', 'delay')
 
 
+class SystemClock:
+    """Real time. Tests that run the simulator in process pass a fake with the same two methods,
+    so transitions, rate-limit windows and delay faults run on fake time."""
+
+    @staticmethod
+    def time():
+        return time.time()
+
+    @staticmethod
+    def sleep(seconds):
+        time.sleep(seconds)
+
+
 class ConfigError(ValueError):
     """An admin request carried an invalid value."""
 
@@ -130,7 +143,8 @@ class RateLimiter:
 class Store:
     """Everything the simulator remembers, behind one lock."""
 
-    def __init__(self, fixtures_path=DEFAULT_FIXTURES, defaults=None):
+    def __init__(self, fixtures_path=DEFAULT_FIXTURES, defaults=None, clock=None):
+        self.clock = clock or SystemClock()
         with open(fixtures_path, encoding='utf-8') as handle:
             self.fixtures = json.load(handle)
         self.defaults = {'transition_delay': 1.0, 'rate_limit': False, 'alerts_paging': True, 'alert_count': 0,
@@ -183,13 +197,16 @@ class Store:
     def begin_transition(self, obj, interim, target):
         """Show ``interim`` now and ``target`` once the configured delay has passed."""
         obj['state'] = interim
-        obj['_pending'] = {'state': target, 'at': time.time() + self.config['transition_delay']}
+        obj['_pending'] = {'state': target, 'at': self.clock.time() + self.config['transition_delay']}
 
-    @staticmethod
-    def settle(obj):
+    def now_iso(self):
+        """The store's current time as an API timestamp."""
+        return now_iso(self.clock.time())
+
+    def settle(self, obj):
         """Apply a finished transition; return the object."""
         pending = obj.get('_pending')
-        if pending and time.time() >= pending['at']:
+        if pending and self.clock.time() >= pending['at']:
             obj['state'] = pending['state']
             del obj['_pending']
         return obj

@@ -1,0 +1,55 @@
+"""Names for the ids and credentials of the simulator's fixture (fixtures.json holds the values).
+
+Every Python suite imports these names instead of copying the values: the simulator's own tests,
+the unit tests, the reliability suite, the end-to-end tests and the bench. The integration targets
+get the same values as ``sim_*`` variables; tests/simulator/test_fixture_ids.py checks them.
+"""
+
+import json
+import os
+
+FIXTURES_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'fixtures.json')
+
+with open(FIXTURES_PATH, encoding='utf-8') as _handle:
+    _FIXTURES = json.load(_handle)
+
+
+def _by_name(kind, name):
+    return next(item['id'] for item in _FIXTURES[kind] if item['name'] == name)
+
+
+ORGANIZATION = _FIXTURES['organization']['id']
+KEY_ID = _FIXTURES['apiKeys'][0]['id']
+KEY_SECRET = _FIXTURES['apiKeys'][0]['secret']
+TOKEN = _FIXTURES['tokens'][0]
+
+SERVICE_PROD = _by_name('services', 'prod-analytics')        # production, paid, primary, running
+SERVICE_DEV = _by_name('services', 'dev-sandbox')            # development, not paid, stopped
+SERVICE_IDLE = _by_name('services', 'reporting replica')     # production, not primary, idle
+
+PIPE_KAFKA = _by_name('pipes', 'orders-kafka')               # on prod, Running
+PIPE_OBJECT_STORAGE = _by_name('pipes', 'events-objectstorage')  # on prod, Running, has a connection string
+PIPE_STREAM = _by_name('pipes', 'clicks-stream')             # on prod, Stopped
+PIPE_POSTGRES = _by_name('pipes', 'users-postgres')          # on prod, Running
+PIPE_DEV = _by_name('pipes', 'sandbox-events')               # on dev, Stopped
+
+RPE = _FIXTURES['reversePrivateEndpoints'][0]['id']          # on prod
+
+DASHBOARD_HEALTH = _by_name('dashboards', 'Service health')
+DASHBOARD_INGESTION = _by_name('dashboards', 'Ingestion')
+SOURCE_METRICS = _by_name('sources', 'Metrics')
+SOURCE_LOGS = _by_name('sources', 'Logs')
+
+# The secret no result, log line or error of the collection may ever contain.
+CONNECTION_STRING = next(pipe['source']['objectStorage']['connectionString'] for pipe in _FIXTURES['pipes']
+                         if pipe['id'] == PIPE_OBJECT_STORAGE)
+
+
+def cloud_connection(url):
+    """The management API's connection options for a simulator at url."""
+    return dict(api_url=url, api_key_id=KEY_ID, api_key_secret=KEY_SECRET, organization_id=ORGANIZATION)
+
+
+def observability_connection(url):
+    """The observability API's connection options for a simulator at url."""
+    return dict(observability_url=url, api_token=TOKEN)
