@@ -16,7 +16,7 @@ description:
   - Returns one database service of an organization as the cloud management API describes it.
 author:
   - engine.cloud contributors (@engine-cloud)
-options:
+options: {}
 extends_documentation_fragment:
   - engine.cloud.cloud
   - engine.cloud.observability.UNUSED
