@@ -109,12 +109,16 @@ class Handler(BaseHTTPRequestHandler):
             return
         store = self.server.store
         entry = store.log(time=store.now_iso(), api=api.NAME, method=request.method, path=request.path, query=request.query,
-                          status=None, body=request.json_body(), fault=None)
+                          status=None, body=request.json_body(), fault=None, handled=True)
         fault = store.take_fault(request.method, request.path)
         if fault is None:
             response = api.handle(store, request)
         else:
             entry['fault'] = fault['kind']
+            # A fault with apply lets the API handle the request first: the write is applied, its answer lost.
+            entry['handled'] = fault['apply'] or fault['kind'] == 'delay'
+            if fault['apply']:
+                api.handle(store, request)
             if fault['kind'] == 'reset':
                 self.reset_connection()
                 return

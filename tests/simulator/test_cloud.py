@@ -256,7 +256,8 @@ def test_tde_key_rotation(sim):
 
 
 def test_tags_and_core_dumps(sim):
-    body = {'tags': {'remove': [{'key': 'env'}], 'add': [{'key': 'team', 'value': 'ingest'}]}, 'enableCoreDumps': True}
+    body = {'tags': {'remove': [{'key': 'env'}, {'key': 'team', 'value': 'data-platform'}], 'add': [{'key': 'team', 'value': 'ingest'}]},
+            'enableCoreDumps': True}
     result = sim.cloud('PATCH', service_path(), body).result
     assert result['tags'] == [{'key': 'team', 'value': 'ingest'}] and result['enableCoreDumps'] is True
     assert_error(sim.cloud('PATCH', service_path(), {'tags': {'add': [{'key': 'bad key'}]}}), 400, 'BAD_REQUEST',
@@ -377,7 +378,7 @@ def test_settings_defaults(sim):
     assert result['object_storage_max_insert_bytes'] == 10 * 1024 ** 3
     assert result['engine_min_insert_block_size_bytes'] == 1024 ** 3
     assert result['object_storage_use_cluster_function'] is True and result['engine_parallel_view_processing'] is False
-    assert result['object_storage_concurrency'] == 1
+    assert result['object_storage_concurrency'] is None  # no published default: a reset leaves null
 
 
 @pytest.mark.parametrize('key, low, high', [(k, lo, hi) for k, (lo, hi) in SETTINGS_RANGES.items()])

@@ -13,6 +13,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from .conftest import DEV, DEV_PIPE, IDLE, KAFKA, OBJECT_STORAGE, POSTGRES, PROD, RPE, STREAM, pipe_path, service_path
+from .fixture_ids import SERVICE_HORIZONTAL
 
 DOCUMENT_PATH = os.path.join(os.path.dirname(__file__), 'cloud-api.openapi.json')
 TEMPLATE = '/v1/organizations/{organizationId}/services/{serviceId}'
@@ -50,7 +51,7 @@ def validate(document, template, method, reply, status='200'):
     assert not errors, errors
 
 
-GETS = [(TEMPLATE, service_path(service)) for service in (PROD, DEV, IDLE)]
+GETS = [(TEMPLATE, service_path(service)) for service in (PROD, DEV, IDLE, SERVICE_HORIZONTAL)]
 GETS += [(TEMPLATE + '/pipes/{pipeId}', pipe_path(pipe)) for pipe in (KAFKA, OBJECT_STORAGE, STREAM, POSTGRES)]
 GETS += [(TEMPLATE + '/pipes/{pipeId}/settings', pipe_path(pipe, '/settings')) for pipe in (KAFKA, OBJECT_STORAGE, STREAM, POSTGRES)]
 GETS += [(TEMPLATE + '/pipes/{pipeId}', pipe_path(DEV_PIPE, service_id=DEV)),
