@@ -19,9 +19,10 @@ from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 
 try:
     import requests
+    from urllib3.exceptions import NewConnectionError
     REQUESTS_IMPORT_ERROR = None
 except ImportError as exc:  # pragma: no cover - exercised by the import sanity test
-    requests = None
+    requests = NewConnectionError = None
     REQUESTS_IMPORT_ERROR = exc
 
 RETRY_STATUSES = frozenset((429, 502, 503, 504))
@@ -32,13 +33,21 @@ RETRY_AFTER_CAP = 60.0
 _ERROR_CODE = re.compile(r'^([A-Z][A-Z_]+):\s*(.*)$', re.S)
 _HTML_TITLE = re.compile(r'<title>(.*?)</title>', re.I | re.S)
 _MAX_TEXT = 300
+# A write that is not safe to send twice (every PATCH: service details, scaling, state commands). When
+# its answer is lost (a timeout, a reset after sending, or a 502, 503 or 504 from a gateway), the server
+# may have applied it, so it is not retried: the error says so, and the module reads the resource again.
+NOT_REPLAYABLE = frozenset(('PATCH',))
+LOST_ANSWER_STATUSES = frozenset((502, 503, 504))
+LOST_ANSWER_HINT = 'The answer to this write was lost, so it may have been applied; it was not sent again'
 
 
 class ApiError(Exception):
     """A failed API call: HTTP status, API error code and message, method, path and request id."""
 
-    def __init__(self, message, status=None, code=None, method=None, path=None, request_id=None, attempts=1, hint=None):
+    def __init__(self, message, status=None, code=None, method=None, path=None, request_id=None, attempts=1, hint=None,
+                 answer_lost=False):
         super(ApiError, self).__init__(message)
+        self.answer_lost = answer_lost
         self.message = message
         self.status = status
         self.code = code
@@ -159,17 +168,30 @@ class HttpClient:
             try:
                 response = self.session.request(method, url, params=params, json=body, timeout=self.timeout)
             except requests.exceptions.RequestException as exc:
-                if not self._retryable_exception(exc) or attempt > self.retries:
-                    raise ApiError(self._describe_exception(exc), method=method, path=path, attempts=attempt)
+                lost = self._answer_lost(method, exc=exc)
+                if lost or not self._retryable_exception(exc) or attempt > self.retries:
+                    raise ApiError(self._describe_exception(exc), method=method, path=path, attempts=attempt,
+                                   hint=LOST_ANSWER_HINT if lost else None, answer_lost=lost)
                 CLOCK.sleep(self.backoff(attempt - 1))
                 continue
-            if response.status_code in RETRY_STATUSES and attempt <= self.retries:
+            if response.status_code in RETRY_STATUSES and attempt <= self.retries and not self._answer_lost(method, status=response.status_code):
                 wait = server_wait(response.headers)
                 CLOCK.sleep(self.backoff(attempt - 1) if wait is None else wait)
                 continue
             if response.status_code >= 400:
                 raise self._error(response, method, path, attempt)
             return self._parse(response, method, path, attempt)
+
+    def _answer_lost(self, method, exc=None, status=None):
+        """Whether a write that is not safe to replay may have been applied although its answer is lost.
+        A connection that could not even be opened (refused, unresolved name, connect timeout) sent nothing."""
+        if method not in NOT_REPLAYABLE:
+            return False
+        if exc is None:
+            return status in LOST_ANSWER_STATUSES
+        never_sent = isinstance(exc, requests.exceptions.ConnectTimeout) or isinstance(
+            getattr(exc.args[0] if exc.args else None, 'reason', None), NewConnectionError)
+        return self._retryable_exception(exc) and not never_sent
 
     @staticmethod
     def _retryable_exception(exc):
@@ -189,9 +211,11 @@ class HttpClient:
 
     def _error(self, response, method, path, attempts):
         code, message, request_id = describe_error_body(response.text, response.headers.get('Content-Type', ''))
-        hint = self.auth_hint if response.status_code == 401 else None
+        lost = self._answer_lost(method, status=response.status_code)
+        hint = self.auth_hint if response.status_code == 401 else (LOST_ANSWER_HINT if lost else None)
         return ApiError(message, status=response.status_code, code=code, method=method, path=path,
-                        request_id=request_id or response.headers.get('X-Request-Id'), attempts=attempts, hint=hint)
+                        request_id=request_id or response.headers.get('X-Request-Id'), attempts=attempts, hint=hint,
+                        answer_lost=lost)
 
     @staticmethod
     def _parse(response, method, path, attempts):

@@ -221,3 +221,60 @@ def test_malformed_json_success_body_fails_cleanly():
 
 def test_empty_success_body_is_an_empty_dict():
     assert make_client([(200, {}, b'')])[0].request('GET', '/v1/x') == {}
+
+
+# --- writes whose answer is lost ------------------------------------------------------------------
+
+def refused_connection():
+    from urllib3.exceptions import MaxRetryError, NewConnectionError
+    return requests.exceptions.ConnectionError(MaxRetryError(None, '/v1/x', NewConnectionError(None, 'Connection refused')))
+
+
+@pytest.mark.parametrize('status', [502, 503, 504])
+def test_a_patch_whose_answer_is_lost_to_a_gateway_is_not_sent_again(status):
+    failure = (status, {'Retry-After': '1'}, {'status': status, 'error': 'X: gateway'})
+    client, adapter, sleeps = make_client([failure, OK])
+    with pytest.raises(http.ApiError) as info:
+        client.request('PATCH', '/v1/x', body={'command': 'stop'})
+    assert len(adapter.sent) == 1 and sleeps == []
+    assert info.value.answer_lost is True and info.value.status == status
+    assert str(info.value).endswith('The answer to this write was lost, so it may have been applied; it was not sent again')
+
+
+@pytest.mark.parametrize('exc', [requests.exceptions.ReadTimeout('slow'),
+                                 requests.exceptions.ConnectionError('Connection aborted: reset by peer'),
+                                 requests.exceptions.ChunkedEncodingError('cut')])
+def test_a_patch_whose_answer_is_lost_on_the_wire_is_not_sent_again(exc):
+    client, adapter, sleeps = make_client([exc, OK])
+    with pytest.raises(http.ApiError) as info:
+        client.request('PATCH', '/v1/x', body={'name': 'a'})
+    assert len(adapter.sent) == 1 and sleeps == []
+    assert info.value.answer_lost is True and 'may have been applied' in str(info.value)
+
+
+@pytest.mark.parametrize('exc', [requests.exceptions.ConnectTimeout('no connection'), refused_connection()])
+def test_a_patch_that_never_reached_the_server_is_retried(exc):
+    client, adapter, sleeps = make_client([exc, OK])
+    assert client.request('PATCH', '/v1/x', body={'name': 'a'}) == OK[2]
+    assert len(adapter.sent) == 2 and sleeps == [0.75]
+
+
+def test_a_refused_patch_429_is_retried_as_before():
+    client, adapter, sleeps = make_client([(429, {'Retry-After': '2'}, 'Too Many Requests'), OK])
+    assert client.request('PATCH', '/v1/x', body={'name': 'a'}) == OK[2]
+    assert len(adapter.sent) == 2 and sleeps == [2.0]
+
+
+@pytest.mark.parametrize('method', ['GET', 'PUT', 'POST'])
+@pytest.mark.parametrize('outcome', [(503, {}, {'status': 503, 'error': 'X: busy'}), requests.exceptions.ReadTimeout('slow')])
+def test_reads_the_settings_put_and_the_chart_query_are_retried_as_before(method, outcome):
+    client, adapter, dummy = make_client([outcome, OK])
+    assert client.request(method, '/v1/x', body={} if method != 'GET' else None) == OK[2]
+    assert len(adapter.sent) == 2
+
+
+def test_an_error_that_is_not_a_lost_answer_says_nothing_about_it():
+    client = make_client([(500, {}, {'status': 500, 'error': 'X: broken'})])[0]
+    with pytest.raises(http.ApiError) as info:
+        client.request('PATCH', '/v1/x', body={})
+    assert info.value.answer_lost is False and 'lost' not in str(info.value)
