@@ -226,38 +226,6 @@ def test_one_body_carries_every_change_and_the_diff_only_changed_fields():
     assert len(diff['after']['ipAccessList']) == 4
 
 
-# --- service_state ------------------------------------------------------------------------
-
-@pytest.mark.parametrize('current', ['running', 'starting', 'awaking', 'idle', 'partially_running'])
-def test_started_already_holds(current):
-    assert rules.state_command('started', current) is None
-
-
-@pytest.mark.parametrize('current', ['stopped', 'stopping'])
-def test_stopped_already_holds(current):
-    assert rules.state_command('stopped', current) is None
-
-
-@pytest.mark.parametrize('current', ['stopped', 'stopping', 'failed', 'degraded', 'provisioning'])
-def test_start_is_sent_otherwise(current):
-    assert rules.state_command('started', current) == 'start'
-
-
-@pytest.mark.parametrize('current', ['running', 'starting', 'awaking', 'idle', 'partially_running', 'degraded'])
-def test_stop_is_sent_otherwise(current):
-    assert rules.state_command('stopped', current) == 'stop'
-
-
-def test_waits_end_on_settled_states_only():
-    assert not rules.needs_wait('started', 'running')
-    assert not rules.needs_wait('started', 'idle')
-    assert rules.needs_wait('started', 'starting')
-    assert rules.needs_wait('started', 'awaking')
-    assert rules.needs_wait('stopped', 'stopping')
-    assert not rules.needs_wait('stopped', 'stopped')
-    assert rules.FAILURE_STATES == frozenset(('failed', 'degraded'))
-
-
 # --- service_scaling ----------------------------------------------------------------------
 
 def scaling(**values):

@@ -189,8 +189,8 @@ def test_settings_check_mode_predicts_and_sends_no_put(api, capsys):
     result = run(capsys, pipe_settings, check=True, diff=True, pipe_id=STORAGE,
                  settings=dict(object_storage_concurrency=None, engine_max_insert_threads=4))
     assert result['changed'] is True
-    assert result['settings'] == dict(before, object_storage_concurrency=1, engine_max_insert_threads=4)
-    assert result['diff']['after'] == {'object_storage_concurrency': 1, 'engine_max_insert_threads': 4}
+    assert result['settings'] == dict(before, object_storage_concurrency=None, engine_max_insert_threads=4)
+    assert result['diff']['after'] == {'object_storage_concurrency': None, 'engine_max_insert_threads': 4}
     assert api.writes == [] and api.pipes[STORAGE]['settings'] == before
 
 
@@ -261,7 +261,7 @@ def test_wait_timeout_fails_with_the_last_state_and_masked_pipe(api, capsys):
     api.delay = 1000
     result = run(capsys, pipe_state, pipe_id=STORAGE, state='stopped', wait_timeout=30)
     assert result['failed'] is True
-    assert result['msg'] == 'pipe %s did not reach Paused or Stopped within 30 seconds; last state: Stopping' % STORAGE
+    assert result['msg'] == 'pipe %s did not reach Completed or Paused or Stopped within 30 seconds; last state: Stopping' % STORAGE
     assert result['pipe']['state'] == 'Stopping'
     assert result['pipe']['source']['objectStorage']['connectionString'] == '********'
 
