@@ -62,8 +62,9 @@ def _faults(store, method, body):
 
 def _edit(store, objects, object_id, changes):
     """Set fields of a service or pipe. A ``state`` must be one of the reference's states for that object;
-    ``then: {"state": S, "after": seconds}`` turns the edit into a transition that ends in S after that time
-    (without it, setting ``state`` cancels a running transition)."""
+    ``then: {"state": S, "after": seconds}`` turns the edit into a transition that ends in S after that time,
+    ``then: {"state": S, "reads": n}`` into one that ends once n API reads (GET) have shown the object
+    (without ``then``, setting ``state`` cancels a running transition)."""
     if not isinstance(changes, dict):
         raise ConfigError('body must be a JSON object')
     if 'id' in changes:
@@ -83,7 +84,9 @@ def _edit(store, objects, object_id, changes):
         if 'state' in changes:
             obj.pop('_pending', None)  # a direct state edit cancels a running transition
         obj.update(changes)
-        if then is not None:
+        if then is not None and 'reads' in then:
+            store.begin_counted_transition(obj, changes['state'], then['state'], then['reads'])
+        elif then is not None:
             store.begin_transition(obj, changes['state'], then['state'], then['after'])
         return server.Response.json(200, obj)
 
@@ -95,10 +98,15 @@ def _states_of(obj):
 
 
 def _check_then(then, changes):
-    if not isinstance(then, dict) or set(then) != {'state', 'after'}:
-        raise ConfigError('then must be an object with exactly state and after')
+    if not isinstance(then, dict) or set(then) not in ({'state', 'after'}, {'state', 'reads'}):
+        raise ConfigError('then must be an object with state and either after or reads')
     if 'state' not in changes:
         raise ConfigError('then needs a state to start from')
+    if 'reads' in then:
+        reads = then['reads']
+        if isinstance(reads, bool) or not isinstance(reads, int) or not 1 <= reads <= 100:
+            raise ConfigError('then.reads must be a number of API reads between 1 and 100')
+        return
     after = then['after']
     if isinstance(after, bool) or not isinstance(after, (int, float)) or not 0 <= after <= 3600:
         raise ConfigError('then.after must be a number of seconds between 0 and 3600')

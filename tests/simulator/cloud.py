@@ -161,7 +161,9 @@ def render_pipe(store, pipe):
 
 def get_service(store, service, _params, _body):
     """GET S."""
-    return render_service(store, service)
+    view = render_service(store, service)
+    store.count_read(service)
+    return view
 
 
 def patch_service(store, service, _params, body):
@@ -370,7 +372,10 @@ def source_kind(pipe):
 
 def get_pipe(store, service, params, _body):
     """GET pipe."""
-    return render_pipe(store, _pipe(store, service, params))
+    pipe = _pipe(store, service, params)
+    view = render_pipe(store, pipe)
+    store.count_read(pipe)
+    return view
 
 
 def patch_pipe_state(store, service, params, body):

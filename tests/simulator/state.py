@@ -73,6 +73,12 @@ def _check_optional_delay(key, value):
     return None if value is None else _check_delay(key, value)
 
 
+def _check_optional_reads(key, value):
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100):
+        raise ConfigError('%s must be null or a number of reads between 1 and 100' % key)
+    return value
+
+
 def _check_headers(key, value):
     if not isinstance(value, list) or any(name not in RATE_LIMIT_HEADERS for name in value):
         raise ConfigError('%s must be a list drawn from %s' % (key, ', '.join(RATE_LIMIT_HEADERS)))
@@ -86,6 +92,7 @@ CONFIG_CHECKS = {
     'alert_count': _check_count,
     'rate_limit_headers': _check_headers,
     'resync_delay': _check_optional_delay,
+    'transition_reads': _check_optional_reads,
     'stale_pipe_answers': _check_bool,
 }
 
@@ -165,7 +172,8 @@ class Store:
         with open(fixtures_path, encoding='utf-8') as handle:
             self.fixtures = json.load(handle)
         self.defaults = {'transition_delay': 1.0, 'rate_limit': False, 'alerts_paging': True, 'alert_count': 0,
-                         'rate_limit_headers': list(RATE_LIMIT_HEADERS), 'resync_delay': None, 'stale_pipe_answers': False}
+                         'rate_limit_headers': list(RATE_LIMIT_HEADERS), 'resync_delay': None, 'stale_pipe_answers': False,
+                         'transition_reads': None}
         self.defaults.update(validate_config(defaults or {}))
         self.lock = threading.RLock()
         self.reset()
@@ -212,9 +220,13 @@ class Store:
         return None
 
     def begin_transition(self, obj, interim, target, delay=None):
-        """Show ``interim`` now and ``target`` once ``delay`` (default: the configured one) has passed."""
-        obj['state'] = interim
-        obj['_pending'] = {'state': target, 'at': self.clock.time() + (self.config['transition_delay'] if delay is None else delay)}
+        """Show ``interim`` now and ``target`` once ``delay`` (default: the configured one) has passed, or,
+        with the config key transition_reads, once that many API reads have shown the object."""
+        if self.config['transition_reads'] is not None:
+            self.begin_counted_transition(obj, interim, target, self.config['transition_reads'])
+        else:
+            obj['state'] = interim
+            obj['_pending'] = {'state': target, 'at': self.clock.time() + (self.config['transition_delay'] if delay is None else delay)}
         self.touch(obj)
 
     def touch(self, obj, moment=None):
@@ -226,14 +238,30 @@ class Store:
         """The store's current time as an API timestamp."""
         return now_iso(self.clock.time())
 
+    def begin_counted_transition(self, obj, interim, target, reads):
+        """Show ``interim`` to the next ``reads`` API reads of the object, ``target`` from then on (a test
+        that must see a transition whatever the machine's speed)."""
+        obj['state'] = interim
+        obj['_pending'] = {'state': target, 'reads': reads}
+
     def settle(self, obj):
         """Apply a finished transition; return the object."""
         pending = obj.get('_pending')
-        if pending and self.clock.time() >= pending['at']:
-            obj['state'] = pending['state']
-            del obj['_pending']
-            self.touch(obj, pending['at'])
+        if pending and 'at' in pending and self.clock.time() >= pending['at']:
+            self._end_transition(obj, pending['at'])
         return obj
+
+    def count_read(self, obj):
+        """An API read has shown the object: a counted transition ends after its last read."""
+        pending = obj.get('_pending')
+        if pending and 'reads' in pending:
+            pending['reads'] -= 1
+            if pending['reads'] <= 0:
+                self._end_transition(obj, self.clock.time())
+
+    def _end_transition(self, obj, moment):
+        obj['state'] = obj.pop('_pending')['state']
+        self.touch(obj, moment)
 
     def snapshot(self):
         """The whole internal state, JSON-ready."""

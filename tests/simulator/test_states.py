@@ -56,7 +56,27 @@ def test_a_timed_transition_ends_in_its_target(sim):
     assert sim.wait_for_state(service_path(), 'stopped')['state'] == 'stopped'
 
 
+def test_a_counted_transition_ends_after_its_reads_whatever_the_time(sim):
+    set_state(sim, 'services', PROD, {'state': 'starting', 'then': {'state': 'running', 'reads': 2}})
+    assert_error(sim.cloud('PATCH', service_path(PROD, '/state'), {'command': 'stop'}), 409, 'CONFLICT', 'starting')
+    assert [sim.cloud('GET', service_path()).result['state'] for dummy in range(3)] == ['starting', 'starting', 'running']
+    set_state(sim, 'pipes', KAFKA, {'state': 'Stopping', 'then': {'state': 'Stopped', 'reads': 1}})
+    before = sim.cloud('GET', pipe_path(KAFKA)).result
+    after = sim.cloud('GET', pipe_path(KAFKA)).result
+    assert (before['state'], after['state']) == ('Stopping', 'Stopped') and after['updatedAt'] > before['updatedAt']
+
+
+def test_with_transition_reads_a_command_transition_ends_after_that_many_reads(sim):
+    sim.admin('PATCH', 'config', {'transition_reads': 2, 'transition_delay': 0})
+    assert sim.cloud('PATCH', service_path(PROD, '/state'), {'command': 'stop'}).result['state'] == 'stopping'
+    assert [sim.cloud('GET', service_path()).result['state'] for dummy in range(3)] == ['stopping', 'stopping', 'stopped']
+    assert sim.cloud('PATCH', pipe_path(KAFKA, '/state'), {'command': 'stop'}).result['state'] == 'Stopping'
+    assert [sim.cloud('GET', pipe_path(KAFKA)).result['state'] for dummy in range(3)] == ['Stopping', 'Stopping', 'Stopped']
+
+
 @pytest.mark.parametrize('body', [
+    {'state': 'stopping', 'then': {'state': 'stopped', 'reads': 0}},
+    {'state': 'stopping', 'then': {'state': 'stopped', 'reads': 1, 'after': 1}},
     {'then': {'state': 'stopped', 'after': 1}},                    # no state to start from
     {'state': 'stopping', 'then': {'state': 'stopped'}},           # no delay
     {'state': 'stopping', 'then': {'state': 'stopped', 'after': -1}},
