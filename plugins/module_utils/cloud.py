@@ -133,7 +133,7 @@ class CloudModule(EngineModule):
             self.exit(changed=changed, diff=diff, **{key: resource})
         before = command.before or first
         try:
-            resource = wait.until(read, table.done(goal, before, self.params['wait']), table.failed(goal), table.goal_text(goal),
+            resource = wait.until(read, table.done(goal, before, self.params['wait']), table.failed(goal), table.goal_text(goal, first),
                                   current=None if command.answered else resource,
                                   before=before.get('state') if changed else None, command=command.name)
         except WaitError as error:

@@ -91,6 +91,11 @@ class PipeStates(StateTable):
                     '(state=stopped)' % (name, state, ', '.join(STARTABLE)))
         return super(PipeStates, self).refusal(goal, resource, name)
 
+    def goal_text(self, goal, resource):
+        if goal == 'stopped':
+            return 'Paused' if source_kind(resource) == 'postgres' else 'Completed or Stopped'
+        return 'Running after a resync' if goal == 'resynced' else 'Running'
+
     def target(self, goal, resource):
         if goal == 'stopped':
             return 'Paused' if source_kind(resource) == 'postgres' else 'Stopped'

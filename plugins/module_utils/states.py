@@ -41,7 +41,8 @@ class StateTable:
     def in_transition(self, state):
         return state in self.transitions
 
-    def goal_text(self, goal):
+    def goal_text(self, goal, resource):
+        """The goal as a wait that does not end names it."""
         return ' or '.join(sorted(self.settled[goal]))
 
     def done(self, goal, before, wait=True):

@@ -128,6 +128,13 @@ def test_a_pipe_that_cannot_be_started_names_the_state_and_what_is_possible(stat
         'from any state (state=stopped)' % state)
 
 
+def test_goals_as_a_wait_names_them():
+    assert SERVICE_TABLE.goal_text('started', {}) == 'idle or running'
+    assert PIPE_TABLE.goal_text('stopped', pipe('Running')) == 'Paused'
+    assert PIPE_TABLE.goal_text('stopped', pipe('Running', 'objectStorage')) == 'Completed or Stopped'
+    assert PIPE_TABLE.goal_text('resynced', pipe('Running')) == 'Running after a resync'
+
+
 def test_targets():
     assert [SERVICE_TABLE.target(goal, {}) for goal in ('started', 'awake', 'stopped')] == ['running', 'running', 'stopped']
     assert PIPE_TABLE.target('stopped', pipe('Running')) == 'Paused'

@@ -261,7 +261,7 @@ def test_wait_timeout_fails_with_the_last_state_and_masked_pipe(api, capsys):
     api.delay = 1000
     result = run(capsys, pipe_state, pipe_id=STORAGE, state='stopped', wait_timeout=30)
     assert result['failed'] is True
-    assert result['msg'] == 'pipe %s did not reach Completed or Paused or Stopped within 30 seconds; last state: Stopping' % STORAGE
+    assert result['msg'] == 'pipe %s did not reach Completed or Stopped within 30 seconds; last state: Stopping' % STORAGE
     assert result['pipe']['state'] == 'Stopping'
     assert result['pipe']['source']['objectStorage']['connectionString'] == '********'
 
