@@ -33,7 +33,7 @@ options:
       - Every value is checked before anything is sent. Integer settings take an integer (or a string of digits, as
         templating may give); boolean settings take V(true) or V(false). Ranges are inclusive.
       - C(streaming_max_insert_wait_ms) (500 to 60000, default 5000) maximum wait before inserting streamed data.
-      - C(object_storage_concurrency) (1 to 35, no published default: V(null) is the service's choice) concurrent
+      - C(object_storage_concurrency) (1 to 35, no published default, V(null) leaves it to the service) concurrent
         file-processing threads.
       - C(object_storage_polling_interval_ms) (100 to 3600000, default 30000) polling interval of continuous ingest.
       - C(object_storage_max_insert_bytes) (10485760 to 53687091200, default 10737418240) bytes in one insert batch.

@@ -88,8 +88,8 @@ class Suite:
             self._job('load', self._load)
         for module in cases.MODULES:
             self._job(('faults', module.name, 'read'), self._faults, module, 'read')
-        for module in cases.WRITERS:
-            self._job(('faults', module.name, 'write'), self._faults, module, 'write')
+        for module in cases.FAULTED_WRITES:
+            self._job(('faults', module.label, 'write'), self._faults, module, 'write')
         for module in cases.MODULES:
             self._job(('bad', module.name), self._bad_inputs, module)
         self._job('tls', self._tls)
@@ -101,7 +101,7 @@ class Suite:
         if key not in self.jobs:
             function = dict(load=self._load, tls=self._tls, check=self._check_mode, planted=self._planted, group_all=self._group_all)
             if isinstance(key, tuple) and key[0] == 'faults':
-                self._job(key, self._faults, cases.BY_NAME[key[1]], key[2])
+                self._job(key, self._faults, cases.BY_LABEL[key[1]], key[2])
             elif isinstance(key, tuple):
                 self._job(key, self._bad_inputs, cases.BY_NAME[key[1]])
             else:
@@ -121,7 +121,8 @@ class Suite:
 
     def _faults(self, module, target):
         """One playbook: every fault case of one module on its read or write, each on a fresh state."""
-        sim = Simulator(self.directory('faults-%s-%s' % (module.name, target)))
+        name = '%s-%s' % (module.label.replace(' ', '-'), target)
+        sim = Simulator(self.directory('faults-' + name))
         try:
             tasks, names = [], {}
             if target == 'write':
@@ -143,8 +144,8 @@ class Suite:
             tasks.append(dict(admin_task(sim, 'Read the log of %s' % previous.key, **self._case_log_args(previous, target)),
                               register='l_' + previous.key))
             tasks.append(dump_task_raw(sim, names))
-            plays = [play('Faults on %s %s' % (module.name, target), tasks, sim_url=sim.url)]
-            run = self.ansible.playbook('faults-%s-%s' % (module.name, target), plays)
+            plays = [play('Faults on %s %s' % (module.label, target), tasks, sim_url=sim.url)]
+            run = self.ansible.playbook('faults-' + name, plays)
         finally:
             sim.stop()
         return run
@@ -154,7 +155,7 @@ class Suite:
         return dict(requests=True, snapshot=(case.key + '.json') if target == 'write' else None)
 
     def fault_outcome(self, case):
-        run = self.result(('faults', case.module.name, case.target))
+        run = self.result(('faults', case.module.label, case.target))
         entry = run.registered.get(case.key)
         if entry is None:
             raise AssertionError('no result for %s\n%s' % (case.key, run.explain()))
@@ -164,7 +165,7 @@ class Suite:
         return Outcome(run, entry['result'], entry['log'], snapshot)
 
     def write_reference(self, module):
-        run = self.result(('faults', module.name, 'write'))
+        run = self.result(('faults', module.label, 'write'))
         kind, object_id = module.resource
         initial = resource(_load_json(os.path.join(run.directory, 'initial.json')), kind, object_id)
         reference = resource(_load_json(os.path.join(run.directory, 'reference.json')), kind, object_id)
