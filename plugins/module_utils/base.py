@@ -19,7 +19,6 @@ from ansible.module_utils.basic import AnsibleModule, env_fallback, missing_requ
 
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
-from ansible_collections.engine.cloud.plugins.module_utils.compare import diff as make_diff
 from ansible_collections.engine.cloud.plugins.module_utils.compare import mask_secrets, secret_values
 
 # The collection's version has one source, galaxy.yml, which a module cannot read at run time;
@@ -146,12 +145,7 @@ class EngineModule(AnsibleModule):
             predicted.update(diff['after'])
             self.exit(changed=True, diff=diff, **{key: predicted})
         for resent in itertools.count():
-            try:
-                self.exit(changed=True, diff=diff, **{key: write(body)})
-            except http.ApiError as error:
-                if not error.answer_lost:
-                    self.fail_api(error)
-                lost = error
+            lost = self._write_lost(key, body, diff, write)
             CLOCK.sleep(self.client.backoff(resent))
             current = read()
             body, dummy = plan(current)
@@ -160,6 +154,16 @@ class EngineModule(AnsibleModule):
             if resent >= self.params['api_retries']:
                 self.fail_api(lost, 'a read afterwards shows %s still to change, and api_retries (%d) allows no further attempt'
                               % (', '.join(sorted(body)), self.params['api_retries']))
+
+    def _write_lost(self, key, body, diff, write):
+        """Write body and exit with the result; return the error when the answer was lost."""
+        try:
+            result = write(body)
+        except http.ApiError as error:
+            if not error.answer_lost:
+                self.fail_api(error)
+            return error
+        self.exit(changed=True, diff=diff, **{key: result})
 
 
 class WaitError(Exception):

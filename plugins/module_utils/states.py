@@ -62,4 +62,3 @@ class StateTable:
     def target(self, goal, resource):
         """The state the resource will show once goal is reached (check mode and diff)."""
         return self.targets[goal]
-

@@ -137,6 +137,8 @@ class Exited(Exception):
 class Stub:
     """What EngineModule.converge uses of the module: params, check mode, the client's backoff, exit and fail."""
 
+    _write_lost = EngineModule._write_lost
+
     def __init__(self, api_retries=2, check_mode=False):
         self.params, self.check_mode = dict(api_retries=api_retries), check_mode
         self.client = http.HttpClient('http://api.test', jitter=lambda: 0.5)
