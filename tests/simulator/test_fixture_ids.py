@@ -1,6 +1,7 @@
 """The integration targets' copies of the fixture ids and credentials equal fixture_ids.py."""
 
 import os
+import re
 
 import yaml
 
@@ -9,12 +10,14 @@ from . import fixture_ids
 INTEGRATION = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'integration')
 SETUP_TASKS = os.path.join(INTEGRATION, 'targets', 'setup_simulator', 'tasks', 'main.yml')
 CONFIG_TEMPLATE = os.path.join(INTEGRATION, 'integration_config.yml.template')
+PIPE_SECRETS_SCRIPT = os.path.join(INTEGRATION, 'targets', 'pipe_secrets', 'runme.sh')
 
 # Every sim_* fact of setup_simulator, by the fixture_ids name of its value.
 FACTS = {
     'sim_organization_id': 'ORGANIZATION',
     'sim_service_prod_id': 'SERVICE_PROD',
     'sim_service_dev_id': 'SERVICE_DEV',
+    'sim_service_idle_id': 'SERVICE_IDLE',
     'sim_pipe_kafka_id': 'PIPE_KAFKA',
     'sim_pipe_objectstorage_id': 'PIPE_OBJECT_STORAGE',
     'sim_pipe_stream_id': 'PIPE_STREAM',
@@ -56,3 +59,10 @@ def test_integration_config_template_holds_the_fixture_credentials():
     assert {name: config[name] for name in CONFIG} == {name: getattr(fixture_ids, CONFIG[name]) for name in CONFIG}
     assert {name: value for name, value in config.items() if name not in CONFIG} == {
         'engine_api_url': '@SIM_URL@', 'engine_observability_url': '@SIM_URL@', 'engine_sim_admin_url': '@SIM_URL@/_admin'}
+
+
+def test_the_pipe_secrets_script_searches_for_the_fixture_secret():
+    with open(PIPE_SECRETS_SCRIPT, encoding='utf-8') as handle:
+        assignments = dict(re.findall(r"^(CONNECTION_STRING|ACCOUNT_KEY)='([^']*)'$", handle.read(), re.M))
+    assert assignments == {'CONNECTION_STRING': fixture_ids.CONNECTION_STRING,
+                           'ACCOUNT_KEY': fixture_ids.CONNECTION_STRING.split('AccountKey=')[1].split(';')[0]}

@@ -9,7 +9,8 @@ handlers, in process, on one fake clock.
 Fixtures:
   clock  a FakeClock that the collection's CLOCK reads (time, monotonic, sleep);
   sim    an InProcessSimulator on that clock, answering every request requests sends;
-  run    runs a module's main() for a case written as data (see ModuleRun) and checks it.
+  run    runs a module's main() for a case written as data (see ModuleRun) and checks it;
+  case   each entry of the test file's CASES ({id: case}) in turn.
 
 What sim does to the test process, each in one place below: patch_clock (CLOCK), patch_transport
 (requests.adapters.HTTPAdapter.send, the one patched place of the HTTP layer) and
@@ -267,3 +268,10 @@ def lookup(result, dotted):
 @pytest.fixture
 def run(sim, capsys):
     return ModuleRun(sim, capsys)
+
+
+def pytest_generate_tests(metafunc):
+    """A test that takes a ``case`` runs once for every entry of its file's CASES ({id: case})."""
+    cases = getattr(metafunc.module, 'CASES', None)
+    if 'case' in metafunc.fixturenames and cases is not None:
+        metafunc.parametrize('case', list(cases.values()), ids=list(cases))

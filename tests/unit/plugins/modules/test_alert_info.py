@@ -71,7 +71,6 @@ FILTERS = [
 ]
 
 
-@pytest.mark.parametrize('case', CASES.values(), ids=list(CASES))
 def test_alert_info(run, case):
     run(alert_info, **case)
 

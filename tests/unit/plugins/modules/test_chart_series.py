@@ -122,7 +122,6 @@ BAD_INPUT = [
 ]
 
 
-@pytest.mark.parametrize('case', CASES.values(), ids=list(CASES))
 def test_chart_series(run, case):
     run(chart_series, **case)
 

@@ -46,7 +46,6 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize('case', CASES.values(), ids=list(CASES))
 def test_dashboard_info(run, case):
     run(dashboard_info, **case)
 

@@ -9,8 +9,6 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import pytest
-
 from ansible_collections.engine.cloud.plugins.modules import pipe_settings
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import PIPE_KAFKA, PIPE_OBJECT_STORAGE, SERVICE_PROD, pipe_path
 
@@ -71,6 +69,5 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize('case', CASES.values(), ids=list(CASES))
 def test_pipe_settings(run, case):
     run(pipe_settings, **case)

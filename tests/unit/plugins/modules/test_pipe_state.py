@@ -85,7 +85,6 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize('case', CASES.values(), ids=list(CASES))
 def test_pipe_state(run, case):
     run(pipe_state, **case)
 

@@ -9,8 +9,6 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import pytest
-
 from ansible_collections.engine.cloud.plugins.modules import rpe_info
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import RPE, SERVICE_PROD, service_path
 
@@ -27,6 +25,5 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize('case', CASES.values(), ids=list(CASES))
 def test_rpe_info(run, case):
     run(rpe_info, **case)

@@ -59,7 +59,6 @@ BAD_INPUT = [
 ]
 
 
-@pytest.mark.parametrize('case', CASES.values(), ids=list(CASES))
 def test_service(run, case):
     run(service, **case)
 

@@ -9,8 +9,6 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import pytest
-
 from ansible_collections.engine.cloud.plugins.modules import service_info
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import SERVICE_PROD, service_path
 
@@ -31,6 +29,5 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize('case', CASES.values(), ids=list(CASES))
 def test_service_info(run, case):
     run(service_info, **case)

@@ -60,7 +60,6 @@ LIMITS = [
 ]
 
 
-@pytest.mark.parametrize('case', CASES.values(), ids=list(CASES))
 def test_service_scaling(run, case):
     run(service_scaling, **case)
 

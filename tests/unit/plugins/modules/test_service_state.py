@@ -70,7 +70,6 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize('case', CASES.values(), ids=list(CASES))
 def test_service_state(run, case):
     run(service_state, **case)
 
