@@ -23,6 +23,7 @@ from tests.simulator.fixture_ids import cloud_connection, observability_connecti
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
+
 class Run:
     """One finished ansible-playbook run and everything it printed or recorded."""
 

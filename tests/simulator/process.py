@@ -69,10 +69,10 @@ class AdminCalls:
 
     def faults(self, *specs):
         """Arm each fault spec in order; return the pending faults."""
-        pending = self.admin('GET', 'faults')
+        answer = None
         for spec in specs:
-            pending = self.admin('POST', 'faults', spec)
-        return pending['faults']
+            answer = self.admin('POST', 'faults', spec)
+        return (answer or self.admin('GET', 'faults'))['faults']
 
     def requests(self):
         """The request log."""

@@ -61,7 +61,7 @@ def test_request_ids_are_unique(sim):
     (pipe_path(PIPE_KAFKA, service_id=SERVICE_DEV), 404, 'NOT_FOUND'),
     (service_path(SERVICE_PROD, '/pipesReversePrivateEndpoints/5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d89'), 404, 'NOT_FOUND'),
     (service_path(SERVICE_DEV, '/pipesReversePrivateEndpoints/' + RPE), 404, 'NOT_FOUND'),
-    ('/v1/organizations/7e0b7e1c-1d2a-4c6b-9f3e-0a1b2c3d4e50/services/%s' % SERVICE_PROD, 403, 'FORBIDDEN'),
+    ('/v1/organizations/%s0/services/%s' % (ORGANIZATION[:-1], SERVICE_PROD), 403, 'FORBIDDEN'),  # another organization
     (service_path(SERVICE_PROD, '/backups'), 404, 'NOT_FOUND'),
 ])
 def test_path_errors(sim, path, status, code):

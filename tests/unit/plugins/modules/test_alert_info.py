@@ -91,4 +91,3 @@ def test_every_page_is_read(run, total, pages):
 def test_filters_are_exact_and_apply_to_every_page(run, paging, filters):
     run(alert_info, filters, config=dict(alert_count(2300), alerts_paging=paging),
         requests=[page(number) for number in range(3 if paging else 1)], verify=the_alerts(beyond_the_second_page=True, **filters))
-

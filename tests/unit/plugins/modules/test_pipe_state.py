@@ -13,8 +13,8 @@ __metaclass__ = type
 import pytest
 
 from ansible_collections.engine.cloud.plugins.modules import pipe_state
-from ansible_collections.engine.cloud.tests.simulator.fixture_ids import (PIPE_KAFKA, PIPE_OBJECT_STORAGE, PIPE_POSTGRES,
-                                                                           SERVICE_PROD, pipe_path)
+from ansible_collections.engine.cloud.tests.simulator.fixture_ids import (PIPE_KAFKA, PIPE_OBJECT_STORAGE, PIPE_POSTGRES, SERVICE_PROD,
+                                                                          pipe_path)
 
 
 def pipe(pipe_id, **args):
