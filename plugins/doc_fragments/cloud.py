@@ -8,16 +8,22 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 
-class ModuleDocFragment(object):
-
-    # Options of every module that talks to the cloud management API.
-    DOCUMENTATION = r'''
-options:
+# The service every module works on (service_info lists them all without it).
+_SERVICE_ID = r'''
   service_id:
     description:
       - UUID of the service; for a pipe or a reverse private endpoint, of the service it belongs to.
     type: str
     required: true
+'''
+
+
+class ModuleDocFragment(object):
+
+    # Options of every module and plugin that talks to the cloud management API. Plugins add the
+    # env entries of api_url, api_key_id, api_key_secret and organization_id in their own options.
+    CONNECTION = r'''
+options:
   api_url:
     description:
       - Base address of the cloud management API, without the C(/v1) path.
@@ -67,10 +73,12 @@ options:
     default: 5
 notes:
   - Proxies are taken from the E(HTTPS_PROXY), E(HTTP_PROXY) and E(NO_PROXY) environment variables.
-  - "Runs on the controller (C(hosts: localhost) or C(delegate_to: localhost))."
 requirements:
   - requests
 '''
+
+    # Options of every module that talks to the cloud management API: the service and the connection.
+    DOCUMENTATION = CONNECTION.replace('\noptions:\n', '\noptions:' + _SERVICE_ID, 1)
 
     # The management API's options as the observability modules see them: accepted and ignored.
     UNUSED = r'''
