@@ -25,7 +25,7 @@ description:
     C(connection: local) and C(ansible_python_interpreter: \"{{ ansible_playbook_python }}\") on the play;
     and with C(service_id: \"{{ engine_id }}\")."
   - A service whose name is not a valid host name (see O(hostname)) is named by its id instead, with a warning.
-  - The connection options may be templates, for example C(\"{{ vault_engine_key_secret }}\"); they are rendered
+  - The connection options may be templates, for example C("{{ vault_engine_key_secret }}"); they are rendered
     with the extra variables of the run (C(-e @vault.yml) with a vaulted file). An inline vaulted value works too.
     Without them, the environment variables of the modules are used.
   - An API error (a refused key, an unknown organization, a server error) fails the inventory source with the

@@ -18,8 +18,8 @@ description:
     (a bad value raises an error that names the option, and nothing is sent), sends the same request
     and returns the same rows, through the same code as the module.
   - It takes no positional terms.
-  - "Use it with C(query()), or with C(lookup(..., wantlist=true)): then the result is always the list of rows.
-    A plain C(lookup()) returns a single row as a dict instead of a list, and no rows as an empty list."
+  - Use it with the C(query) function, or with C(lookup) and C(wantlist=true); then the result is always the list of rows.
+    A plain C(lookup) returns a single row as a dict instead of a list, and no rows as an empty list.
   - Every evaluation of the template sends one query. To use the rows more than once (a variable that several
     tasks or expressions read is evaluated each time), store them once with C(ansible.builtin.set_fact).
   - Lookups run on the controller and do not see C(module_defaults); give the connection as keyword arguments
@@ -70,7 +70,7 @@ EXAMPLES = r'''
 RETURN = r'''
 _raw:
   description:
-    - The rows, as RV(engine.cloud.chart_series#module:rows) of the module, in ascending C(ts_bucket) order;
+    - The rows, as the module returns them in RV(engine.cloud.chart_series#module:rows), in ascending C(ts_bucket) order;
       numeric strings among the series values are numbers.
     - Each row holds C(ts_bucket) (epoch milliseconds), C(group) (the O(series[].group_by) values) and
       C(series_N.data) for each series N that has data in that bucket.
