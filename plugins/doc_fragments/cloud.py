@@ -8,21 +8,12 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 
-# The service every module works on (service_info lists them all without it).
-_SERVICE_ID = r'''
-  service_id:
-    description:
-      - UUID of the service; for a pipe or a reverse private endpoint, of the service it belongs to.
-    type: str
-    required: true
-'''
-
-
 class ModuleDocFragment(object):
 
-    # Options of every module and plugin that talks to the cloud management API. Plugins add the
-    # env entries of api_url, api_key_id, api_key_secret and organization_id in their own options.
-    CONNECTION = r'''
+    # Options of every module and plugin that talks to the cloud management API. Modules add
+    # SERVICE_ID; plugins add the env entries of api_url, api_key_id, api_key_secret and
+    # organization_id in their own options.
+    DOCUMENTATION = r'''
 options:
   api_url:
     description:
@@ -77,8 +68,15 @@ requirements:
   - requests
 '''
 
-    # Options of every module that talks to the cloud management API: the service and the connection.
-    DOCUMENTATION = CONNECTION.replace('\noptions:\n', '\noptions:' + _SERVICE_ID, 1)
+    # The service every module of the cloud management API works on (service_info lists them all without it).
+    SERVICE_ID = r'''
+options:
+  service_id:
+    description:
+      - UUID of the service; for a pipe or a reverse private endpoint, of the service it belongs to.
+    type: str
+    required: true
+'''
 
     # The management API's options as the observability modules see them: accepted and ignored.
     UNUSED = r'''

@@ -62,7 +62,7 @@ options:
     env:
       - name: ENGINE_CLOUD_ORGANIZATION_ID
 extends_documentation_fragment:
-  - engine.cloud.cloud.CONNECTION
+  - engine.cloud.cloud
   - constructed
   - inventory_cache
 notes:

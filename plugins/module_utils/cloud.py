@@ -39,7 +39,7 @@ def wait_options(timeout):
 class CloudModule(EngineModule):
     """A module of the cloud management API, on one service.
 
-    Every module has the service_id option (documented in the engine.cloud.cloud fragment);
+    Every module has the service_id option (documented in the engine.cloud.cloud.SERVICE_ID fragment);
     service_id_required=False makes it optional. uuid_options are checked before anything is sent."""
 
     connection_spec = dict(CLOUD_CONNECTION, **unused(OBSERVABILITY_CONNECTION))

@@ -48,15 +48,16 @@ SERVICES = [
 
 
 class Api(object):
-    """Stands in for HttpClient.request: records each call, answers with the services or raises."""
+    """Stands in for HttpClient.request: records each call, answers with the services, or raises the
+    next of errors."""
 
     def __init__(self, services):
-        self.services, self.error, self.calls = services, None, []
+        self.services, self.errors, self.calls = services, [], []
 
     def request(self, client, method, path, params=None, body=None):
         self.calls.append(dict(method=method, path=path, url=client.base_url, auth=client.session.auth, timeout=client.timeout))
-        if self.error:
-            raise self.error
+        if self.errors:
+            raise self.errors.pop(0)
         return dict(status=200, result=copy.deepcopy(self.services))
 
 
@@ -74,7 +75,11 @@ class Display(object):
 @pytest.fixture
 def api(monkeypatch, controller):
     fake = Api(SERVICES)
-    monkeypatch.setattr(http.HttpClient, 'request', lambda client, *args, **kwargs: fake.request(client, *args, **kwargs))
+
+    def request(client, *args, **kwargs):
+        return fake.request(client, *args, **kwargs)
+
+    monkeypatch.setattr(http.HttpClient, 'request', request)
     return fake
 
 
@@ -203,7 +208,7 @@ def test_bad_options_fail_naming_them_before_any_request(api, options, message):
 ])
 def test_api_errors_say_what_to_check(api, status, hint):
     client_hint = 'The management API refused the API key: check api_key_id and api_key_secret' if status == 401 else None
-    api.error = http.ApiError('refused', status=status, method='GET', path=LIST_PATH, request_id='r-1', hint=client_hint)
+    api.errors.append(http.ApiError('refused', status=status, method='GET', path=LIST_PATH, request_id='r-1', hint=client_hint))
     with pytest.raises(AnsibleError) as raised:
         parse(plugin_with())
     assert str(raised.value).startswith('GET %s failed: HTTP %d: refused (request id r-1). ' % (LIST_PATH, status))

@@ -25,16 +25,17 @@ SERIES = [dict(source_id=SOURCE_METRICS, agg_fn='count')]
 
 
 class Api(object):
-    """Stands in for HttpClient.request: records each call and answers with data, or raises error."""
+    """Stands in for HttpClient.request: records each call and answers with data, or raises the next
+    of errors."""
 
-    def __init__(self, data=None, error=None):
-        self.data, self.error, self.calls = data or [], error, []
+    def __init__(self, data):
+        self.data, self.errors, self.calls = data, [], []
 
     def __call__(self, client, method, path, params=None, body=None):
         self.calls.append(dict(url=client.base_url, authorization=client.session.headers.get('Authorization'), timeout=client.timeout,
                                retries=client.retries, method=method, path=path, body=body))
-        if self.error:
-            raise self.error
+        if self.errors:
+            raise self.errors.pop(0)
         return {'data': self.data}
 
 
@@ -43,8 +44,12 @@ def api(monkeypatch, controller):
     monkeypatch.setattr(timespec, 'now_ms', lambda: NOW)
     for name in ('ENGINE_OBSERVABILITY_URL', 'ENGINE_OBSERVABILITY_TOKEN'):
         monkeypatch.delenv(name, raising=False)
-    fake = Api(data=[{'ts_bucket': 2, 'group': [], 'series_0.data': '5'}, {'ts_bucket': 1, 'group': [], 'series_0.data': 4}])
-    monkeypatch.setattr(http.HttpClient, 'request', lambda client, *args, **kwargs: fake(client, *args, **kwargs))
+    fake = Api([{'ts_bucket': 2, 'group': [], 'series_0.data': '5'}, {'ts_bucket': 1, 'group': [], 'series_0.data': 4}])
+
+    def request(client, *args, **kwargs):
+        return fake(client, *args, **kwargs)
+
+    monkeypatch.setattr(http.HttpClient, 'request', request)
     return fake
 
 
@@ -100,7 +105,7 @@ def test_terms_are_refused(api):
 
 
 def test_an_api_error_raises_the_modules_message(api):
-    api.error = http.ApiError('Source not found for series 1', status=404, method='POST', path='/api/v2/charts/series')
+    api.errors.append(http.ApiError('Source not found for series 1', status=404, method='POST', path='/api/v2/charts/series'))
     with pytest.raises(AnsibleError) as raised:
         run(series=SERIES, start_time='-1h')
     assert str(raised.value) == 'POST /api/v2/charts/series failed: HTTP 404: Source not found for series 1'
