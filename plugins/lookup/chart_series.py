@@ -78,6 +78,7 @@ _raw:
   elements: dict
 '''
 
+from ansible.errors import AnsibleError
 from ansible.plugins.lookup import LookupBase
 
 from ansible_collections.engine.cloud.plugins.module_utils import chart, observability
@@ -90,8 +91,9 @@ SPEC = dict(COMMON_SPEC, **dict(OBSERVABILITY_CONNECTION, **chart.SPEC))
 class LookupModule(LookupBase):
 
     def run(self, terms, variables=None, **kwargs):
-        raise_on_errors([None if not terms else 'engine.cloud.chart_series takes keyword arguments only '
-                         '(series=..., start_time=...), got %d positional term(s)' % len(terms)])
+        if terms:
+            raise AnsibleError('engine.cloud.chart_series takes keyword arguments only (series=..., start_time=...), '
+                               'got %d positional term(s)' % len(terms))
         params = checked_options(SPEC, kwargs, 'engine.cloud.chart_series lookup')
         body, errors = chart.request(params)
         raise_on_errors(errors)

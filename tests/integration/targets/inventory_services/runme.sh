@@ -2,7 +2,8 @@
 # The engine.cloud.services inventory plugin against the simulator, run as users run it:
 #   1. a source with templated credentials (the key secret from a vaulted vars file), keyed_groups,
 #      groups and compose: check_hosts.yml asserts the hosts, groups and variables, and that the
-#      inventory sent one request; a service name that is not a valid host name warns;
+#      inventory sent one request; a service name that is not a valid host name warns; then the
+#      secret as an inline vaulted value;
 #   2. hostname: id, with the connection from the modules' environment variables;
 #   3. strict: true fails on a compose expression that cannot be evaluated;
 #   4. the cache: a second run sends 0 requests, --flush-cache reads again; the cache holds no secret;
@@ -68,6 +69,17 @@ grep -q "service .* is named by its id: its name 'reporting replica' is not a va
     echo "inventory_services: no warning for the service named 'reporting replica'" >&2
     exit 1
 }
+
+# 1b. The secret as an inline vaulted value of the source.
+{
+    printf 'plugin: engine.cloud.services\napi_url: "%s"\napi_key_id: "%s"\norganization_id: "%s"\n' \
+        "$(config engine_api_url)" "$(config engine_api_key_id)" "$(config engine_organization_id)"
+    ansible-vault encrypt_string --vault-password-file "$work/vault-password" --name api_key_secret "$KEY_SECRET" 2>/dev/null
+} >"$work/inline.engine_cloud.yml"
+run ansible-playbook -i localhost, -e "@$CONFIG" reset.yml
+run ansible-inventory -i "$work/inline.engine_cloud.yml" --vault-password-file "$work/vault-password" --graph
+grep -q -- '--ingest-eu$' "$work/last.log"
+requests 1
 
 # 2. hostname: id, the connection from the environment.
 printf 'plugin: engine.cloud.services\nhostname: id\n' >"$work/ids.engine_cloud.yml"
