@@ -113,6 +113,7 @@ hostname: id
 '''
 
 import re
+from collections import Counter
 
 from ansible.errors import AnsibleError
 from ansible.module_utils.common.text.converters import to_text
@@ -190,7 +191,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         path = cloud.services_path(params['organization_id'])
         services = call(client, 'GET', path, hints=HINTS).get('result')
         if not isinstance(services, list):
-            raise AnsibleError('GET %s answered without a list of services: %r' % (path, services)[:300])
+            raise AnsibleError('GET %s answered without a list of services' % path)
         self.display.vvv('engine.cloud.services: %d services from GET %s' % (len(services), path))
         return mask_secrets(services)
 
@@ -209,9 +210,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         """The host name of each service, in order: its id, or its name where that is a valid host name."""
         if self.get_option('hostname') == 'id':
             return [service['id'] for service in services]
-        taken = dict()
-        for service in services:
-            taken[service.get('name')] = taken.get(service.get('name'), 0) + 1
+        taken = Counter(service.get('name') for service in services)
         names = []
         for service in services:
             problem = why_not_a_host_name(service.get('name'), taken)
