@@ -1,4 +1,4 @@
-"""Management API: auth, envelopes, validation of every Limit, state changes, pipes and settings."""
+"""Management API: auth, envelopes, validation of every Limit, state changes, pipes, settings and lists."""
 
 import base64
 import re
@@ -7,7 +7,8 @@ import time
 import pytest
 
 from .fixture_ids import (KEY_ID, KEY_SECRET, ORGANIZATION, PIPE_DEV, PIPE_KAFKA, PIPE_OBJECT_STORAGE, PIPE_POSTGRES, PIPE_STREAM, RPE,
-                          SERVICE_DEV, SERVICE_IDLE, SERVICE_PROD, TOKEN, pipe_path, service_path)
+                          SERVICE_DEV, SERVICE_IDLE, SERVICE_INGEST_EU, SERVICE_INGEST_STAGING, SERVICE_PROD, TOKEN, pipe_path,
+                          service_path)
 
 UUID4 = re.compile(r'[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}')
 
@@ -433,3 +434,91 @@ def test_rate_limit_ten_per_ten_seconds(sim):
 
 def test_rate_limit_off_by_default(sim):
     assert all(sim.cloud('GET', service_path()).status == 200 for _attempt in range(15))
+
+
+# Lists: one response each (no paging), every item exactly as its single read shows it ------------
+
+SERVICES = '/v1/organizations/%s/services' % ORGANIZATION
+UNKNOWN_SERVICE = '3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e59'
+OTHER_ORGANIZATION = '7e0b7e1c-1d2a-4c6b-9f3e-0a1b2c3d4e50'
+
+
+def pipes_of(service):
+    return '%s/%s/pipes' % (SERVICES, service)
+
+
+def endpoints_of(service):
+    return '%s/%s/pipesReversePrivateEndpoints' % (SERVICES, service)
+
+
+def test_services_lists_every_service_as_its_read_shows_it(sim):
+    listed = sim.cloud('GET', SERVICES).result
+    assert [service['id'] for service in listed] == [SERVICE_PROD, SERVICE_DEV, SERVICE_IDLE, SERVICE_INGEST_STAGING, SERVICE_INGEST_EU]
+    for service in listed:
+        assert service == sim.cloud('GET', '%s/%s' % (SERVICES, service['id'])).result
+        assert 'sim' not in service and all('enabled' not in endpoint for endpoint in service['endpoints'])
+
+
+def test_services_list_shows_states_after_a_transition(sim):
+    assert sim.cloud('PATCH', '%s/%s/state' % (SERVICES, SERVICE_PROD), {'command': 'stop'}).status == 200
+    assert next(s for s in sim.cloud('GET', SERVICES).result if s['id'] == SERVICE_PROD)['state'] == 'stopping'
+    sim.wait_for_state('%s/%s' % (SERVICES, SERVICE_PROD), 'stopped')
+    assert next(s for s in sim.cloud('GET', SERVICES).result if s['id'] == SERVICE_PROD)['state'] == 'stopped'
+
+
+@pytest.mark.parametrize('service, pipes', [
+    (SERVICE_PROD, [PIPE_KAFKA, PIPE_OBJECT_STORAGE, PIPE_STREAM, PIPE_POSTGRES]),
+    (SERVICE_DEV, [PIPE_DEV]),
+    (SERVICE_INGEST_EU, []),
+])
+def test_pipes_lists_the_services_pipes_as_their_reads_show_them(sim, service, pipes):
+    listed = sim.cloud('GET', pipes_of(service)).result
+    assert [pipe['id'] for pipe in listed] == pipes
+    for pipe in listed:
+        assert pipe == sim.cloud('GET', '%s/%s' % (pipes_of(service), pipe['id'])).result
+
+
+@pytest.mark.parametrize('service, endpoints', [(SERVICE_PROD, [RPE]), (SERVICE_DEV, [])])
+def test_reverse_private_endpoints_lists_the_services_endpoints(sim, service, endpoints):
+    listed = sim.cloud('GET', endpoints_of(service)).result
+    assert [endpoint['id'] for endpoint in listed] == endpoints
+    for endpoint in listed:
+        assert endpoint == sim.cloud('GET', '%s/%s' % (endpoints_of(service), endpoint['id'])).result
+
+
+@pytest.mark.parametrize('path, status, code', [
+    ('/v1/organizations/nope/services', 400, 'BAD_REQUEST'),
+    ('/v1/organizations/%s/services' % OTHER_ORGANIZATION, 403, 'FORBIDDEN'),
+    (SERVICES + '/', 404, 'NOT_FOUND'),
+    (pipes_of('not-a-uuid'), 400, 'BAD_REQUEST'),
+    (pipes_of(UNKNOWN_SERVICE), 404, 'NOT_FOUND'),
+    (endpoints_of(UNKNOWN_SERVICE), 404, 'NOT_FOUND'),
+    (pipes_of(SERVICE_PROD) + '/', 404, 'NOT_FOUND'),
+])
+def test_list_path_errors(sim, path, status, code):
+    assert_error(sim.cloud('GET', path), status, code)
+
+
+@pytest.mark.parametrize('path', [SERVICES, pipes_of(SERVICE_PROD), endpoints_of(SERVICE_PROD)])
+def test_lists_need_the_key_take_only_get_and_are_logged(sim, path):
+    wrong_secret = 'Basic ' + base64.b64encode(('%s:wrong' % KEY_ID).encode()).decode()
+    assert_error(sim.request('GET', path, headers={'Authorization': wrong_secret}), 401, 'UNAUTHORIZED')
+    assert_error(sim.cloud('POST', path, {}), 404, 'NOT_FOUND')
+    assert sim.cloud('GET', path).status == 200
+    assert [(entry['method'], entry['path'], entry['status']) for entry in sim.requests_log()] == [
+        ('GET', path, 401), ('POST', path, 404), ('GET', path, 200)]
+
+
+def test_lists_count_against_the_rate_limit(sim):
+    sim.admin('POST', 'reset', {'rate_limit': True})
+    paths = [SERVICES, pipes_of(SERVICE_PROD), endpoints_of(SERVICE_PROD)]
+    assert [sim.cloud('GET', paths[attempt % 3]).status for attempt in range(10)] == [200] * 10
+    assert_error(sim.cloud('GET', SERVICES), 429, 'TOO_MANY_REQUESTS')
+
+
+def test_faults_apply_to_lists(sim):
+    sim.admin('POST', 'faults', {'method': 'GET', 'path': '/services$', 'count': 1, 'kind': 'status', 'status': 503})
+    assert sim.cloud('GET', pipes_of(SERVICE_PROD)).status == 200
+    assert sim.cloud('GET', SERVICES).status == 503
+    assert sim.cloud('GET', SERVICES).status == 200
+    assert [entry['fault'] for entry in sim.requests_log()] == [None, 'status', None]

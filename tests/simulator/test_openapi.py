@@ -12,8 +12,8 @@ import pytest
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from .fixture_ids import (PIPE_DEV, PIPE_KAFKA, PIPE_OBJECT_STORAGE, PIPE_POSTGRES, PIPE_STREAM, RPE, SERVICE_DEV, SERVICE_IDLE,
-                          SERVICE_PROD, pipe_path, service_path)
+from .fixture_ids import (ORGANIZATION, PIPE_DEV, PIPE_KAFKA, PIPE_OBJECT_STORAGE, PIPE_POSTGRES, PIPE_STREAM, RPE, SERVICE_DEV,
+                          SERVICE_IDLE, SERVICE_PROD, pipe_path, service_path)
 
 DOCUMENT_PATH = os.path.join(os.path.dirname(__file__), 'cloud-api.openapi.json')
 TEMPLATE = '/v1/organizations/{organizationId}/services/{serviceId}'
@@ -42,11 +42,15 @@ def document():
     return doc, Registry().with_resource('urn:doc', Resource(doc, DRAFT202012))
 
 
-def validate(document, template, method, reply, status='200'):
-    """Validate a reply against the response schema of an operation."""
-    doc, registry = document
-    schema = doc['paths'][template][method]['responses'][status]['content']['application/json']['schema']
-    validator = jsonschema.Draft202012Validator(schema, registry=registry, format_checker=jsonschema.FormatChecker())
+def response_schema(document, template, method, status='200'):
+    """The schema of an operation's response."""
+    return document[0]['paths'][template][method]['responses'][status]['content']['application/json']['schema']
+
+
+def validate(document, template, method, reply, status='200', schema=None):
+    """Validate a reply against the response schema of an operation (or against schema)."""
+    schema = schema or response_schema(document, template, method, status)
+    validator = jsonschema.Draft202012Validator(schema, registry=document[1], format_checker=jsonschema.FormatChecker())
     errors = [error.message for error in validator.iter_errors(reply.json())]
     assert not errors, errors
 
@@ -93,3 +97,18 @@ def test_the_document_catches_unknown_fields(sim, document):
     reply.text = reply.text.replace('"isPrimary"', '"isPrimaryX"')
     with pytest.raises(AssertionError):
         validate(document, TEMPLATE, 'get', reply)
+
+
+# The list operations are not in the document; their items are the schemas of the single reads.
+LISTS = [(TEMPLATE, '/v1/organizations/%s/services' % ORGANIZATION)]
+LISTS += [(TEMPLATE + '/pipes/{pipeId}', service_path(service, '/pipes')) for service in (SERVICE_PROD, SERVICE_DEV)]
+LISTS += [(TEMPLATE + '/pipesReversePrivateEndpoints/{reversePrivateEndpointId}', service_path(SERVICE_PROD, '/pipesReversePrivateEndpoints'))]
+
+
+@pytest.mark.parametrize('item_template, path', LISTS)
+def test_list_responses_validate_item_by_item(sim, document, item_template, path):
+    reply = sim.cloud('GET', path)
+    assert reply.status == 200 and reply.result, reply.text
+    envelope = response_schema(document, item_template, 'get')
+    result = {'type': 'array', 'items': envelope['properties']['result']}
+    validate(document, item_template, 'get', reply, schema=dict(envelope, properties=dict(envelope['properties'], result=result)))

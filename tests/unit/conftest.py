@@ -10,7 +10,8 @@ Fixtures:
   clock  a FakeClock that the collection's CLOCK reads (time, monotonic, sleep);
   sim    an InProcessSimulator on that clock, answering every request requests sends;
   run    runs a module's main() for a case written as data (see ModuleRun) and checks it;
-  case   each entry of the test file's CASES ({id: case}) in turn.
+  case   each entry of the test file's CASES ({id: case}) in turn;
+  controller  the controller's process, for the tests of the inventory and lookup plugins.
 
 What sim does to the test process, each in one place below: patch_clock (CLOCK), patch_transport
 (requests.adapters.HTTPAdapter.send, the one patched place of the HTTP layer) and
@@ -28,6 +29,7 @@ from urllib.parse import urlencode
 
 import pytest
 import requests
+from ansible.module_utils import _internal
 from ansible.module_utils.testing import patch_module_args
 from urllib3.exceptions import ProtocolError
 from urllib3.response import HTTPResponse
@@ -275,3 +277,17 @@ def pytest_generate_tests(metafunc):
     cases = getattr(metafunc.module, 'CASES', None)
     if 'case' in metafunc.fixturenames and cases is not None:
         metafunc.parametrize('case', list(cases.values()), ids=list(cases))
+
+
+def pytest_collection_finish(session):
+    """Importing controller code (what the inventory and lookup tests import) marks the whole process
+    as the controller, and a module run in such a process sends its deprecations to the display
+    instead of its result. A module never runs in the controller's process: the mark is taken back
+    once every test file is imported, and set only for the tests that use `controller`."""
+    _internal.is_controller = False
+
+
+@pytest.fixture
+def controller(monkeypatch):
+    """The controller's process, for the test of an inventory or lookup plugin."""
+    monkeypatch.setattr(_internal, 'is_controller', True)
