@@ -10,7 +10,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.engine.cloud.plugins.modules import pipe_info
-from ansible_collections.engine.cloud.tests.simulator.fixture_ids import CONNECTION_STRING, PIPE_OBJECT_STORAGE, SERVICE_PROD, pipe_path
+from ansible_collections.engine.cloud.tests.simulator.fixture_ids import CONNECTION_STRING, PIPE_OBJECT_STORAGE, SERVICE_PROD, pipe_path, service_path
 
 MISSING = '00000000-0000-4000-8000-000000000000'
 
@@ -33,6 +33,20 @@ CASES = {
     'a pipe_id that is not a UUID fails before any request': dict(
         args=dict(service_id=SERVICE_PROD, pipe_id='not-a-uuid'),
         requests=[], fails='', result={'msg': "pipe_id must be a UUID (8-4-4-4-12 hexadecimal digits), got 'not-a-uuid'"}),
+    'without pipe_id, lists the pipes of the service with one GET, secrets masked': dict(
+        args=dict(service_id=SERVICE_PROD),
+        requests=[('GET', service_path(SERVICE_PROD, '/pipes'))],
+        result={'changed': False}, absent=['pipe'],
+        verify=lambda result, sim: (
+            sorted(item['id'] for item in result['pipes'])
+            == sorted(item['id'] for item in sim.state()['pipes'] if item['serviceId'] == SERVICE_PROD)
+            and [item['source']['objectStorage']['connectionString'] for item in result['pipes']
+                 if item['id'] == PIPE_OBJECT_STORAGE] == ['********']
+            and connection_string_in_the_simulator(result, sim))),
+    'listing the pipes of an unknown service fails with the 404': dict(
+        args=dict(service_id=MISSING),
+        requests=[('GET', service_path(MISSING, '/pipes'))],
+        fails='HTTP 404 NOT_FOUND: Service %s not found' % MISSING),
 }
 
 

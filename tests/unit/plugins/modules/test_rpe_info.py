@@ -22,6 +22,11 @@ CASES = {
         args=dict(service_id=SERVICE_PROD, reverse_private_endpoint_id='not-a-uuid'),
         requests=[], fails='',
         result={'msg': "reverse_private_endpoint_id must be a UUID (8-4-4-4-12 hexadecimal digits), got 'not-a-uuid'"}),
+    'without reverse_private_endpoint_id, lists the endpoints of the service with one GET': dict(
+        args=dict(service_id=SERVICE_PROD),
+        requests=[('GET', service_path(suffix='/pipesReversePrivateEndpoints'))],
+        result={'changed': False, 'reverse_private_endpoints.0.id': RPE}, absent=['reverse_private_endpoint'],
+        verify=lambda result, sim: result['reverse_private_endpoints'] == sim.state()['reversePrivateEndpoints']),
 }
 
 

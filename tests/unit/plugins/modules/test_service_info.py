@@ -10,7 +10,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.engine.cloud.plugins.modules import service_info
-from ansible_collections.engine.cloud.tests.simulator.fixture_ids import SERVICE_PROD, service_path
+from ansible_collections.engine.cloud.tests.simulator.fixture_ids import ORGANIZATION, SERVICE_PROD, service_path
 
 MISSING = '00000000-0000-4000-8000-000000000000'
 
@@ -26,6 +26,11 @@ CASES = {
         fails='HTTP 404 NOT_FOUND: Service %s not found' % MISSING,
         result={'status': 404, 'code': 'NOT_FOUND', 'method': 'GET', 'path': service_path(MISSING)},
         verify=lambda result, sim: '(request id %s)' % result['request_id'] in result['msg']),
+    'without service_id, lists every service of the organization with one GET': dict(
+        args=dict(), check=True,
+        requests=[('GET', '/v1/organizations/%s/services' % ORGANIZATION)],
+        result={'changed': False}, absent=['service'],
+        verify=lambda result, sim: [item['id'] for item in result['services']] == [item['id'] for item in sim.state()['services']]),
 }
 
 
