@@ -10,14 +10,11 @@ __metaclass__ = type
 
 class ModuleDocFragment(object):
 
-    # Options of every module that talks to the cloud management API.
+    # Options of every module and plugin that talks to the cloud management API. Modules add
+    # SERVICE_ID; plugins add the env entries of api_url, api_key_id, api_key_secret and
+    # organization_id in their own options.
     DOCUMENTATION = r'''
 options:
-  service_id:
-    description:
-      - UUID of the service; for a pipe or a reverse private endpoint, of the service it belongs to.
-    type: str
-    required: true
   api_url:
     description:
       - Base address of the cloud management API, without the C(/v1) path.
@@ -70,9 +67,18 @@ options:
     default: 5
 notes:
   - Proxies are taken from the E(HTTPS_PROXY), E(HTTP_PROXY) and E(NO_PROXY) environment variables.
-  - "Runs on the controller (C(hosts: localhost) or C(delegate_to: localhost))."
 requirements:
   - requests
+'''
+
+    # The service every module of the cloud management API works on (service_info lists them all without it).
+    SERVICE_ID = r'''
+options:
+  service_id:
+    description:
+      - UUID of the service; for a pipe or a reverse private endpoint, of the service it belongs to.
+    type: str
+    required: true
 '''
 
     # The management API's options as the observability modules see them: accepted and ignored.

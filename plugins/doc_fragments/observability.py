@@ -10,7 +10,8 @@ __metaclass__ = type
 
 class ModuleDocFragment(object):
 
-    # Options of every module that talks to the observability API.
+    # Options of every module and plugin that talks to the observability API. Plugins add the env
+    # entries of observability_url and api_token in their own options.
     DOCUMENTATION = r'''
 options:
   observability_url:
@@ -50,7 +51,6 @@ options:
     default: 5
 notes:
   - Proxies are taken from the E(HTTPS_PROXY), E(HTTP_PROXY) and E(NO_PROXY) environment variables.
-  - "Runs on the controller (C(hosts: localhost) or C(delegate_to: localhost))."
 requirements:
   - requests
 '''

@@ -44,6 +44,18 @@ OBSERVABILITY_CONNECTION = dict(
 )
 
 
+def option_errors(params):
+    """Messages for bad values of the options every module and plugin shares (Nones for good ones)."""
+    return [None if params['api_timeout'] > 0 else 'api_timeout must be at least 1 second, got %d' % params['api_timeout'],
+            None if params['api_retries'] >= 0 else 'api_retries must be at least 0, got %d' % params['api_retries']]
+
+
+def open_client(params, **client_options):
+    """The HTTP client for the shared options; client_options come from the API's layer."""
+    return http.HttpClient(timeout=params['api_timeout'], validate_certs=params['validate_certs'],
+                           retries=params['api_retries'], user_agent=USER_AGENT, **client_options)
+
+
 def unused(connection):
     """The other API's connection options, optional and ignored: accepted so that one
     module_defaults entry for group/engine.cloud.all can carry both APIs' credentials."""
@@ -70,13 +82,8 @@ class EngineModule(AnsibleModule):
             self.fail_json(msg=missing_required_lib('requests'),
                            exception=''.join(traceback.format_exception_only(type(http.REQUESTS_IMPORT_ERROR),
                                                                              http.REQUESTS_IMPORT_ERROR)))
-        self.fail_on_errors(
-            None if self.params['api_timeout'] > 0 else 'api_timeout must be at least 1 second, got %d' % self.params['api_timeout'],
-            None if self.params['api_retries'] >= 0 else 'api_retries must be at least 0, got %d' % self.params['api_retries'],
-            *self.connection_errors())
-        self.client = http.HttpClient(
-            timeout=self.params['api_timeout'], validate_certs=self.params['validate_certs'],
-            retries=self.params['api_retries'], user_agent=USER_AGENT, **self.client_options())
+        self.fail_on_errors(*option_errors(self.params) + self.connection_errors())
+        self.client = open_client(self.params, **self.client_options())
 
     def fail_json(self, msg, **kwargs):
         for name, option in self.argument_spec.items():

@@ -25,6 +25,21 @@ AUTH_HINT = 'The management API refused the API key: check api_key_id and api_ke
 REFUSED_COMMAND_ROUNDS = 3
 
 
+def services_path(organization_id):
+    """/v1/organizations/{organization_id}/services: the list, and the base of every service's path."""
+    return '/v1/organizations/%s/services' % organization_id
+
+
+def connection_errors(params, uuid_options=('organization_id',)):
+    """Messages for a bad api_url and for the options in uuid_options that are no UUIDs."""
+    return [validate.url('api_url', params['api_url'])] + [validate.uuid(name, params[name]) for name in uuid_options]
+
+
+def client_options(params):
+    """The management API's part of the HTTP client: base address, Basic auth, what a 401 means."""
+    return dict(base_url=params['api_url'], auth=(params['api_key_id'], params['api_key_secret']), auth_hint=AUTH_HINT)
+
+
 def wait_options(timeout):
     """The wait and wait_timeout options of a state module, with its default timeout in seconds."""
     return dict(wait=dict(type='bool', default=True), wait_timeout=dict(type='int', default=timeout))
@@ -33,7 +48,7 @@ def wait_options(timeout):
 class CloudModule(EngineModule):
     """A module of the cloud management API, on one service.
 
-    Every module has the service_id option (documented in the engine.cloud.cloud fragment);
+    Every module has the service_id option (documented in the engine.cloud.cloud.SERVICE_ID fragment);
     service_id_required=False makes it optional. uuid_options are checked before anything is sent."""
 
     connection_spec = dict(CLOUD_CONNECTION, **unused(OBSERVABILITY_CONNECTION))
@@ -48,19 +63,21 @@ class CloudModule(EngineModule):
                                 else 'wait_timeout must be at least 1 second, got %d' % self.params['wait_timeout'])
 
     def connection_errors(self):
-        return [validate.url('api_url', self.params['api_url'])] + [validate.uuid(name, self.params[name]) for name in self.uuid_options]
+        return connection_errors(self.params, self.uuid_options)
 
     def client_options(self):
-        return dict(base_url=self.params['api_url'], auth=(self.params['api_key_id'], self.params['api_key_secret']),
-                    auth_hint=AUTH_HINT)
+        return client_options(self.params)
 
     def path(self, *parts):
         """/v1/organizations/{organization_id}/services/{service_id}[/part...]"""
-        base = '/v1/organizations/%s/services/%s' % (self.params['organization_id'], self.params['service_id'])
-        return '/'.join((base,) + parts)
+        return '/'.join((services_path(self.params['organization_id']), self.params['service_id']) + parts)
 
     def get(self, *parts):
         return self.call('GET', self.path(*parts)).get('result')
+
+    def list_services(self):
+        """Every service of the organization, in one request."""
+        return self.call('GET', services_path(self.params['organization_id'])).get('result')
 
     def send(self, method, body, *parts):
         """A write; an API error raises http.ApiError for the caller to judge (see EngineModule.converge)."""

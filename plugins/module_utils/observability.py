@@ -14,6 +14,17 @@ from ansible_collections.engine.cloud.plugins.module_utils.base import CLOUD_CON
 
 AUTH_HINT = 'The observability API refused the token: check api_token (ENGINE_OBSERVABILITY_TOKEN)'
 PAGE_SIZE = 1000
+PREFIX = '/api/v2'
+
+
+def connection_errors(params):
+    """A message for a bad observability_url (None for a good one), in a list."""
+    return [validate.url('observability_url', params['observability_url'])]
+
+
+def client_options(params):
+    """The observability API's part of the HTTP client: base address, Bearer token, what a 401 means."""
+    return dict(base_url=params['observability_url'], token=params['api_token'], auth_hint=AUTH_HINT)
 
 
 class ObservabilityModule(EngineModule):
@@ -22,25 +33,25 @@ class ObservabilityModule(EngineModule):
     connection_spec = dict(OBSERVABILITY_CONNECTION, **unused(CLOUD_CONNECTION))
 
     def connection_errors(self):
-        return [validate.url('observability_url', self.params['observability_url'])]
+        return connection_errors(self.params)
 
     def client_options(self):
-        return dict(base_url=self.params['observability_url'], token=self.params['api_token'], auth_hint=AUTH_HINT)
+        return client_options(self.params)
 
     def get(self, path, params=None, missing_ok=False):
         """The data of a GET; with missing_ok, None when the API answers 404."""
-        body = self.call('GET', '/api/v2' + path, params=params, missing_ok=missing_ok)
+        body = self.call('GET', PREFIX + path, params=params, missing_ok=missing_ok)
         return None if body is None else body.get('data')
 
     def post(self, path, body):
-        return self.call('POST', '/api/v2' + path, body=body).get('data')
+        return self.call('POST', PREFIX + path, body=body).get('data')
 
     def list_all(self, path, page_size=PAGE_SIZE):
         """Every item of a listing: follows limit/offset pages while the server reports meta.total;
         a server without paging answers all at once, without meta."""
         items = []
         while True:
-            body = self.call('GET', '/api/v2' + path, params=dict(limit=page_size, offset=len(items)))
+            body = self.call('GET', PREFIX + path, params=dict(limit=page_size, offset=len(items)))
             page = body.get('data') or []
             items.extend(page)
             meta = body.get('meta')

@@ -3,10 +3,10 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""What the suite runs: the twelve modules (arguments that work against the fixture, the request
-that reads, the request that writes), a few more writes whose lost answer matters (a purge, a
-start, a resync), the faults, and the bad inputs generated from each module's own DOCUMENTATION
-(options, types, choices, ranges stated in the descriptions)."""
+"""What the suite runs: the modules of tests/simulator/catalog.py (arguments that work against the
+fixture, the request that reads, the request that writes), a few more writes whose lost answer
+matters (a purge, a start, a resync), the faults, and the bad inputs generated from each module's
+own DOCUMENTATION (options, types, choices, ranges stated in the descriptions)."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -19,79 +19,54 @@ import re
 
 import yaml
 
-from harness import DASHBOARD, DEV, PIPE_KAFKA, PIPE_OBJECT_STORAGE, PROD, ROOT, RPE, SOURCE
-from tests.simulator.fixture_ids import PIPE_POSTGRES
+from harness import ROOT
+from tests.simulator import catalog
+from tests.simulator.fixture_ids import DASHBOARD_HEALTH, PIPE_POSTGRES, SERVICE_DEV, SERVICE_PROD, SOURCE_METRICS, pipe_path, service_path
 
-S = '/services/%s' % PROD
-
-
-class Module:
-    """A module as the suite drives it: args that succeed, its read and (for writers) its write.
-    label names the case where one module is driven with several sets of args (it defaults to name)."""
-
-    def __init__(self, name, api, args, read, write=None, resource=None, label=None):
-        self.name, self.api, self.args, self.read, self.write, self.resource = name, api, args, read, write, resource
-        self.label = label or name
-
-    @property
-    def fqcn(self):
-        return 'engine.cloud.' + self.name
-
-    @property
-    def replayable(self):
-        """Whether the write is safe to send twice (the settings PUT); a PATCH is not (the client does not retry it
-        after its answer may have been lost: the module reads and sends only what still differs)."""
-        return self.write is not None and self.write[0] != 'PATCH'
-
-    @property
-    def command_once(self):
-        """A resync: never sent twice in one task, even when its answer was lost."""
-        return self.args.get('state') == 'resynced'
+# The modules the suite drives: the catalog every suite reads.
+MODULES, BY_NAME, WRITERS = catalog.MODULES, catalog.BY_NAME, catalog.WRITERS
 
 
-MODULES = [
-    Module('service_info', 'cloud', dict(service_id=PROD), ('GET', S + '$')),
-    Module('pipe_info', 'cloud', dict(service_id=PROD, pipe_id=PIPE_OBJECT_STORAGE), ('GET', '/pipes/%s$' % PIPE_OBJECT_STORAGE)),
-    Module('pipe_settings_info', 'cloud', dict(service_id=PROD, pipe_id=PIPE_OBJECT_STORAGE),
-           ('GET', '/pipes/%s/settings$' % PIPE_OBJECT_STORAGE)),
-    Module('rpe_info', 'cloud', dict(service_id=PROD, reverse_private_endpoint_id=RPE), ('GET', '/pipesReversePrivateEndpoints/%s$' % RPE)),
-    Module('dashboard_info', 'observability', dict(dashboard_id=DASHBOARD), ('GET', '/api/v2/dashboards/%s$' % DASHBOARD)),
-    Module('alert_info', 'observability', dict(state='ALERT'), ('GET', '/api/v2/alerts$')),
-    Module('chart_series', 'observability', dict(series=[dict(source_id=SOURCE, agg_fn='count')], start_time='-1h'),
-           ('POST', '/api/v2/charts/series$')),
-    # Writers: a write that sets values and adds list entries (service), scaling, state, settings.
-    Module('service', 'cloud',
-           dict(service_id=PROD, name='prod-analytics-2', ip_access_list=[dict(source='10.20.0.0/16', description='reliability suite')],
-                private_endpoint_ids=['vpce-0f9e8d7c6b5a49382']),
-           ('GET', S + '$'), ('PATCH', S + '$'), ('services', PROD)),
-    Module('service_scaling', 'cloud', dict(service_id=PROD, num_replicas=5, idle_timeout_minutes=30),
-           ('GET', S + '$'), ('PATCH', S + '/scaling$'), ('services', PROD)),
-    Module('service_state', 'cloud', dict(service_id=PROD, state='stopped'),
-           ('GET', S + '$'), ('PATCH', S + '/state$'), ('services', PROD)),
-    Module('pipe_state', 'cloud', dict(service_id=PROD, pipe_id=PIPE_KAFKA, state='stopped'),
-           ('GET', '/pipes/%s$' % PIPE_KAFKA), ('PATCH', '/pipes/%s/state$' % PIPE_KAFKA), ('pipes', PIPE_KAFKA)),
-    Module('pipe_settings', 'cloud', dict(service_id=PROD, pipe_id=PIPE_OBJECT_STORAGE,
-                                          settings=dict(engine_max_threads=8, object_storage_concurrency=4)),
-           ('GET', '/pipes/%s/settings$' % PIPE_OBJECT_STORAGE), ('PUT', '/pipes/%s/settings$' % PIPE_OBJECT_STORAGE),
-           ('pipes', PIPE_OBJECT_STORAGE)),
-]
-BY_NAME = dict((module.name, module) for module in MODULES)
-WRITERS = [module for module in MODULES if module.write]
-# Writes whose repetition after a lost answer would fail or do harm (the reference's "lost answers"):
-# a purge (removing an entry twice is a 400), a start, a resync (a second one starts a second resync).
-S_DEV = '/services/%s' % DEV
+class Variant(catalog.Module):
+    """A writer of the catalog driven with other args, for a write whose repetition after a lost answer
+    would fail or do harm (the reference's "lost answers"); label names its cases and jobs."""
+
+    def __init__(self, label, name, args, read, write, resource):
+        super(Variant, self).__init__(name, 'cloud', args, read, write, resource)
+        self.label = label
+
+
 WRITE_VARIANTS = [
-    Module('service', 'cloud', dict(service_id=PROD, ip_access_list=[dict(source='203.0.113.0/24')], purge_ip_access_list=True,
-                                    private_endpoint_ids=[], purge_private_endpoint_ids=True),
-           ('GET', S + '$'), ('PATCH', S + '$'), ('services', PROD), label='service purge'),
-    Module('service_state', 'cloud', dict(service_id=DEV, state='started'),
-           ('GET', S_DEV + '$'), ('PATCH', S_DEV + '/state$'), ('services', DEV), label='service_state start'),
-    Module('pipe_state', 'cloud', dict(service_id=PROD, pipe_id=PIPE_POSTGRES, state='resynced', wait_timeout=4),
-           ('GET', '/pipes/%s$' % PIPE_POSTGRES), ('PATCH', '/pipes/%s/state$' % PIPE_POSTGRES), ('pipes', PIPE_POSTGRES),
-           label='pipe_state resync'),
+    # Removing an entry twice is a 400.
+    Variant('service purge', 'service', dict(service_id=SERVICE_PROD, ip_access_list=[dict(source='203.0.113.0/24')],
+                                             purge_ip_access_list=True, private_endpoint_ids=[], purge_private_endpoint_ids=True),
+            ('GET', service_path()), ('PATCH', service_path()), ('services', SERVICE_PROD)),
+    # A start repeated after it took effect is refused (409).
+    Variant('service_state start', 'service_state', dict(service_id=SERVICE_DEV, state='started'),
+            ('GET', service_path(SERVICE_DEV)), ('PATCH', service_path(SERVICE_DEV, '/state')), ('services', SERVICE_DEV)),
+    # A second resync starts a second resync.
+    Variant('pipe_state resync', 'pipe_state', dict(service_id=SERVICE_PROD, pipe_id=PIPE_POSTGRES, state='resynced', wait_timeout=4),
+            ('GET', pipe_path(PIPE_POSTGRES)), ('PATCH', pipe_path(PIPE_POSTGRES, '/state')), ('pipes', PIPE_POSTGRES)),
 ]
 FAULTED_WRITES = WRITERS + WRITE_VARIANTS
-BY_LABEL = dict((module.label, module) for module in MODULES + WRITE_VARIANTS)
+
+
+def label(module):
+    return getattr(module, 'label', module.name)
+
+
+BY_LABEL = dict((label(module), module) for module in MODULES + WRITE_VARIANTS)
+
+
+def replayable(module):
+    """Whether the module's write is safe to send twice (the settings PUT). A PATCH is not: the client does not
+    retry it after its answer may have been lost; the module reads and sends only what still differs."""
+    return module.write is not None and module.write[0] != 'PATCH'
+
+
+def command_once(module):
+    """A resync: never sent twice in one task, even when its answer was lost."""
+    return module.args.get('state') == 'resynced'
 
 # --- faults -------------------------------------------------------------------------------------
 
@@ -143,7 +118,7 @@ VARIANT_FAULTS = ('504', '504 applied', 'connection reset applied')
 
 class FaultCase:
     """A fault armed on a module's read or write, within or beyond api_retries (or once: non-retryable, an
-    applied write whose answer is lost, or a late one).
+    applied write whose answer is lost, a resync, or a late write).
 
     A write the client does not replay (a PATCH) whose answer is lost is followed by a read; what still
     differs is sent again (within api_retries), nothing when the first attempt was applied; a resync is
@@ -151,19 +126,20 @@ class FaultCase:
 
     def __init__(self, module, fault, target, mode):
         self.module, self.fault, self.target, self.mode = module, fault, target, mode
-        self.method, self.path = module.read if target == 'read' else module.write
+        self.method, path = module.read if target == 'read' else module.write
+        self.path = re.escape(path) + '$'
         self.retries = BEYOND_RETRIES if mode == 'beyond' else RETRIES
         self.count = {'within': RETRIES, 'beyond': BEYOND_RETRIES + 1, 'once': 1}[mode]
-        self.key = re.sub(r'[^a-z0-9]+', '_', ('%s %s %s %s' % (module.label, target, fault.name, mode)).lower()).strip('_')
+        self.key = re.sub(r'[^a-z0-9]+', '_', ('%s %s %s %s' % (label(module), target, fault.name, mode)).lower()).strip('_')
 
     @property
     def read_again(self):
         """The module, not the client, deals with this fault: a lost answer to a write that is not replayed."""
-        return self.target == 'write' and self.fault.lost and not self.module.replayable
+        return self.target == 'write' and self.fault.lost and not replayable(self.module)
 
     @property
     def succeeds(self):
-        if self.read_again and self.module.command_once:
+        if self.read_again and command_once(self.module):
             return self.fault.applied
         return self.mode == 'within' or (self.mode == 'once' and self.fault.retryable)
 
@@ -171,7 +147,7 @@ class FaultCase:
     def attempts(self):
         """How many times the faulted request is sent; None where it depends on timing (a late write)."""
         if self.read_again:
-            if self.fault.applied or self.module.command_once:
+            if self.fault.applied or command_once(self.module):
                 return 1
             if self.fault.spec['kind'] == 'delay':
                 return None
@@ -207,11 +183,11 @@ def _modes(module, fault, target):
     where it is not retried, once where it applies the write (the read after it must prevent a second
     write), once on a resync (never sent twice), and once where the write is late (a PATCH; its second
     attempt, if any, depends on timing)."""
-    if not fault.retryable or fault.applied or (target == 'write' and module.command_once):
+    if not fault.retryable or fault.applied or (target == 'write' and command_once(module)):
         return ('once',)
     if target == 'read' or fault.name == '503':
         return ('within', 'beyond')
-    if fault.spec['kind'] == 'delay' and not module.replayable:
+    if fault.spec['kind'] == 'delay' and not replayable(module):
         return ('once',)
     return ('within',)
 
@@ -372,10 +348,10 @@ def _option_cases(module, base, path, label, spec, element_of=None):
         if name.endswith('_id'):
             if 'UUID' in description:
                 add('malformed id', 'not-a-uuid', 'UUID')
-                add('malformed id (trailing newline)', PROD + '\n', 'UUID')
+                add('malformed id (trailing newline)', SERVICE_PROD + '\n', 'UUID')
             elif 'object id' in description or '24 hexadecimal' in description:
                 add('malformed id', 'not-an-object-id', '24 hexadecimal')
-                add('malformed id (trailing newline)', DASHBOARD + '\n', '24 hexadecimal')
+                add('malformed id (trailing newline)', DASHBOARD_HEALTH + '\n', '24 hexadecimal')
         limit = _LENGTH.search(description)
         if limit:
             add('over-long', OVER_LONG, [value for value in limit.groups() if value][0])
@@ -391,7 +367,7 @@ def base_element(spec):
     element = {}
     for sub, sub_spec in spec['suboptions'].items():
         if sub_spec.get('required'):
-            element[sub] = (sub_spec.get('choices') or ['10.9.8.0/24' if sub == 'source' else SOURCE])[0]
+            element[sub] = (sub_spec.get('choices') or ['10.9.8.0/24' if sub == 'source' else SOURCE_METRICS])[0]
             if sub_spec.get('type') == 'bool':
                 element[sub] = True
     return element

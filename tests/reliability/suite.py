@@ -21,7 +21,9 @@ import sys
 import time
 
 import cases
-from harness import DEV, KEY_SECRET, PIPE_OBJECT_STORAGE, ROOT, Ansible, Counts, Simulator, credentials, play
+from harness import ROOT, Ansible, Counts, credentials, play
+from tests.simulator.fixture_ids import FIXTURES_PATH, KEY_SECRET, PIPE_OBJECT_STORAGE, SERVICE_DEV
+from tests.simulator.process import SimulatorProcess
 
 LOAD_HOSTS = 50
 LOAD_FORKS = 10
@@ -89,7 +91,7 @@ class Suite:
         for module in cases.MODULES:
             self._job(('faults', module.name, 'read'), self._faults, module, 'read')
         for module in cases.FAULTED_WRITES:
-            self._job(('faults', module.label, 'write'), self._faults, module, 'write')
+            self._job(('faults', cases.label(module), 'write'), self._faults, module, 'write')
         for module in cases.MODULES:
             self._job(('bad', module.name), self._bad_inputs, module)
         self._job('tls', self._tls)
@@ -117,12 +119,16 @@ class Suite:
         os.makedirs(path, exist_ok=True)
         return path
 
+    def simulator(self, name, **options):
+        """A started private simulator in directory(name); state changes settle at once."""
+        return SimulatorProcess(self.directory(name), transition_delay=0, **options).start()
+
     # --- faults ---------------------------------------------------------------------------------
 
     def _faults(self, module, target):
         """One playbook: every fault case of one module on its read or write, each on a fresh state."""
-        name = '%s-%s' % (module.label.replace(' ', '-'), target)
-        sim = Simulator(self.directory('faults-' + name))
+        name = '%s-%s' % (cases.label(module).replace(' ', '-'), target)
+        sim = self.simulator('faults-' + name)
         try:
             tasks, names = [], {}
             if target == 'write':
@@ -144,7 +150,7 @@ class Suite:
             tasks.append(dict(admin_task(sim, 'Read the log of %s' % previous.key, **self._case_log_args(previous, target)),
                               register='l_' + previous.key))
             tasks.append(dump_task_raw(sim, names))
-            plays = [play('Faults on %s %s' % (module.label, target), tasks, sim_url=sim.url)]
+            plays = [play('Faults on %s %s' % (cases.label(module), target), tasks, sim_url=sim.url)]
             run = self.ansible.playbook('faults-' + name, plays)
         finally:
             sim.stop()
@@ -155,7 +161,7 @@ class Suite:
         return dict(requests=True, snapshot=(case.key + '.json') if target == 'write' else None)
 
     def fault_outcome(self, case):
-        run = self.result(('faults', case.module.label, case.target))
+        run = self.result(('faults', cases.label(case.module), case.target))
         entry = run.registered.get(case.key)
         if entry is None:
             raise AssertionError('no result for %s\n%s' % (case.key, run.explain()))
@@ -165,7 +171,7 @@ class Suite:
         return Outcome(run, entry['result'], entry['log'], snapshot)
 
     def write_reference(self, module):
-        run = self.result(('faults', module.label, 'write'))
+        run = self.result(('faults', cases.label(module), 'write'))
         kind, object_id = module.resource
         initial = resource(_load_json(os.path.join(run.directory, 'initial.json')), kind, object_id)
         reference = resource(_load_json(os.path.join(run.directory, 'reference.json')), kind, object_id)
@@ -174,7 +180,7 @@ class Suite:
     # --- bad input --------------------------------------------------------------------------------
 
     def _bad_inputs(self, module):
-        sim = Simulator(self.directory('bad-%s' % module.name))
+        sim = self.simulator('bad-%s' % module.name)
         try:
             # Nothing may be sent by any case: one read of the log after all of them proves it for each.
             tasks, names = [admin_task(sim, 'Reset', reset={})], {}
@@ -198,9 +204,8 @@ class Suite:
     # --- TLS --------------------------------------------------------------------------------------
 
     def _tls(self):
-        directory = self.directory('tls')
-        cert, key = self_signed(directory)
-        sim = Simulator(directory, tls=(cert, key))
+        cert, key = self_signed(self.directory('tls'))
+        sim = self.simulator('tls', tls=(cert, key))
         try:
             runs = {}
             tasks = []
@@ -229,7 +234,7 @@ class Suite:
 
     def _check_mode(self):
         """Every module in check mode with --diff -vvv, and the failure paths where a secret could surface."""
-        sim = Simulator(self.directory('check'))
+        sim = self.simulator('check')
         try:
             tasks, names = [admin_task(sim, 'Reset', reset={})], {}
             for module in cases.MODULES:
@@ -279,7 +284,7 @@ class Suite:
 
     def _group_all(self):
         """Credentials of both APIs in group/engine.cloud.all, the way DESIGN.md describes it."""
-        sim = Simulator(self.directory('group-all'))
+        sim = self.simulator('group-all')
         try:
             tasks = [module_task(module, module.args, 'all_' + module.name, '%s with group/engine.cloud.all' % module.name)
                      for module in (cases.BY_NAME['service_info'], cases.BY_NAME['dashboard_info'])]
@@ -295,7 +300,7 @@ class Suite:
     def _load(self):
         directory = self.directory('load')
         fixtures = load_fixtures(directory, LOAD_HOSTS)
-        sim = Simulator(directory, fixtures=fixtures['path'], rate_limit=True)
+        sim = self.simulator('load', fixtures=fixtures['path'], rate_limit=True)
         try:
             inventory = os.path.join(directory, 'inventory.ini')
             with open(inventory, 'w') as handle:
@@ -334,9 +339,9 @@ def sim_pipe(sim):
 
 def load_fixtures(directory, count):
     """The simulator's fixtures plus count copies of the development service (ids ...1000000000NN)."""
-    with open(os.path.join(ROOT, 'tests', 'simulator', 'fixtures.json')) as handle:
+    with open(FIXTURES_PATH) as handle:
         fixtures = json.load(handle)
-    template = next(service for service in fixtures['services'] if service['id'] == DEV)
+    template = next(service for service in fixtures['services'] if service['id'] == SERVICE_DEV)
     hosts = []
     for index in range(1, count + 1):
         service = copy.deepcopy(template)

@@ -3,8 +3,7 @@ numReplicas or total memory bounds, and its scaling PATCH refuses them), tiers, 
 
 import pytest
 
-from .conftest import DEV, PROD, service_path
-from .fixture_ids import SERVICE_HORIZONTAL
+from .fixture_ids import SERVICE_DEV, SERVICE_HORIZONTAL, SERVICE_PROD, service_path
 from .test_cloud import assert_error
 
 
@@ -34,7 +33,7 @@ def test_the_scaling_patch_of_a_horizontal_service_takes_idle_scaling(sim):
 
 @pytest.mark.parametrize('body, field', [({'releaseChannel': 'fast'}, 'releaseChannel')])
 def test_production_only_fields_are_refused_on_a_development_service(sim, body, field):
-    assert_error(sim.cloud('PATCH', service_path(DEV), body), 400, 'BAD_REQUEST', 'request body.%s: available only for production' % field)
+    assert_error(sim.cloud('PATCH', service_path(SERVICE_DEV), body), 400, 'BAD_REQUEST', 'request body.%s: available only for production' % field)
 
 
 def test_tags_remove_before_add(sim):
@@ -64,4 +63,4 @@ def test_tag_and_core_dump_errors_change_nothing(sim, patch, fragment):
 
 
 def test_core_dumps_switch(sim):
-    assert sim.cloud('PATCH', service_path(PROD), {'enableCoreDumps': True}).result['enableCoreDumps'] is True
+    assert sim.cloud('PATCH', service_path(SERVICE_PROD), {'enableCoreDumps': True}).result['enableCoreDumps'] is True
