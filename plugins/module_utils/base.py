@@ -16,6 +16,7 @@ from ansible.module_utils.ansible_release import __version__ as ANSIBLE_VERSION
 from ansible.module_utils.basic import AnsibleModule, env_fallback, missing_required_lib
 
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
+from ansible_collections.engine.cloud.plugins.module_utils import pacer as pacing
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.compare import diff as make_diff
 from ansible_collections.engine.cloud.plugins.module_utils.compare import mask_secrets, secret_values
@@ -28,6 +29,9 @@ COMMON_SPEC = dict(
     validate_certs=dict(type='bool', default=True),
     api_timeout=dict(type='int', default=30),
     api_retries=dict(type='int', default=5),
+    # raw: YAML reads an unquoted off as false, which also turns pacing off. The environment
+    # variable of the fallback is the API's (EngineModule.rate_limit.env).
+    api_rate_limit=dict(type='raw'),
 )
 
 CLOUD_CONNECTION = dict(
@@ -59,9 +63,11 @@ class EngineModule(AnsibleModule):
     fail_json before any failure is returned."""
 
     connection_spec = {}
+    rate_limit = None  # the API's pacer.ApiLimit
 
     def __init__(self, argument_spec, supports_check_mode=True, **kwargs):
         spec = dict(COMMON_SPEC)
+        spec['api_rate_limit'] = dict(spec['api_rate_limit'], fallback=(env_fallback, [self.rate_limit.env]))
         spec.update(self.connection_spec)
         spec.update(argument_spec)
         super(EngineModule, self).__init__(argument_spec=spec, supports_check_mode=supports_check_mode, **kwargs)
@@ -69,13 +75,16 @@ class EngineModule(AnsibleModule):
             self.fail_json(msg=missing_required_lib('requests'),
                            exception=''.join(traceback.format_exception_only(type(http.REQUESTS_IMPORT_ERROR),
                                                                              http.REQUESTS_IMPORT_ERROR)))
+        limit, limit_error = pacing.rate_limit('api_rate_limit', self.params['api_rate_limit'], (self.rate_limit.requests, self.rate_limit.seconds))
         self.fail_on_errors(
             None if self.params['api_timeout'] > 0 else 'api_timeout must be at least 1 second, got %d' % self.params['api_timeout'],
             None if self.params['api_retries'] >= 0 else 'api_retries must be at least 0, got %d' % self.params['api_retries'],
-            *self.connection_errors())
+            limit_error, *self.connection_errors())
+        options = self.client_options()
+        pacer = pacing.shared_pacer(limit, options['base_url'], self.params[self.rate_limit.credential], self.warn)
         self.client = http.HttpClient(
             timeout=self.params['api_timeout'], validate_certs=self.params['validate_certs'],
-            retries=self.params['api_retries'], user_agent=USER_AGENT, **self.client_options())
+            retries=self.params['api_retries'], user_agent=USER_AGENT, pacer=pacer, **options)
 
     def fail_json(self, msg, **kwargs):
         for name, option in self.argument_spec.items():

@@ -11,6 +11,7 @@ __metaclass__ = type
 
 from ansible_collections.engine.cloud.plugins.module_utils import validate
 from ansible_collections.engine.cloud.plugins.module_utils.base import CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, EngineModule, unused
+from ansible_collections.engine.cloud.plugins.module_utils.pacer import ApiLimit
 
 AUTH_HINT = 'The observability API refused the token: check api_token (ENGINE_OBSERVABILITY_TOKEN)'
 PAGE_SIZE = 1000
@@ -20,6 +21,7 @@ class ObservabilityModule(EngineModule):
     """A module of the observability API; these modules only read."""
 
     connection_spec = dict(OBSERVABILITY_CONNECTION, **unused(CLOUD_CONNECTION))
+    rate_limit = ApiLimit(requests=100, seconds=60, env='ENGINE_OBSERVABILITY_RATE_LIMIT', credential='api_token')
 
     def connection_errors(self):
         return [validate.url('observability_url', self.params['observability_url'])]

@@ -221,3 +221,34 @@ def test_malformed_json_success_body_fails_cleanly():
 
 def test_empty_success_body_is_an_empty_dict():
     assert make_client([(200, {}, b'')])[0].request('GET', '/v1/x') == {}
+
+
+class RecordingPacer:
+    """Records the client's calls to its pacer, in order, among the requests the adapter sees."""
+
+    def __init__(self):
+        self.calls = []
+
+    def acquire(self):
+        self.calls.append('acquire')
+
+    def refused(self, wait):
+        self.calls.append(('refused', wait))
+
+
+def test_every_attempt_waits_for_the_pacer_and_a_429_tells_it_the_wait():
+    pacer = RecordingPacer()
+    outcomes = [(429, {'Retry-After': '3'}, 'slow down'), requests.exceptions.ConnectionError('reset'), (429, {}, 'slow down'),
+                (503, {}, 'busy'), OK]
+    client, adapter, sleeps = make_client(outcomes, pacer=pacer)
+    client.request('GET', '/v1/x')
+    assert pacer.calls == ['acquire', ('refused', 3.0), 'acquire', 'acquire', ('refused', None), 'acquire', 'acquire']
+    assert len(adapter.sent) == 5
+
+
+def test_a_429_on_the_last_attempt_still_tells_the_pacer():
+    pacer = RecordingPacer()
+    client, dummy, dummy = make_client([(429, {'X-RateLimit-Reset': '4'}, 'slow down')], pacer=pacer, retries=0)
+    with pytest.raises(http.ApiError):
+        client.request('GET', '/v1/x')
+    assert pacer.calls == ['acquire', ('refused', 4.0)]
