@@ -18,15 +18,17 @@ server keeps; a process that would go over waits for its slot instead of being r
   only this user can enter (see state_directory). ``fcntl.flock`` on the file guards each read and
   rewrite; nobody sleeps holding it.
 - A slot opens MARGIN seconds after the window: the server counts a request when it arrives, the
-  pacer when it lets it go. The time in between differs from request to request (a new connection
-  and TLS handshake, a process the scheduler runs late), and if a request was slower than the one
-  sent a window later, both would land in one server window.
+  pacer when it lets it go. The time in between differs from request to request (a process the
+  scheduler runs late, a new connection and its TLS handshake), and if a request was slower than the
+  one sent a window later, both would land in one server window. Measured under load against the
+  simulator: 4 to 125 ms; 0.5 s also covers a TLS handshake to a remote API, for 5 % of throughput.
 - A 429 that comes anyway (another controller with the same key, say) holds every process back
   until the time the server named, or UNNAMED_HOLD seconds when it named none.
 - Standard library on purpose: pyrate-limiter (an SQLite bucket behind a file lock) was measured
-  against this module (bench/pacer.py, docs/performance.md). It adds two packages to every
-  controller and execution environment, costs more to import and per request, and knows
-  neither CLOCK (tests on fake time) nor a hold shared by all processes after a 429.
+  against this module (bench/pacer.py, docs/performance.md). It would add two packages to every
+  controller and execution environment and about 90 ms of CPU to every task (this module: about
+  3 ms, 0.1 ms per request), and it knows neither CLOCK (tests on fake time) nor a hold shared by
+  all processes after a 429.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -225,15 +227,18 @@ class Pacer:
         descriptor = os.open(self.path, _OPEN_FLAGS, 0o600)
         try:
             fcntl.flock(descriptor, fcntl.LOCK_EX)
-            text = os.read(descriptor, 1 << 20).decode('utf-8', 'replace')
+            raw = os.read(descriptor, 1 << 20)
             now = CLOCK.time()
-            window = Window.parse(text, now, self.requests, self.span)
+            window = Window.parse(raw.decode('utf-8', 'replace'), now, self.requests, self.span)
             yield window, now
-            new = window.dump(now, self.span)
-            if new != text:
+            new = window.dump(now, self.span).encode('utf-8')
+            if new != raw:
+                # Overwritten in place: truncating to 0 first would free the file's block and cost
+                # most of the acquire's CPU time (bench/pacer.py).
                 os.lseek(descriptor, 0, os.SEEK_SET)
-                os.ftruncate(descriptor, 0)
-                os.write(descriptor, new.encode('utf-8'))
+                os.write(descriptor, new)
+                if len(new) < len(raw):
+                    os.ftruncate(descriptor, len(new))
         finally:
             os.close(descriptor)
 
