@@ -68,14 +68,14 @@ options:
   api_rate_limit:
     description:
       - The rate limit under which every process of this controller that uses the same API key against the
-        same O(api_url) paces its requests, all together: forks, ad-hoc C(ansible -f), ansible-runner jobs.
+        same O(api_url) paces its requests, all together (forks, ad-hoc C(ansible -f), ansible-runner jobs).
         A request that would go over waits for a free slot instead of being refused with HTTP 429.
       - Not set, it is the management API's limit, V(10/10) (10 requests in any 10 seconds per key).
         V(REQUESTS/SECONDS) sets another, for example V(20/10) for an organization whose limit was raised.
         V(off) (or V(false)) turns pacing off.
       - If not set, the value of the E(ENGINE_CLOUD_RATE_LIMIT) environment variable is used.
-      - Set it for C(group/engine.cloud.cloud), not C(group/engine.cloud.all): the observability API has a
-        limit of its own.
+      - Set it for C(group/engine.cloud.cloud), not C(group/engine.cloud.all), because the observability API has
+        a limit of its own.
       - The shared state is a small file per key and base address, named by a hash of both (no secret is
         written), in E(ENGINE_CLOUD_PACING_DIR) if set, else C(~/.cache/engine.cloud/pacing), else (when the
         home directory is missing or read-only) C(engine.cloud-pacing-<uid>) in the temporary directory.

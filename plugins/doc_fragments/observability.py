@@ -51,22 +51,17 @@ options:
   api_rate_limit:
     description:
       - The rate limit under which every process of this controller that uses the same token against the
-        same O(observability_url) paces its requests, all together: forks, ad-hoc C(ansible -f), ansible-runner
-        jobs. A request that would go over waits for a free slot instead of being refused with HTTP 429.
+        same O(observability_url) paces its requests, all together (forks, ad-hoc C(ansible -f), ansible-runner
+        jobs). A request that would go over waits for a free slot instead of being refused with HTTP 429.
       - Not set, it is the observability API's limit, V(100/60) (100 requests in any 60 seconds per token).
         V(REQUESTS/SECONDS) sets another, for example V(200/60) for a raised limit.
         V(off) (or V(false)) turns pacing off.
       - If not set, the value of the E(ENGINE_OBSERVABILITY_RATE_LIMIT) environment variable is used.
-      - Set it for C(group/engine.cloud.observability), not C(group/engine.cloud.all): the management API
+      - Set it for C(group/engine.cloud.observability), not C(group/engine.cloud.all), because the management API
         has a limit of its own.
-      - The shared state is a small file per token and base address, named by a hash of both (no secret is
-        written), in E(ENGINE_CLOUD_PACING_DIR) if set, else C(~/.cache/engine.cloud/pacing), else (when the
-        home directory is missing or read-only) C(engine.cloud-pacing-<uid>) in the temporary directory.
-        The directory is created with mode 0700; a wider mode is narrowed, and one owned by another user
-        turns pacing off with a warning.
-      - Only processes on one controller, as one user, share a pacer. Several controllers or AWX execution
-        nodes (each job runs in its own container) that use one token do not; for them, retrying on
-        HTTP 429 (O(api_retries)) stays the safety net.
+      - The shared state (a small file per token and base address, named by a hash of both) lives where
+        O(engine.cloud.service_info#module:api_rate_limit) says, and pacing has the limits said there;
+        several controllers or AWX execution nodes that use one token do not share it.
     type: raw
 notes:
   - Proxies are taken from the E(HTTPS_PROXY), E(HTTP_PROXY) and E(NO_PROXY) environment variables.

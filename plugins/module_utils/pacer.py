@@ -37,7 +37,6 @@ __metaclass__ = type
 
 import collections
 import contextlib
-import errno
 import fcntl
 import hashlib
 import json
@@ -90,9 +89,8 @@ def private_directory(path):
     0700 when wider; refused when it is not a directory (a symbolic link included) or not ours."""
     try:
         os.makedirs(path, 0o700)
-    except OSError as error:
-        if error.errno != errno.EEXIST:
-            raise PacingUnavailable('cannot create %s: %s' % (path, error.strerror))
+    except FileExistsError:
+        pass  # what it is, is checked next
     info = os.lstat(path)
     if not stat.S_ISDIR(info.st_mode):
         raise PacingUnavailable('%s is not a directory' % path)

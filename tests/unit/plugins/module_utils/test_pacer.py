@@ -204,7 +204,9 @@ def test_off_makes_no_pacer_and_writes_nothing(pacing_directory):
 
 
 def test_the_pacer_of_one_credential_and_address_is_one_file(pacing_directory):
-    make = lambda url, credential: pacing.shared_pacer((10, 10), url, credential, warn=pytest.fail).path  # noqa: E731
+    def make(url, credential):
+        return pacing.shared_pacer((10, 10), url, credential, warn=pytest.fail).path
+
     assert make(BASE_URL, TOKEN) == make(BASE_URL + '/', TOKEN)
     assert len(set([make(BASE_URL, TOKEN), make(BASE_URL, 'other-token'), make('https://other.example', TOKEN)])) == 3
 
