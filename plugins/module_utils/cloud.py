@@ -12,8 +12,12 @@ __metaclass__ = type
 from ansible_collections.engine.cloud.plugins.module_utils import validate
 from ansible_collections.engine.cloud.plugins.module_utils.base import (
     CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, EngineModule, WaitError, unused, wait_for_state)
+from ansible_collections.engine.cloud.plugins.module_utils.pacer import ApiLimit
 
 AUTH_HINT = 'The management API refused the API key: check api_key_id and api_key_secret (ENGINE_CLOUD_KEY_ID, ENGINE_CLOUD_KEY_SECRET)'
+
+# The live limit of this API, per credential (reference/README.md).
+RATE_LIMIT = ApiLimit(requests=10, seconds=10, env='ENGINE_CLOUD_RATE_LIMIT', credential='api_key_id')
 
 
 def services_path(organization_id):
@@ -43,6 +47,7 @@ class CloudModule(EngineModule):
     service_id_required=False makes it optional. uuid_options are checked before anything is sent."""
 
     connection_spec = dict(CLOUD_CONNECTION, **unused(OBSERVABILITY_CONNECTION))
+    rate_limit = RATE_LIMIT
 
     def __init__(self, argument_spec, uuid_options=(), service_id_required=True, **kwargs):
         self.uuid_options = ('organization_id', 'service_id') + tuple(uuid_options)
