@@ -60,11 +60,31 @@ options:
       - A write that is not safe to repeat (every C(PATCH)) is not retried after a timeout, a connection reset, HTTP 502, 503
         or 504, since it may have been applied although its answer was lost. The module reads the resource again and sends
         only what still differs (a state command only if it did not take effect, a resync never), at most O(api_retries) times.
-      - Every host of a play uses the same key, and the API limits each key (10 requests per 10 seconds).
-        With many forks the hosts take turns, and a task can be refused several times in a row;
-        raise O(api_retries), for example to V(10) for 10 forks.
+      - Requests are paced under the API's rate limit first (see O(api_rate_limit)), so with many forks
+        on one key a task waits for its turn rather than being refused; retries are the safety net for a
+        429 that comes anyway.
     type: int
     default: 5
+  api_rate_limit:
+    description:
+      - The rate limit under which every process of this controller that uses the same API key against the
+        same O(api_url) paces its requests, all together (forks, ad-hoc C(ansible -f), ansible-runner jobs).
+        A request that would go over waits for a free slot instead of being refused with HTTP 429.
+      - Not set, it is the management API's limit, V(10/10) (10 requests in any 10 seconds per key).
+        V(REQUESTS/SECONDS) sets another, for example V(20/10) for an organization whose limit was raised.
+        V(off) (or V(false)) turns pacing off.
+      - If not set, the value of the E(ENGINE_CLOUD_RATE_LIMIT) environment variable is used.
+      - Set it for C(group/engine.cloud.cloud), not C(group/engine.cloud.all), because the observability API has
+        a limit of its own.
+      - The shared state is a small file per key and base address, named by a hash of both (no secret is
+        written), in E(ENGINE_CLOUD_PACING_DIR) if set, else C(~/.cache/engine.cloud/pacing), else (when the
+        home directory is missing or read-only) C(engine.cloud-pacing-<uid>) in the temporary directory.
+        The directory is created with mode 0700; a wider mode is narrowed, and one owned by another user
+        turns pacing off with a warning.
+      - Only processes on one controller, as one user, share a pacer. Several controllers or AWX execution
+        nodes (each job runs in its own container) that use one key do not; for them, retrying on
+        HTTP 429 (O(api_retries)) stays the safety net.
+    type: raw
 notes:
   - Proxies are taken from the E(HTTPS_PROXY), E(HTTP_PROXY) and E(NO_PROXY) environment variables.
 requirements:

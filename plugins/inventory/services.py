@@ -61,6 +61,9 @@ options:
   organization_id:
     env:
       - name: ENGINE_CLOUD_ORGANIZATION_ID
+  api_rate_limit:
+    env:
+      - name: ENGINE_CLOUD_RATE_LIMIT
 extends_documentation_fragment:
   - engine.cloud.cloud
   - constructed
@@ -124,7 +127,7 @@ from ansible_collections.engine.cloud.plugins.module_utils.compare import mask_s
 from ansible_collections.engine.cloud.plugins.plugin_utils.api import call, open_client
 
 TEMPLATED_OPTIONS = ('api_url', 'api_key_id', 'api_key_secret', 'organization_id')
-CLIENT_OPTIONS = TEMPLATED_OPTIONS + ('validate_certs', 'api_timeout', 'api_retries')
+CLIENT_OPTIONS = TEMPLATED_OPTIONS + ('validate_certs', 'api_timeout', 'api_retries', 'api_rate_limit')
 RESERVED_NAMES = ('all', 'ungrouped', 'localhost')
 _HOST_NAME = re.compile(r'^[A-Za-z0-9][A-Za-z0-9._-]*\Z')
 # What to check when the list is refused with these statuses (a 401 names the key already).
@@ -187,7 +190,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
     def _list_services(self):
         """Every service of the organization, masked, from one request."""
         params = self._connection()
-        client = open_client(params, cloud, secrets=[params['api_key_secret']])
+        client = open_client(params, cloud, self.display.warning, secrets=[params['api_key_secret']])
         path = cloud.services_path(params['organization_id'])
         services = call(client, 'GET', path, hints=HINTS).get('result')
         if not isinstance(services, list):

@@ -80,12 +80,14 @@ _raw:
 
 from ansible.errors import AnsibleError
 from ansible.plugins.lookup import LookupBase
+from ansible.utils.display import Display
 
 from ansible_collections.engine.cloud.plugins.module_utils import chart, observability
-from ansible_collections.engine.cloud.plugins.module_utils.base import COMMON_SPEC, OBSERVABILITY_CONNECTION
+from ansible_collections.engine.cloud.plugins.module_utils.base import OBSERVABILITY_CONNECTION, common_spec
 from ansible_collections.engine.cloud.plugins.plugin_utils.api import call, checked_options, open_client, raise_on_errors
 
-SPEC = dict(COMMON_SPEC, **dict(OBSERVABILITY_CONNECTION, **chart.SPEC))
+display = Display()
+SPEC = dict(common_spec(observability.RATE_LIMIT), **dict(OBSERVABILITY_CONNECTION, **chart.SPEC))
 
 
 class LookupModule(LookupBase):
@@ -97,5 +99,5 @@ class LookupModule(LookupBase):
         params = checked_options(SPEC, kwargs, 'engine.cloud.chart_series lookup')
         body, errors = chart.request(params)
         raise_on_errors(errors)
-        client = open_client(params, observability, secrets=[params['api_token']])
+        client = open_client(params, observability, display.warning, secrets=[params['api_token']])
         return chart.rows(call(client, 'POST', observability.PREFIX + chart.PATH, body).get('data'))

@@ -18,6 +18,7 @@ from ansible.module_utils.ansible_release import __version__ as ANSIBLE_VERSION
 from ansible.module_utils.basic import AnsibleModule, env_fallback, missing_required_lib
 
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
+from ansible_collections.engine.cloud.plugins.module_utils import pacer as pacing
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.compare import mask_secrets, secret_values
 
@@ -29,6 +30,9 @@ COMMON_SPEC = dict(
     validate_certs=dict(type='bool', default=True),
     api_timeout=dict(type='int', default=30),
     api_retries=dict(type='int', default=5),
+    # raw: YAML reads an unquoted off as false, which also turns pacing off. The environment
+    # variable of the fallback is the API's (EngineModule.rate_limit.env).
+    api_rate_limit=dict(type='raw'),
 )
 
 CLOUD_CONNECTION = dict(
@@ -44,16 +48,31 @@ OBSERVABILITY_CONNECTION = dict(
 )
 
 
-def option_errors(params):
+def common_spec(api_limit):
+    """COMMON_SPEC for one API: api_rate_limit falls back to that API's environment variable."""
+    spec = dict(COMMON_SPEC)
+    spec['api_rate_limit'] = dict(spec['api_rate_limit'], fallback=(env_fallback, [api_limit.env]))
+    return spec
+
+
+def option_errors(params, api_limit):
     """Messages for bad values of the options every module and plugin shares (Nones for good ones)."""
     return [None if params['api_timeout'] > 0 else 'api_timeout must be at least 1 second, got %d' % params['api_timeout'],
-            None if params['api_retries'] >= 0 else 'api_retries must be at least 0, got %d' % params['api_retries']]
+            None if params['api_retries'] >= 0 else 'api_retries must be at least 0, got %d' % params['api_retries'],
+            _rate_limit(params, api_limit)[1]]
 
 
-def open_client(params, **client_options):
-    """The HTTP client for the shared options; client_options come from the API's layer."""
+def _rate_limit(params, api_limit):
+    return pacing.rate_limit('api_rate_limit', params['api_rate_limit'], (api_limit.requests, api_limit.seconds))
+
+
+def open_client(params, api_limit, warn, **client_options):
+    """The HTTP client for the shared options, paced under api_limit (the API's pacer.ApiLimit) with
+    every other process of this controller that uses the same credential; client_options come from
+    the API's layer; warn(text) reports a pacer that cannot share its state."""
+    pacer = pacing.shared_pacer(_rate_limit(params, api_limit)[0], client_options['base_url'], params[api_limit.credential], warn)
     return http.HttpClient(timeout=params['api_timeout'], validate_certs=params['validate_certs'],
-                           retries=params['api_retries'], user_agent=USER_AGENT, **client_options)
+                           retries=params['api_retries'], user_agent=USER_AGENT, pacer=pacer, **client_options)
 
 
 def unused(connection):
@@ -72,9 +91,10 @@ class EngineModule(AnsibleModule):
     fail_json before any failure is returned."""
 
     connection_spec = {}
+    rate_limit = None  # the API's pacer.ApiLimit
 
     def __init__(self, argument_spec, supports_check_mode=True, **kwargs):
-        spec = dict(COMMON_SPEC)
+        spec = common_spec(self.rate_limit)
         spec.update(self.connection_spec)
         spec.update(argument_spec)
         super(EngineModule, self).__init__(argument_spec=spec, supports_check_mode=supports_check_mode, **kwargs)
@@ -82,8 +102,8 @@ class EngineModule(AnsibleModule):
             self.fail_json(msg=missing_required_lib('requests'),
                            exception=''.join(traceback.format_exception_only(type(http.REQUESTS_IMPORT_ERROR),
                                                                              http.REQUESTS_IMPORT_ERROR)))
-        self.fail_on_errors(*option_errors(self.params) + self.connection_errors())
-        self.client = open_client(self.params, **self.client_options())
+        self.fail_on_errors(*option_errors(self.params, self.rate_limit) + self.connection_errors())
+        self.client = open_client(self.params, self.rate_limit, self.warn, **self.client_options())
 
     def fail_json(self, msg, **kwargs):
         for name, option in self.argument_spec.items():

@@ -17,12 +17,16 @@ from ansible_collections.engine.cloud.plugins.module_utils import validate
 from ansible_collections.engine.cloud.plugins.module_utils.base import (
     CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, EngineModule, Wait, WaitError, unused)
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
+from ansible_collections.engine.cloud.plugins.module_utils.pacer import ApiLimit
 from ansible_collections.engine.cloud.plugins.module_utils.states import FAIL, WAIT
 
 AUTH_HINT = 'The management API refused the API key: check api_key_id and api_key_secret (ENGINE_CLOUD_KEY_ID, ENGINE_CLOUD_KEY_SECRET)'
 # A command the API refuses in the resource's current state (409, or 400 "... is already running")
 # is decided again from a fresh read, at most this many times in one task.
 REFUSED_COMMAND_ROUNDS = 3
+
+# The live limit of this API, per credential (reference/README.md).
+RATE_LIMIT = ApiLimit(requests=10, seconds=10, env='ENGINE_CLOUD_RATE_LIMIT', credential='api_key_id')
 
 
 def services_path(organization_id):
@@ -52,6 +56,7 @@ class CloudModule(EngineModule):
     service_id_required=False makes it optional. uuid_options are checked before anything is sent."""
 
     connection_spec = dict(CLOUD_CONNECTION, **unused(OBSERVABILITY_CONNECTION))
+    rate_limit = RATE_LIMIT
 
     def __init__(self, argument_spec, uuid_options=(), service_id_required=True, **kwargs):
         self.uuid_options = ('organization_id', 'service_id') + tuple(uuid_options)

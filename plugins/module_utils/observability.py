@@ -11,10 +11,14 @@ __metaclass__ = type
 
 from ansible_collections.engine.cloud.plugins.module_utils import validate
 from ansible_collections.engine.cloud.plugins.module_utils.base import CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, EngineModule, unused
+from ansible_collections.engine.cloud.plugins.module_utils.pacer import ApiLimit
 
 AUTH_HINT = 'The observability API refused the token: check api_token (ENGINE_OBSERVABILITY_TOKEN)'
 PAGE_SIZE = 1000
 PREFIX = '/api/v2'
+
+# The live limit of this API, per credential (reference/README.md).
+RATE_LIMIT = ApiLimit(requests=100, seconds=60, env='ENGINE_OBSERVABILITY_RATE_LIMIT', credential='api_token')
 
 
 def connection_errors(params):
@@ -31,6 +35,7 @@ class ObservabilityModule(EngineModule):
     """A module of the observability API; these modules only read."""
 
     connection_spec = dict(OBSERVABILITY_CONNECTION, **unused(CLOUD_CONNECTION))
+    rate_limit = RATE_LIMIT
 
     def connection_errors(self):
         return connection_errors(self.params)

@@ -41,13 +41,14 @@ def checked_options(spec, values, plugin):
     return result.validated_parameters
 
 
-def open_client(params, layer, secrets=()):
-    """The HTTP client of one API after the checks a module makes before any request.
-    layer is that API's module_utils module (cloud or observability)."""
+def open_client(params, layer, warn, secrets=()):
+    """The HTTP client of one API after the checks a module makes before any request, paced like a
+    module's. layer is that API's module_utils module (cloud or observability); warn(text) shows a
+    warning."""
     if REQUESTS_IMPORT_ERROR is not None:
         raise AnsibleError('the Python library requests is required on the controller: %s' % REQUESTS_IMPORT_ERROR)
-    raise_on_errors(base.option_errors(params) + layer.connection_errors(params), secrets)
-    return base.open_client(params, **layer.client_options(params))
+    raise_on_errors(base.option_errors(params, layer.RATE_LIMIT) + layer.connection_errors(params), secrets)
+    return base.open_client(params, layer.RATE_LIMIT, warn, **layer.client_options(params))
 
 
 def call(client, method, path, body=None, hints=None):

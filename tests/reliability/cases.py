@@ -222,6 +222,7 @@ COMMON = dict(
     validate_certs=dict(type='bool'),
     api_timeout=dict(type='int', description='at least 1'),
     api_retries=dict(type='int', description='at least 0'),
+    api_rate_limit=dict(type='rate limit'),
 )
 OVER_LONG = 'x' * 300
 _RANGE = re.compile(r'(?:between\s+(-?\d+)\s+and\s+(-?\d+)|\b(-?\d+)\s+to\s+(-?\d+)\b)', re.I)
@@ -338,6 +339,9 @@ def _option_cases(module, base, path, label, spec, element_of=None):
             cases.append(BadInput(module, sub_label, 'wrong type', _with(base, path, {key: 'abc'}), [sub_label, 'integer', low, high]))
             cases.append(BadInput(module, sub_label, 'below range', _with(base, path, {key: int(low) - 1}), [sub_label, low, high]))
             cases.append(BadInput(module, sub_label, 'above range', _with(base, path, {key: int(high) + 1}), [sub_label, low, high]))
+    elif kind == 'rate limit':
+        add('malformed', '10 per 10 s', 'REQUESTS/SECONDS', 'off')
+        add('below range', '0/10', 'at least 1 request')
     elif kind == 'raw':
         add('wrong type', {'not': 'a time'}, 'epoch')
         add('malformed', 'yesterday-ish', 'epoch', 'ISO 8601')

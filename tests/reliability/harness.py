@@ -108,6 +108,7 @@ class Ansible:
             'ANSIBLE_REMOTE_TEMP': os.path.join(directory, 'tmp-remote'),
             'ANSIBLE_DEPRECATION_WARNINGS': 'true',
             'ANSIBLE_PIPELINING': 'true',
+            'ENGINE_CLOUD_PACING_DIR': os.path.join(self.basedir, 'pacing'),
             'NO_PROXY': '127.0.0.1,localhost',
             'no_proxy': '127.0.0.1,localhost',
         })

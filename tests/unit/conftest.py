@@ -11,7 +11,9 @@ Fixtures:
   sim    an InProcessSimulator on that clock, answering every request requests sends;
   run    runs a module's main() for a case written as data (see ModuleRun) and checks it;
   case   each entry of the test file's CASES ({id: case}) in turn;
-  controller  the controller's process, for the tests of the inventory and lookup plugins.
+  controller  the controller's process, for the tests of the inventory and lookup plugins;
+  pacing_directory  (every test) a private, empty pacing directory (module_utils/pacer.py), so that no
+         test reads or writes the user's own (~/.cache/engine.cloud/pacing) or another test's.
 
 What sim does to the test process, each in one place below: patch_clock (CLOCK), patch_transport
 (requests.adapters.HTTPAdapter.send, the one patched place of the HTTP layer) and
@@ -35,6 +37,7 @@ from urllib3.exceptions import ProtocolError
 from urllib3.response import HTTPResponse
 
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
+from ansible_collections.engine.cloud.plugins.module_utils.pacer import DIRECTORY_ENV
 from ansible_collections.engine.cloud.tests.simulator import fixture_ids, server
 from ansible_collections.engine.cloud.tests.simulator.process import AdminCalls
 from ansible_collections.engine.cloud.tests.simulator.state import Store
@@ -291,3 +294,10 @@ def pytest_collection_finish(session):
 def controller(monkeypatch):
     """The controller's process, for the test of an inventory or lookup plugin."""
     monkeypatch.setattr(_internal, 'is_controller', True)
+
+
+@pytest.fixture(autouse=True)
+def pacing_directory(tmp_path, monkeypatch):
+    directory = tmp_path / 'pacing'
+    monkeypatch.setenv(DIRECTORY_ENV, str(directory))
+    return directory

@@ -86,7 +86,7 @@ def api(monkeypatch, controller):
 def plugin_with(**options):
     """The plugin with these options (others at their documented defaults) and a cache in a dict."""
     values = dict(plugin='engine.cloud.services', hostname='name', api_url=URL, api_key_id=KEY_ID, api_key_secret=KEY_SECRET,
-                  organization_id=ORGANIZATION, validate_certs=True, api_timeout=30, api_retries=5, compose={}, groups={},
+                  organization_id=ORGANIZATION, validate_certs=True, api_timeout=30, api_retries=5, api_rate_limit=None, compose={}, groups={},
                   keyed_groups=[], strict=False, cache=False)
     values.update(options)
     plugin = InventoryModule()

@@ -176,6 +176,34 @@ def test_an_empty_success_body_is_an_empty_dict(sim):
     assert cloud_client().request('GET', SERVICE) == {}
 
 
+class RecordingPacer:
+    """Records the client's calls to its pacer, in order."""
+
+    def __init__(self):
+        self.calls = []
+
+    def acquire(self):
+        self.calls.append('acquire')
+
+    def refused(self, wait):
+        self.calls.append(('refused', wait))
+
+
+def test_every_attempt_waits_for_the_pacer_and_a_429_tells_it_the_wait(sim):
+    pacer = RecordingPacer()
+    sim.faults(fault(status=429, headers={'Retry-After': '3'}), fault(kind='reset'), fault(status=429), fault(status=503))
+    cloud_client(pacer=pacer).request('GET', SERVICE)
+    assert pacer.calls == ['acquire', ('refused', 3.0), 'acquire', 'acquire', ('refused', None), 'acquire', 'acquire']
+    assert [entry['status'] for entry in sim.requests()] == [429, None, 429, 503, 200]
+
+
+def test_a_429_on_the_last_attempt_still_tells_the_pacer(sim):
+    pacer = RecordingPacer()
+    sim.faults(fault(status=429, headers={'X-RateLimit-Reset': '4'}))
+    failure(cloud_client(pacer=pacer, retries=0), 'GET', SERVICE)
+    assert pacer.calls == ['acquire', ('refused', 4.0)]
+
+
 # --- writes whose answer is lost ------------------------------------------------------------------
 
 LOST = 'The answer to this write was lost, so it may have been applied; it was not sent again'
