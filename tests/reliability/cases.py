@@ -68,6 +68,7 @@ def command_once(module):
     """A resync: never sent twice in one task, even when its answer was lost."""
     return module.args.get('state') == 'resynced'
 
+
 # --- faults -------------------------------------------------------------------------------------
 
 RETRIES = 2          # api_retries of the "within" cases: two faults, then success on attempt 3

@@ -15,7 +15,7 @@ import requests
 
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import (KEY_ID, KEY_SECRET, PIPE_KAFKA, SOURCE_METRICS, TOKEN, pipe_path,
-                                                                      service_path)
+                                                                          service_path)
 
 SIM_URL = 'http://simulator.test'
 SERVICE = service_path()
