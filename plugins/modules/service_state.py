@@ -127,7 +127,8 @@ service:
   description:
     - The service as last read, after the command and the wait; with O(wait=false), as the answer to the command
       shows it (C(starting), C(stopping) or C(awaking)), or as read when no command was sent.
-    - In check mode, the current service, with the requested state when a command would be sent.
+    - In check mode, the current service, with the state the command leads to (C(running) or C(stopped)) when one would
+      be sent.
     - When the wait fails, the failed task also returns the service as last read.
   returned: success and when a wait fails
   type: dict
