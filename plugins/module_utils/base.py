@@ -150,6 +150,11 @@ class EngineModule(AnsibleModule):
         result.update(error.as_result())
         self.fail(str(error) if more is None else '%s; %s' % (error, more), **result)
 
+    def warn_in_check_mode(self, warning):
+        """Show warning (when there is one) in check mode, where it tells what the real run would meet."""
+        if self.check_mode and warning:
+            self.warn(warning)
+
     def exit(self, changed=False, diff=None, **result):
         if diff is not None and self._diff:
             result['diff'] = diff

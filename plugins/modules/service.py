@@ -311,8 +311,7 @@ def main():
     def plan(current):
         module.fail_on_errors(*rules.service_errors(current, params))
         body, diff = rules.service_patch(current, params)
-        if module.check_mode and 'transparentDataEncryptionKeyId' in body and rules.not_running_warning(current, 'a key rotation'):
-            module.warn(rules.not_running_warning(current, 'a key rotation'))
+        module.warn_in_check_mode('transparentDataEncryptionKeyId' in body and rules.not_running_warning(current, 'a key rotation'))
         return body, diff
 
     module.converge('service', module.get, plan, lambda body: module.send('PATCH', body))

@@ -200,8 +200,7 @@ def main():
     def plan(current):
         module.fail_on_errors(*rules.service_errors(current, params) + [rules.memory_order_error(params, current)])
         body = changes(current, rules.scaling_request(params))
-        if module.check_mode and body and rules.not_running_warning(current, 'scaling changes'):
-            module.warn(rules.not_running_warning(current, 'scaling changes'))
+        module.warn_in_check_mode(body and rules.not_running_warning(current, 'scaling changes'))
         return body, make_diff(current, body)
 
     module.converge('service', module.get, plan, lambda body: module.send('PATCH', body, 'scaling'))
