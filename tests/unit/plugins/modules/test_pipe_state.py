@@ -126,3 +126,32 @@ def test_a_failure_state_fails_at_once(run, failure):
         later=[(1, ) + pipe_in(PIPE_KAFKA, failure)],
         requests=[get(PIPE_KAFKA), command(PIPE_KAFKA, 'start'), get(PIPE_KAFKA)],
         fails='', result={'msg': 'pipe %s entered the failure state %s' % (PIPE_KAFKA, failure)}, sleeps=[1])
+
+
+# The state table as the module documentation states it (written out again on purpose): state ->
+# (the pipe it is tried on, what started / stopped do). '-': no command; 'wait X': waited out, then X.
+TABLE = {
+    'Running': (PIPE_KAFKA, '-', 'stop'), 'Provisioning': (PIPE_KAFKA, '-', 'stop'), 'Degraded': (PIPE_KAFKA, '-', 'stop'),
+    'Stopped': (PIPE_KAFKA, 'start', '-'), 'Failed': (PIPE_KAFKA, 'start', 'stop'), 'Stopping': (PIPE_KAFKA, 'wait start', '-'),
+    'Completed': (PIPE_OBJECT_STORAGE, 'fail', '-'), 'InternalError': (PIPE_KAFKA, 'fail', 'stop'), 'Unknown': (PIPE_KAFKA, 'fail', 'stop'),
+    'Setup': (PIPE_POSTGRES, '-', 'stop'), 'Snapshot': (PIPE_POSTGRES, '-', 'stop'), 'Modifying': (PIPE_POSTGRES, '-', 'stop'),
+    'Resync': (PIPE_POSTGRES, '-', 'stop'), 'Paused': (PIPE_POSTGRES, 'start', '-'), 'Pausing': (PIPE_POSTGRES, 'wait start', '-'),
+}
+TRANSITIONS = {'Stopping': 'Stopped', 'Pausing': 'Paused'}
+CELLS = [(state, row[0], goal, row[index + 1]) for state, row in TABLE.items() for index, goal in enumerate(('started', 'stopped'))]
+
+
+@pytest.mark.parametrize('state, pipe_id, goal, expect', CELLS, ids=['%s-%s' % (cell[0], cell[2]) for cell in CELLS])
+def test_every_cell_of_the_state_table(run, state, pipe_id, goal, expect):
+    """With wait=false, from the requests: Stopping and Pausing (they end after the module's first read)
+    are waited out before a start; a state no command helps fails before any write, naming the state."""
+    change = dict(state=state, then=dict(state=TRANSITIONS[state], reads=1)) if state in TRANSITIONS else dict(state=state)
+    args = pipe(pipe_id, state=goal, wait=False)
+    if expect == 'fail':
+        run(pipe_state, args, edits=[('pipes', pipe_id, change)], requests=[get(pipe_id)], fails='cannot be started from state %s' % state)
+    elif expect == '-':
+        run(pipe_state, args, edits=[('pipes', pipe_id, change)], requests=[get(pipe_id)], result={'changed': False, 'pipe.state': state})
+    else:
+        run(pipe_state, args, edits=[('pipes', pipe_id, change)],
+            requests=[get(pipe_id)] * (2 if expect.startswith('wait') else 1) + [command(pipe_id, expect.split(' ')[-1])],
+            result={'changed': True})

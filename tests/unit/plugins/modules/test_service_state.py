@@ -120,3 +120,34 @@ def test_a_failure_state_ends_the_wait_at_once(run, failure):
         requests=[GET, START, GET, GET],
         fails='', result={'msg': 'service %s entered the failure state %s' % (SERVICE_PROD, failure), 'service.state': failure},
         sleeps=[1, 2])
+
+
+# The state table as the module documentation states it (written out again on purpose): state ->
+# what started / awake / stopped do. '-': no command; 'wait X': the transition is waited out, then X.
+TABLE = {
+    'running': ('-', '-', 'stop'), 'partially_running': ('-', '-', 'stop'), 'idle': ('-', 'awake', 'stop'),
+    'starting': ('-', '-', 'wait stop'), 'awaking': ('-', '-', 'wait stop'), 'provisioning': ('-', '-', 'wait stop'),
+    'stopped': ('start', 'start', '-'), 'stopping': ('wait start', 'wait start', '-'),
+    'degraded': ('fail', 'fail', 'stop'), 'failed': ('fail', 'fail', 'fail'), 'terminating': ('fail', 'fail', 'fail'),
+    'terminated': ('fail', 'fail', 'fail'), 'softdeleting': ('fail', 'fail', 'fail'), 'softdeleted': ('fail', 'fail', 'fail'),
+}
+TRANSITIONS = {'starting': 'running', 'stopping': 'stopped', 'awaking': 'running', 'provisioning': 'running'}
+CELLS = [(state, goal, actions[index]) for state, actions in TABLE.items() for index, goal in enumerate(('started', 'awake', 'stopped'))]
+
+
+@pytest.mark.parametrize('state, goal, expect', CELLS, ids=['%s-%s' % cell[:2] for cell in CELLS])
+def test_every_cell_of_the_state_table(run, state, goal, expect):
+    """With wait=false, from the requests: a transition (it ends after the module's first read) is waited
+    out before the command; a state no command helps fails before any write, naming the state."""
+    change = dict(state=state, then=dict(state=TRANSITIONS[state], reads=1)) if state in TRANSITIONS else dict(state=state)
+    command = expect.split(' ')[-1]
+    if expect == 'fail':
+        run(service_state, dict(PROD, state=goal, wait=False), edits=[('services', SERVICE_PROD, change)],
+            requests=[GET], fails='service %s is %s' % (SERVICE_PROD, state))
+    elif expect == '-':
+        run(service_state, dict(PROD, state=goal, wait=False), edits=[('services', SERVICE_PROD, change)],
+            requests=[GET], result={'changed': False, 'service.state': state})
+    else:
+        run(service_state, dict(PROD, state=goal, wait=False), edits=[('services', SERVICE_PROD, change)],
+            requests=[GET] * (2 if expect.startswith('wait') else 1) + [('PATCH', service_path(suffix='/state'), {'command': command})],
+            result={'changed': True})
