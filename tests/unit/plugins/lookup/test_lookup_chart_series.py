@@ -126,7 +126,7 @@ def test_terms_are_refused(sim):
 
 
 def test_an_api_error_raises_the_modules_message(sim, run):
-    options = dict(ONE_HOUR, series=[dict(source_id=SOURCE_METRICS[:-1] + '9', agg_fn='count')])  # well formed, but no such source
+    options = dict(series=[dict(source_id=SOURCE_METRICS[:-1] + '9', agg_fn='count')], start_time='-1h')  # well formed, but no such source
     failed = run(chart_series, options, requests=[('POST', PATH)], fails='HTTP 404')
     sim.clear_requests()
     with pytest.raises(AnsibleError) as raised:
