@@ -30,16 +30,19 @@ COMMON_SPEC = dict(
     api_retries=dict(type='int', default=5),
 )
 
+# The connection options of each API. Each is required, but not in the argument spec: the module
+# checks them itself (missing_connection_errors), so that the message names the environment
+# variable too, and an empty value (what AWX injects for an empty field) counts as missing.
 CLOUD_CONNECTION = dict(
-    api_url=dict(type='str', required=True, fallback=(env_fallback, ['ENGINE_CLOUD_API_URL'])),
-    api_key_id=dict(type='str', required=True, no_log=False, fallback=(env_fallback, ['ENGINE_CLOUD_KEY_ID'])),
-    api_key_secret=dict(type='str', required=True, no_log=True, fallback=(env_fallback, ['ENGINE_CLOUD_KEY_SECRET'])),
-    organization_id=dict(type='str', required=True, fallback=(env_fallback, ['ENGINE_CLOUD_ORGANIZATION_ID'])),
+    api_url=dict(type='str', fallback=(env_fallback, ['ENGINE_CLOUD_API_URL'])),
+    api_key_id=dict(type='str', no_log=False, fallback=(env_fallback, ['ENGINE_CLOUD_KEY_ID'])),
+    api_key_secret=dict(type='str', no_log=True, fallback=(env_fallback, ['ENGINE_CLOUD_KEY_SECRET'])),
+    organization_id=dict(type='str', fallback=(env_fallback, ['ENGINE_CLOUD_ORGANIZATION_ID'])),
 )
 
 OBSERVABILITY_CONNECTION = dict(
-    observability_url=dict(type='str', required=True, fallback=(env_fallback, ['ENGINE_OBSERVABILITY_URL'])),
-    api_token=dict(type='str', required=True, no_log=True, fallback=(env_fallback, ['ENGINE_OBSERVABILITY_TOKEN'])),
+    observability_url=dict(type='str', fallback=(env_fallback, ['ENGINE_OBSERVABILITY_URL'])),
+    api_token=dict(type='str', no_log=True, fallback=(env_fallback, ['ENGINE_OBSERVABILITY_TOKEN'])),
 )
 
 
@@ -47,6 +50,17 @@ def unused(connection):
     """The other API's connection options, optional and ignored: accepted so that one
     module_defaults entry for group/engine.cloud.all can carry both APIs' credentials."""
     return dict((name, dict(type='str', no_log=bool(option.get('no_log')))) for name, option in connection.items())
+
+
+def option_source(connection, name):
+    """How messages point at a connection option: 'api_url or the ENGINE_CLOUD_API_URL environment variable'."""
+    return '%s or the %s environment variable' % (name, connection[name]['fallback'][1][0])
+
+
+def missing_connection_errors(connection, params):
+    """A message for each connection option that is neither set nor in its environment variable, or is empty."""
+    return ['%s is required: set %s%s' % (name, option_source(connection, name), '' if params[name] is None else ' (got an empty value)')
+            for name in connection if params[name] is None or not params[name].strip()]
 
 
 class EngineModule(AnsibleModule):
@@ -58,17 +72,21 @@ class EngineModule(AnsibleModule):
     invocation would print the key secret and the token. The top-level ones are added back in
     fail_json before any failure is returned."""
 
-    connection_spec = {}
+    # The connection options this module's API needs, and the other API's (accepted, ignored).
+    connection = {}
+    other_connection = {}
 
     def __init__(self, argument_spec, supports_check_mode=True, **kwargs):
         spec = dict(COMMON_SPEC)
-        spec.update(self.connection_spec)
+        spec.update(self.connection)
+        spec.update(unused(self.other_connection))
         spec.update(argument_spec)
         super(EngineModule, self).__init__(argument_spec=spec, supports_check_mode=supports_check_mode, **kwargs)
         if http.REQUESTS_IMPORT_ERROR is not None:
             self.fail_json(msg=missing_required_lib('requests'),
                            exception=''.join(traceback.format_exception_only(type(http.REQUESTS_IMPORT_ERROR),
                                                                              http.REQUESTS_IMPORT_ERROR)))
+        self.fail_on_errors(*missing_connection_errors(self.connection, self.params))
         self.fail_on_errors(
             None if self.params['api_timeout'] > 0 else 'api_timeout must be at least 1 second, got %d' % self.params['api_timeout'],
             None if self.params['api_retries'] >= 0 else 'api_retries must be at least 0, got %d' % self.params['api_retries'],

@@ -11,7 +11,7 @@ __metaclass__ = type
 
 from ansible_collections.engine.cloud.plugins.module_utils import validate
 from ansible_collections.engine.cloud.plugins.module_utils.base import (
-    CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, EngineModule, WaitError, unused, wait_for_state)
+    CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, EngineModule, WaitError, option_source, wait_for_state)
 
 AUTH_HINT = 'The management API refused the API key: check api_key_id and api_key_secret (ENGINE_CLOUD_KEY_ID, ENGINE_CLOUD_KEY_SECRET)'
 
@@ -27,7 +27,8 @@ class CloudModule(EngineModule):
     Every module has the service_id option (documented in the engine.cloud.cloud fragment);
     service_id_required=False makes it optional. uuid_options are checked before anything is sent."""
 
-    connection_spec = dict(CLOUD_CONNECTION, **unused(OBSERVABILITY_CONNECTION))
+    connection = CLOUD_CONNECTION
+    other_connection = OBSERVABILITY_CONNECTION
 
     def __init__(self, argument_spec, uuid_options=(), service_id_required=True, **kwargs):
         self.uuid_options = ('organization_id', 'service_id') + tuple(uuid_options)
@@ -43,7 +44,7 @@ class CloudModule(EngineModule):
 
     def client_options(self):
         return dict(base_url=self.params['api_url'], auth=(self.params['api_key_id'], self.params['api_key_secret']),
-                    auth_hint=AUTH_HINT)
+                    auth_hint=AUTH_HINT, url_hint='Check %s' % option_source(CLOUD_CONNECTION, 'api_url'))
 
     def path(self, *parts):
         """/v1/organizations/{organization_id}/services/{service_id}[/part...]"""

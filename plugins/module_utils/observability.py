@@ -10,7 +10,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.engine.cloud.plugins.module_utils import validate
-from ansible_collections.engine.cloud.plugins.module_utils.base import CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, EngineModule, unused
+from ansible_collections.engine.cloud.plugins.module_utils.base import CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, EngineModule, option_source
 
 AUTH_HINT = 'The observability API refused the token: check api_token (ENGINE_OBSERVABILITY_TOKEN)'
 PAGE_SIZE = 1000
@@ -19,13 +19,15 @@ PAGE_SIZE = 1000
 class ObservabilityModule(EngineModule):
     """A module of the observability API; these modules only read."""
 
-    connection_spec = dict(OBSERVABILITY_CONNECTION, **unused(CLOUD_CONNECTION))
+    connection = OBSERVABILITY_CONNECTION
+    other_connection = CLOUD_CONNECTION
 
     def connection_errors(self):
         return [validate.url('observability_url', self.params['observability_url'])]
 
     def client_options(self):
-        return dict(base_url=self.params['observability_url'], token=self.params['api_token'], auth_hint=AUTH_HINT)
+        return dict(base_url=self.params['observability_url'], token=self.params['api_token'], auth_hint=AUTH_HINT,
+                    url_hint='Check %s' % option_source(OBSERVABILITY_CONNECTION, 'observability_url'))
 
     def get(self, path, params=None, missing_ok=False):
         """The data of a GET; with missing_ok, None when the API answers 404."""

@@ -158,7 +158,7 @@ def test_retries_exhausted_names_status_and_attempts():
         client.request('GET', '/v1/x')
     error = info.value
     assert (error.status, error.code, error.attempts, error.request_id) == (503, 'SERVICE_UNAVAILABLE', 3, 'rid-9')
-    assert str(error) == 'GET /v1/x failed: HTTP 503 SERVICE_UNAVAILABLE: try later (request id rid-9, after 3 attempts)'
+    assert str(error) == 'GET http://api.test/v1/x failed: HTTP 503 SERVICE_UNAVAILABLE: try later (request id rid-9, after 3 attempts)'
     assert len(sleeps) == 2
 
 
@@ -175,7 +175,7 @@ def test_management_error_body():
     client = make_client([(400, {'Content-Type': 'application/json'}, body)])[0]
     with pytest.raises(http.ApiError) as info:
         client.request('PATCH', '/v1/s/scaling', body={'numReplicas': 40})
-    assert str(info.value) == ('PATCH /v1/s/scaling failed: HTTP 400 BAD_REQUEST: request body.numReplicas: '
+    assert str(info.value) == ('PATCH http://api.test/v1/s/scaling failed: HTTP 400 BAD_REQUEST: request body.numReplicas: '
                                'must be between 1 and 20 (request id abc)')
 
 
@@ -192,7 +192,7 @@ def test_chart_error_body():
     client = make_client([(404, {'Content-Type': 'application/json'}, {'error': 'Source not found for series 1'})])[0]
     with pytest.raises(http.ApiError) as info:
         client.request('POST', '/api/v2/charts/series', body={})
-    assert str(info.value) == 'POST /api/v2/charts/series failed: HTTP 404: Source not found for series 1'
+    assert str(info.value) == 'POST http://api.test/api/v2/charts/series failed: HTTP 404: Source not found for series 1'
 
 
 def test_plain_text_401_carries_the_auth_hint():
@@ -200,7 +200,7 @@ def test_plain_text_401_carries_the_auth_hint():
                          auth_hint='The token was refused')[0]
     with pytest.raises(http.ApiError) as info:
         client.request('GET', '/api/v2/alerts')
-    assert str(info.value) == 'GET /api/v2/alerts failed: HTTP 401: Unauthorized. The token was refused'
+    assert str(info.value) == 'GET http://api.test/api/v2/alerts failed: HTTP 401: Unauthorized. The token was refused'
 
 
 def test_html_proxy_page_is_summarised():
@@ -208,7 +208,7 @@ def test_html_proxy_page_is_summarised():
     client = make_client([(502, {'Content-Type': 'text/html'}, page)], retries=0)[0]
     with pytest.raises(http.ApiError) as info:
         client.request('GET', '/v1/x')
-    assert str(info.value) == 'GET /v1/x failed: HTTP 502: unexpected HTML response: 502 Bad Gateway'
+    assert str(info.value) == 'GET http://api.test/v1/x failed: HTTP 502: unexpected HTML response: 502 Bad Gateway'
 
 
 def test_malformed_json_success_body_fails_cleanly():

@@ -105,6 +105,6 @@ def test_bad_state_fails_naming_the_choices(monkeypatch, capsys):
 def test_refused_token(monkeypatch, capsys):
     result, api = run({}, lambda request: (401, 'Unauthorized'), monkeypatch, capsys)
     assert result['failed'] is True
-    assert result['msg'].startswith('GET /api/v2/alerts failed: HTTP 401: Unauthorized')
+    assert result['msg'].startswith('GET http://obs.test/api/v2/alerts failed: HTTP 401: Unauthorized')
     assert 'refused the token' in result['msg']
     assert len(api.requests) == 1

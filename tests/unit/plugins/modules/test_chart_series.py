@@ -138,4 +138,4 @@ def test_api_errors_fail_with_the_api_message(monkeypatch, capsys):
     result, dummy = run_module(chart_series.main, dict(series=series(), start_time='-1h'),
                                lambda request: (404, {'error': 'Source not found for series 1'}), monkeypatch, capsys)
     assert result['failed'] is True
-    assert result['msg'] == 'POST /api/v2/charts/series failed: HTTP 404: Source not found for series 1'
+    assert result['msg'] == 'POST http://obs.test/api/v2/charts/series failed: HTTP 404: Source not found for series 1'

@@ -101,7 +101,7 @@ def test_other_errors_are_not_reported_as_missing(monkeypatch, capsys):
                         monkeypatch, capsys)
     assert result['failed'] is True
     assert 'not found' not in result['msg']
-    assert result['msg'] == 'GET /api/v2/dashboards/%s failed: HTTP 500: Something went wrong :(' % DASHBOARD_ID
+    assert result['msg'] == 'GET http://obs.test/api/v2/dashboards/%s failed: HTTP 500: Something went wrong :(' % DASHBOARD_ID
 
 
 def test_a_429_is_retried(monkeypatch, capsys):
