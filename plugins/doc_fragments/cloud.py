@@ -20,7 +20,8 @@ options:
     required: true
   api_url:
     description:
-      - Base address of the cloud management API, without the C(/v1) path (a value that ends in C(/v1) or C(/api/v2) is refused), for example V(https://api.engine.example).
+      - Base address of the cloud management API, for example V(https://api.engine.example).
+      - Without the C(/v1) path; a value that ends in C(/v1) or C(/api/v2) is refused.
       - "Required: set this option or the E(ENGINE_CLOUD_API_URL) environment variable. An empty value counts as not set."
     type: str
   api_key_id:

@@ -15,7 +15,8 @@ class ModuleDocFragment(object):
 options:
   observability_url:
     description:
-      - Base address of the observability API, without the C(/api/v2) path (a value that ends in C(/api/v2) or C(/v1) is refused), for example V(https://observability.engine.example).
+      - Base address of the observability API, for example V(https://observability.engine.example).
+      - Without the C(/api/v2) path; a value that ends in C(/api/v2) or C(/v1) is refused.
       - "Required: set this option or the E(ENGINE_OBSERVABILITY_URL) environment variable. An empty value counts as not set."
     type: str
   api_token:
