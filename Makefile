@@ -67,15 +67,16 @@ install: build
 	@echo "install: for ansible and ansible-playbook to find it: export ANSIBLE_COLLECTIONS_PATH=$(ROOT)/.collections"
 
 # The simulator in the foreground, to try playbooks by hand against it: the exports it prints point
-# the modules at it (the fixture's credentials are those of scripts/simulator.sh).
+# the modules at it with the fixture's credentials (tests/simulator/fixture_ids.py).
 SIM_PORT ?= 8080
+SIM_EXPORTS = from tests.simulator import fixture_ids as f; url = "http://127.0.0.1:$(SIM_PORT)"; \
+	print("simulator: both APIs at %s until Ctrl-C. In another shell:" % url); \
+	print("export ENGINE_CLOUD_API_URL=%s ENGINE_OBSERVABILITY_URL=%s" % (url, url)); \
+	print("export ENGINE_CLOUD_KEY_ID=%s ENGINE_CLOUD_KEY_SECRET=%s" % (f.KEY_ID, f.KEY_SECRET)); \
+	print("export ENGINE_CLOUD_ORGANIZATION_ID=%s ENGINE_OBSERVABILITY_TOKEN=%s" % (f.ORGANIZATION, f.TOKEN))
 simulator: venv
-	@. scripts/simulator.sh; url=http://127.0.0.1:$(SIM_PORT); \
-	echo "simulator: both APIs at $$url until Ctrl-C. In another shell:"; \
-	echo "export ENGINE_CLOUD_API_URL=$$url ENGINE_OBSERVABILITY_URL=$$url"; \
-	echo "export ENGINE_CLOUD_KEY_ID=$$SIM_KEY_ID ENGINE_CLOUD_KEY_SECRET=$$SIM_KEY_SECRET"; \
-	echo "export ENGINE_CLOUD_ORGANIZATION_ID=$$SIM_ORGANIZATION_ID ENGINE_OBSERVABILITY_TOKEN=$$SIM_OBS_TOKEN"; \
-	exec python -m tests.simulator --host 127.0.0.1 --port $(SIM_PORT)
+	@python -c '$(SIM_EXPORTS)'
+	@exec python -m tests.simulator --host 127.0.0.1 --port $(SIM_PORT)
 
 # sanity, lint and units each work on a private layout copy (the same copy `make layout` makes,
 # but in a mktemp directory, removed afterwards): several people share this working tree, and two
