@@ -128,6 +128,13 @@ def test_a_certificate_error_points_at_the_ca_bundle_first():
     assert URL_HINT not in message
 
 
+def test_no_connection_within_the_timeout_points_at_the_address():
+    client = answering('https://api.engine.example', Answer(exception=requests.exceptions.ConnectTimeout('timed out')),
+                       url_hint=URL_HINT, timeout=7)
+    message = str(failure(client))
+    assert message.endswith('failed: no connection within api_timeout (7 s). %s' % URL_HINT), message
+
+
 def test_a_lost_answer_is_not_blamed_on_the_address():
     client = answering('https://api.engine.example', Answer(exception=requests.exceptions.ConnectionError('reset by peer')),
                        url_hint=URL_HINT)
