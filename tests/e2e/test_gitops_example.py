@@ -58,12 +58,12 @@ def test_the_example_applies_each_service_file(tmp_path, simulator, collections_
                          check=False)
     assert run.returncode == 0, run.stdout[-6000:]
 
-    service = '/v1/organizations/%s/services/%%s' % ids.ORGANIZATION
+    dev = '/v1/organizations/%s/services/%s' % (ids.ORGANIZATION, ids.SERVICE_DEV)
+    kafka = '/v1/organizations/%s/services/%s/pipes/%s' % (ids.ORGANIZATION, ids.SERVICE_PROD, ids.PIPE_KAFKA)
     log = simulator.requests()
     assert [entry for entry in log if entry['status'] != 200] == []
     assert [(entry['method'], entry['path'], entry['body']) for entry in log if entry['method'] in ('PATCH', 'PUT')] == [
-        ('PATCH', service % ids.SERVICE_DEV, {'name': 'dev-sandbox-eu'}),
-        ('PUT', service % ids.SERVICE_PROD + '/pipes/%s/settings' % ids.PIPE_KAFKA, {'streaming_max_insert_wait_ms': 1500}),
+        ('PATCH', dev, {'name': 'dev-sandbox-eu'}),
+        ('PUT', kafka + '/settings', {'streaming_max_insert_wait_ms': 1500}),
     ]
-    assert set(entry['path'] for entry in log) <= {service % ids.SERVICE_DEV, service % ids.SERVICE_PROD + '/pipes/' + ids.PIPE_KAFKA,
-                                                  service % ids.SERVICE_PROD + '/pipes/%s/settings' % ids.PIPE_KAFKA}
+    assert set(entry['path'] for entry in log) <= {dev, kafka, kafka + '/settings'}
