@@ -27,8 +27,7 @@ def tasks(items):
     for task in items or []:
         yield task
         for section in ('block', 'rescue', 'always'):
-            for inner in tasks(task.get(section)):
-                yield inner
+            yield from tasks(task.get(section))
 
 
 def loops_of(path):
