@@ -17,6 +17,7 @@ import re
 import socket
 
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
+from ansible_collections.engine.cloud.plugins.module_utils.compare import mask_secret_text
 from ansible_collections.engine.cloud.plugins.module_utils.validate import url_without_credentials
 
 try:
@@ -120,6 +121,12 @@ def _short(text):
     return text[:half] + ' ... ' + text[-half:]
 
 
+def _answer_text(text):
+    """Text the API answered, for a message: secret-named fields masked first, then shortened
+    (a shortened text keeps its end, where a cut-off body's secret may be)."""
+    return _short(mask_secret_text(text or ''))
+
+
 def _causes(exc):
     """exc and every exception behind it: urllib3's reason, __cause__, __context__, exception arguments."""
     found, pending = [], [exc]
@@ -167,12 +174,12 @@ def describe_error_body(text, content_type=''):
             raw = repr(raw)
         match = _ERROR_CODE.match(raw)
         if match:
-            return match.group(1), _short(match.group(2)), body.get('requestId')
-        return None, _short(raw) or 'no error message in the response', body.get('requestId')
+            return match.group(1), _answer_text(match.group(2)), body.get('requestId')
+        return None, _answer_text(raw) or 'no error message in the response', body.get('requestId')
     if text and ('html' in content_type or text.lstrip().lower().startswith(('<!doctype', '<html'))):
         title = _HTML_TITLE.search(text)
-        return None, 'unexpected HTML response%s' % (': ' + _short(title.group(1)) if title else ''), None
-    return None, _short(text) or 'empty response body', None
+        return None, 'unexpected HTML response%s' % (': ' + _answer_text(title.group(1)) if title else ''), None
+    return None, _answer_text(text) or 'empty response body', None
 
 
 class HttpClient:
@@ -265,6 +272,6 @@ class HttpClient:
         try:
             return response.json()
         except ValueError:
-            raise ApiError('the response is not valid JSON: %s' % _short(response.text), status=response.status_code,
+            raise ApiError('the response is not valid JSON: %s' % _answer_text(response.text), status=response.status_code,
                            method=method, path=path, url=self.url_of(path), request_id=response.headers.get('X-Request-Id'),
                            attempts=attempts)

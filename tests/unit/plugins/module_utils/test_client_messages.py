@@ -152,3 +152,38 @@ def test_a_long_text_loses_its_middle_not_its_end(length):
 
 def test_a_short_text_is_kept_on_one_line():
     assert http._short('a\n  b\tc') == 'a b c'
+
+
+SECRET = 'AccountKey=bm90LWEtcmVhbC1rZXk='
+# A pipe as the API shows it, cut off inside its connection string: the secret is at the end,
+# which a long text keeps when it is shortened in the middle.
+CUT_BODY = '{"status": 200, "result": {"id": "p-1", "name": "%s", "source": {"connectionString": "Protocol=https;%s;' % ('x' * 400, SECRET)
+
+
+def test_a_body_that_is_not_json_never_shows_a_secret_it_holds():
+    message = str(failure(answering('https://api.engine.example', TextAnswer(200, CUT_BODY))))
+    assert 'the response is not valid JSON' in message and '"connectionString": "********"' in message, message
+    assert 'bm90LWEtcmVhbC1rZXk' not in message
+
+
+@pytest.mark.parametrize('body', [
+    {'status': 500, 'error': 'INTERNAL_SERVER_ERROR: ' + CUT_BODY},
+    {'message': 'Something went wrong: ' + CUT_BODY},
+    {'error': {'detail': {'apiToken': 'bm90LWEtcmVhbC1rZXk='}}},
+])
+def test_an_error_body_never_shows_a_secret_it_holds(body):
+    message = str(failure(answering('https://api.engine.example', Answer(500, body))))
+    assert 'HTTP 500' in message and 'bm90LWEtcmVhbC1rZXk' not in message, message
+
+
+class TextAnswer(Answer):
+    """Answers with a text body as it is (for bodies that are not valid JSON)."""
+
+    def __init__(self, status, text):
+        super(TextAnswer, self).__init__(status)
+        self.text = text
+
+    def send(self, request, **kwargs):
+        response = super(TextAnswer, self).send(request, **kwargs)
+        response._content = self.text.encode()
+        return response
