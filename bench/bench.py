@@ -39,19 +39,20 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-ORG = '7e0b7e1c-1d2a-4c6b-9f3e-0a1b2c3d4e5f'
-KEY_ID, KEY_SECRET = 'sim-key-id', 'sim-key-secret-4f9a8e7d'
-TOKEN = 'sim-obs-token-2b7c1d9e'
-PROD = '3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e51'
-KAFKA = '9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c61'
-RPE = '5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d81'
-DASHBOARD = '65a1b2c3d4e5f60718293a4b'
-METRICS = '65b000000000000000000001'
-WRITES = ('POST', 'PUT', 'PATCH', 'DELETE')
+sys.path.insert(0, ROOT)
+
+# pylint: disable=wrong-import-position
+from tests.simulator import catalog  # noqa: E402
+from tests.simulator.fixture_ids import (KEY_ID, KEY_SECRET, SERVICE_PROD, SOURCE_METRICS, TOKEN, cloud_connection,  # noqa: E402
+                                         observability_connection, service_path)
+from tests.simulator.process import SimulatorProcess  # noqa: E402
+# pylint: enable=wrong-import-position
+
+# The bench's simulator has no rate limit: pace (the cost counts) under a limit no run reaches.
+BENCH_RATE_LIMIT = '100000/1'
 # A fixed, minute-aligned start: 10 000 one-minute buckets from here.
 SCALE_START_MS = 1727740800000  # 2024-10-01T00:00:00Z
 
@@ -80,7 +81,9 @@ def alternate(*variants):
     return lambda index: variants[index % len(variants)]
 
 
-SERVICE_PATH = '/v1/organizations/%s/services/%s' % (ORG, PROD)
+SERVICE_PATH = service_path()
+# The uri task that sends the same single request as an info module that reads with this method.
+BASELINE = {'GET': 'uri GET', 'POST': 'uri POST series'}
 
 
 class Case:
@@ -99,49 +102,26 @@ class Case:
 
 
 def cases():
-    chart = dict(series=[dict(source_id=METRICS, agg_fn='count', where='level:error', group_by=[])],
-                 start_time='now-1h', end_time='now', granularity='1m')
-    settings_path = '/services/%s/pipes/%s/settings' % (PROD, KAFKA)
-    return [
-        Case('ping', 'floor', {'ansible.builtin.ping': {}}, ref=()),
-        Case('uri GET', 'baseline', uri_task('GET', SERVICE_PATH), ref=()),
-        Case('uri PATCH', 'baseline', lambda i: uri_task('PATCH', SERVICE_PATH, dict(name='bench %s' % 'ab'[i % 2])), ref=()),
-        Case('service_info', 'info', mod('service_info', service_id=PROD), 'service_info', expect=dict(GET=1)),
-        Case('pipe_info', 'info', mod('pipe_info', service_id=PROD, pipe_id=KAFKA), 'pipe_info', expect=dict(GET=1)),
-        Case('pipe_settings_info', 'info', mod('pipe_settings_info', service_id=PROD, pipe_id=KAFKA), 'pipe_settings_info',
-             expect=dict(GET=1)),
-        Case('rpe_info', 'info', mod('rpe_info', service_id=PROD, reverse_private_endpoint_id=RPE), 'rpe_info', expect=dict(GET=1)),
-        Case('dashboard_info', 'info', mod('dashboard_info', dashboard_id=DASHBOARD), 'dashboard_info', expect=dict(GET=1)),
-        Case('alert_info', 'info', mod('alert_info'), 'alert_info', expect=dict(GET=1)),
-        Case('chart_series', 'info', mod('chart_series', **chart), 'chart_series', ref=('uri POST series',), expect=dict(POST=1)),
-        Case('uri POST series', 'baseline', uri_task('POST', '/api/v2/charts/series', dict(
-            series=[dict(sourceId=METRICS, aggFn='count', where='level:error', groupBy=[])],
-            startTime=SCALE_START_MS, endTime=SCALE_START_MS + 3600 * 1000, granularity='1m'), obs=True), ref=()),
-        Case('service unchanged', 'unchanged', mod('service', service_id=PROD, release_channel='default'), 'service',
-             expect=dict(GET=1)),
-        Case('service changed', 'changed', lambda i: mod('service', service_id=PROD, name='bench %s' % 'ab'[i % 2]), 'service',
-             ref=('uri GET', 'uri PATCH'), expect=dict(GET=1, PATCH=1)),
-        Case('service_scaling unchanged', 'unchanged', mod('service_scaling', service_id=PROD, num_replicas=3), 'service_scaling',
-             expect=dict(GET=1)),
-        Case('service_scaling changed', 'changed', lambda i: mod('service_scaling', service_id=PROD, num_replicas=4 - i % 2),
-             'service_scaling', ref=('uri GET', 'uri PATCH'), expect=dict(GET=1, PATCH=1)),
-        Case('service_state unchanged', 'unchanged', mod('service_state', service_id=PROD, state='started'), 'service_state',
-             expect=dict(GET=1)),
-        Case('service_state changed', 'changed',
-             lambda i: mod('service_state', service_id=PROD, state=('stopped', 'started')[i % 2], wait=False), 'service_state',
-             ref=('uri GET', 'uri PATCH'), expect=dict(GET=1, PATCH=1)),
-        Case('pipe_state unchanged', 'unchanged', mod('pipe_state', service_id=PROD, pipe_id=KAFKA, state='started'), 'pipe_state',
-             expect=dict(GET=1)),
-        Case('pipe_state changed', 'changed',
-             lambda i: mod('pipe_state', service_id=PROD, pipe_id=KAFKA, state=('stopped', 'started')[i % 2], wait=False),
-             'pipe_state', ref=('uri GET', 'uri PATCH'), expect=dict(GET=1, PATCH=1)),
-        Case('pipe_settings unchanged', 'unchanged',
-             mod('pipe_settings', service_id=PROD, pipe_id=KAFKA, settings=dict(engine_max_threads=3)), 'pipe_settings',
-             expect=dict(GET=1)),
-        Case('pipe_settings changed', 'changed',
-             lambda i: mod('pipe_settings', service_id=PROD, pipe_id=KAFKA, settings=dict(engine_max_threads=4 + i % 2)),
-             'pipe_settings', ref=('uri GET', 'uri PATCH'), expect=dict(GET=1, PUT=1)),
-    ], settings_path
+    """The floor, the uri baselines, and every module of tests/simulator/catalog.py: an info module's
+    read, a writer's unchanged case and its changed case (the catalog's toggle, alternating)."""
+    rows = [Case('ping', 'floor', {'ansible.builtin.ping': {}}, ref=()),
+            Case('uri GET', 'baseline', uri_task('GET', SERVICE_PATH), ref=()),
+            Case('uri PATCH', 'baseline', lambda i: uri_task('PATCH', SERVICE_PATH, dict(name='bench %s' % 'ab'[i % 2])), ref=())]
+    for module in catalog.MODULES:
+        method = module.read[0]
+        if module.write is None:
+            rows.append(Case(module.name, 'info', mod(module.name, **module.args), module.name, ref=(BASELINE[method],),
+                             expect={method: 1}))
+            continue
+        rows.append(Case(module.name + ' unchanged', 'unchanged', mod(module.name, **module.unchanged), module.name,
+                         expect={method: 1}))
+        rows.append(Case(module.name + ' changed', 'changed', alternate(*[mod(module.name, **args) for args in module.toggle]),
+                         module.name, ref=('uri GET', 'uri PATCH'), expect={method: 1, module.write[0]: 1}))
+    after_infos = len([row for row in rows if row.kind not in ('unchanged', 'changed')])
+    rows.insert(after_infos, Case('uri POST series', 'baseline', uri_task('POST', '/api/v2/charts/series', dict(
+        series=[dict(sourceId=SOURCE_METRICS, aggFn='count', where='level:error', groupBy=[])],
+        startTime=SCALE_START_MS, endTime=SCALE_START_MS + 3600 * 1000, granularity='1m'), obs=True), ref=()))
+    return rows
 
 
 # Machine ------------------------------------------------------------------------------------------
@@ -173,52 +153,6 @@ def machine():
     return dict(cpu=model, cores=os.cpu_count(), memory=memory, load=os.getloadavg(), platform=platform.platform(),
                 python=platform.python_version(), ansible=ansible_version, commit=commit + (' + uncommitted plugins/' if dirty else ''),
                 date=datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC'))
-
-
-# Simulator ----------------------------------------------------------------------------------------
-
-class Simulator:
-    def __init__(self, collection, work):
-        port_file = os.path.join(work, 'simulator.port')
-        self.log = open(os.path.join(work, 'simulator.log'), 'w', encoding='utf-8')  # pylint: disable=consider-using-with
-        self.process = subprocess.Popen(  # pylint: disable=consider-using-with
-            [sys.executable, '-m', 'tests.simulator', '--host', '127.0.0.1', '--port', '0', '--port-file', port_file, '--quiet'],
-            cwd=collection, stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        deadline = time.time() + 30
-        while True:
-            if self.process.poll() is not None:
-                raise SystemExit('bench: the simulator exited; see %s' % self.log.name)
-            if os.path.exists(port_file) and os.path.getsize(port_file):
-                with open(port_file, encoding='utf-8') as handle:
-                    self.url = 'http://127.0.0.1:%d' % int(handle.read())
-                try:
-                    self.admin('GET', '/config')
-                    return
-                except OSError:
-                    pass
-            if time.time() > deadline:
-                self.stop()
-                raise SystemExit('bench: the simulator did not answer within 30 s')
-            time.sleep(0.1)
-
-    def admin(self, method, path, body=None):
-        data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(self.url + '/_admin' + path, data=data, method=method,
-                                         headers={'Content-Type': 'application/json'})
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return json.loads(response.read() or b'null')
-
-    def requests(self):
-        return self.admin('GET', '/requests')['requests']
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-        self.log.close()
 
 
 # Running a play -----------------------------------------------------------------------------------
@@ -257,6 +191,13 @@ class Runner:
             ANSIBLE_LOCAL_TEMP=os.path.join(work, 'ansible-tmp'), ANSIBLE_STDOUT_CALLBACK='bench_timer',
             ANSIBLE_CALLBACK_PLUGINS=os.path.join(HERE, 'callback_plugins'), ANSIBLE_RETRY_FILES_ENABLED='false',
             ANSIBLE_NOCOLOR='1', ANSIBLE_HOST_KEY_CHECKING='false', ANSIBLE_COLLECTIONS_ON_ANSIBLE_VERSION_MISMATCH='ignore')
+        # The pacer runs on every request as it does for users, in a private directory and with a
+        # limit this simulator (rate limit off) never comes near, so no case waits for a slot:
+        # the tables show the pacer's cost, not the live limit. ENGINE_*_RATE_LIMIT=off from the
+        # caller's environment measures without it (bench/NOTES.md, "Request pacing").
+        self.env.setdefault('ENGINE_CLOUD_RATE_LIMIT', BENCH_RATE_LIMIT)
+        self.env.setdefault('ENGINE_OBSERVABILITY_RATE_LIMIT', BENCH_RATE_LIMIT)
+        self.env['ENGINE_CLOUD_PACING_DIR'] = os.path.join(work, 'pacing')
         self.env['PATH'] = os.path.dirname(self.python) + os.pathsep + self.env.get('PATH', '')
         self.playbook_bin = os.path.join(os.path.dirname(self.python), 'ansible-playbook')
 
@@ -266,8 +207,8 @@ class Runner:
             name='Bench ' + label, hosts='localhost', gather_facts=False,
             vars=dict(sim_url=self.sim.url),
             module_defaults={
-                'group/engine.cloud.cloud': dict(api_url=self.sim.url, api_key_id=KEY_ID, api_key_secret=KEY_SECRET, organization_id=ORG),
-                'group/engine.cloud.observability': dict(observability_url=self.sim.url, api_token=TOKEN)},
+                'group/engine.cloud.cloud': cloud_connection(self.sim.url),
+                'group/engine.cloud.observability': observability_connection(self.sim.url)},
             tasks=[dict(name='Task %d' % index, **task) for index, task in enumerate(tasks)])]
         playbook = os.path.join(self.work, 'play.yml')
         with open(playbook, 'w', encoding='utf-8') as handle:
@@ -370,7 +311,7 @@ def polling(runner, delays, progress):
     results = []
     for delay in delays:
         runner.sim.admin('POST', '/reset', dict(transition_delay=delay))
-        records, log = runner.play([mod('service_state', service_id=PROD, state='stopped', wait=True, wait_timeout=max(900, delay * 3))],
+        records, log = runner.play([mod('service_state', service_id=SERVICE_PROD, state='stopped', wait=True, wait_timeout=max(900, delay * 3))],
                                    label='polling %s s' % delay)
         write = next(entry for entry in log if entry['method'] == 'PATCH')
         write_at = parse_time(write['time'])
@@ -390,7 +331,7 @@ def parse_time(text):
 
 
 def scale(runner, repeats, progress):
-    series = [dict(source_id=METRICS, agg_fn=agg, where='level:error', group_by=[], **({} if agg == 'count' else dict(field='duration_ms')))
+    series = [dict(source_id=SOURCE_METRICS, agg_fn=agg, where='level:error', group_by=[], **({} if agg == 'count' else dict(field='duration_ms')))
               for agg in ('count', 'avg', 'p95', 'max', 'sum')]
     chart = Case('chart_series 5 x 10 000 buckets', 'scale', mod(
         'chart_series', series=series, start_time=SCALE_START_MS, end_time=SCALE_START_MS + 10000 * 60 * 1000, granularity='1m'),
@@ -533,11 +474,14 @@ def main(argv=None):
     collection = os.path.join(work, 'ansible_collections', 'engine', 'cloud')
     subprocess.run([sys.executable, os.path.join(ROOT, 'scripts', 'layout.py'), '--src', ROOT, collection], check=True,
                    stdout=subprocess.DEVNULL)
-    sim = Simulator(collection, work)
+    try:
+        sim = SimulatorProcess(work, root=collection).start()
+    except RuntimeError as error:
+        raise SystemExit('bench: %s' % error)
     failures = []
     try:
         runner = Runner(work, sim)
-        all_cases, dummy = cases()
+        all_cases = cases()
         wanted = set(args.only.split(',')) if args.only else None
         selected = [case for case in all_cases if available(case, collection) and (
             wanted is None or case.kind in ('floor', 'baseline') or case.name in wanted or case.module in wanted)]

@@ -2,60 +2,40 @@
 # Start and stop the API simulator for a script that sources this file.
 #
 #   . scripts/simulator.sh
-#   sim_start DIR WORKDIR     # runs `python -m tests.simulator` from DIR (a collection root) on a
-#                             # free port of 127.0.0.1; sets SIM_PID, SIM_PORT and SIM_URL
+#   sim_start DIR WORKDIR     # runs the simulator from DIR (a collection root) on a free port of
+#                             # 127.0.0.1 through its launcher (python -m tests.simulator.process
+#                             # serve); sets SIM_PID, SIM_PORT, SIM_URL and the fixture's
+#                             # credentials SIM_ORGANIZATION_ID, SIM_KEY_ID, SIM_KEY_SECRET, SIM_OBS_TOKEN
 #   sim_stop                  # idempotent; call it from an EXIT trap
 #
 # SIM_PYTHON is the interpreter (default: python3). The simulator's output goes to
-# WORKDIR/simulator.log, which is printed if it fails to start.
-
-# The credentials the simulator's fixture accepts (CONTRIBUTING.md). Test values, not secrets.
-# shellcheck disable=SC2034  # used by the scripts that source this file
-SIM_ORGANIZATION_ID=7e0b7e1c-1d2a-4c6b-9f3e-0a1b2c3d4e5f
-# shellcheck disable=SC2034
-SIM_KEY_ID=sim-key-id
-# shellcheck disable=SC2034
-SIM_KEY_SECRET=sim-key-secret-4f9a8e7d
-# shellcheck disable=SC2034
-SIM_OBS_TOKEN=sim-obs-token-2b7c1d9e
+# WORKDIR/simulator.log; the launcher prints it if the simulator fails to start.
 
 SIM_PID=
+# shellcheck disable=SC2034  # set for the scripts that source this file
 SIM_PORT=
 SIM_URL=
 
 sim_start() {
-    local dir=$1 work=$2 python=${SIM_PYTHON:-python3} waited=0
-    local port_file="$work/simulator.port" log="$work/simulator.log"
-    rm -f "$port_file"
-    (cd "$dir" && exec "$python" -m tests.simulator --host 127.0.0.1 --port 0 --port-file "$port_file") \
-        >"$log" 2>&1 </dev/null &
-    SIM_PID=$!
-    # Wait (at most 30 s) until the port file exists and the admin interface answers.
-    while :; do
-        if ! kill -0 "$SIM_PID" 2>/dev/null; then
-            echo "simulator: exited before it answered; its log:" >&2
-            cat "$log" >&2
-            SIM_PID=
-            return 1
-        fi
-        if [ -s "$port_file" ]; then
-            SIM_PORT=$(tr -d '[:space:]' <"$port_file")
-            SIM_URL="http://127.0.0.1:$SIM_PORT"
-            if "$python" -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=2).read()' \
-                "$SIM_URL/_admin/config" >/dev/null 2>&1; then
-                echo "simulator: pid $SIM_PID answering at $SIM_URL"
-                return 0
-            fi
-        fi
-        if [ "$waited" -ge 300 ]; then
-            echo "simulator: no answer after 30 s; its log:" >&2
-            cat "$log" >&2
-            sim_stop
-            return 1
-        fi
-        sleep 0.1
-        waited=$((waited + 1))
-    done
+    local dir=$1 work=$2 python=${SIM_PYTHON:-python3} line fd
+    # The launcher prints NAME=value lines once the simulator answers, then closes its output and
+    # runs until SIGTERM; it is this shell's child, so sim_stop can wait for it.
+    coproc SIM_LAUNCHER { cd "$dir" && exec "$python" -m tests.simulator.process serve --workdir "$work"; }
+    SIM_PID=$SIM_LAUNCHER_PID
+    exec {fd}<&"${SIM_LAUNCHER[0]}"  # our own copy: bash closes the coproc's when the launcher ends
+    while IFS= read -r line; do
+        case $line in
+            SIM_[A-Z_]*=*) eval "$line" ;;
+            *) echo "simulator: unexpected launcher output: $line" >&2 ;;
+        esac
+    done <&"$fd"
+    exec {fd}<&-
+    if [ -z "$SIM_URL" ]; then
+        echo "simulator: the launcher exited before the simulator answered" >&2
+        sim_stop
+        return 1
+    fi
+    echo "simulator: launcher pid $SIM_PID, answering at $SIM_URL"
 }
 
 sim_stop() {

@@ -10,9 +10,11 @@ __metaclass__ = type
 
 class ModuleDocFragment(object):
 
-    # What every module states about check mode, diff mode and idempotency; modules set `support`.
+    # What every module states about where it runs, check mode, diff mode and idempotency; modules set `support`.
     DOCUMENTATION = r'''
 options: {}
+notes:
+  - "Runs on the controller (C(hosts: localhost) or C(delegate_to: localhost))."
 attributes:
   check_mode:
     description: Can run in C(check_mode) and return changed status prediction without modifying target.

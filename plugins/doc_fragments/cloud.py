@@ -10,14 +10,11 @@ __metaclass__ = type
 
 class ModuleDocFragment(object):
 
-    # Options of every module that talks to the cloud management API.
+    # Options of every module and plugin that talks to the cloud management API. Modules add
+    # SERVICE_ID; plugins add the env entries of api_url, api_key_id, api_key_secret and
+    # organization_id in their own options.
     DOCUMENTATION = r'''
 options:
-  service_id:
-    description:
-      - UUID of the service; for a pipe or a reverse private endpoint, of the service it belongs to.
-    type: str
-    required: true
   api_url:
     description:
       - Base address of the cloud management API, for example V(https://api.engine.example).
@@ -57,16 +54,45 @@ options:
       - How many times a request is retried after HTTP 429, 502, 503, 504, a connection error or a timeout.
       - Waits grow exponentially with jitter, and follow C(Retry-After) or C(X-RateLimit-Reset) when the API sends them (at most 60 seconds each).
       - V(0) disables retries.
-      - Every host of a play uses the same key, and the API limits each key (10 requests per 10 seconds).
-        With many forks the hosts take turns, and a task can be refused several times in a row;
-        raise O(api_retries), for example to V(10) for 10 forks.
+      - Requests are paced under the API's rate limit first (see O(api_rate_limit)), so with many forks
+        on one key a task waits for its turn rather than being refused; retries are the safety net for a
+        429 that comes anyway.
     type: int
     default: 5
+  api_rate_limit:
+    description:
+      - The rate limit under which every process of this controller that uses the same API key against the
+        same O(api_url) paces its requests, all together (forks, ad-hoc C(ansible -f), ansible-runner jobs).
+        A request that would go over waits for a free slot instead of being refused with HTTP 429.
+      - Not set, it is the management API's limit, V(10/10) (10 requests in any 10 seconds per key).
+        V(REQUESTS/SECONDS) sets another, for example V(20/10) for an organization whose limit was raised.
+        V(off) (or V(false)) turns pacing off.
+      - If not set, the value of the E(ENGINE_CLOUD_RATE_LIMIT) environment variable is used.
+      - Set it for C(group/engine.cloud.cloud), not C(group/engine.cloud.all), because the observability API has
+        a limit of its own.
+      - The shared state is a small file per key and base address, named by a hash of both (no secret is
+        written), in E(ENGINE_CLOUD_PACING_DIR) if set, else C(~/.cache/engine.cloud/pacing), else (when the
+        home directory is missing or read-only) C(engine.cloud-pacing-<uid>) in the temporary directory.
+        The directory is created with mode 0700; a wider mode is narrowed, and one owned by another user
+        turns pacing off with a warning.
+      - Only processes on one controller, as one user, share a pacer. Several controllers or AWX execution
+        nodes (each job runs in its own container) that use one key do not; for them, retrying on
+        HTTP 429 (O(api_retries)) stays the safety net.
+    type: raw
 notes:
   - Proxies are taken from the E(HTTPS_PROXY), E(HTTP_PROXY) and E(NO_PROXY) environment variables.
-  - "Runs on the controller (C(hosts: localhost) or C(delegate_to: localhost))."
 requirements:
   - requests
+'''
+
+    # The service every module of the cloud management API works on (service_info lists them all without it).
+    SERVICE_ID = r'''
+options:
+  service_id:
+    description:
+      - UUID of the service; for a pipe or a reverse private endpoint, of the service it belongs to.
+    type: str
+    required: true
 '''
 
     # The management API's options as the observability modules see them: accepted and ignored.

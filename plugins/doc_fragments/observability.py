@@ -10,7 +10,8 @@ __metaclass__ = type
 
 class ModuleDocFragment(object):
 
-    # Options of every module that talks to the observability API.
+    # Options of every module and plugin that talks to the observability API. Plugins add the env
+    # entries of observability_url and api_token in their own options.
     DOCUMENTATION = r'''
 options:
   observability_url:
@@ -42,14 +43,28 @@ options:
       - How many times a request is retried after HTTP 429, 502, 503, 504, a connection error or a timeout.
       - Waits grow exponentially with jitter, and follow C(Retry-After) or C(RateLimit-Reset) when the API sends them (at most 60 seconds each).
       - V(0) disables retries.
-      - Every host of a play uses the same token, and the API limits each token (100 requests per minute).
-        With many forks the hosts take turns, and a task can be refused several times in a row;
-        raise O(api_retries), for example to V(10) for 10 forks.
+      - Requests are paced under the API's rate limit first (see O(api_rate_limit)), so with many forks
+        on one token a task waits for its turn rather than being refused; retries are the safety net for a
+        429 that comes anyway.
     type: int
     default: 5
+  api_rate_limit:
+    description:
+      - The rate limit under which every process of this controller that uses the same token against the
+        same O(observability_url) paces its requests, all together (forks, ad-hoc C(ansible -f), ansible-runner
+        jobs). A request that would go over waits for a free slot instead of being refused with HTTP 429.
+      - Not set, it is the observability API's limit, V(100/60) (100 requests in any 60 seconds per token).
+        V(REQUESTS/SECONDS) sets another, for example V(200/60) for a raised limit.
+        V(off) (or V(false)) turns pacing off.
+      - If not set, the value of the E(ENGINE_OBSERVABILITY_RATE_LIMIT) environment variable is used.
+      - Set it for C(group/engine.cloud.observability), not C(group/engine.cloud.all), because the management API
+        has a limit of its own.
+      - The shared state (a small file per token and base address, named by a hash of both) lives where
+        O(engine.cloud.service_info#module:api_rate_limit) says, and pacing has the limits said there;
+        several controllers or AWX execution nodes that use one token do not share it.
+    type: raw
 notes:
   - Proxies are taken from the E(HTTPS_PROXY), E(HTTP_PROXY) and E(NO_PROXY) environment variables.
-  - "Runs on the controller (C(hosts: localhost) or C(delegate_to: localhost))."
 requirements:
   - requests
 '''

@@ -16,6 +16,7 @@ from ansible.module_utils.ansible_release import __version__ as ANSIBLE_VERSION
 from ansible.module_utils.basic import AnsibleModule, env_fallback, missing_required_lib
 
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
+from ansible_collections.engine.cloud.plugins.module_utils import pacer as pacing
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.compare import diff as make_diff
 from ansible_collections.engine.cloud.plugins.module_utils.compare import mask_secrets, secret_values
@@ -28,10 +29,13 @@ COMMON_SPEC = dict(
     validate_certs=dict(type='bool', default=True),
     api_timeout=dict(type='int', default=30),
     api_retries=dict(type='int', default=5),
+    # raw: YAML reads an unquoted off as false, which also turns pacing off. The environment
+    # variable of the fallback is the API's (EngineModule.rate_limit.env).
+    api_rate_limit=dict(type='raw'),
 )
 
-# The connection options of each API. Each is required, but not in the argument spec: the module
-# checks them itself (missing_connection_errors), so that the message names the environment
+# The connection options of each API. Each is required, but not in the argument spec: the API's
+# layer checks them (missing_connection_errors), so that the message names the environment
 # variable too, and an empty value (what AWX injects for an empty field) counts as missing.
 CLOUD_CONNECTION = dict(
     api_url=dict(type='str', fallback=(env_fallback, ['ENGINE_CLOUD_API_URL'])),
@@ -46,12 +50,6 @@ OBSERVABILITY_CONNECTION = dict(
 )
 
 
-def unused(connection):
-    """The other API's connection options, optional and ignored: accepted so that one
-    module_defaults entry for group/engine.cloud.all can carry both APIs' credentials."""
-    return dict((name, dict(type='str', no_log=bool(option.get('no_log')))) for name, option in connection.items())
-
-
 def option_source(connection, name):
     """How messages point at a connection option: 'api_url or the ENGINE_CLOUD_API_URL environment variable'."""
     return '%s or the %s environment variable' % (name, connection[name]['fallback'][1][0])
@@ -63,6 +61,39 @@ def missing_connection_errors(connection, params):
             for name in connection if params[name] is None or not params[name].strip()]
 
 
+def common_spec(api_limit):
+    """COMMON_SPEC for one API: api_rate_limit falls back to that API's environment variable."""
+    spec = dict(COMMON_SPEC)
+    spec['api_rate_limit'] = dict(spec['api_rate_limit'], fallback=(env_fallback, [api_limit.env]))
+    return spec
+
+
+def option_errors(params, api_limit):
+    """Messages for bad values of the options every module and plugin shares (Nones for good ones)."""
+    return [None if params['api_timeout'] > 0 else 'api_timeout must be at least 1 second, got %d' % params['api_timeout'],
+            None if params['api_retries'] >= 0 else 'api_retries must be at least 0, got %d' % params['api_retries'],
+            _rate_limit(params, api_limit)[1]]
+
+
+def _rate_limit(params, api_limit):
+    return pacing.rate_limit('api_rate_limit', params['api_rate_limit'], (api_limit.requests, api_limit.seconds))
+
+
+def open_client(params, api_limit, warn, **client_options):
+    """The HTTP client for the shared options, paced under api_limit (the API's pacer.ApiLimit) with
+    every other process of this controller that uses the same credential; client_options come from
+    the API's layer; warn(text) reports a pacer that cannot share its state."""
+    pacer = pacing.shared_pacer(_rate_limit(params, api_limit)[0], client_options['base_url'], params[api_limit.credential], warn)
+    return http.HttpClient(timeout=params['api_timeout'], validate_certs=params['validate_certs'],
+                           retries=params['api_retries'], user_agent=USER_AGENT, pacer=pacer, **client_options)
+
+
+def unused(connection):
+    """The other API's connection options, optional and ignored: accepted so that one
+    module_defaults entry for group/engine.cloud.all can carry both APIs' credentials."""
+    return dict((name, dict(type='str', no_log=bool(option.get('no_log')))) for name, option in connection.items())
+
+
 class EngineModule(AnsibleModule):
     """An AnsibleModule with an HTTP client for one API; subclasses name the API.
 
@@ -72,28 +103,20 @@ class EngineModule(AnsibleModule):
     invocation would print the key secret and the token. The top-level ones are added back in
     fail_json before any failure is returned."""
 
-    # The connection options this module's API needs, and the other API's (accepted, ignored).
-    connection = {}
-    other_connection = {}
+    connection_spec = {}
+    rate_limit = None  # the API's pacer.ApiLimit
 
     def __init__(self, argument_spec, supports_check_mode=True, **kwargs):
-        spec = dict(COMMON_SPEC)
-        spec.update(self.connection)
-        spec.update(unused(self.other_connection))
+        spec = common_spec(self.rate_limit)
+        spec.update(self.connection_spec)
         spec.update(argument_spec)
         super(EngineModule, self).__init__(argument_spec=spec, supports_check_mode=supports_check_mode, **kwargs)
         if http.REQUESTS_IMPORT_ERROR is not None:
             self.fail_json(msg=missing_required_lib('requests'),
                            exception=''.join(traceback.format_exception_only(type(http.REQUESTS_IMPORT_ERROR),
                                                                              http.REQUESTS_IMPORT_ERROR)))
-        self.fail_on_errors(*missing_connection_errors(self.connection, self.params))
-        self.fail_on_errors(
-            None if self.params['api_timeout'] > 0 else 'api_timeout must be at least 1 second, got %d' % self.params['api_timeout'],
-            None if self.params['api_retries'] >= 0 else 'api_retries must be at least 0, got %d' % self.params['api_retries'],
-            *self.connection_errors())
-        self.client = http.HttpClient(
-            timeout=self.params['api_timeout'], validate_certs=self.params['validate_certs'],
-            retries=self.params['api_retries'], user_agent=USER_AGENT, **self.client_options())
+        self.fail_on_errors(*option_errors(self.params, self.rate_limit) + self.connection_errors())
+        self.client = open_client(self.params, self.rate_limit, self.warn, **self.client_options())
 
     def fail_json(self, msg, **kwargs):
         for name, option in self.argument_spec.items():

@@ -4,7 +4,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 """The one HTTP client every module uses: a requests session with auth, timeouts,
-retries with backoff, and error parsing into a single exception."""
+retries with backoff, error parsing into a single exception, and every attempt paced
+under the API's rate limit (pacer.py)."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -18,6 +19,7 @@ import socket
 
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.compare import mask_secret_text
+from ansible_collections.engine.cloud.plugins.module_utils.pacer import UNPACED
 from ansible_collections.engine.cloud.plugins.module_utils.validate import url_without_credentials
 
 try:
@@ -186,8 +188,9 @@ class HttpClient:
     """One keep-alive session for one module run, against one API base address."""
 
     def __init__(self, base_url, auth=None, token=None, timeout=30, validate_certs=True, retries=5,
-                 user_agent='engine.cloud', auth_hint=None, url_hint=None, jitter=random.random):
+                 user_agent='engine.cloud', auth_hint=None, url_hint=None, jitter=random.random, pacer=UNPACED):
         self.base_url = base_url.rstrip('/')
+        self.pacer = pacer
         self.timeout = timeout
         self.retries = retries
         self.auth_hint = auth_hint
@@ -213,6 +216,7 @@ class HttpClient:
         attempt = 0
         while True:
             attempt += 1
+            self.pacer.acquire()
             try:
                 response = self.session.request(method, url, params=params, json=body, timeout=self.timeout)
             except requests.exceptions.RequestException as exc:
@@ -220,6 +224,8 @@ class HttpClient:
                     raise self._exception_error(exc, method, path, attempt)
                 CLOCK.sleep(self.backoff(attempt - 1))
                 continue
+            if response.status_code == 429:
+                self.pacer.refused(server_wait(response.headers))
             if response.status_code in RETRY_STATUSES and attempt <= self.retries:
                 wait = server_wait(response.headers)
                 CLOCK.sleep(self.backoff(attempt - 1) if wait is None else wait)

@@ -11,9 +11,33 @@ __metaclass__ = type
 
 from ansible_collections.engine.cloud.plugins.module_utils import validate
 from ansible_collections.engine.cloud.plugins.module_utils.base import (
-    CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, EngineModule, WaitError, option_source, wait_for_state)
+    CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, EngineModule, WaitError, missing_connection_errors, option_source, unused,
+    wait_for_state)
+from ansible_collections.engine.cloud.plugins.module_utils.pacer import ApiLimit
 
 AUTH_HINT = 'The management API refused the API key: check api_key_id and api_key_secret (ENGINE_CLOUD_KEY_ID, ENGINE_CLOUD_KEY_SECRET)'
+
+# The live limit of this API, per credential (reference/README.md).
+RATE_LIMIT = ApiLimit(requests=10, seconds=10, env='ENGINE_CLOUD_RATE_LIMIT', credential='api_key_id')
+
+
+def services_path(organization_id):
+    """/v1/organizations/{organization_id}/services: the list, and the base of every service's path."""
+    return '/v1/organizations/%s/services' % organization_id
+
+
+def connection_errors(params, uuid_options=('organization_id',)):
+    """Messages for missing connection options; when none is missing, for a bad api_url and for the
+    options in uuid_options that are no UUIDs."""
+    return missing_connection_errors(CLOUD_CONNECTION, params) or (
+        [validate.url('api_url', params['api_url'])] + [validate.uuid(name, params[name]) for name in uuid_options])
+
+
+def client_options(params):
+    """The management API's part of the HTTP client: base address, Basic auth, what a 401 means and
+    what to check when no connection can be made."""
+    return dict(base_url=params['api_url'], auth=(params['api_key_id'], params['api_key_secret']), auth_hint=AUTH_HINT,
+                url_hint='Check %s' % option_source(CLOUD_CONNECTION, 'api_url'))
 
 
 def wait_options(timeout):
@@ -24,11 +48,11 @@ def wait_options(timeout):
 class CloudModule(EngineModule):
     """A module of the cloud management API, on one service.
 
-    Every module has the service_id option (documented in the engine.cloud.cloud fragment);
+    Every module has the service_id option (documented in the engine.cloud.cloud.SERVICE_ID fragment);
     service_id_required=False makes it optional. uuid_options are checked before anything is sent."""
 
-    connection = CLOUD_CONNECTION
-    other_connection = OBSERVABILITY_CONNECTION
+    connection_spec = dict(CLOUD_CONNECTION, **unused(OBSERVABILITY_CONNECTION))
+    rate_limit = RATE_LIMIT
 
     def __init__(self, argument_spec, uuid_options=(), service_id_required=True, **kwargs):
         self.uuid_options = ('organization_id', 'service_id') + tuple(uuid_options)
@@ -40,19 +64,21 @@ class CloudModule(EngineModule):
                                 else 'wait_timeout must be at least 1 second, got %d' % self.params['wait_timeout'])
 
     def connection_errors(self):
-        return [validate.url('api_url', self.params['api_url'])] + [validate.uuid(name, self.params[name]) for name in self.uuid_options]
+        return connection_errors(self.params, self.uuid_options)
 
     def client_options(self):
-        return dict(base_url=self.params['api_url'], auth=(self.params['api_key_id'], self.params['api_key_secret']),
-                    auth_hint=AUTH_HINT, url_hint='Check %s' % option_source(CLOUD_CONNECTION, 'api_url'))
+        return client_options(self.params)
 
     def path(self, *parts):
         """/v1/organizations/{organization_id}/services/{service_id}[/part...]"""
-        base = '/v1/organizations/%s/services/%s' % (self.params['organization_id'], self.params['service_id'])
-        return '/'.join((base,) + parts)
+        return '/'.join((services_path(self.params['organization_id']), self.params['service_id']) + parts)
 
     def get(self, *parts):
         return self.call('GET', self.path(*parts)).get('result')
+
+    def list_services(self):
+        """Every service of the organization, in one request."""
+        return self.call('GET', services_path(self.params['organization_id'])).get('result')
 
     def send(self, method, body, *parts):
         return self.call(method, self.path(*parts), body=body).get('result')

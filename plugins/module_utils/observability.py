@@ -10,39 +10,57 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.engine.cloud.plugins.module_utils import validate
-from ansible_collections.engine.cloud.plugins.module_utils.base import CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, EngineModule, option_source
+from ansible_collections.engine.cloud.plugins.module_utils.base import (
+    CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, EngineModule, missing_connection_errors, option_source, unused)
+from ansible_collections.engine.cloud.plugins.module_utils.pacer import ApiLimit
 
 AUTH_HINT = 'The observability API refused the token: check api_token (ENGINE_OBSERVABILITY_TOKEN)'
 PAGE_SIZE = 1000
+PREFIX = '/api/v2'
+
+# The live limit of this API, per credential (reference/README.md).
+RATE_LIMIT = ApiLimit(requests=100, seconds=60, env='ENGINE_OBSERVABILITY_RATE_LIMIT', credential='api_token')
+
+
+def connection_errors(params):
+    """Messages for missing connection options; when none is missing, for a bad observability_url
+    (None for a good one), in a list."""
+    return missing_connection_errors(OBSERVABILITY_CONNECTION, params) or [validate.url('observability_url', params['observability_url'])]
+
+
+def client_options(params):
+    """The observability API's part of the HTTP client: base address, Bearer token, what a 401 means
+    and what to check when no connection can be made."""
+    return dict(base_url=params['observability_url'], token=params['api_token'], auth_hint=AUTH_HINT,
+                url_hint='Check %s' % option_source(OBSERVABILITY_CONNECTION, 'observability_url'))
 
 
 class ObservabilityModule(EngineModule):
     """A module of the observability API; these modules only read."""
 
-    connection = OBSERVABILITY_CONNECTION
-    other_connection = CLOUD_CONNECTION
+    connection_spec = dict(OBSERVABILITY_CONNECTION, **unused(CLOUD_CONNECTION))
+    rate_limit = RATE_LIMIT
 
     def connection_errors(self):
-        return [validate.url('observability_url', self.params['observability_url'])]
+        return connection_errors(self.params)
 
     def client_options(self):
-        return dict(base_url=self.params['observability_url'], token=self.params['api_token'], auth_hint=AUTH_HINT,
-                    url_hint='Check %s' % option_source(OBSERVABILITY_CONNECTION, 'observability_url'))
+        return client_options(self.params)
 
     def get(self, path, params=None, missing_ok=False):
         """The data of a GET; with missing_ok, None when the API answers 404."""
-        body = self.call('GET', '/api/v2' + path, params=params, missing_ok=missing_ok)
+        body = self.call('GET', PREFIX + path, params=params, missing_ok=missing_ok)
         return None if body is None else body.get('data')
 
     def post(self, path, body):
-        return self.call('POST', '/api/v2' + path, body=body).get('data')
+        return self.call('POST', PREFIX + path, body=body).get('data')
 
     def list_all(self, path, page_size=PAGE_SIZE):
         """Every item of a listing: follows limit/offset pages while the server reports meta.total;
         a server without paging answers all at once, without meta."""
         items = []
         while True:
-            body = self.call('GET', '/api/v2' + path, params=dict(limit=page_size, offset=len(items)))
+            body = self.call('GET', PREFIX + path, params=dict(limit=page_size, offset=len(items)))
             page = body.get('data') or []
             items.extend(page)
             meta = body.get('meta')

@@ -21,7 +21,8 @@ __metaclass__ = type
 
 import datetime
 import re
-import time
+
+from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 
 UNIT_MS = dict(s=1000, m=60 * 1000, h=3600 * 1000, d=86400 * 1000, w=7 * 86400 * 1000)
 # The API refuses epoch values of fewer than 13 digits ("Timestamp must be in milliseconds").
@@ -40,9 +41,9 @@ class TimeSpecError(ValueError):
     """A value that is no point in time; the message names the option."""
 
 
-def now_ms(clock=time.time):
-    """The current time in epoch milliseconds; take it once per task and pass it to every resolve."""
-    return int(clock() * 1000)
+def now_ms():
+    """The current time (CLOCK's) in epoch milliseconds; take it once per task and pass it to every resolve."""
+    return int(CLOCK.time() * 1000)
 
 
 def parse(option, value, now):

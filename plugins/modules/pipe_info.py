@@ -10,11 +10,12 @@ __metaclass__ = type
 
 DOCUMENTATION = r'''
 module: pipe_info
-short_description: Read an ingestion pipe
+short_description: Read an ingestion pipe, or list a service's pipes
 version_added: 0.1.0
 description:
   - Returns one ingestion pipe of a database service as the cloud management API describes it.
-  - Secret-bearing fields of the pipe, such as C(source.objectStorage.connectionString), are masked;
+  - Without O(pipe_id), returns every pipe of the service, from one request.
+  - Secret-bearing fields of the pipes, such as C(source.objectStorage.connectionString), are masked;
     their real values appear in no result, warning, error or log line.
 author:
   - engine.cloud contributors (@engine-cloud)
@@ -22,10 +23,11 @@ options:
   pipe_id:
     description:
       - UUID of the pipe.
+      - Without it, the module lists every pipe of the service (one request) and returns them as RV(pipes).
     type: str
-    required: true
 extends_documentation_fragment:
   - engine.cloud.cloud
+  - engine.cloud.cloud.SERVICE_ID
   - engine.cloud.observability.UNUSED
   - engine.cloud.attributes
   - engine.cloud.attributes.INFO_MODULE
@@ -46,13 +48,32 @@ EXAMPLES = r'''
 - name: Show its state and source
   ansible.builtin.debug:
     msg: "{{ result.pipe.name }} is {{ result.pipe.state }}, reading {{ result.pipe.source.objectStorage.url }}"
+
+- name: List every pipe of the service
+  engine.cloud.pipe_info:
+    service_id: 3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e51
+  register: all_pipes
+
+- name: Show the pipes that do not run
+  ansible.builtin.debug:
+    msg: "{{ all_pipes.pipes | rejectattr('state', 'equalto', 'Running') | map(attribute='name') | list }}"
 '''
 
 RETURN = r'''
+pipes:
+  description:
+    - Every pipe of the service, as the API lists them; each element has the keys of RV(pipe), masked in the same way.
+  returned: when O(pipe_id) is not set
+  type: list
+  elements: dict
+  version_added: 0.1.0
+  sample:
+    - {id: 9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c61, name: orders-kafka, state: Running}
+    - {id: 9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c63, name: clicks-stream, state: Stopped}
 pipe:
   description:
     - The pipe, as the API returns it, with secret-bearing values (for example C(connectionString)) replaced by C(********).
-  returned: success
+  returned: when O(pipe_id) is set
   type: dict
   contains:
     id:
@@ -112,8 +133,9 @@ from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudMod
 
 
 def main():
-    module = CloudModule(dict(pipe_id=dict(type='str', required=True)),
-                         uuid_options=('pipe_id',))
+    module = CloudModule(dict(pipe_id=dict(type='str')), uuid_options=('pipe_id',))
+    if module.params['pipe_id'] is None:
+        module.exit(pipes=module.get('pipes'))
     module.exit(pipe=module.get('pipes', module.params['pipe_id']))
 
 

@@ -48,6 +48,7 @@ options:
     required: true
 extends_documentation_fragment:
   - engine.cloud.cloud
+  - engine.cloud.cloud.SERVICE_ID
   - engine.cloud.observability.UNUSED
   - engine.cloud.attributes
   - engine.cloud.attributes.CLOUD_GROUP

@@ -10,21 +10,24 @@ __metaclass__ = type
 
 DOCUMENTATION = r'''
 module: rpe_info
-short_description: Read a reverse private endpoint
+short_description: Read a reverse private endpoint, or list a service's
 version_added: 0.1.0
 description:
   - Returns one reverse private endpoint of a database service, which pipes use to reach a data source privately,
     as the cloud management API gives it.
+  - Without O(reverse_private_endpoint_id), returns every reverse private endpoint of the service, from one request.
 author:
   - engine.cloud contributors (@engine-cloud)
 options:
   reverse_private_endpoint_id:
     description:
       - UUID of the reverse private endpoint.
+      - Without it, the module lists every reverse private endpoint of the service (one request) and returns them as
+        RV(reverse_private_endpoints).
     type: str
-    required: true
 extends_documentation_fragment:
   - engine.cloud.cloud
+  - engine.cloud.cloud.SERVICE_ID
   - engine.cloud.observability.UNUSED
   - engine.cloud.attributes
   - engine.cloud.attributes.INFO_MODULE
@@ -43,12 +46,30 @@ EXAMPLES = r'''
 - name: Check that it is ready
   ansible.builtin.assert:
     that: result.reverse_private_endpoint.status == 'Ready'
+
+- name: List every reverse private endpoint of the service
+  engine.cloud.rpe_info:
+    service_id: 3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e51
+  register: all_endpoints
+
+- name: Check that all of them are ready
+  ansible.builtin.assert:
+    that: all_endpoints.reverse_private_endpoints | rejectattr('status', 'equalto', 'Ready') | list | length == 0
 '''
 
 RETURN = r'''
+reverse_private_endpoints:
+  description:
+    - Every reverse private endpoint of the service, as the API lists them; each element has the keys of RV(reverse_private_endpoint).
+  returned: when O(reverse_private_endpoint_id) is not set
+  type: list
+  elements: dict
+  version_added: 0.1.0
+  sample:
+    - {id: 5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d81, type: VPC_ENDPOINT_SERVICE, status: Ready}
 reverse_private_endpoint:
   description: The reverse private endpoint, as the API returns it.
-  returned: success
+  returned: when O(reverse_private_endpoint_id) is set
   type: dict
   contains:
     id:
@@ -106,8 +127,9 @@ from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudMod
 
 
 def main():
-    module = CloudModule(dict(reverse_private_endpoint_id=dict(type='str', required=True)),
-                         uuid_options=('reverse_private_endpoint_id',))
+    module = CloudModule(dict(reverse_private_endpoint_id=dict(type='str')), uuid_options=('reverse_private_endpoint_id',))
+    if module.params['reverse_private_endpoint_id'] is None:
+        module.exit(reverse_private_endpoints=module.get('pipesReversePrivateEndpoints'))
     module.exit(reverse_private_endpoint=module.get('pipesReversePrivateEndpoints', module.params['reverse_private_endpoint_id']))
 
 

@@ -101,6 +101,7 @@ options:
     type: str
 extends_documentation_fragment:
   - engine.cloud.cloud
+  - engine.cloud.cloud.SERVICE_ID
   - engine.cloud.observability.UNUSED
   - engine.cloud.attributes
   - engine.cloud.attributes.CLOUD_GROUP

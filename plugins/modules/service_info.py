@@ -10,15 +10,22 @@ __metaclass__ = type
 
 DOCUMENTATION = r'''
 module: service_info
-short_description: Read a database service
+short_description: Read a database service, or list them all
 version_added: 0.1.0
 description:
   - Returns one database service of an organization as the cloud management API describes it.
+  - Without O(service_id), returns every service of the organization, from one request.
 author:
   - engine.cloud contributors (@engine-cloud)
-options: {}
+options:
+  service_id:
+    description:
+      - UUID of the service to read.
+      - Without it, the module lists every service of the organization (one request) and returns them as RV(services).
+    required: false
 extends_documentation_fragment:
   - engine.cloud.cloud
+  - engine.cloud.cloud.SERVICE_ID
   - engine.cloud.observability.UNUSED
   - engine.cloud.attributes
   - engine.cloud.attributes.INFO_MODULE
@@ -38,12 +45,30 @@ EXAMPLES = r'''
 - name: Show its state
   ansible.builtin.debug:
     msg: "{{ result.service.name }} is {{ result.service.state }}"
+
+- name: List every service of the organization
+  engine.cloud.service_info:
+  register: all_services
+
+- name: Show the names of the development services
+  ansible.builtin.debug:
+    msg: "{{ all_services.services | selectattr('tier', 'equalto', 'development') | map(attribute='name') | list }}"
 '''
 
 RETURN = r'''
+services:
+  description:
+    - Every service of the organization, as the API lists them; each element has the keys of RV(service).
+  returned: when O(service_id) is not set
+  type: list
+  elements: dict
+  version_added: 0.1.0
+  sample:
+    - {id: 3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e51, name: prod-analytics, state: running, tier: production}
+    - {id: 3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e52, name: dev-sandbox, state: stopped, tier: development}
 service:
   description: The service, as the API returns it.
-  returned: success
+  returned: when O(service_id) is set
   type: dict
   contains:
     id:
@@ -58,6 +83,23 @@ service:
       description: Current state, for example C(running), C(stopped), C(idle).
       type: str
       sample: running
+    tier:
+      description: C(production) or C(development) (deprecated by the API, still returned), or a dedicated tier.
+      type: str
+      sample: production
+    provider:
+      description: Cloud provider, C(aws), C(gcp) or C(azure).
+      type: str
+      sample: aws
+    region:
+      description: Region of the service at its provider.
+      type: str
+      sample: eu-central-1
+    tags:
+      description: Tags of the service, each with C(key) and, where it has one, C(value).
+      type: list
+      elements: dict
+      sample: [{key: team, value: data-platform}, {key: env, value: production}]
     engineVersion:
       description: Version of the database engine.
       type: str
@@ -117,7 +159,9 @@ from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudMod
 
 
 def main():
-    module = CloudModule({})
+    module = CloudModule({}, service_id_required=False)
+    if module.params['service_id'] is None:
+        module.exit(services=module.list_services())
     module.exit(service=module.get())
 
 

@@ -46,6 +46,7 @@ options:
     default: 900
 extends_documentation_fragment:
   - engine.cloud.cloud
+  - engine.cloud.cloud.SERVICE_ID
   - engine.cloud.observability.UNUSED
   - engine.cloud.attributes
   - engine.cloud.attributes.CLOUD_GROUP

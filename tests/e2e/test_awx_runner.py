@@ -18,7 +18,9 @@ import sys
 
 import pytest
 
-from conftest import CONNECTION_STRING, CREDENTIALS, ROOT
+from conftest import ROOT
+from tests.simulator.fixture_ids import (CONNECTION_STRING, KEY_ID, KEY_SECRET, ORGANIZATION, PIPE_KAFKA,
+                                         PIPE_OBJECT_STORAGE, PIPE_STREAM, SERVICE_PROD, SOURCE_METRICS, TOKEN)
 
 ansible_runner = pytest.importorskip('ansible_runner')
 sandbox = pytest.importorskip('jinja2.sandbox')
@@ -26,10 +28,9 @@ StrictUndefined = pytest.importorskip('jinja2').StrictUndefined
 yaml = pytest.importorskip('yaml')
 
 AWX = os.path.join(ROOT, 'docs', 'awx')
-SERVICE = '3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e51'
-PIPES = ['9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c61', '9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c62', '9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c63']
-METRICS_SOURCE = '65b000000000000000000001'
-DASHBOARD = '65a1b2c3d4e5f60718293a4c'
+# The credential's inputs that name no address.
+CREDENTIALS = dict(api_key_id=KEY_ID, api_key_secret=KEY_SECRET, organization_id=ORGANIZATION, api_token=TOKEN)
+PIPES = [PIPE_KAFKA, PIPE_OBJECT_STORAGE, PIPE_STREAM]
 
 # The job's playbook sets no credential at all: everything comes from the injected environment.
 PLAYBOOK = """
@@ -70,7 +71,7 @@ PLAYBOOK = """
         maintenance_window_service_id: %(service)s
         maintenance_window_pipe_ids: %(pipes)s
         maintenance_window_scaling: {num_replicas: 4}
-""" % dict(service=SERVICE, secret_pipe=PIPES[1], source=METRICS_SOURCE, pipes=json.dumps(PIPES))
+""" % dict(service=SERVICE_PROD, secret_pipe=PIPE_OBJECT_STORAGE, source=SOURCE_METRICS, pipes=json.dumps(PIPES))
 
 
 def injected_env(inputs):
@@ -122,7 +123,7 @@ def test_job_through_ansible_runner(tmp_path, monkeypatch, simulator, collection
     simulator.reset(transition_delay=0.2)
     inputs = dict(CREDENTIALS, api_url=simulator.url, observability_url=simulator.url)
     envvars = injected_env(inputs)
-    assert envvars['ENGINE_CLOUD_KEY_SECRET'] == CREDENTIALS['api_key_secret']
+    assert envvars['ENGINE_CLOUD_KEY_SECRET'] == KEY_SECRET
 
     private = tmp_path / 'job'
     (private / 'project').mkdir(parents=True)
@@ -148,7 +149,7 @@ def test_job_through_ansible_runner(tmp_path, monkeypatch, simulator, collection
     assert 'Read the objectStorage pipe, whose source holds a connection string' in ok_tasks
     assert not [event for event in events if event['event'] == 'runner_on_failed']
 
-    secrets = [CREDENTIALS['api_key_secret'], CREDENTIALS['api_token'], CONNECTION_STRING, 'c2ltLXNlY3JldC1kby1ub3QtbGVhaw==']
+    secrets = [KEY_SECRET, TOKEN, CONNECTION_STRING, CONNECTION_STRING.split('AccountKey=')[1].split(';')[0]]
     for event in events:
         text = json.dumps(event)
         for secret in secrets:

@@ -13,7 +13,6 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import json
 import os
 import re
 import signal
@@ -25,6 +24,7 @@ import time
 import pytest
 
 from conftest import ROOT
+from tests.simulator.process import admin_call
 
 GUIDE = os.path.join(ROOT, 'docs', 'docsite', 'rst', 'getting_started.rst')
 CLONE = 'git clone https://github.com/engine-cloud/engine.cloud && cd engine.cloud'
@@ -79,11 +79,6 @@ def wait_for_output(process, needle, timeout=60):
     raise AssertionError('no %r from make simulator: %s' % (needle, lines))
 
 
-def requests_seen(port):
-    from urllib.request import urlopen
-    return json.loads(urlopen('http://127.0.0.1:%d/_admin/requests' % port, timeout=10).read().decode())['requests']
-
-
 def test_the_guide_has_the_two_shells():
     first, second = console_blocks('The simulator')
     commands = [command.split('#')[0].strip() for command in first]
@@ -118,7 +113,8 @@ def test_the_simulator_steps_work_as_written(tmp_path):
         shell = run([line.replace('127.0.0.1:8080', '127.0.0.1:%d' % port) for line in second], str(clone), env, timeout=300)
         assert shell.returncode == 0, shell.stdout[-4000:]
         assert 'localhost | SUCCESS' in shell.stdout and '"name": "prod-analytics"' in shell.stdout, shell.stdout[-4000:]
-        seen = [(entry['method'], entry['path'], entry['status']) for entry in requests_seen(port)]
+        log = admin_call('http://127.0.0.1:%d/_admin' % port, 'GET', 'requests')['requests']
+        seen = [(entry['method'], entry['path'], entry['status']) for entry in log]
         assert len(seen) == 1 and seen[0][0] == 'GET' and seen[0][1].endswith(second[-1].rsplit('=', 1)[1]) and seen[0][2] == 200, seen
     finally:
         os.killpg(simulator.pid, signal.SIGTERM)

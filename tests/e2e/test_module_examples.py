@@ -16,7 +16,8 @@ import sys
 
 import pytest
 
-from conftest import CREDENTIALS, ROOT, ansible_env, module_doc_string
+from conftest import ROOT, ansible_env, module_doc_string
+from tests.simulator.fixture_ids import cloud_connection, observability_connection
 
 yaml = pytest.importorskip('yaml')
 
@@ -32,9 +33,8 @@ def example_play(name, tasks, url):
         # group (a module refuses the other API's options).
         module_defaults={
             'group/engine.cloud.all': dict(api_retries=0),
-            'group/engine.cloud.cloud': dict(api_url=url, api_key_id=CREDENTIALS['api_key_id'], api_key_secret=CREDENTIALS['api_key_secret'],
-                                             organization_id=CREDENTIALS['organization_id']),
-            'group/engine.cloud.observability': dict(observability_url=url, api_token=CREDENTIALS['api_token']),
+            'group/engine.cloud.cloud': cloud_connection(url),
+            'group/engine.cloud.observability': observability_connection(url),
         },
         pre_tasks=[{'name': 'Reset the simulator before the examples of %s' % name, 'ansible.builtin.uri': dict(
             url=admin + '/reset', method='POST', body_format='json', body=dict(transition_delay=0.2))}],

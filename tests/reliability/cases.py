@@ -3,9 +3,10 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""What the suite runs: the twelve modules (arguments that work against the fixture, the request
-that reads, the request that writes), the faults, and the bad inputs generated from each
-module's own DOCUMENTATION (options, types, choices, ranges stated in the descriptions)."""
+"""What the suite runs: the modules of tests/simulator/catalog.py (arguments that work against the
+fixture, the request that reads, the request that writes), the faults, and the bad inputs
+generated from each module's own DOCUMENTATION (options, types, choices, ranges stated in the
+descriptions)."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -18,50 +19,12 @@ import re
 
 import yaml
 
-from harness import DASHBOARD, PIPE_KAFKA, PIPE_OBJECT_STORAGE, PROD, ROOT, RPE, SOURCE
+from harness import ROOT
+from tests.simulator import catalog
+from tests.simulator.fixture_ids import DASHBOARD_HEALTH, SERVICE_PROD, SOURCE_METRICS
 
-S = '/services/%s' % PROD
-
-
-class Module:
-    """A module as the suite drives it: args that succeed, its read and (for writers) its write."""
-
-    def __init__(self, name, api, args, read, write=None, resource=None):
-        self.name, self.api, self.args, self.read, self.write, self.resource = name, api, args, read, write, resource
-
-    @property
-    def fqcn(self):
-        return 'engine.cloud.' + self.name
-
-
-MODULES = [
-    Module('service_info', 'cloud', dict(service_id=PROD), ('GET', S + '$')),
-    Module('pipe_info', 'cloud', dict(service_id=PROD, pipe_id=PIPE_OBJECT_STORAGE), ('GET', '/pipes/%s$' % PIPE_OBJECT_STORAGE)),
-    Module('pipe_settings_info', 'cloud', dict(service_id=PROD, pipe_id=PIPE_OBJECT_STORAGE),
-           ('GET', '/pipes/%s/settings$' % PIPE_OBJECT_STORAGE)),
-    Module('rpe_info', 'cloud', dict(service_id=PROD, reverse_private_endpoint_id=RPE), ('GET', '/pipesReversePrivateEndpoints/%s$' % RPE)),
-    Module('dashboard_info', 'observability', dict(dashboard_id=DASHBOARD), ('GET', '/api/v2/dashboards/%s$' % DASHBOARD)),
-    Module('alert_info', 'observability', dict(state='ALERT'), ('GET', '/api/v2/alerts$')),
-    Module('chart_series', 'observability', dict(series=[dict(source_id=SOURCE, agg_fn='count')], start_time='-1h'),
-           ('POST', '/api/v2/charts/series$')),
-    # Writers: a write that sets values and adds list entries (service), scaling, state, settings.
-    Module('service', 'cloud',
-           dict(service_id=PROD, name='prod-analytics-2', ip_access_list=[dict(source='10.20.0.0/16', description='reliability suite')],
-                private_endpoint_ids=['vpce-0f9e8d7c6b5a49382']),
-           ('GET', S + '$'), ('PATCH', S + '$'), ('services', PROD)),
-    Module('service_scaling', 'cloud', dict(service_id=PROD, num_replicas=5, idle_timeout_minutes=30),
-           ('GET', S + '$'), ('PATCH', S + '/scaling$'), ('services', PROD)),
-    Module('service_state', 'cloud', dict(service_id=PROD, state='stopped'),
-           ('GET', S + '$'), ('PATCH', S + '/state$'), ('services', PROD)),
-    Module('pipe_state', 'cloud', dict(service_id=PROD, pipe_id=PIPE_KAFKA, state='stopped'),
-           ('GET', '/pipes/%s$' % PIPE_KAFKA), ('PATCH', '/pipes/%s/state$' % PIPE_KAFKA), ('pipes', PIPE_KAFKA)),
-    Module('pipe_settings', 'cloud', dict(service_id=PROD, pipe_id=PIPE_OBJECT_STORAGE,
-                                          settings=dict(engine_max_threads=8, object_storage_concurrency=4)),
-           ('GET', '/pipes/%s/settings$' % PIPE_OBJECT_STORAGE), ('PUT', '/pipes/%s/settings$' % PIPE_OBJECT_STORAGE),
-           ('pipes', PIPE_OBJECT_STORAGE)),
-]
-BY_NAME = dict((module.name, module) for module in MODULES)
-WRITERS = [module for module in MODULES if module.write]
+# The modules the suite drives: the catalog every suite reads.
+MODULES, BY_NAME, WRITERS = catalog.MODULES, catalog.BY_NAME, catalog.WRITERS
 
 # --- faults -------------------------------------------------------------------------------------
 
@@ -103,7 +66,8 @@ class FaultCase:
 
     def __init__(self, module, fault, target, mode):
         self.module, self.fault, self.target, self.mode = module, fault, target, mode
-        self.method, self.path = module.read if target == 'read' else module.write
+        self.method, path = module.read if target == 'read' else module.write
+        self.path = re.escape(path) + '$'
         self.retries = BEYOND_RETRIES if mode == 'beyond' else RETRIES
         self.count = {'within': RETRIES, 'beyond': BEYOND_RETRIES + 1, 'once': 1}[mode]
         self.key = re.sub(r'[^a-z0-9]+', '_', ('%s %s %s %s' % (module.name, target, fault.name, mode)).lower()).strip('_')
@@ -171,6 +135,7 @@ COMMON = dict(
     validate_certs=dict(type='bool'),
     api_timeout=dict(type='int', description='at least 1'),
     api_retries=dict(type='int', description='at least 0'),
+    api_rate_limit=dict(type='rate limit'),
 )
 OVER_LONG = 'x' * 300
 _RANGE = re.compile(r'(?:between\s+(-?\d+)\s+and\s+(-?\d+)|\b(-?\d+)\s+to\s+(-?\d+)\b)', re.I)
@@ -282,6 +247,9 @@ def _option_cases(module, base, path, label, spec, element_of=None):
             cases.append(BadInput(module, sub_label, 'wrong type', _with(base, path, {key: 'abc'}), [sub_label, 'integer', low, high]))
             cases.append(BadInput(module, sub_label, 'below range', _with(base, path, {key: int(low) - 1}), [sub_label, low, high]))
             cases.append(BadInput(module, sub_label, 'above range', _with(base, path, {key: int(high) + 1}), [sub_label, low, high]))
+    elif kind == 'rate limit':
+        add('malformed', '10 per 10 s', 'REQUESTS/SECONDS', 'off')
+        add('below range', '0/10', 'at least 1 request')
     elif kind == 'raw':
         add('wrong type', {'not': 'a time'}, 'epoch')
         add('malformed', 'yesterday-ish', 'epoch', 'ISO 8601')
@@ -292,10 +260,10 @@ def _option_cases(module, base, path, label, spec, element_of=None):
         if name.endswith('_id'):
             if 'UUID' in description:
                 add('malformed id', 'not-a-uuid', 'UUID')
-                add('malformed id (trailing newline)', PROD + '\n', 'UUID')
+                add('malformed id (trailing newline)', SERVICE_PROD + '\n', 'UUID')
             elif 'object id' in description or '24 hexadecimal' in description:
                 add('malformed id', 'not-an-object-id', '24 hexadecimal')
-                add('malformed id (trailing newline)', DASHBOARD + '\n', '24 hexadecimal')
+                add('malformed id (trailing newline)', DASHBOARD_HEALTH + '\n', '24 hexadecimal')
         limit = _LENGTH.search(description)
         if limit:
             add('over-long', OVER_LONG, [value for value in limit.groups() if value][0])
@@ -311,7 +279,7 @@ def base_element(spec):
     element = {}
     for sub, sub_spec in spec['suboptions'].items():
         if sub_spec.get('required'):
-            element[sub] = (sub_spec.get('choices') or ['10.9.8.0/24' if sub == 'source' else SOURCE])[0]
+            element[sub] = (sub_spec.get('choices') or ['10.9.8.0/24' if sub == 'source' else SOURCE_METRICS])[0]
             if sub_spec.get('type') == 'bool':
                 element[sub] = True
     return element

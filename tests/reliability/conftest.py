@@ -19,7 +19,8 @@ import time
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.dirname(os.path.dirname(HERE))]  # the suite's modules; the repository root (tests.simulator)
 
 import render  # noqa: E402  pylint: disable=wrong-import-position
 from harness import ROOT  # noqa: E402  pylint: disable=wrong-import-position

@@ -21,14 +21,14 @@ import sys
 import time
 
 import cases
-from harness import DEV, KEY_SECRET, PIPE_OBJECT_STORAGE, ROOT, Ansible, Counts, Simulator, credentials, play
+from harness import ROOT, Ansible, Counts, credentials, play
+from tests.simulator.fixture_ids import FIXTURES_PATH, KEY_SECRET, PIPE_OBJECT_STORAGE, SERVICE_DEV
+from tests.simulator.process import SimulatorProcess
 
 LOAD_HOSTS = 50
-LOAD_FORKS = 10
-# Fifty hosts share one key's 10 requests / 10 s: a task may lose the race for a slot six times
-# in a row (about one run in four failed one task with the default 5), so the run sets what the
-# api_retries documentation advises for many forks on one key.
-LOAD_API_RETRIES = 10
+# Fifty hosts on one key's 10 requests / 10 s, with the default api_retries: the modules pace their
+# requests together (module_utils/pacer.py), at 10 forks and at 50.
+LOAD_FORKS = (10, 50)
 WRONG_SECRET = 'sim-key-secret-WRONG-7c3b91'
 WRONG_TOKEN = 'sim-obs-token-WRONG-5e8a02'
 VOLATILE = ('updatedAt', '_pending')
@@ -85,7 +85,8 @@ class Suite:
     def start_all(self):
         """Submit every job, longest first."""
         if self.load_enabled:
-            self._job('load', self._load)
+            for forks in LOAD_FORKS:
+                self._job(('load', forks), self._load, forks)
         for module in cases.MODULES:
             self._job(('faults', module.name, 'read'), self._faults, module, 'read')
         for module in cases.WRITERS:
@@ -99,8 +100,10 @@ class Suite:
 
     def result(self, key):
         if key not in self.jobs:
-            function = dict(load=self._load, tls=self._tls, check=self._check_mode, planted=self._planted, group_all=self._group_all)
-            if isinstance(key, tuple) and key[0] == 'faults':
+            function = dict(tls=self._tls, check=self._check_mode, planted=self._planted, group_all=self._group_all)
+            if isinstance(key, tuple) and key[0] == 'load':
+                self._job(key, self._load, key[1])
+            elif isinstance(key, tuple) and key[0] == 'faults':
                 self._job(key, self._faults, cases.BY_NAME[key[1]], key[2])
             elif isinstance(key, tuple):
                 self._job(key, self._bad_inputs, cases.BY_NAME[key[1]])
@@ -117,11 +120,15 @@ class Suite:
         os.makedirs(path, exist_ok=True)
         return path
 
+    def simulator(self, name, **options):
+        """A started private simulator in directory(name); state changes settle at once."""
+        return SimulatorProcess(self.directory(name), transition_delay=0, **options).start()
+
     # --- faults ---------------------------------------------------------------------------------
 
     def _faults(self, module, target):
         """One playbook: every fault case of one module on its read or write, each on a fresh state."""
-        sim = Simulator(self.directory('faults-%s-%s' % (module.name, target)))
+        sim = self.simulator('faults-%s-%s' % (module.name, target))
         try:
             tasks, names = [], {}
             if target == 'write':
@@ -173,7 +180,7 @@ class Suite:
     # --- bad input --------------------------------------------------------------------------------
 
     def _bad_inputs(self, module):
-        sim = Simulator(self.directory('bad-%s' % module.name))
+        sim = self.simulator('bad-%s' % module.name)
         try:
             # Nothing may be sent by any case: one read of the log after all of them proves it for each.
             tasks, names = [admin_task(sim, 'Reset', reset={})], {}
@@ -197,9 +204,8 @@ class Suite:
     # --- TLS --------------------------------------------------------------------------------------
 
     def _tls(self):
-        directory = self.directory('tls')
-        cert, key = self_signed(directory)
-        sim = Simulator(directory, tls=(cert, key))
+        cert, key = self_signed(self.directory('tls'))
+        sim = self.simulator('tls', tls=(cert, key))
         try:
             runs = {}
             tasks = []
@@ -228,7 +234,7 @@ class Suite:
 
     def _check_mode(self):
         """Every module in check mode with --diff -vvv, and the failure paths where a secret could surface."""
-        sim = Simulator(self.directory('check'))
+        sim = self.simulator('check')
         try:
             tasks, names = [admin_task(sim, 'Reset', reset={})], {}
             for module in cases.MODULES:
@@ -278,7 +284,7 @@ class Suite:
 
     def _group_all(self):
         """Credentials of both APIs in group/engine.cloud.all, the way DESIGN.md describes it."""
-        sim = Simulator(self.directory('group-all'))
+        sim = self.simulator('group-all')
         try:
             tasks = [module_task(module, module.args, 'all_' + module.name, '%s with group/engine.cloud.all' % module.name)
                      for module in (cases.BY_NAME['service_info'], cases.BY_NAME['dashboard_info'])]
@@ -291,10 +297,10 @@ class Suite:
 
     # --- load -------------------------------------------------------------------------------------
 
-    def _load(self):
-        directory = self.directory('load')
+    def _load(self, forks):
+        directory = self.directory('load-forks-%d' % forks)
         fixtures = load_fixtures(directory, LOAD_HOSTS)
-        sim = Simulator(directory, fixtures=fixtures['path'], rate_limit=True)
+        sim = self.simulator('load', fixtures=fixtures['path'], rate_limit=True)
         try:
             inventory = os.path.join(directory, 'inventory.ini')
             with open(inventory, 'w') as handle:
@@ -303,14 +309,14 @@ class Suite:
                     handle.write('%s service_id=%s ansible_connection=local ansible_python_interpreter=%s\n'
                                  % (host, service_id, sys.executable))
             tasks = [{'name': 'Set the name and an IP access list entry of each service',
-                      'engine.cloud.service': {'service_id': '{{ service_id }}', 'name': '{{ inventory_hostname }}-done', 'api_retries': LOAD_API_RETRIES,
+                      'engine.cloud.service': {'service_id': '{{ service_id }}', 'name': '{{ inventory_hostname }}-done',
                                                'ip_access_list': [{'source': '{{ load_source }}', 'description': 'load test'}]},
                       'register': 'load_result'}]
             config = sim.admin('GET', '/config')
             started = time.monotonic()
-            run = self.ansible.playbook('load', [play('Load across %d services' % LOAD_HOSTS, tasks, hosts='services', sim_url=sim.url,
-                                                      vars={'load_source': "10.60.{{ groups['services'].index(inventory_hostname) }}.0/24"})],
-                                        inventory=inventory, forks=LOAD_FORKS, verbosity=1)
+            run = self.ansible.playbook('load-forks-%d' % forks, [play('Load across %d services' % LOAD_HOSTS, tasks, hosts='services', sim_url=sim.url,
+                                                                       vars={'load_source': "10.60.{{ groups['services'].index(inventory_hostname) }}.0/24"})],
+                                        inventory=inventory, forks=forks, verbosity=1)
             seconds = time.monotonic() - started
             return dict(run=run, seconds=seconds, requests=sim.requests(), state=sim.state(), hosts=fixtures['hosts'], config=config)
         finally:
@@ -333,9 +339,9 @@ def sim_pipe(sim):
 
 def load_fixtures(directory, count):
     """The simulator's fixtures plus count copies of the development service (ids ...1000000000NN)."""
-    with open(os.path.join(ROOT, 'tests', 'simulator', 'fixtures.json')) as handle:
+    with open(FIXTURES_PATH) as handle:
         fixtures = json.load(handle)
-    template = next(service for service in fixtures['services'] if service['id'] == DEV)
+    template = next(service for service in fixtures['services'] if service['id'] == SERVICE_DEV)
     hosts = []
     for index in range(1, count + 1):
         service = copy.deepcopy(template)

@@ -3,9 +3,11 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""Load across hosts: 50 services, one inventory host each, forks 10, the simulator's live rate
-limit on (10 requests per 10 s per API key): every task succeeds, every service ends in the
-desired state, and the run's 429 count and total time are printed (and recorded)."""
+"""Load across hosts: 50 services, one inventory host each, forks 10 and forks 50, the simulator's
+live rate limit on (10 requests per 10 s per API key) and the default api_retries: every task
+succeeds, every service ends in the desired state, and the modules' shared pacing keeps the 429s
+at 1 % of the requests or fewer. The 429 count and the total time against the floor (requests at
+the limit's 1 per second) are printed and recorded."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -16,13 +18,16 @@ import os
 
 import pytest
 
-from suite import LOAD_API_RETRIES, LOAD_FORKS, LOAD_HOSTS
+from suite import LOAD_FORKS, LOAD_HOSTS, parse_time
 
 pytestmark = pytest.mark.skipif(os.environ.get('RELIABILITY_LOAD', '1') == '0', reason='RELIABILITY_LOAD=0')
+# The management API's live limit, which the simulator enforces with rate_limit on.
+LIMIT_REQUESTS, LIMIT_SECONDS = 10, 10
 
 
-def test_every_service_reaches_the_desired_state_under_the_rate_limit(suite):
-    load = suite.result('load')
+@pytest.mark.parametrize('forks', LOAD_FORKS)
+def test_every_service_reaches_the_desired_state_under_the_rate_limit(suite, forks):
+    load = suite.result(('load', forks))
     run, requests = load['run'], load['requests']
     events = [event for event in run.events if event['task'].startswith('Set the name')]
     ok = [event for event in events if event['status'] == 'ok']
@@ -35,23 +40,24 @@ def test_every_service_reaches_the_desired_state_under_the_rate_limit(suite):
         sources = [entry['source'] for entry in service['ipAccessList']]
         if service['name'] == host + '-done' and str(ipaddress.ip_network('10.60.%d.0/24' % index)) in sources:
             in_state += 1
+    floor = len(requests) * LIMIT_SECONDS / float(LIMIT_REQUESTS)
+    # The paced part: ansible's start-up (all the forks' module processes on the controller's cores)
+    # comes before the first request.
+    paced = (parse_time(requests[-1]['time']) - parse_time(requests[0]['time'])).total_seconds()
     counts = suite.counts
     counts.set('load', 'hosts', LOAD_HOSTS)
-    counts.set('load', 'forks', LOAD_FORKS)
-    counts.set('load', 'api_retries', LOAD_API_RETRIES)
-    counts.set('load', 'rate_limit', '10 requests / 10 s per key' if load['config']['rate_limit'] else 'off')
-    counts.set('load', 'tasks_ok', len(ok))
-    counts.set('load', 'tasks_failed', len(events) - len(ok))
-    counts.set('load', 'services_in_desired_state', in_state)
-    counts.set('load', 'requests', len(requests))
-    counts.set('load', '429s', len(limited))
-    counts.set('load', 'seconds', round(load['seconds'], 1))
-    print('\nload: %d hosts, forks %d, %d requests, %d answered 429, %d writes, %.1f s'
-          % (LOAD_HOSTS, LOAD_FORKS, len(requests), len(limited), len(writes), load['seconds']))
+    counts.set('load', 'api_retries', 'default')
+    counts.set('load', 'rate_limit', '%d requests / %d s per key' % (LIMIT_REQUESTS, LIMIT_SECONDS) if load['config']['rate_limit'] else 'off')
+    counts.set('load', 'forks %d' % forks, dict(
+        tasks_ok=len(ok), tasks_failed=len(events) - len(ok), services_in_desired_state=in_state, requests=len(requests),
+        answered_429=len(limited), seconds=round(load['seconds'], 1), floor_seconds=floor, against_floor=round(load['seconds'] / floor, 3),
+        first_to_last_request_seconds=round(paced, 1)))
+    print('\nload: %d hosts, forks %d, %d requests, %d answered 429, %d writes, %.1f s (floor %.0f s: %.2fx; first to last request %.1f s)'
+          % (LOAD_HOSTS, forks, len(requests), len(limited), len(writes), load['seconds'], floor, load['seconds'] / floor, paced))
     assert load['config']['rate_limit'] is True
     assert run.rc == 0, run.explain()
     assert len(ok) == LOAD_HOSTS and all(event['result'].get('changed') for event in ok), run.explain()
     assert in_state == LOAD_HOSTS
     assert len(writes) == LOAD_HOSTS, 'one write per service'
-    # The limit really was in force: at most 10 accepted requests in any 10 s window.
-    assert len(requests) - len(limited) == 2 * LOAD_HOSTS
+    assert len(requests) - len(limited) == 2 * LOAD_HOSTS, 'one read and one write per service were accepted'
+    assert len(limited) <= 0.01 * len(requests), '%d of %d requests answered 429' % (len(limited), len(requests))

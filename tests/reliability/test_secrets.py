@@ -18,7 +18,7 @@ import base64
 import pytest
 
 import cases
-from harness import CONNECTION_STRING, KEY_ID, KEY_SECRET, TOKEN
+from tests.simulator.fixture_ids import CONNECTION_STRING, KEY_ID, KEY_SECRET, TOKEN
 from suite import WRONG_SECRET, WRONG_TOKEN
 
 ACCOUNT_KEY = CONNECTION_STRING.split('AccountKey=')[1].split(';')[0]

@@ -28,7 +28,8 @@ SETTING_DEFAULTS = {
 PIPE_STARTABLE = ('Stopped', 'Paused', 'Failed')
 SERVICE_STOPPABLE = ('running', 'idle', 'degraded', 'partially_running')
 
-S = '/v1/organizations/{organizationId}/services/{serviceId}'
+SERVICES = '/v1/organizations/{organizationId}/services'
+S = SERVICES + '/{serviceId}'
 PIPE = S + '/pipes/{pipeId}'
 RPE = S + '/pipesReversePrivateEndpoints/{reversePrivateEndpointId}'
 
@@ -84,7 +85,7 @@ def _handle(store, request):
             raise ApiError(400, '%s: must be a valid UUID' % name)
     if params['organizationId'].lower() != store.fixtures['organization']['id']:
         raise ApiError(403, 'The API key has no access to organization %s' % params['organizationId'])
-    service = _lookup(store.services, params['serviceId'], 'Service')
+    service = _lookup(store.services, params['serviceId'], 'Service') if 'serviceId' in params else None
     body = _body(request, route) if request.method in ('PATCH', 'PUT') else None
     return ROUTES[route](store, service, params, body)
 
@@ -151,11 +152,21 @@ def render_pipe(store, pipe):
     return {k: copy.deepcopy(v) for k, v in pipe.items() if k != '_pending'}
 
 
+def render_reverse_private_endpoint(endpoint):
+    """The API view of a reverse private endpoint (it has no hidden attributes)."""
+    return copy.deepcopy(endpoint)
+
+
 # Service operations ------------------------------------------------------------------------------
 
 def get_service(store, service, _params, _body):
     """GET S."""
     return render_service(store, service)
+
+
+def list_services(store, _service, _params, _body):
+    """GET services: every service of the organization, no paging."""
+    return [render_service(store, service) for service in store.services.values()]
 
 
 def patch_service(store, service, _params, body):
@@ -370,6 +381,11 @@ def patch_pipe_state(store, service, params, body):
     return render_pipe(store, pipe)
 
 
+def list_pipes(store, service, _params, _body):
+    """GET pipes: the service's pipes."""
+    return [render_pipe(store, pipe) for pipe in store.pipes.values() if pipe['serviceId'] == service['id']]
+
+
 def get_pipe_settings(store, service, params, _body):
     """GET pipe/settings."""
     return dict(_pipe(store, service, params)['settings'])
@@ -389,16 +405,25 @@ def get_reverse_private_endpoint(store, service, params, _body):
     endpoint = _lookup(store.endpoints, params['reversePrivateEndpointId'], 'Reverse private endpoint')
     if endpoint['serviceId'] != service['id']:
         raise ApiError(404, 'Reverse private endpoint %s not found' % params['reversePrivateEndpointId'])
-    return copy.deepcopy(endpoint)
+    return render_reverse_private_endpoint(endpoint)
+
+
+def list_reverse_private_endpoints(store, service, _params, _body):
+    """GET pipesReversePrivateEndpoints: the service's reverse private endpoints."""
+    return [render_reverse_private_endpoint(endpoint) for endpoint in store.endpoints.values()
+            if endpoint['serviceId'] == service['id']]
 
 
 ROUTE_TABLE = {
+    SERVICES: {'GET': list_services},
     S: {'GET': get_service, 'PATCH': patch_service},
     S + '/scaling': {'PATCH': patch_scaling},
     S + '/state': {'PATCH': patch_service_state},
+    S + '/pipes': {'GET': list_pipes},
     PIPE: {'GET': get_pipe},
     PIPE + '/state': {'PATCH': patch_pipe_state},
     PIPE + '/settings': {'GET': get_pipe_settings, 'PUT': put_pipe_settings},
+    S + '/pipesReversePrivateEndpoints': {'GET': list_reverse_private_endpoints},
     RPE: {'GET': get_reverse_private_endpoint},
 }
 ROUTE_REGEXES = {template: re.compile(re.sub(r'\\{(\w+)\\}', r'(?P<\1>[^/]+)', re.escape(template))) for template in ROUTE_TABLE}

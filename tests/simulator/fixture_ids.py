@@ -1,8 +1,9 @@
 """Names for the ids and credentials of the simulator's fixture (fixtures.json holds the values).
 
 Every Python suite imports these names instead of copying the values: the simulator's own tests,
-the unit tests, the reliability suite, the end-to-end tests and the bench. The integration targets
-get the same values as ``sim_*`` variables; tests/simulator/test_fixture_ids.py checks them.
+the unit tests, the reliability suite, the end-to-end tests, the bench and the simulator launcher
+(which hands the credentials to scripts/simulator.sh). The integration targets get the same values
+as ``sim_*`` facts and ``engine_*`` variables; tests/simulator/test_fixture_ids.py checks them.
 """
 
 import json
@@ -26,6 +27,8 @@ TOKEN = _FIXTURES['tokens'][0]
 SERVICE_PROD = _by_name('services', 'prod-analytics')        # production, paid, primary, running
 SERVICE_DEV = _by_name('services', 'dev-sandbox')            # development, not paid, stopped
 SERVICE_IDLE = _by_name('services', 'reporting replica')     # production, not primary, idle
+SERVICE_INGEST_STAGING = _by_name('services', 'ingest-staging')  # development, gcp, running, tags team/env
+SERVICE_INGEST_EU = _by_name('services', 'ingest-eu')        # production, azure, running, a tag without value
 
 PIPE_KAFKA = _by_name('pipes', 'orders-kafka')               # on prod, Running
 PIPE_OBJECT_STORAGE = _by_name('pipes', 'events-objectstorage')  # on prod, Running, has a connection string
@@ -39,10 +42,21 @@ DASHBOARD_HEALTH = _by_name('dashboards', 'Service health')
 DASHBOARD_INGESTION = _by_name('dashboards', 'Ingestion')
 SOURCE_METRICS = _by_name('sources', 'Metrics')
 SOURCE_LOGS = _by_name('sources', 'Logs')
+ALERTS = tuple(alert['id'] for alert in _FIXTURES['alerts'])  # oldest first, over both dashboards
 
 # The secret no result, log line or error of the collection may ever contain.
 CONNECTION_STRING = next(pipe['source']['objectStorage']['connectionString'] for pipe in _FIXTURES['pipes']
                          if pipe['id'] == PIPE_OBJECT_STORAGE)
+
+
+def service_path(service_id=SERVICE_PROD, suffix=''):
+    """The management API's path of a service (plus a suffix such as '/state')."""
+    return '/v1/organizations/%s/services/%s%s' % (ORGANIZATION, service_id, suffix)
+
+
+def pipe_path(pipe_id, suffix='', service_id=SERVICE_PROD):
+    """The management API's path of a pipe (plus a suffix such as '/settings')."""
+    return service_path(service_id, '/pipes/%s%s' % (pipe_id, suffix))
 
 
 def cloud_connection(url):

@@ -111,12 +111,13 @@ def _alert_query(pairs, paging):
 
 def all_alerts(store):
     """Fixture alerts plus ``alert_count`` generated ones, ordered by createdAt then id."""
-    generated = [_generated_alert(store, index) for index in range(store.config['alert_count'])]
+    dashboards = sorted(store.dashboards.values(), key=lambda d: d['id'])
+    generated = [_generated_alert(dashboards, index) for index in range(store.config['alert_count'])]
     return sorted(store.alerts + generated, key=lambda alert: (alert['createdAt'], alert['id']))
 
 
-def _generated_alert(store, index):
-    dashboard = sorted(store.dashboards.values(), key=lambda d: d['id'])[index % len(store.dashboards)]
+def _generated_alert(dashboards, index):
+    dashboard = dashboards[index % len(dashboards)]
     tile = dashboard['tiles'][index % len(dashboard['tiles'])]
     stamp = time.strftime('%Y-%m-%dT%H:%M:%S.000Z', time.gmtime(GENERATED_ALERT_EPOCH + index * 60))
     states = ('OK', 'ALERT', 'inactive', 'INSUFFICIENT_DATA', 'DISABLED')

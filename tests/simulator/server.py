@@ -1,4 +1,5 @@
-"""HTTP plumbing: one threaded server for both APIs and the admin interface, plus injected faults."""
+"""HTTP plumbing: one threaded server for both APIs and the admin interface, and dispatch(), the one
+route every request takes (over HTTP here, in process in the unit tests): request log and faults."""
 
 import json
 import socket
@@ -81,7 +82,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_GET(self):  # pylint: disable=invalid-name
         """Handle GET."""
-        self.dispatch()
+        self.serve_request()
 
     do_POST = do_PUT = do_PATCH = do_DELETE = do_GET
 
@@ -89,8 +90,8 @@ class Handler(BaseHTTPRequestHandler):
         if not self.server.quiet:
             super().log_message(format, *args)
 
-    def dispatch(self):
-        """Read the request, apply faults, answer it and log it."""
+    def serve_request(self):
+        """Read the request, answer it (see dispatch below) or close the connection for a reset fault."""
         if 'chunked' in self.headers.get('Transfer-Encoding', '').lower():
             self.send(Response.text(411, 'Length Required'))
             return
@@ -100,43 +101,11 @@ class Handler(BaseHTTPRequestHandler):
             self.send(Response.text(400, 'Bad Request: invalid Content-Length'))
             return
         request = Request(self.command, self.path, self.headers, self.rfile.read(int(length)))
-        if request.path.startswith('/_admin/'):
-            self.send(admin.handle(self.server.store, request))
-            return
-        api = _api_of(request.path)
-        if api is None:
-            self.send(Response.text(404, 'Not Found'))
-            return
-        store = self.server.store
-        entry = store.log(time=store.now_iso(), api=api.NAME, method=request.method, path=request.path, query=request.query,
-                          status=None, body=request.json_body(), fault=None)
-        fault = store.take_fault(request.method, request.path)
-        if fault is None:
-            response = api.handle(store, request)
+        response = dispatch(self.server.store, request)
+        if response is None:
+            self.reset_connection()
         else:
-            entry['fault'] = fault['kind']
-            if fault['kind'] == 'reset':
-                self.reset_connection()
-                return
-            response = self.faulty_response(fault, api, store) or api.handle(store, request)
-            response.headers.update(fault['headers'])
-        entry['status'] = response.status
-        self.send(response)
-
-    @staticmethod
-    def faulty_response(fault, api, store):
-        """The response a fault replaces the real one with, or None to answer normally (after a delay)."""
-        kind, body = fault['kind'], fault['body']
-        if not isinstance(body, (str, type(None))):
-            body = json.dumps(body)
-        if kind == 'delay':
-            store.clock.sleep(fault['delay'])
-            return None
-        if kind == 'malformed_json':
-            return Response(200, MALFORMED_JSON if body is None else body)
-        if kind == 'html':
-            return Response(502, HTML_502 if body is None else body, 'text/html')
-        return api.fault_response(fault['status']) if body is None else Response(fault['status'], body, _sniff(body))
+            self.send(response)
 
     def reset_connection(self):
         """Close the socket at once; SO_LINGER 0 turns the close into a TCP reset."""
@@ -156,6 +125,47 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         if self.command != 'HEAD':
             self.wfile.write(response.body)
+
+
+def dispatch(store, request, pause=None):
+    """Answer one request as the simulator does, over HTTP or in process: admin or API routing, the
+    request log and injected faults. Returns the Response, or None when a ``reset`` fault closes the
+    connection without one. pause(seconds) waits out a ``delay`` fault before the request is
+    handled (default: the store's clock)."""
+    if request.path.startswith('/_admin/'):
+        return admin.handle(store, request)
+    api = _api_of(request.path)
+    if api is None:
+        return Response.text(404, 'Not Found')
+    entry = store.log(time=store.now_iso(), api=api.NAME, method=request.method, path=request.path, query=request.query,
+                      status=None, body=request.json_body(), fault=None)
+    fault = store.take_fault(request.method, request.path)
+    if fault is None:
+        response = api.handle(store, request)
+    else:
+        entry['fault'] = fault['kind']
+        if fault['kind'] == 'reset':
+            return None
+        if fault['kind'] == 'delay':
+            (pause or store.clock.sleep)(fault['delay'])
+        response = _faulty_response(fault, api) or api.handle(store, request)
+        response.headers.update(fault['headers'])
+    entry['status'] = response.status
+    return response
+
+
+def _faulty_response(fault, api):
+    """The response a fault replaces the real one with, or None to answer normally (after a delay)."""
+    kind, body = fault['kind'], fault['body']
+    if not isinstance(body, (str, type(None))):
+        body = json.dumps(body)
+    if kind == 'delay':
+        return None
+    if kind == 'malformed_json':
+        return Response(200, MALFORMED_JSON if body is None else body)
+    if kind == 'html':
+        return Response(502, HTML_502 if body is None else body, 'text/html')
+    return api.fault_response(fault['status']) if body is None else Response(fault['status'], body, _sniff(body))
 
 
 def _api_of(path):

@@ -9,7 +9,9 @@ import time
 
 import pytest
 
-from .conftest import KAFKA, PROD, Client, pipe_path, service_path, start_simulator, stop_simulator
+from .conftest import Client
+from .fixture_ids import PIPE_KAFKA, SERVICE_PROD, pipe_path, service_path
+from .process import SimulatorProcess
 
 
 def test_reset_restores_fixtures_and_applies_config(sim):
@@ -38,31 +40,31 @@ def test_bad_config_is_rejected(sim, body):
 
 
 def test_request_log(sim):
-    sim.cloud('PATCH', service_path(PROD, '/scaling'), {'numReplicas': 4})
+    sim.cloud('PATCH', service_path(SERVICE_PROD, '/scaling'), {'numReplicas': 4})
     sim.obs('GET', '/api/v2/alerts?limit=5&offset=1')
     sim.request('GET', service_path())
     sim.admin('GET', 'state')
     log = sim.requests_log()
     assert [(e['seq'], e['api'], e['method'], e['status']) for e in log] == [
         (1, 'cloud', 'PATCH', 200), (2, 'observability', 'GET', 200), (3, 'cloud', 'GET', 401)]
-    assert log[0]['body'] == {'numReplicas': 4} and log[0]['path'] == service_path(PROD, '/scaling')
+    assert log[0]['body'] == {'numReplicas': 4} and log[0]['path'] == service_path(SERVICE_PROD, '/scaling')
     assert log[1]['query'] == {'limit': '5', 'offset': '1'} and log[1]['path'] == '/api/v2/alerts'
     assert all(e['fault'] is None and e['time'].endswith('Z') for e in log)
     assert sim.admin('DELETE', 'requests') == {'requests': []} and sim.requests_log() == []
 
 
 def test_state_snapshot_and_direct_edit(sim):
-    sim.admin('PATCH', 'pipes/' + KAFKA, {'state': 'Degraded'})
+    sim.admin('PATCH', 'pipes/' + PIPE_KAFKA, {'state': 'Degraded'})
     state = sim.admin('GET', 'state')
     assert {'config', 'services', 'pipes', 'reversePrivateEndpoints', 'dashboards', 'alerts', 'faults'} <= set(state)
-    assert next(p for p in state['pipes'] if p['id'] == KAFKA)['state'] == 'Degraded'
-    assert sim.cloud('GET', pipe_path(KAFKA)).result['state'] == 'Degraded'
+    assert next(p for p in state['pipes'] if p['id'] == PIPE_KAFKA)['state'] == 'Degraded'
+    assert sim.cloud('GET', pipe_path(PIPE_KAFKA)).result['state'] == 'Degraded'
     assert sim.request('PATCH', '/_admin/services/3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e59', {'state': 'failed'}).status == 404
 
 
 def test_direct_state_edit_cancels_a_transition(sim):
-    sim.cloud('PATCH', service_path(PROD, '/state'), {'command': 'stop'})
-    sim.admin('PATCH', 'services/' + PROD, {'state': 'failed'})
+    sim.cloud('PATCH', service_path(SERVICE_PROD, '/state'), {'command': 'stop'})
+    sim.admin('PATCH', 'services/' + SERVICE_PROD, {'state': 'failed'})
     time.sleep(0.3)
     assert sim.cloud('GET', service_path()).result['state'] == 'failed'
 
@@ -72,7 +74,7 @@ def test_direct_state_edit_cancels_a_transition(sim):
 def test_status_fault_consumes_count_and_is_logged(sim):
     sim.admin('POST', 'faults', {'method': 'get', 'path': '/services/[^/]+$', 'count': 2, 'kind': 'status', 'status': 503,
                                  'headers': {'Retry-After': '1'}})
-    assert sim.cloud('GET', pipe_path(KAFKA)).status == 200  # path does not match
+    assert sim.cloud('GET', pipe_path(PIPE_KAFKA)).status == 200  # path does not match
     assert sim.cloud('PATCH', service_path(), {'name': 'x1'}).status == 200  # method does not match
     first = sim.cloud('GET', service_path() + '?x=1')
     assert first.status == 503 and first.headers['Retry-After'] == '1' and first.error.startswith('SERVICE_UNAVAILABLE: ')
@@ -93,8 +95,8 @@ def test_status_fault_with_body_and_observability_default(sim):
 def test_reset_fault_closes_the_connection(sim):
     sim.admin('POST', 'faults', {'kind': 'reset', 'path': 'settings'})
     with pytest.raises((ConnectionError, http.client.HTTPException)):
-        sim.cloud('GET', pipe_path(KAFKA, '/settings'))
-    assert sim.cloud('GET', pipe_path(KAFKA, '/settings')).status == 200
+        sim.cloud('GET', pipe_path(PIPE_KAFKA, '/settings'))
+    assert sim.cloud('GET', pipe_path(PIPE_KAFKA, '/settings')).status == 200
     assert [(e['status'], e['fault']) for e in sim.requests_log()] == [(None, 'reset'), (200, None)]
 
 
@@ -109,9 +111,9 @@ def test_malformed_json_fault(sim):
 
 def test_html_fault(sim):
     sim.admin('POST', 'faults', {'kind': 'html', 'method': 'PUT'})
-    reply = sim.cloud('PUT', pipe_path(KAFKA, '/settings'), {'engine_max_threads': 9})
+    reply = sim.cloud('PUT', pipe_path(PIPE_KAFKA, '/settings'), {'engine_max_threads': 9})
     assert reply.status == 502 and reply.headers['Content-Type'].startswith('text/html') and '<html>' in reply.text
-    assert sim.cloud('GET', pipe_path(KAFKA, '/settings')).result['engine_max_threads'] is None
+    assert sim.cloud('GET', pipe_path(PIPE_KAFKA, '/settings')).result['engine_max_threads'] is None
     assert sim.requests_log()[0]['fault'] == 'html'
 
 
@@ -150,12 +152,12 @@ def test_unknown_paths(sim):
 # Command line and HTTPS --------------------------------------------------------------------------
 
 def test_command_line_options_set_the_defaults():
-    process, port = start_simulator('--transition-delay', '0.05', '--rate-limit')
+    process = SimulatorProcess(transition_delay=0.05, rate_limit=True).start()
     try:
-        config = Client(port).admin('POST', 'reset')['config']
+        config = process.reset()['config']
         assert config['transition_delay'] == 0.05 and config['rate_limit'] is True
     finally:
-        assert stop_simulator(process) == 0
+        assert process.stop() == 0
 
 
 @pytest.fixture
@@ -185,15 +187,15 @@ def certificate(tmp_path):
 
 def test_https(certificate):
     cert_path, key_path = certificate
-    process, port = start_simulator('--tls-cert', cert_path, '--tls-key', key_path)
+    process = SimulatorProcess(tls=(cert_path, key_path)).start()
     try:
         trusted = ssl.create_default_context(cafile=cert_path)
-        client = Client(port, http.client.HTTPSConnection, context=trusted)
-        assert client.cloud('GET', service_path()).result['id'] == PROD
+        client = Client(process, http.client.HTTPSConnection, context=trusted)
+        assert client.cloud('GET', service_path()).result['id'] == SERVICE_PROD
         with pytest.raises(ssl.SSLError):
-            Client(port, http.client.HTTPSConnection, context=ssl.create_default_context()).cloud('GET', service_path())
+            Client(process, http.client.HTTPSConnection, context=ssl.create_default_context()).cloud('GET', service_path())
         with pytest.raises((ConnectionError, http.client.HTTPException)):
-            Client(port).cloud('GET', service_path())  # plain HTTP to the HTTPS port
+            Client(process).cloud('GET', service_path())  # plain HTTP to the HTTPS port
         assert client.cloud('GET', service_path()).status == 200
     finally:
-        assert stop_simulator(process) == 0
+        assert process.stop() == 0

@@ -1,4 +1,4 @@
-"""Management API: auth, envelopes, validation of every Limit, state changes, pipes and settings."""
+"""Management API: auth, envelopes, validation of every Limit, state changes, pipes, settings and lists."""
 
 import base64
 import re
@@ -6,8 +6,9 @@ import time
 
 import pytest
 
-from .conftest import (DEV, DEV_PIPE, IDLE, KAFKA, OBJECT_STORAGE, ORG, POSTGRES, PROD, RPE, STREAM, pipe_path,
-                       service_path)
+from .fixture_ids import (KEY_ID, KEY_SECRET, ORGANIZATION, PIPE_DEV, PIPE_KAFKA, PIPE_OBJECT_STORAGE, PIPE_POSTGRES, PIPE_STREAM, RPE,
+                          SERVICE_DEV, SERVICE_IDLE, SERVICE_INGEST_EU, SERVICE_INGEST_STAGING, SERVICE_PROD, TOKEN, pipe_path,
+                          service_path)
 
 UUID4 = re.compile(r'[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}')
 
@@ -27,10 +28,10 @@ def assert_error(reply, status, code, fragment=''):
 
 @pytest.mark.parametrize('header', [
     None,
-    'Basic ' + base64.b64encode(b'sim-key-id:wrong').decode(),
-    'Basic ' + base64.b64encode(b'other-key:sim-key-secret-4f9a8e7d').decode(),
+    'Basic ' + base64.b64encode(('%s:wrong' % KEY_ID).encode()).decode(),
+    'Basic ' + base64.b64encode(('other-key:%s' % KEY_SECRET).encode()).decode(),
     'Basic not-base64!!',
-    'Bearer sim-obs-token-2b7c1d9e',
+    'Bearer ' + TOKEN,
 ])
 def test_bad_or_missing_credentials_give_401(sim, header):
     headers = {'Authorization': header} if header else {}
@@ -43,7 +44,7 @@ def test_success_envelope(sim):
     assert reply.status == 200 and set(body) == {'status', 'requestId', 'result'}
     assert body['status'] == 200 and UUID4.fullmatch(body['requestId'])
     assert reply.headers['X-Request-Id'] == body['requestId']
-    assert body['result']['id'] == PROD and body['result']['name'] == 'prod-analytics'
+    assert body['result']['id'] == SERVICE_PROD and body['result']['name'] == 'prod-analytics'
     assert 'sim' not in body['result']
 
 
@@ -53,16 +54,16 @@ def test_request_ids_are_unique(sim):
 
 
 @pytest.mark.parametrize('path, status, code', [
-    ('/v1/organizations/%s/services/not-a-uuid' % ORG, 400, 'BAD_REQUEST'),
-    ('/v1/organizations/nope/services/%s' % PROD, 400, 'BAD_REQUEST'),
-    (service_path(PROD, '/pipes/123'), 400, 'BAD_REQUEST'),
+    ('/v1/organizations/%s/services/not-a-uuid' % ORGANIZATION, 400, 'BAD_REQUEST'),
+    ('/v1/organizations/nope/services/%s' % SERVICE_PROD, 400, 'BAD_REQUEST'),
+    (service_path(SERVICE_PROD, '/pipes/123'), 400, 'BAD_REQUEST'),
     (service_path('3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e59'), 404, 'NOT_FOUND'),
     (pipe_path('9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c69'), 404, 'NOT_FOUND'),
-    (pipe_path(KAFKA, service_id=DEV), 404, 'NOT_FOUND'),
-    (service_path(PROD, '/pipesReversePrivateEndpoints/5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d89'), 404, 'NOT_FOUND'),
-    (service_path(DEV, '/pipesReversePrivateEndpoints/' + RPE), 404, 'NOT_FOUND'),
-    ('/v1/organizations/7e0b7e1c-1d2a-4c6b-9f3e-0a1b2c3d4e50/services/%s' % PROD, 403, 'FORBIDDEN'),
-    (service_path(PROD, '/backups'), 404, 'NOT_FOUND'),
+    (pipe_path(PIPE_KAFKA, service_id=SERVICE_DEV), 404, 'NOT_FOUND'),
+    (service_path(SERVICE_PROD, '/pipesReversePrivateEndpoints/5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d89'), 404, 'NOT_FOUND'),
+    (service_path(SERVICE_DEV, '/pipesReversePrivateEndpoints/' + RPE), 404, 'NOT_FOUND'),
+    ('/v1/organizations/%s0/services/%s' % (ORGANIZATION[:-1], SERVICE_PROD), 403, 'FORBIDDEN'),  # another organization
+    (service_path(SERVICE_PROD, '/backups'), 404, 'NOT_FOUND'),
 ])
 def test_path_errors(sim, path, status, code):
     assert_error(sim.cloud('GET', path), status, code)
@@ -90,7 +91,7 @@ def test_hidden_attributes_and_disabled_endpoints_are_not_shown(sim):
     ('{"numReplicas": NaN}', {'Content-Type': 'application/json'}, 'request body'),
 ])
 def test_body_must_be_a_json_object(sim, raw, headers, fragment):
-    assert_error(sim.cloud('PATCH', service_path(PROD, '/scaling'), raw=raw, headers=headers), 400, 'BAD_REQUEST', fragment)
+    assert_error(sim.cloud('PATCH', service_path(SERVICE_PROD, '/scaling'), raw=raw, headers=headers), 400, 'BAD_REQUEST', fragment)
 
 
 def test_content_type_with_charset_is_accepted(sim):
@@ -109,35 +110,35 @@ def test_content_type_with_charset_is_accepted(sim):
     ('/state', {}, 'request body.command: is required'),
 ])
 def test_unknown_fields_and_bad_enums_are_rejected(sim, suffix, body, field):
-    assert_error(sim.cloud('PATCH', service_path(PROD, suffix), body), 400, 'BAD_REQUEST', field)
+    assert_error(sim.cloud('PATCH', service_path(SERVICE_PROD, suffix), body), 400, 'BAD_REQUEST', field)
 
 
 # Scaling limits ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize('service, body, fragment', [
-    (PROD, {'minTotalMemoryGb': 12}, 'request body.minTotalMemoryGb: must be between 24 and 1068'),
-    (PROD, {'minTotalMemoryGb': 1080}, 'request body.minTotalMemoryGb: must be between 24 and 1068'),
-    (PROD, {'minTotalMemoryGb': 30}, 'request body.minTotalMemoryGb: must be a multiple of 12'),
-    (PROD, {'maxTotalMemoryGb': 1080}, 'request body.maxTotalMemoryGb: must be between 24 and 1068'),
-    (PROD, {'maxTotalMemoryGb': 100}, 'request body.maxTotalMemoryGb: must be a multiple of 12'),
-    (PROD, {'maxTotalMemoryGb': 48.5}, 'request body.maxTotalMemoryGb'),
-    (PROD, {'maxTotalMemoryGb': 48.0}, 'request body.maxTotalMemoryGb: must be a whole number'),
-    (IDLE, {'maxTotalMemoryGb': 372}, 'request body.maxTotalMemoryGb: must be at most 360'),
-    (DEV, {'minTotalMemoryGb': 24}, 'request body.minTotalMemoryGb: available only for production'),
-    (DEV, {'maxTotalMemoryGb': 48}, 'request body.maxTotalMemoryGb: available only for production'),
-    (PROD, {'maxTotalMemoryGb': 36}, 'request body.maxTotalMemoryGb: maxTotalMemoryGb (36) must be greater'),
-    (PROD, {'minTotalMemoryGb': 372}, 'request body.minTotalMemoryGb: maxTotalMemoryGb (360) must be greater'),
-    (PROD, {'minTotalMemoryGb': 96, 'maxTotalMemoryGb': 84}, 'request body.maxTotalMemoryGb'),
-    (PROD, {'numReplicas': 0}, 'request body.numReplicas: must be between 1 and 20'),
-    (PROD, {'numReplicas': 21}, 'request body.numReplicas: must be between 1 and 20'),
-    (PROD, {'numReplicas': 1}, 'request body.numReplicas: must be between 2 and 20 for the primary'),
-    (PROD, {'numReplicas': 3.0}, 'request body.numReplicas: must be an integer'),
-    (PROD, {'numReplicas': '3'}, 'request body.numReplicas: must be an integer'),
-    (PROD, {'numReplicas': True}, 'request body.numReplicas: must be an integer'),
-    (PROD, {'idleTimeoutMinutes': 4}, 'request body.idleTimeoutMinutes: must be at least 5'),
-    (PROD, {'idleTimeoutMinutes': 7.5}, 'request body.idleTimeoutMinutes: must be a whole number'),
-    (PROD, {'idleTimeoutMinutes': '10'}, 'request body.idleTimeoutMinutes: must be a number'),
-    (PROD, {'idleScaling': 'yes'}, 'request body.idleScaling: must be a boolean'),
+    (SERVICE_PROD, {'minTotalMemoryGb': 12}, 'request body.minTotalMemoryGb: must be between 24 and 1068'),
+    (SERVICE_PROD, {'minTotalMemoryGb': 1080}, 'request body.minTotalMemoryGb: must be between 24 and 1068'),
+    (SERVICE_PROD, {'minTotalMemoryGb': 30}, 'request body.minTotalMemoryGb: must be a multiple of 12'),
+    (SERVICE_PROD, {'maxTotalMemoryGb': 1080}, 'request body.maxTotalMemoryGb: must be between 24 and 1068'),
+    (SERVICE_PROD, {'maxTotalMemoryGb': 100}, 'request body.maxTotalMemoryGb: must be a multiple of 12'),
+    (SERVICE_PROD, {'maxTotalMemoryGb': 48.5}, 'request body.maxTotalMemoryGb'),
+    (SERVICE_PROD, {'maxTotalMemoryGb': 48.0}, 'request body.maxTotalMemoryGb: must be a whole number'),
+    (SERVICE_IDLE, {'maxTotalMemoryGb': 372}, 'request body.maxTotalMemoryGb: must be at most 360'),
+    (SERVICE_DEV, {'minTotalMemoryGb': 24}, 'request body.minTotalMemoryGb: available only for production'),
+    (SERVICE_DEV, {'maxTotalMemoryGb': 48}, 'request body.maxTotalMemoryGb: available only for production'),
+    (SERVICE_PROD, {'maxTotalMemoryGb': 36}, 'request body.maxTotalMemoryGb: maxTotalMemoryGb (36) must be greater'),
+    (SERVICE_PROD, {'minTotalMemoryGb': 372}, 'request body.minTotalMemoryGb: maxTotalMemoryGb (360) must be greater'),
+    (SERVICE_PROD, {'minTotalMemoryGb': 96, 'maxTotalMemoryGb': 84}, 'request body.maxTotalMemoryGb'),
+    (SERVICE_PROD, {'numReplicas': 0}, 'request body.numReplicas: must be between 1 and 20'),
+    (SERVICE_PROD, {'numReplicas': 21}, 'request body.numReplicas: must be between 1 and 20'),
+    (SERVICE_PROD, {'numReplicas': 1}, 'request body.numReplicas: must be between 2 and 20 for the primary'),
+    (SERVICE_PROD, {'numReplicas': 3.0}, 'request body.numReplicas: must be an integer'),
+    (SERVICE_PROD, {'numReplicas': '3'}, 'request body.numReplicas: must be an integer'),
+    (SERVICE_PROD, {'numReplicas': True}, 'request body.numReplicas: must be an integer'),
+    (SERVICE_PROD, {'idleTimeoutMinutes': 4}, 'request body.idleTimeoutMinutes: must be at least 5'),
+    (SERVICE_PROD, {'idleTimeoutMinutes': 7.5}, 'request body.idleTimeoutMinutes: must be a whole number'),
+    (SERVICE_PROD, {'idleTimeoutMinutes': '10'}, 'request body.idleTimeoutMinutes: must be a number'),
+    (SERVICE_PROD, {'idleScaling': 'yes'}, 'request body.idleScaling: must be a boolean'),
 ])
 def test_scaling_limits(sim, service, body, fragment):
     assert_error(sim.cloud('PATCH', service_path(service, '/scaling'), body), 400, 'BAD_REQUEST', fragment)
@@ -148,7 +149,7 @@ def test_scaling_limits(sim, service, body, fragment):
     {'numReplicas': 2}, {'numReplicas': 20}, {'idleTimeoutMinutes': 5}, {'idleScaling': False}, {},
 ])
 def test_scaling_bounds_accepted(sim, body):
-    reply = sim.cloud('PATCH', service_path(PROD, '/scaling'), body)
+    reply = sim.cloud('PATCH', service_path(SERVICE_PROD, '/scaling'), body)
     assert reply.status == 200, reply.text
     for key, value in body.items():
         assert reply.result[key] == value
@@ -156,19 +157,19 @@ def test_scaling_bounds_accepted(sim, body):
 
 
 def test_scaling_updates_replica_memory_and_current_scaling(sim):
-    result = sim.cloud('PATCH', service_path(PROD, '/scaling'), {'minTotalMemoryGb': 96, 'numReplicas': 5}).result
+    result = sim.cloud('PATCH', service_path(SERVICE_PROD, '/scaling'), {'minTotalMemoryGb': 96, 'numReplicas': 5}).result
     assert result['minReplicaMemoryGb'] == 32 and result['numReplicas'] == 5
     assert result['currentScaling']['effectiveMinReplicaMemoryGb'] == 32
     assert result['currentScaling']['effectiveMinReplicas'] == 5
 
 
 def test_non_primary_service_accepts_one_replica_but_must_be_running(sim):
-    sim.admin('PATCH', 'services/' + IDLE, {'state': 'running'})
-    assert sim.cloud('PATCH', service_path(IDLE, '/scaling'), {'numReplicas': 1}).result['numReplicas'] == 1
-    assert sim.cloud('PATCH', service_path(IDLE, '/scaling'), {'maxTotalMemoryGb': 360}).status == 200
+    sim.admin('PATCH', 'services/' + SERVICE_IDLE, {'state': 'running'})
+    assert sim.cloud('PATCH', service_path(SERVICE_IDLE, '/scaling'), {'numReplicas': 1}).result['numReplicas'] == 1
+    assert sim.cloud('PATCH', service_path(SERVICE_IDLE, '/scaling'), {'maxTotalMemoryGb': 360}).status == 200
 
 
-@pytest.mark.parametrize('service, state', [(IDLE, 'idle'), (DEV, 'stopped')])
+@pytest.mark.parametrize('service, state', [(SERVICE_IDLE, 'idle'), (SERVICE_DEV, 'stopped')])
 def test_scaling_needs_a_running_service(sim, service, state):
     reply = sim.cloud('PATCH', service_path(service, '/scaling'), {'idleTimeoutMinutes': 10})
     assert_error(reply, 424, 'FAILED_DEPENDENCY', 'allowed only when the service is running. Current state: %s' % state)
@@ -228,7 +229,7 @@ def test_private_endpoint_ids(sim):
 
 def test_release_channel(sim):
     assert sim.cloud('PATCH', service_path(), {'releaseChannel': 'fast'}).result['releaseChannel'] == 'fast'
-    assert_error(sim.cloud('PATCH', service_path(DEV), {'releaseChannel': 'slow'}), 400, 'BAD_REQUEST',
+    assert_error(sim.cloud('PATCH', service_path(SERVICE_DEV), {'releaseChannel': 'slow'}), 400, 'BAD_REQUEST',
                  'request body.releaseChannel: available only for production')
     assert_error(sim.cloud('PATCH', service_path(), {'releaseChannel': 'rapid'}), 400, 'BAD_REQUEST',
                  'request body.releaseChannel: must be one of')
@@ -248,9 +249,9 @@ def test_endpoints_toggle_only_mysql(sim):
 def test_tde_key_rotation(sim):
     body = {'transparentDataEncryptionKeyId': 'tde-key-2024-11-01-d4e5f6'}
     assert sim.cloud('PATCH', service_path(), body).result['transparentDataEncryptionKeyId'] == body['transparentDataEncryptionKeyId']
-    assert_error(sim.cloud('PATCH', service_path(DEV), body), 400, 'BAD_REQUEST',
+    assert_error(sim.cloud('PATCH', service_path(SERVICE_DEV), body), 400, 'BAD_REQUEST',
                  'request body.transparentDataEncryptionKeyId: transparent data encryption is not enabled')
-    sim.admin('PATCH', 'services/' + PROD, {'state': 'idle'})
+    sim.admin('PATCH', 'services/' + SERVICE_PROD, {'state': 'idle'})
     assert_error(sim.cloud('PATCH', service_path(), {'transparentDataEncryptionKeyId': 'other'}), 424,
                  'FAILED_DEPENDENCY', 'Current state: idle')
 
@@ -266,44 +267,44 @@ def test_tags_and_core_dumps(sim):
 # Service state -----------------------------------------------------------------------------------
 
 def test_stop_then_start(sim):
-    assert sim.cloud('PATCH', service_path(PROD, '/state'), {'command': 'stop'}).result['state'] == 'stopping'
+    assert sim.cloud('PATCH', service_path(SERVICE_PROD, '/state'), {'command': 'stop'}).result['state'] == 'stopping'
     assert sim.cloud('GET', service_path()).result['state'] == 'stopping'
-    assert_error(sim.cloud('PATCH', service_path(PROD, '/state'), {'command': 'stop'}), 409, 'CONFLICT', 'stopping')
+    assert_error(sim.cloud('PATCH', service_path(SERVICE_PROD, '/state'), {'command': 'stop'}), 409, 'CONFLICT', 'stopping')
     assert sim.wait_for_state(service_path(), 'stopped')['state'] == 'stopped'
-    assert_error(sim.cloud('PATCH', service_path(PROD, '/state'), {'command': 'stop'}), 409, 'CONFLICT', 'stopped')
-    assert sim.cloud('PATCH', service_path(PROD, '/state'), {'command': 'start'}).result['state'] == 'starting'
-    assert_error(sim.cloud('PATCH', service_path(PROD, '/state'), {'command': 'start'}), 409, 'CONFLICT', 'starting')
+    assert_error(sim.cloud('PATCH', service_path(SERVICE_PROD, '/state'), {'command': 'stop'}), 409, 'CONFLICT', 'stopped')
+    assert sim.cloud('PATCH', service_path(SERVICE_PROD, '/state'), {'command': 'start'}).result['state'] == 'starting'
+    assert_error(sim.cloud('PATCH', service_path(SERVICE_PROD, '/state'), {'command': 'start'}), 409, 'CONFLICT', 'starting')
     assert sim.wait_for_state(service_path(), 'running')['state'] == 'running'
-    assert_error(sim.cloud('PATCH', service_path(PROD, '/state'), {'command': 'start'}), 409, 'CONFLICT', 'running')
+    assert_error(sim.cloud('PATCH', service_path(SERVICE_PROD, '/state'), {'command': 'start'}), 409, 'CONFLICT', 'running')
 
 
 def test_transition_takes_the_configured_delay(sim):
     started = time.monotonic()
-    sim.cloud('PATCH', service_path(DEV, '/state'), {'command': 'start'})
-    assert sim.wait_for_state(service_path(DEV), 'running')['state'] == 'running'
+    sim.cloud('PATCH', service_path(SERVICE_DEV, '/state'), {'command': 'start'})
+    assert sim.wait_for_state(service_path(SERVICE_DEV), 'running')['state'] == 'running'
     assert time.monotonic() - started >= 0.15  # at least the delay; no upper bound on a busy machine
 
 
 def test_idle_service_start_awake_stop(sim):
-    assert sim.cloud('PATCH', service_path(IDLE, '/state'), {'command': 'start'}).result['state'] == 'idle'
-    assert sim.cloud('PATCH', service_path(IDLE, '/state'), {'command': 'awake'}).result['state'] == 'awaking'
-    assert sim.wait_for_state(service_path(IDLE), 'running')['state'] == 'running'
-    assert_error(sim.cloud('PATCH', service_path(IDLE, '/state'), {'command': 'awake'}), 409, 'CONFLICT', 'running')
-    sim.admin('PATCH', 'services/' + IDLE, {'state': 'idle'})
-    assert sim.cloud('PATCH', service_path(IDLE, '/state'), {'command': 'stop'}).result['state'] == 'stopping'
+    assert sim.cloud('PATCH', service_path(SERVICE_IDLE, '/state'), {'command': 'start'}).result['state'] == 'idle'
+    assert sim.cloud('PATCH', service_path(SERVICE_IDLE, '/state'), {'command': 'awake'}).result['state'] == 'awaking'
+    assert sim.wait_for_state(service_path(SERVICE_IDLE), 'running')['state'] == 'running'
+    assert_error(sim.cloud('PATCH', service_path(SERVICE_IDLE, '/state'), {'command': 'awake'}), 409, 'CONFLICT', 'running')
+    sim.admin('PATCH', 'services/' + SERVICE_IDLE, {'state': 'idle'})
+    assert sim.cloud('PATCH', service_path(SERVICE_IDLE, '/state'), {'command': 'stop'}).result['state'] == 'stopping'
 
 
 def test_failure_states_set_through_admin(sim):
-    sim.admin('PATCH', 'services/' + PROD, {'state': 'degraded'})
+    sim.admin('PATCH', 'services/' + SERVICE_PROD, {'state': 'degraded'})
     assert sim.cloud('GET', service_path()).result['state'] == 'degraded'
-    assert_error(sim.cloud('PATCH', service_path(PROD, '/state'), {'command': 'start'}), 409, 'CONFLICT')
-    assert sim.cloud('PATCH', service_path(PROD, '/state'), {'command': 'stop'}).result['state'] == 'stopping'
+    assert_error(sim.cloud('PATCH', service_path(SERVICE_PROD, '/state'), {'command': 'start'}), 409, 'CONFLICT')
+    assert sim.cloud('PATCH', service_path(SERVICE_PROD, '/state'), {'command': 'stop'}).result['state'] == 'stopping'
 
 
 # Pipe state --------------------------------------------------------------------------------------
 
 def test_pipe_stop_start(sim):
-    path = pipe_path(KAFKA)
+    path = pipe_path(PIPE_KAFKA)
     assert sim.cloud('PATCH', path + '/state', {'command': 'stop'}).result['state'] == 'Stopping'
     assert sim.wait_for_state(path, 'Stopped')['state'] == 'Stopped'
     assert sim.cloud('PATCH', path + '/state', {'command': 'start'}).result['state'] == 'Provisioning'
@@ -314,31 +315,31 @@ def test_pipe_stop_start(sim):
 
 
 def test_pipe_stop_works_from_any_state(sim):
-    assert sim.cloud('GET', pipe_path(STREAM)).result['state'] == 'Stopped'
-    assert sim.cloud('PATCH', pipe_path(STREAM, '/state'), {'command': 'stop'}).result['state'] == 'Stopping'
+    assert sim.cloud('GET', pipe_path(PIPE_STREAM)).result['state'] == 'Stopped'
+    assert sim.cloud('PATCH', pipe_path(PIPE_STREAM, '/state'), {'command': 'stop'}).result['state'] == 'Stopping'
 
 
 def test_postgres_pipe_pauses_and_resyncs(sim):
-    path = pipe_path(POSTGRES)
+    path = pipe_path(PIPE_POSTGRES)
     assert sim.cloud('PATCH', path + '/state', {'command': 'stop'}).result['state'] == 'Pausing'
     assert sim.wait_for_state(path, 'Paused')['state'] == 'Paused'
     assert sim.cloud('PATCH', path + '/state', {'command': 'resync'}).result['state'] == 'Resync'
     assert sim.wait_for_state(path, 'Running')['state'] == 'Running'
 
 
-@pytest.mark.parametrize('pipe, kind', [(KAFKA, 'kafka'), (OBJECT_STORAGE, 'objectStorage'), (STREAM, 'stream')])
+@pytest.mark.parametrize('pipe, kind', [(PIPE_KAFKA, 'kafka'), (PIPE_OBJECT_STORAGE, 'objectStorage'), (PIPE_STREAM, 'stream')])
 def test_resync_only_for_postgres(sim, pipe, kind):
     assert_error(sim.cloud('PATCH', pipe_path(pipe, '/state'), {'command': 'resync'}), 400, 'BAD_REQUEST', kind)
 
 
 def test_failed_pipe_can_start(sim):
-    sim.admin('PATCH', 'pipes/' + KAFKA, {'state': 'Failed'})
-    assert sim.cloud('PATCH', pipe_path(KAFKA, '/state'), {'command': 'start'}).result['state'] == 'Provisioning'
+    sim.admin('PATCH', 'pipes/' + PIPE_KAFKA, {'state': 'Failed'})
+    assert sim.cloud('PATCH', pipe_path(PIPE_KAFKA, '/state'), {'command': 'start'}).result['state'] == 'Provisioning'
 
 
 def test_pipe_on_dev_service(sim):
-    result = sim.cloud('GET', pipe_path(DEV_PIPE, service_id=DEV)).result
-    assert result['serviceId'] == DEV and result['state'] == 'Stopped'
+    result = sim.cloud('GET', pipe_path(PIPE_DEV, service_id=SERVICE_DEV)).result
+    assert result['serviceId'] == SERVICE_DEV and result['state'] == 'Stopped'
 
 
 # Pipe settings -----------------------------------------------------------------------------------
@@ -354,13 +355,13 @@ BOOLEAN_SETTINGS = ('object_storage_use_cluster_function', 'engine_parallel_view
 
 
 def test_settings_keys_and_never_set_is_null(sim):
-    settings = sim.cloud('GET', pipe_path(KAFKA, '/settings')).result
+    settings = sim.cloud('GET', pipe_path(PIPE_KAFKA, '/settings')).result
     assert set(settings) == set(SETTINGS_RANGES) | set(BOOLEAN_SETTINGS)
     assert settings['streaming_max_insert_wait_ms'] == 2000 and settings['engine_max_threads'] is None
 
 
 def test_settings_put_merges_and_null_shows_default(sim):
-    path = pipe_path(KAFKA, '/settings')
+    path = pipe_path(PIPE_KAFKA, '/settings')
     result = sim.cloud('PUT', path, {'engine_max_threads': 10, 'engine_parallel_view_processing': True}).result
     assert result['engine_max_threads'] == 10 and result['streaming_max_insert_wait_ms'] == 2000
     result = sim.cloud('PUT', path, {'engine_max_threads': None, 'streaming_max_insert_wait_ms': None}).result
@@ -368,11 +369,11 @@ def test_settings_put_merges_and_null_shows_default(sim):
     assert result['engine_parallel_view_processing'] is True and result['engine_max_insert_threads'] == 2
     assert result['object_storage_max_file_count'] is None
     assert sim.cloud('GET', path).result == result
-    assert sim.cloud('GET', pipe_path(KAFKA)).result['settings'] == result
+    assert sim.cloud('GET', pipe_path(PIPE_KAFKA)).result['settings'] == result
 
 
 def test_settings_defaults(sim):
-    path = pipe_path(STREAM, '/settings')
+    path = pipe_path(PIPE_STREAM, '/settings')
     result = sim.cloud('PUT', path, {key: None for key in list(SETTINGS_RANGES) + list(BOOLEAN_SETTINGS)}).result
     assert result['object_storage_max_insert_bytes'] == 10 * 1024 ** 3
     assert result['engine_min_insert_block_size_bytes'] == 1024 ** 3
@@ -382,7 +383,7 @@ def test_settings_defaults(sim):
 
 @pytest.mark.parametrize('key, low, high', [(k, lo, hi) for k, (lo, hi) in SETTINGS_RANGES.items()])
 def test_settings_range_bounds(sim, key, low, high):
-    path = pipe_path(OBJECT_STORAGE, '/settings')
+    path = pipe_path(PIPE_OBJECT_STORAGE, '/settings')
     assert sim.cloud('PUT', path, {key: low}).result[key] == low
     assert sim.cloud('PUT', path, {key: high}).result[key] == high
     for bad in (low - 1, high + 1):
@@ -395,21 +396,21 @@ def test_settings_range_bounds(sim, key, low, high):
 
 @pytest.mark.parametrize('key', BOOLEAN_SETTINGS)
 def test_boolean_settings_types(sim, key):
-    path = pipe_path(OBJECT_STORAGE, '/settings')
+    path = pipe_path(PIPE_OBJECT_STORAGE, '/settings')
     assert sim.cloud('PUT', path, {key: True}).result[key] is True
     for bad in (1, 'true', 0):
         assert_error(sim.cloud('PUT', path, {key: bad}), 400, 'BAD_REQUEST', 'request body.%s: must be a boolean or null' % key)
 
 
 def test_settings_unknown_key(sim):
-    assert_error(sim.cloud('PUT', pipe_path(KAFKA, '/settings'), {'max_threads': 2}), 400, 'BAD_REQUEST', 'max_threads')
+    assert_error(sim.cloud('PUT', pipe_path(PIPE_KAFKA, '/settings'), {'max_threads': 2}), 400, 'BAD_REQUEST', 'max_threads')
 
 
 # Reverse private endpoint ------------------------------------------------------------------------
 
 def test_reverse_private_endpoint(sim):
-    result = sim.cloud('GET', service_path(PROD, '/pipesReversePrivateEndpoints/' + RPE)).result
-    assert result['id'] == RPE and result['serviceId'] == PROD
+    result = sim.cloud('GET', service_path(SERVICE_PROD, '/pipesReversePrivateEndpoints/' + RPE)).result
+    assert result['id'] == RPE and result['serviceId'] == SERVICE_PROD
     assert result['type'] == 'VPC_ENDPOINT_SERVICE' and result['status'] == 'Ready'
 
 
@@ -433,3 +434,91 @@ def test_rate_limit_ten_per_ten_seconds(sim):
 
 def test_rate_limit_off_by_default(sim):
     assert all(sim.cloud('GET', service_path()).status == 200 for _attempt in range(15))
+
+
+# Lists: one response each (no paging), every item exactly as its single read shows it ------------
+
+SERVICES = '/v1/organizations/%s/services' % ORGANIZATION
+UNKNOWN_SERVICE = '3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e59'
+OTHER_ORGANIZATION = '7e0b7e1c-1d2a-4c6b-9f3e-0a1b2c3d4e50'
+
+
+def pipes_of(service):
+    return '%s/%s/pipes' % (SERVICES, service)
+
+
+def endpoints_of(service):
+    return '%s/%s/pipesReversePrivateEndpoints' % (SERVICES, service)
+
+
+def test_services_lists_every_service_as_its_read_shows_it(sim):
+    listed = sim.cloud('GET', SERVICES).result
+    assert [service['id'] for service in listed] == [SERVICE_PROD, SERVICE_DEV, SERVICE_IDLE, SERVICE_INGEST_STAGING, SERVICE_INGEST_EU]
+    for service in listed:
+        assert service == sim.cloud('GET', '%s/%s' % (SERVICES, service['id'])).result
+        assert 'sim' not in service and all('enabled' not in endpoint for endpoint in service['endpoints'])
+
+
+def test_services_list_shows_states_after_a_transition(sim):
+    assert sim.cloud('PATCH', '%s/%s/state' % (SERVICES, SERVICE_PROD), {'command': 'stop'}).status == 200
+    assert next(s for s in sim.cloud('GET', SERVICES).result if s['id'] == SERVICE_PROD)['state'] == 'stopping'
+    sim.wait_for_state('%s/%s' % (SERVICES, SERVICE_PROD), 'stopped')
+    assert next(s for s in sim.cloud('GET', SERVICES).result if s['id'] == SERVICE_PROD)['state'] == 'stopped'
+
+
+@pytest.mark.parametrize('service, pipes', [
+    (SERVICE_PROD, [PIPE_KAFKA, PIPE_OBJECT_STORAGE, PIPE_STREAM, PIPE_POSTGRES]),
+    (SERVICE_DEV, [PIPE_DEV]),
+    (SERVICE_INGEST_EU, []),
+])
+def test_pipes_lists_the_services_pipes_as_their_reads_show_them(sim, service, pipes):
+    listed = sim.cloud('GET', pipes_of(service)).result
+    assert [pipe['id'] for pipe in listed] == pipes
+    for pipe in listed:
+        assert pipe == sim.cloud('GET', '%s/%s' % (pipes_of(service), pipe['id'])).result
+
+
+@pytest.mark.parametrize('service, endpoints', [(SERVICE_PROD, [RPE]), (SERVICE_DEV, [])])
+def test_reverse_private_endpoints_lists_the_services_endpoints(sim, service, endpoints):
+    listed = sim.cloud('GET', endpoints_of(service)).result
+    assert [endpoint['id'] for endpoint in listed] == endpoints
+    for endpoint in listed:
+        assert endpoint == sim.cloud('GET', '%s/%s' % (endpoints_of(service), endpoint['id'])).result
+
+
+@pytest.mark.parametrize('path, status, code', [
+    ('/v1/organizations/nope/services', 400, 'BAD_REQUEST'),
+    ('/v1/organizations/%s/services' % OTHER_ORGANIZATION, 403, 'FORBIDDEN'),
+    (SERVICES + '/', 404, 'NOT_FOUND'),
+    (pipes_of('not-a-uuid'), 400, 'BAD_REQUEST'),
+    (pipes_of(UNKNOWN_SERVICE), 404, 'NOT_FOUND'),
+    (endpoints_of(UNKNOWN_SERVICE), 404, 'NOT_FOUND'),
+    (pipes_of(SERVICE_PROD) + '/', 404, 'NOT_FOUND'),
+])
+def test_list_path_errors(sim, path, status, code):
+    assert_error(sim.cloud('GET', path), status, code)
+
+
+@pytest.mark.parametrize('path', [SERVICES, pipes_of(SERVICE_PROD), endpoints_of(SERVICE_PROD)])
+def test_lists_need_the_key_take_only_get_and_are_logged(sim, path):
+    wrong_secret = 'Basic ' + base64.b64encode(('%s:wrong' % KEY_ID).encode()).decode()
+    assert_error(sim.request('GET', path, headers={'Authorization': wrong_secret}), 401, 'UNAUTHORIZED')
+    assert_error(sim.cloud('POST', path, {}), 404, 'NOT_FOUND')
+    assert sim.cloud('GET', path).status == 200
+    assert [(entry['method'], entry['path'], entry['status']) for entry in sim.requests_log()] == [
+        ('GET', path, 401), ('POST', path, 404), ('GET', path, 200)]
+
+
+def test_lists_count_against_the_rate_limit(sim):
+    sim.admin('POST', 'reset', {'rate_limit': True})
+    paths = [SERVICES, pipes_of(SERVICE_PROD), endpoints_of(SERVICE_PROD)]
+    assert [sim.cloud('GET', paths[attempt % 3]).status for attempt in range(10)] == [200] * 10
+    assert_error(sim.cloud('GET', SERVICES), 429, 'TOO_MANY_REQUESTS')
+
+
+def test_faults_apply_to_lists(sim):
+    sim.admin('POST', 'faults', {'method': 'GET', 'path': '/services$', 'count': 1, 'kind': 'status', 'status': 503})
+    assert sim.cloud('GET', pipes_of(SERVICE_PROD)).status == 200
+    assert sim.cloud('GET', SERVICES).status == 503
+    assert sim.cloud('GET', SERVICES).status == 200
+    assert [entry['fault'] for entry in sim.requests_log()] == [None, 'status', None]

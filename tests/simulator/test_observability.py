@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-from .conftest import BEARER, LOGS, METRICS
+from .conftest import BASIC, BEARER
+from .fixture_ids import DASHBOARD_HEALTH, DASHBOARD_INGESTION, SOURCE_LOGS, SOURCE_METRICS, TOKEN
 
 SERIES = '/api/v2/charts/series'
 T0 = 1700000000000  # 2023-11-14T22:13:20Z, not on a minute boundary
@@ -17,7 +18,7 @@ def series_body(*items, start=T0, end=T0 + HOUR, **extra):
     return dict({'series': list(items), 'startTime': start, 'endTime': end}, **extra)
 
 
-def series_item(agg='count', where='service:prod-analytics', group_by=(), source=METRICS, **extra):
+def series_item(agg='count', where='service:prod-analytics', group_by=(), source=SOURCE_METRICS, **extra):
     """One series of a chart series request."""
     return dict({'sourceId': source, 'aggFn': agg, 'where': where, 'groupBy': list(group_by)}, **extra)
 
@@ -30,9 +31,8 @@ def message(reply, status=400):
 
 # Auth ----------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize('header', [None, 'bearer sim-obs-token-2b7c1d9e', 'Bearer wrong', 'Bearer  sim-obs-token-2b7c1d9e',
-                                    'Basic c2ltLWtleS1pZDpzaW0ta2V5LXNlY3JldC00ZjlhOGU3ZA==', 'sim-obs-token-2b7c1d9e'])
-@pytest.mark.parametrize('method, path', [('GET', '/api/v2/alerts'), ('GET', '/api/v2/dashboards/65a1b2c3d4e5f60718293a4b'),
+@pytest.mark.parametrize('header', [None, 'bearer ' + TOKEN, 'Bearer wrong', 'Bearer  ' + TOKEN, BASIC, TOKEN])
+@pytest.mark.parametrize('method, path', [('GET', '/api/v2/alerts'), ('GET', '/api/v2/dashboards/' + DASHBOARD_HEALTH),
                                           ('POST', SERIES)])
 def test_unauthorized_is_plain_text(sim, header, method, path):
     headers = {'Authorization': header} if header else {}
@@ -44,7 +44,7 @@ def test_unauthorized_is_plain_text(sim, header, method, path):
 # Dashboards --------------------------------------------------------------------------------------
 
 def test_dashboard(sim):
-    reply = sim.obs('GET', '/api/v2/dashboards/65a1b2c3d4e5f60718293a4b')
+    reply = sim.obs('GET', '/api/v2/dashboards/' + DASHBOARD_HEALTH)
     assert reply.status == 200 and set(reply.json()) == {'data'}
     dashboard = reply.json()['data']
     assert dashboard['name'] == 'Service health' and dashboard['tags']
@@ -53,7 +53,7 @@ def test_dashboard(sim):
         for item in tile['series']:
             assert item['type'] == 'time' and item['dataSource'] == 'metrics' and item['aggFn'] in ('avg', 'count')
             assert isinstance(item['groupBy'], list)
-    assert sim.obs('GET', '/api/v2/dashboards/65a1b2c3d4e5f60718293a4c').json()['data']['name'] == 'Ingestion'
+    assert sim.obs('GET', '/api/v2/dashboards/' + DASHBOARD_INGESTION).json()['data']['name'] == 'Ingestion'
 
 
 @pytest.mark.parametrize('dashboard_id', ['65a1b2c3d4e5f60718293a4', 'zza1b2c3d4e5f60718293a4b', 'x'])
@@ -141,9 +141,9 @@ def test_alerts_without_paging(sim):
     (series_body(*[series_item()] * 6), 'series: Array must contain at most 5 element(s)'),
     (series_body(series_item(group_by=['a']), series_item(group_by=['b'])), 'All series must have the same groupBy fields'),
     (series_body(series_item(group_by=['f%d' % i for i in range(11)])), 'series.0.groupBy: Array must contain at most 10'),
-    (series_body({'sourceId': METRICS, 'aggFn': 'count', 'where': '', 'groupBy': 'host'}), 'series.0.groupBy: Expected array'),
-    (series_body({'sourceId': METRICS, 'aggFn': 'count', 'where': ''}), 'series.0.groupBy: Required'),
-    (series_body({'sourceId': METRICS, 'aggFn': 'count', 'groupBy': []}), 'series.0.where: Required'),
+    (series_body({'sourceId': SOURCE_METRICS, 'aggFn': 'count', 'where': '', 'groupBy': 'host'}), 'series.0.groupBy: Expected array'),
+    (series_body({'sourceId': SOURCE_METRICS, 'aggFn': 'count', 'where': ''}), 'series.0.groupBy: Required'),
+    (series_body({'sourceId': SOURCE_METRICS, 'aggFn': 'count', 'groupBy': []}), 'series.0.where: Required'),
     (series_body({'aggFn': 'count', 'where': '', 'groupBy': []}), 'series.0.sourceId: Required'),
     (series_body(series_item(source='metrics')), 'series.0.sourceId: Invalid ObjectId'),
     (series_body(series_item(agg='median')), "series.0.aggFn: Invalid enum value"),
@@ -229,7 +229,7 @@ def test_data_is_deterministic_and_depends_on_the_query(sim):
     body = series_body(series_item(where='level:error'), granularity='1m')
     assert rows_of(sim, body) == rows_of(sim, body)
     assert rows_of(sim, body) != rows_of(sim, series_body(series_item(where='level:warn'), granularity='1m'))
-    assert rows_of(sim, body) != rows_of(sim, series_body(series_item(where='level:error', source=LOGS), granularity='1m'))
+    assert rows_of(sim, body) != rows_of(sim, series_body(series_item(where='level:error', source=SOURCE_LOGS), granularity='1m'))
 
 
 @pytest.mark.parametrize('span_ms, step_ms', [

@@ -12,7 +12,8 @@ import pytest
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from .conftest import DEV, DEV_PIPE, IDLE, KAFKA, OBJECT_STORAGE, POSTGRES, PROD, RPE, STREAM, pipe_path, service_path
+from .fixture_ids import (ORGANIZATION, PIPE_DEV, PIPE_KAFKA, PIPE_OBJECT_STORAGE, PIPE_POSTGRES, PIPE_STREAM, RPE, SERVICE_DEV,
+                          SERVICE_IDLE, SERVICE_PROD, pipe_path, service_path)
 
 DOCUMENT_PATH = os.path.join(os.path.dirname(__file__), 'cloud-api.openapi.json')
 TEMPLATE = '/v1/organizations/{organizationId}/services/{serviceId}'
@@ -41,21 +42,25 @@ def document():
     return doc, Registry().with_resource('urn:doc', Resource(doc, DRAFT202012))
 
 
-def validate(document, template, method, reply, status='200'):
-    """Validate a reply against the response schema of an operation."""
-    doc, registry = document
-    schema = doc['paths'][template][method]['responses'][status]['content']['application/json']['schema']
-    validator = jsonschema.Draft202012Validator(schema, registry=registry, format_checker=jsonschema.FormatChecker())
+def response_schema(document, template, method, status='200'):
+    """The schema of an operation's response."""
+    return document[0]['paths'][template][method]['responses'][status]['content']['application/json']['schema']
+
+
+def validate(document, template, method, reply, status='200', schema=None):
+    """Validate a reply against the response schema of an operation (or against schema)."""
+    schema = schema or response_schema(document, template, method, status)
+    validator = jsonschema.Draft202012Validator(schema, registry=document[1], format_checker=jsonschema.FormatChecker())
     errors = [error.message for error in validator.iter_errors(reply.json())]
     assert not errors, errors
 
 
-GETS = [(TEMPLATE, service_path(service)) for service in (PROD, DEV, IDLE)]
-GETS += [(TEMPLATE + '/pipes/{pipeId}', pipe_path(pipe)) for pipe in (KAFKA, OBJECT_STORAGE, STREAM, POSTGRES)]
-GETS += [(TEMPLATE + '/pipes/{pipeId}/settings', pipe_path(pipe, '/settings')) for pipe in (KAFKA, OBJECT_STORAGE, STREAM, POSTGRES)]
-GETS += [(TEMPLATE + '/pipes/{pipeId}', pipe_path(DEV_PIPE, service_id=DEV)),
+GETS = [(TEMPLATE, service_path(service)) for service in (SERVICE_PROD, SERVICE_DEV, SERVICE_IDLE)]
+GETS += [(TEMPLATE + '/pipes/{pipeId}', pipe_path(pipe)) for pipe in (PIPE_KAFKA, PIPE_OBJECT_STORAGE, PIPE_STREAM, PIPE_POSTGRES)]
+GETS += [(TEMPLATE + '/pipes/{pipeId}/settings', pipe_path(pipe, '/settings')) for pipe in (PIPE_KAFKA, PIPE_OBJECT_STORAGE, PIPE_STREAM, PIPE_POSTGRES)]
+GETS += [(TEMPLATE + '/pipes/{pipeId}', pipe_path(PIPE_DEV, service_id=SERVICE_DEV)),
          (TEMPLATE + '/pipesReversePrivateEndpoints/{reversePrivateEndpointId}',
-          service_path(PROD, '/pipesReversePrivateEndpoints/' + RPE))]
+          service_path(SERVICE_PROD, '/pipesReversePrivateEndpoints/' + RPE))]
 
 
 @pytest.mark.parametrize('template, path', GETS)
@@ -71,19 +76,19 @@ def test_get_responses_validate(sim, document, template, path):
     ('/state', {'command': 'stop'}),
 ])
 def test_service_write_responses_validate(sim, document, suffix, body):
-    reply = sim.cloud('PATCH', service_path(PROD, suffix), body)
+    reply = sim.cloud('PATCH', service_path(SERVICE_PROD, suffix), body)
     assert reply.status == 200
     validate(document, TEMPLATE + suffix, 'patch', reply)
 
 
 def test_pipe_write_responses_validate(sim, document):
-    validate(document, TEMPLATE + '/pipes/{pipeId}/state', 'patch', sim.cloud('PATCH', pipe_path(POSTGRES, '/state'), {'command': 'resync'}))
+    validate(document, TEMPLATE + '/pipes/{pipeId}/state', 'patch', sim.cloud('PATCH', pipe_path(PIPE_POSTGRES, '/state'), {'command': 'resync'}))
     validate(document, TEMPLATE + '/pipes/{pipeId}/settings', 'put',
-             sim.cloud('PUT', pipe_path(KAFKA, '/settings'), {'engine_max_threads': None, 'object_storage_concurrency': 4}))
+             sim.cloud('PUT', pipe_path(PIPE_KAFKA, '/settings'), {'engine_max_threads': None, 'object_storage_concurrency': 4}))
 
 
 def test_error_responses_validate(sim, document):
-    reply = sim.cloud('PATCH', service_path(PROD, '/scaling'), {'numReplicas': 0})
+    reply = sim.cloud('PATCH', service_path(SERVICE_PROD, '/scaling'), {'numReplicas': 0})
     validate(document, TEMPLATE + '/scaling', 'patch', reply, '400')
 
 
@@ -92,3 +97,18 @@ def test_the_document_catches_unknown_fields(sim, document):
     reply.text = reply.text.replace('"isPrimary"', '"isPrimaryX"')
     with pytest.raises(AssertionError):
         validate(document, TEMPLATE, 'get', reply)
+
+
+# The list operations are not in the document; their items are the schemas of the single reads.
+LISTS = [(TEMPLATE, '/v1/organizations/%s/services' % ORGANIZATION)]
+LISTS += [(TEMPLATE + '/pipes/{pipeId}', service_path(service, '/pipes')) for service in (SERVICE_PROD, SERVICE_DEV)]
+LISTS += [(TEMPLATE + '/pipesReversePrivateEndpoints/{reversePrivateEndpointId}', service_path(SERVICE_PROD, '/pipesReversePrivateEndpoints'))]
+
+
+@pytest.mark.parametrize('item_template, path', LISTS)
+def test_list_responses_validate_item_by_item(sim, document, item_template, path):
+    reply = sim.cloud('GET', path)
+    assert reply.status == 200 and reply.result, reply.text
+    envelope = response_schema(document, item_template, 'get')
+    result = {'type': 'array', 'items': envelope['properties']['result']}
+    validate(document, item_template, 'get', reply, schema=dict(envelope, properties=dict(envelope['properties'], result=result)))

@@ -18,24 +18,14 @@ __metaclass__ = type
 
 import json
 import os
-import ssl
+import sys
 import time
-import urllib.request
 
 from ansible.plugins.action import ActionBase
 
-
-def _call(base, method, path, body=None):
-    handlers = [urllib.request.ProxyHandler({})]
-    if base.startswith('https:'):
-        context = ssl.create_default_context()
-        context.check_hostname = False
-        context.verify_mode = ssl.CERT_NONE
-        handlers.append(urllib.request.HTTPSHandler(context=context))
-    data = None if body is None else json.dumps(body).encode('utf-8')
-    request = urllib.request.Request(base + path, data=data, method=method, headers={'Content-Type': 'application/json'})
-    with urllib.request.build_opener(*handlers).open(request, timeout=30) as response:
-        return json.loads(response.read().decode('utf-8') or 'null')
+# The repository root, so that the simulator's admin client is this plugin's too.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
+from tests.simulator.process import admin_call as _call  # noqa: E402  pylint: disable=wrong-import-position
 
 
 def _save(name, value):

@@ -3,145 +3,111 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
+"""The HTTP client against the simulator in process (tests/unit/conftest.py): its answers and
+faults; what the simulator cannot produce (a TLS failure, a broken chunked body) is scripted."""
+
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import base64
-import json
-
 import pytest
 import requests
-from requests.adapters import BaseAdapter
 
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
-from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
+from ansible_collections.engine.cloud.tests.simulator.fixture_ids import KEY_ID, KEY_SECRET, SOURCE_METRICS, TOKEN, service_path
+
+SIM_URL = 'http://simulator.test'
+SERVICE = service_path()
+ALERTS = '/api/v2/alerts'
+SERIES = '/api/v2/charts/series'
 
 
-class FakeAdapter(BaseAdapter):
-    """Answers each request with the next scripted outcome: (status, headers, body) or an exception."""
-
-    def __init__(self, outcomes):
-        super(FakeAdapter, self).__init__()
-        self.outcomes = list(outcomes)
-        self.sent = []
-
-    def send(self, request, **kwargs):
-        self.sent.append(request)
-        outcome = self.outcomes.pop(0)
-        if isinstance(outcome, Exception):
-            raise outcome
-        status, headers, body = outcome
-        response = requests.Response()
-        response.status_code = status
-        response.headers.update(headers)
-        response._content = body if isinstance(body, bytes) else (
-            json.dumps(body).encode() if not isinstance(body, str) else body.encode())
-        response.url = request.url
-        response.request = request
-        return response
-
-    def close(self):
-        pass
+def cloud_client(**options):
+    """A management-API client; jitter 0.5 puts each backoff wait at three quarters of 1, 2, 4 ... seconds."""
+    return http.HttpClient(**dict(dict(base_url=SIM_URL, auth=(KEY_ID, KEY_SECRET), retries=5, jitter=lambda: 0.5), **options))
 
 
-SLEEPS = []
+def observability_client(**options):
+    return cloud_client(**dict(dict(auth=None, token=TOKEN), **options))
 
 
-@pytest.fixture(autouse=True)
-def recorded_sleeps(monkeypatch):
-    """Backoff sleeps go to SLEEPS instead of the real clock."""
-    del SLEEPS[:]
-    monkeypatch.setattr(CLOCK, 'sleep', SLEEPS.append)
+def fault(**spec):
+    return dict(dict(kind='status', status=503, path='.'), **spec)
 
 
-def make_client(outcomes, **kwargs):
-    options = dict(base_url='http://api.test/', auth=('key-id', 'key-secret'), retries=5, jitter=lambda: 0.5)
-    options.update(kwargs)
-    client = http.HttpClient(**options)
-    adapter = FakeAdapter(outcomes)
-    client.session.mount('http://', adapter)
-    return client, adapter, SLEEPS
+def failure(client, method, path, body=None):
+    with pytest.raises(http.ApiError) as info:
+        client.request(method, path, body=body)
+    return info.value
 
 
-OK = (200, {'Content-Type': 'application/json'}, {'status': 200, 'requestId': 'r-1', 'result': {'id': 'x'}})
+def test_basic_auth_and_a_json_body(sim):
+    answer = cloud_client().request('PATCH', SERVICE, body={'name': 'renamed'})
+    assert answer['result']['name'] == 'renamed'
+    assert [(entry['method'], entry['path'], entry['body'], entry['status']) for entry in sim.requests()] == [
+        ('PATCH', SERVICE, {'name': 'renamed'}, 200)]
 
 
-def test_basic_auth_header_and_json_body():
-    client, adapter, dummy = make_client([OK])
-    assert client.request('PATCH', '/v1/thing', body={'name': 'a'}) == OK[2]
-    sent = adapter.sent[0]
-    assert sent.url == 'http://api.test/v1/thing'
-    assert sent.headers['Authorization'] == 'Basic ' + base64.b64encode(b'key-id:key-secret').decode()
-    assert sent.headers['Content-Type'] == 'application/json'
-    assert json.loads(sent.body) == {'name': 'a'}
-
-
-def test_bearer_auth_header():
-    client, adapter, dummy = make_client([(200, {}, {'data': []})], auth=None, token='tok-123')
-    assert client.request('GET', '/api/v2/alerts', params={'limit': 10}) == {'data': []}
-    sent = adapter.sent[0]
-    assert sent.headers['Authorization'] == 'Bearer tok-123'
-    assert sent.url == 'http://api.test/api/v2/alerts?limit=10'
+def test_bearer_auth_and_query_parameters(sim):
+    assert len(observability_client().request('GET', ALERTS, params={'limit': 3})['data']) == 3
+    assert [(entry['query'], entry['status']) for entry in sim.requests()] == [({'limit': '3'}, 200)]
 
 
 @pytest.mark.parametrize('status', [429, 502, 503, 504])
-def test_retryable_status_is_retried_with_exponential_backoff(status):
-    failure = (status, {}, {'status': status, 'error': 'X: busy'})
-    client, adapter, sleeps = make_client([failure, failure, failure, OK])
-    assert client.request('GET', '/v1/x')['result'] == {'id': 'x'}
-    assert len(adapter.sent) == 4
-    # jitter 0.5 puts each wait at three quarters of 1, 2, 4 seconds
-    assert sleeps == [0.75, 1.5, 3.0]
+def test_a_retryable_status_is_retried_with_exponential_backoff(sim, status):
+    sim.faults(fault(status=status, count=3))
+    assert cloud_client().request('GET', SERVICE)['result']['name'] == 'prod-analytics'
+    assert [entry['status'] for entry in sim.requests()] == [status] * 3 + [200]
+    assert sim.clock.sleeps == [0.75, 1.5, 3.0]
 
 
 def test_backoff_bounds_and_cap():
-    client = make_client([])[0]
-    client._jitter = lambda: 0.0
+    client = cloud_client(jitter=lambda: 0.0)
     assert [client.backoff(n) for n in range(3)] == [0.5, 1.0, 2.0]
-    client._jitter = lambda: 1.0
+    client = cloud_client(jitter=lambda: 1.0)
     assert [client.backoff(n) for n in range(3)] == [1.0, 2.0, 4.0]
     assert client.backoff(20) == http.BACKOFF_CAP
 
 
-@pytest.mark.parametrize('exc', [requests.exceptions.ConnectionError('reset by peer'),
-                                 requests.exceptions.ReadTimeout('slow'),
-                                 requests.exceptions.ChunkedEncodingError('cut')])
-def test_connection_errors_are_retried(exc):
-    client, adapter, sleeps = make_client([exc, OK])
-    assert client.request('GET', '/v1/x')['status'] == 200
-    assert len(adapter.sent) == 2
-    assert sleeps == [0.75]
+@pytest.mark.parametrize('fails, reaches_the_simulator', [
+    (fault(kind='reset'), True),                                     # requests: ConnectionError
+    (fault(kind='delay', delay=40), True),                           # longer than api_timeout: ReadTimeout
+    (requests.exceptions.ChunkedEncodingError('cut'), False),        # scripted: a body cut short
+], ids=['connection reset', 'read timeout', 'chunked body cut'])
+def test_connection_errors_are_retried(sim, fails, reaches_the_simulator):
+    if reaches_the_simulator:
+        sim.faults(fails)
+    else:
+        sim.script(fails)
+    assert cloud_client().request('GET', SERVICE)['status'] == 200
+    assert len(sim.requests()) == (2 if reaches_the_simulator else 1)
+    assert sim.clock.sleeps == [0.75]
 
 
-def test_tls_errors_are_not_retried_and_say_so():
-    client, adapter, sleeps = make_client([requests.exceptions.SSLError('certificate verify failed')])
-    with pytest.raises(http.ApiError) as info:
-        client.request('GET', '/v1/x')
-    assert 'TLS certificate verification failed' in str(info.value)
-    assert len(adapter.sent) == 1 and sleeps == []
+def test_tls_errors_are_not_retried_and_say_so(sim):
+    sim.script(requests.exceptions.SSLError('certificate verify failed'))
+    assert 'TLS certificate verification failed' in str(failure(cloud_client(), 'GET', SERVICE))
+    assert sim.requests() == [] and sim.clock.sleeps == []
 
 
-def test_timeout_message_names_the_timeout_after_all_attempts():
-    client, adapter, sleeps = make_client([requests.exceptions.ReadTimeout('slow')] * 3, retries=2, timeout=7)
-    with pytest.raises(http.ApiError) as info:
-        client.request('GET', '/v1/x')
-    assert 'no response within api_timeout (7 s)' in str(info.value)
-    assert 'after 3 attempts' in str(info.value)
-    assert len(sleeps) == 2
+def test_the_timeout_message_names_the_timeout_after_all_attempts(sim):
+    sim.faults(fault(kind='delay', delay=10, count=3))
+    error = str(failure(cloud_client(retries=2, timeout=7), 'GET', SERVICE))
+    assert 'no response within api_timeout (7 s)' in error and 'after 3 attempts' in error
+    assert len(sim.requests()) == 3 and len(sim.clock.sleeps) == 2
 
 
-@pytest.mark.parametrize('headers,expected', [
+@pytest.mark.parametrize('headers, expected', [
     ({'Retry-After': '7'}, 7.0),
     ({'X-RateLimit-Reset': '4'}, 4.0),
     ({'RateLimit-Reset': '3'}, 3.0),
     ({'Retry-After': '3600'}, http.RETRY_AFTER_CAP),
     ({'Retry-After': 'soon'}, 0.75),
 ])
-def test_server_announced_wait_is_honoured_and_capped(headers, expected):
-    client, dummy, sleeps = make_client([(429, headers, 'Too Many Requests'), OK])
-    client.request('GET', '/v1/x')
-    assert sleeps == [expected]
+def test_a_wait_the_server_announces_is_honoured_and_capped(sim, headers, expected):
+    sim.faults(fault(status=429, headers=headers))
+    cloud_client().request('GET', SERVICE)
+    assert sim.clock.sleeps == [expected]
 
 
 def test_retry_after_http_date():
@@ -150,74 +116,88 @@ def test_retry_after_http_date():
     assert http.parse_wait_header(None) is None
 
 
-def test_retries_exhausted_names_status_and_attempts():
-    failure = (503, {'Content-Type': 'application/json'},
-               {'status': 503, 'error': 'SERVICE_UNAVAILABLE: try later', 'requestId': 'rid-9'})
-    client, adapter, sleeps = make_client([failure] * 3, retries=2)
-    with pytest.raises(http.ApiError) as info:
-        client.request('GET', '/v1/x')
-    error = info.value
+def test_exhausted_retries_name_the_status_and_the_attempts(sim):
+    sim.faults(fault(count=3, body={'status': 503, 'error': 'SERVICE_UNAVAILABLE: try later', 'requestId': 'rid-9'}))
+    error = failure(cloud_client(retries=2), 'GET', SERVICE)
     assert (error.status, error.code, error.attempts, error.request_id) == (503, 'SERVICE_UNAVAILABLE', 3, 'rid-9')
-    assert str(error) == 'GET http://api.test/v1/x failed: HTTP 503 SERVICE_UNAVAILABLE: try later (request id rid-9, after 3 attempts)'
-    assert len(sleeps) == 2
+    assert str(error) == 'GET %s%s failed: HTTP 503 SERVICE_UNAVAILABLE: try later (request id rid-9, after 3 attempts)' % (SIM_URL, SERVICE)
+    assert len(sim.clock.sleeps) == 2
 
 
 @pytest.mark.parametrize('status', [400, 401, 403, 404, 409, 424, 500])
-def test_non_retryable_errors_fail_at_once(status):
-    client, adapter, sleeps = make_client([(status, {}, {'status': status, 'error': 'X: no'})])
-    with pytest.raises(http.ApiError):
-        client.request('PATCH', '/v1/x', body={})
-    assert len(adapter.sent) == 1 and sleeps == []
+def test_other_errors_fail_at_once(sim, status):
+    sim.faults(fault(status=status))
+    failure(cloud_client(), 'PATCH', SERVICE, body={})
+    assert len(sim.requests()) == 1 and sim.clock.sleeps == []
 
 
-def test_management_error_body():
-    body = {'status': 400, 'error': 'BAD_REQUEST: request body.numReplicas: must be between 1 and 20', 'requestId': 'abc'}
-    client = make_client([(400, {'Content-Type': 'application/json'}, body)])[0]
-    with pytest.raises(http.ApiError) as info:
-        client.request('PATCH', '/v1/s/scaling', body={'numReplicas': 40})
-    assert str(info.value) == ('PATCH http://api.test/v1/s/scaling failed: HTTP 400 BAD_REQUEST: request body.numReplicas: '
-                               'must be between 1 and 20 (request id abc)')
+def test_the_management_error_body(sim):
+    error = failure(cloud_client(), 'PATCH', SERVICE + '/scaling', body={'numReplicas': 40})
+    assert str(error) == ('PATCH %s%s/scaling failed: HTTP 400 BAD_REQUEST: request body.numReplicas: must be between 1 and 20 '
+                          '(request id %s)' % (SIM_URL, SERVICE, error.request_id))
+    assert error.request_id and [entry['status'] for entry in sim.requests()] == [400]
 
 
-def test_observability_message_body_and_request_id_header():
-    body = {'message': 'Body validation failed: startTime: Timestamp must be in milliseconds'}
-    client = make_client([(400, {'Content-Type': 'application/json', 'X-Request-Id': 'hdr-1'}, body)])[0]
-    with pytest.raises(http.ApiError) as info:
-        client.request('POST', '/api/v2/charts/series', body={})
-    assert info.value.code is None and info.value.request_id == 'hdr-1'
-    assert 'HTTP 400: Body validation failed: startTime: Timestamp must be in milliseconds' in str(info.value)
+def test_an_observability_message_body_and_the_request_id_header(sim):
+    sim.faults(fault(status=400, headers={'X-Request-Id': 'hdr-1'},
+                     body={'message': 'Body validation failed: startTime: Timestamp must be in milliseconds'}))
+    error = failure(observability_client(), 'POST', SERIES, body={})
+    assert error.code is None and error.request_id == 'hdr-1'
+    assert 'HTTP 400: Body validation failed: startTime: Timestamp must be in milliseconds' in str(error)
 
 
-def test_chart_error_body():
-    client = make_client([(404, {'Content-Type': 'application/json'}, {'error': 'Source not found for series 1'})])[0]
-    with pytest.raises(http.ApiError) as info:
-        client.request('POST', '/api/v2/charts/series', body={})
-    assert str(info.value) == 'POST http://api.test/api/v2/charts/series failed: HTTP 404: Source not found for series 1'
+def test_the_chart_error_body(sim):
+    body = {'series': [{'sourceId': SOURCE_METRICS[:-1] + '9', 'aggFn': 'count', 'where': '', 'groupBy': []}],
+            'startTime': 1728736620000, 'endTime': 1728740220000}
+    assert str(failure(observability_client(), 'POST', SERIES, body)) == \
+        'POST %s%s failed: HTTP 404: Source not found for series 1' % (SIM_URL, SERIES)
 
 
-def test_plain_text_401_carries_the_auth_hint():
-    client = make_client([(401, {'Content-Type': 'text/plain'}, 'Unauthorized')], auth=None, token='bad',
-                         auth_hint='The token was refused')[0]
-    with pytest.raises(http.ApiError) as info:
-        client.request('GET', '/api/v2/alerts')
-    assert str(info.value) == 'GET http://api.test/api/v2/alerts failed: HTTP 401: Unauthorized. The token was refused'
+def test_a_plain_text_401_carries_the_auth_hint(sim):
+    error = failure(observability_client(token='bad', auth_hint='The token was refused'), 'GET', ALERTS)
+    assert str(error) == 'GET %s%s failed: HTTP 401: Unauthorized. The token was refused' % (SIM_URL, ALERTS)
 
 
-def test_html_proxy_page_is_summarised():
-    page = '<html><head><title>502 Bad Gateway</title></head><body><h1>nginx</h1></body></html>'
-    client = make_client([(502, {'Content-Type': 'text/html'}, page)], retries=0)[0]
-    with pytest.raises(http.ApiError) as info:
-        client.request('GET', '/v1/x')
-    assert str(info.value) == 'GET http://api.test/v1/x failed: HTTP 502: unexpected HTML response: 502 Bad Gateway'
+def test_an_html_proxy_page_is_summarised(sim):
+    sim.faults(fault(kind='html'))
+    assert str(failure(cloud_client(retries=0), 'GET', SERVICE)) == \
+        'GET %s%s failed: HTTP 502: unexpected HTML response: 502 Bad Gateway' % (SIM_URL, SERVICE)
 
 
-def test_malformed_json_success_body_fails_cleanly():
-    client, adapter, dummy = make_client([(200, {'Content-Type': 'application/json'}, '{"status": 200, "res')])
-    with pytest.raises(http.ApiError) as info:
-        client.request('GET', '/v1/x')
-    assert 'not valid JSON' in str(info.value)
-    assert len(adapter.sent) == 1
+def test_a_malformed_json_success_body_fails_cleanly(sim):
+    sim.faults(fault(kind='malformed_json'))
+    assert 'not valid JSON' in str(failure(cloud_client(), 'GET', SERVICE))
+    assert len(sim.requests()) == 1
 
 
-def test_empty_success_body_is_an_empty_dict():
-    assert make_client([(200, {}, b'')])[0].request('GET', '/v1/x') == {}
+def test_an_empty_success_body_is_an_empty_dict(sim):
+    sim.faults(fault(status=200, body=''))
+    assert cloud_client().request('GET', SERVICE) == {}
+
+
+class RecordingPacer:
+    """Records the client's calls to its pacer, in order."""
+
+    def __init__(self):
+        self.calls = []
+
+    def acquire(self):
+        self.calls.append('acquire')
+
+    def refused(self, wait):
+        self.calls.append(('refused', wait))
+
+
+def test_every_attempt_waits_for_the_pacer_and_a_429_tells_it_the_wait(sim):
+    pacer = RecordingPacer()
+    sim.faults(fault(status=429, headers={'Retry-After': '3'}), fault(kind='reset'), fault(status=429), fault(status=503))
+    cloud_client(pacer=pacer).request('GET', SERVICE)
+    assert pacer.calls == ['acquire', ('refused', 3.0), 'acquire', 'acquire', ('refused', None), 'acquire', 'acquire']
+    assert [entry['status'] for entry in sim.requests()] == [429, None, 429, 503, 200]
+
+
+def test_a_429_on_the_last_attempt_still_tells_the_pacer(sim):
+    pacer = RecordingPacer()
+    sim.faults(fault(status=429, headers={'X-RateLimit-Reset': '4'}))
+    failure(cloud_client(pacer=pacer, retries=0), 'GET', SERVICE)
+    assert pacer.calls == ['acquire', ('refused', 4.0)]

@@ -3,108 +3,91 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
+"""engine.cloud.alert_info against the simulator in process (tests/unit/conftest.py): the fixture's
+alerts plus alert_count generated ones, paged (newer servers) or all at once (alerts_paging off)."""
+
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
 import pytest
-from requests.utils import urlparse
 
 from ansible_collections.engine.cloud.plugins.modules import alert_info
-from ansible_collections.engine.cloud.tests.unit.plugins.modules.test_dashboard_info import run_module
+from ansible_collections.engine.cloud.tests.simulator.fixture_ids import ALERTS, DASHBOARD_INGESTION
+from ansible_collections.engine.cloud.tests.simulator.observability import all_alerts
 
-DASH_A, DASH_B = '65a1b2c3d4e5f60718293a4b', '65a1b2c3d4e5f60718293a4c'
-STATES = ('OK', 'ALERT', 'inactive', 'INSUFFICIENT_DATA', 'DISABLED', 'PENDING')
-
-
-def make_alerts(count):
-    return [dict(id='66%022x' % index, name='alert %d' % (index % 7), state=STATES[index % len(STATES)],
-                 dashboard=(DASH_A, DASH_B)[index % 2], tileId='t-%d' % (index % 3)) for index in range(count)]
+FIELDS = dict(name='name', state='state', dashboard_id='dashboard', tile_id='tileId')
 
 
-def paged(alerts):
-    """A newer server: limit/offset with meta.total."""
-    def answer(request):
-        query = dict(pair.split('=') for pair in urlparse(request.url).query.split('&'))
-        limit, offset = int(query['limit']), int(query['offset'])
-        return 200, {'data': alerts[offset:offset + limit], 'meta': {'total': len(alerts), 'limit': limit, 'offset': offset}}
-    return answer
+def page(number):
+    return ('GET', '/api/v2/alerts?limit=1000&offset=%d' % (1000 * number))
 
 
-def unpaged(alerts):
-    """An older server: every alert at once, no meta."""
-    return lambda request: (200, {'data': alerts})
+def alert_count(total):
+    """The config for total alerts in all."""
+    return {'alert_count': total - len(ALERTS)}
 
 
-def run(args, answer, monkeypatch, capsys, **kwargs):
-    return run_module(alert_info.main, args, answer, monkeypatch, capsys, **kwargs)
+def the_alerts(beyond_the_second_page=False, **filters):
+    """A predicate: the result holds exactly the simulator's alerts that match every filter, in its
+    order (and, when asked, one that only the third page holds)."""
+    def holds(result, sim):
+        alerts = all_alerts(sim.store)
+        later = set(alert['id'] for alert in alerts[2000:])
+        return (result['alerts'] == [alert for alert in alerts if all(alert[FIELDS[option]] == value for option, value in filters.items())]
+                and (not beyond_the_second_page or any(alert['id'] in later for alert in result['alerts'])))
+    return holds
 
 
-@pytest.mark.parametrize('count, pages', [(0, 1), (5, 1), (1000, 1), (1001, 2), (2500, 3), (3000, 3)])
-def test_reads_every_page(monkeypatch, capsys, count, pages):
-    alerts = make_alerts(count)
-    result, api = run({}, paged(alerts), monkeypatch, capsys)
-    assert result['alerts'] == alerts
-    assert result['changed'] is False
-    assert len(api.requests) == pages
-    assert [urlparse(request.url).query for request in api.requests] == ['limit=1000&offset=%d' % (1000 * page) for page in range(pages)]
+CASES = {
+    'a server without paging is read once': dict(
+        args={}, config=dict(alert_count(2500), alerts_paging=False),
+        requests=[page(0)], result={'changed': False}, verify=the_alerts()),
+    'no match gives an empty list': dict(
+        args=dict(name='generated alert 3'), config=alert_count(20),
+        requests=[page(0)], result={'alerts': []}),
+    'check mode reads the same': dict(
+        args=dict(state='OK'), check=True, config=alert_count(1200),
+        requests=[page(0), page(1)], result={'changed': False}, verify=the_alerts(state='OK')),
+    'a bad dashboard_id fails before any request': dict(
+        args=dict(dashboard_id='dash-1'),
+        requests=[], fails='', result={'msg': "dashboard_id must be an object id of 24 hexadecimal digits, got 'dash-1'"}),
+    'a bad state fails naming the choices': dict(
+        args=dict(state='alert'),
+        requests=[], fails='state', verify=lambda result, sim: 'ALERT' in result['msg'] and 'INSUFFICIENT_DATA' in result['msg']),
+    'a refused token says so': dict(
+        args=dict(api_token='wrong-token-4d1f'),
+        requests=[page(0)], fails='GET http://simulator.test/api/v2/alerts failed: HTTP 401: Unauthorized',
+        verify=lambda result, sim: 'refused the token' in result['msg']),
+}
 
-
-def test_server_without_paging_is_read_once(monkeypatch, capsys):
-    alerts = make_alerts(2500)
-    result, api = run({}, unpaged(alerts), monkeypatch, capsys)
-    assert result['alerts'] == alerts
-    assert len(api.requests) == 1
-
-
-@pytest.mark.parametrize('server', [paged, unpaged])
-@pytest.mark.parametrize('filters', [
-    dict(name='alert 3'),
+FILTERS = [
+    dict(name='Generated alert 2222'),
     dict(state='ALERT'),
-    dict(dashboard_id=DASH_B),
-    dict(tile_id='t-2'),
-    dict(state='inactive', dashboard_id=DASH_A, tile_id='t-2'),
-    dict(name='alert 1', state='OK'),
-])
-def test_filters_are_exact_and_apply_to_every_page(monkeypatch, capsys, server, filters):
-    alerts = make_alerts(2300)
-    fields = dict(name='name', state='state', dashboard_id='dashboard', tile_id='tileId')
-    expected = [alert for alert in alerts if all(alert[fields[key]] == value for key, value in filters.items())]
-    result, dummy = run(filters, server(alerts), monkeypatch, capsys)
-    assert result['alerts'] == expected
-    assert expected and any(alert['id'] >= '66%022x' % 2000 for alert in expected)
+    dict(dashboard_id=DASHBOARD_INGESTION),
+    dict(tile_id='t-lag'),
+    dict(state='ALERT', dashboard_id=DASHBOARD_INGESTION, tile_id='t-rows'),
+    dict(name='Generated alert 2100', state='OK'),
+]
 
 
-def test_no_match_gives_an_empty_list(monkeypatch, capsys):
-    result, dummy = run(dict(name='ALERT 3'), paged(make_alerts(20)), monkeypatch, capsys)
-    assert result['alerts'] == [] and not result.get('failed')
+def test_alert_info(run, case):
+    run(alert_info, **case)
 
 
-def test_check_mode_reads_the_same(monkeypatch, capsys):
-    alerts = make_alerts(1200)
-    result, api = run(dict(state='OK'), paged(alerts), monkeypatch, capsys, check_mode=True)
-    assert result['changed'] is False
-    assert result['alerts'] == [alert for alert in alerts if alert['state'] == 'OK']
-    assert len(api.requests) == 2
+def test_no_alerts_is_one_request_and_an_empty_list(run):
+    run(alert_info, {}, faults=[dict(kind='status', status=200, body={'data': [], 'meta': {'total': 0, 'limit': 1000, 'offset': 0}})],
+        requests=[page(0)], result={'changed': False, 'alerts': []})
 
 
-def test_bad_dashboard_id_fails_before_sending(monkeypatch, capsys):
-    result, api = run(dict(dashboard_id='dash-1'), paged([]), monkeypatch, capsys)
-    assert result['failed'] is True
-    assert result['msg'] == "dashboard_id must be an object id of 24 hexadecimal digits, got 'dash-1'"
-    assert api.requests == []
+@pytest.mark.parametrize('total, pages', [(len(ALERTS), 1), (1000, 1), (1001, 2), (2500, 3), (3000, 3)])
+def test_every_page_is_read(run, total, pages):
+    run(alert_info, {}, config=alert_count(total),
+        requests=[page(number) for number in range(pages)], result={'changed': False}, verify=the_alerts())
 
 
-def test_bad_state_fails_naming_the_choices(monkeypatch, capsys):
-    result, api = run(dict(state='alert'), paged([]), monkeypatch, capsys)
-    assert result['failed'] is True
-    assert 'state' in result['msg'] and 'ALERT' in result['msg'] and 'INSUFFICIENT_DATA' in result['msg']
-    assert api.requests == []
-
-
-def test_refused_token(monkeypatch, capsys):
-    result, api = run({}, lambda request: (401, 'Unauthorized'), monkeypatch, capsys)
-    assert result['failed'] is True
-    assert result['msg'].startswith('GET http://obs.test/api/v2/alerts failed: HTTP 401: Unauthorized')
-    assert 'refused the token' in result['msg']
-    assert len(api.requests) == 1
+@pytest.mark.parametrize('paging', [True, False], ids=['paged', 'unpaged'])
+@pytest.mark.parametrize('filters', FILTERS)
+def test_filters_are_exact_and_apply_to_every_page(run, paging, filters):
+    run(alert_info, filters, config=dict(alert_count(2300), alerts_paging=paging),
+        requests=[page(number) for number in range(3 if paging else 1)], verify=the_alerts(beyond_the_second_page=True, **filters))

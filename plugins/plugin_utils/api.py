@@ -1,0 +1,61 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+"""What the collection's controller plugins (inventory, lookup) share with its modules: the same
+option checks, the same HTTP client, the same error texts; a problem is an AnsibleError instead
+of a failed task, and no secret is in its message."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible.errors import AnsibleError
+from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
+from ansible.module_utils.common.parameters import remove_values
+from ansible.module_utils.errors import UnsupportedError
+
+from ansible_collections.engine.cloud.plugins.module_utils import base
+from ansible_collections.engine.cloud.plugins.module_utils.client import REQUESTS_IMPORT_ERROR, ApiError
+
+
+def raise_on_errors(errors, secrets=()):
+    """AnsibleError with every message among errors (Nones are fine values), secrets masked."""
+    messages = [error for error in errors if error]
+    if messages:
+        raise AnsibleError(remove_values('; '.join(messages), set(secret for secret in secrets if secret)))
+
+
+def checked_options(spec, values, plugin):
+    """values checked against an argument spec as a module checks its arguments (types, choices,
+    suboptions, defaults, environment fallbacks, unknown names), failing with the text a module
+    fails with (its first problem); plugin names the plugin, for example 'engine.cloud.x lookup'."""
+    result = ArgumentSpecValidator(spec).validate(values)
+    if result.error_messages:
+        message = result.errors.msg
+        if isinstance(result.errors[0], UnsupportedError):
+            message = 'Unsupported parameters for (%s): %s' % (plugin, message)
+        secrets = [result.validated_parameters.get(name) for name, option in spec.items() if option.get('no_log')]
+        raise_on_errors([message], [secret for secret in secrets if isinstance(secret, str)])
+    return result.validated_parameters
+
+
+def open_client(params, layer, warn, secrets=()):
+    """The HTTP client of one API after the checks a module makes before any request, paced like a
+    module's. layer is that API's module_utils module (cloud or observability); warn(text) shows a
+    warning."""
+    if REQUESTS_IMPORT_ERROR is not None:
+        raise AnsibleError('the Python library requests is required on the controller: %s' % REQUESTS_IMPORT_ERROR)
+    raise_on_errors(base.option_errors(params, layer.RATE_LIMIT) + layer.connection_errors(params), secrets)
+    return base.open_client(params, layer.RATE_LIMIT, warn, **layer.client_options(params))
+
+
+def call(client, method, path, body=None, hints=None):
+    """One API call; an API error is an AnsibleError with the text a module fails with, and
+    hints (HTTP status -> what to check) for the statuses the client gives no hint for."""
+    try:
+        return client.request(method, path, body=body)
+    except ApiError as error:
+        error.hint = error.hint or (hints or {}).get(error.status)
+        raise AnsibleError(str(error))

@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# The engine.cloud.services inventory plugin against the simulator, run as users run it:
+#   1. a source with templated credentials (the key secret from a vaulted vars file), keyed_groups,
+#      groups and compose: check_hosts.yml asserts the hosts, groups and variables, and that the
+#      inventory sent one request; a service name that is not a valid host name warns; then the
+#      secret as an inline vaulted value;
+#   2. hostname: id, with the connection from the modules' environment variables;
+#   3. strict: true fails on a compose expression that cannot be evaluated;
+#   4. the cache: a second run sends 0 requests, --flush-cache reads again; the cache holds no secret;
+#   5. a refused key fails the source with what to check;
+# and no output of any run holds the key secret.
+set -eu -o pipefail
+
+# ansible-test passes integration_config.yml to role targets only; script targets read it here.
+CONFIG=../../integration_config.yml
+
+# config NAME: the value of NAME in integration_config.yml (quoted or not).
+config() {
+    sed -n -e "s/^$1: *\"\(.*\)\"$/\1/p" -e "t" -e "s/^$1: *\(.*\)$/\1/p" "$CONFIG"
+}
+
+KEY_SECRET=$(config engine_api_key_secret)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+output="$work/output.log"  # every run's output, searched for the key secret at the end
+
+# run COMMAND...: runs it, keeps its output (shown on failure)
+run() {
+    "$@" >"$work/last.log" 2>&1 || { cat "$work/last.log"; echo "inventory_services: failed: $*" >&2; return 1; }
+    cat "$work/last.log" >>"$output"
+}
+
+# requests N: the simulator received N API requests since the last call, each a GET of the list
+requests() {
+    run ansible-playbook -i localhost, -e "@$CONFIG" -e "expected_requests=$1" requests.yml
+}
+
+cloud_env() {
+    env ENGINE_CLOUD_API_URL="$(config engine_api_url)" ENGINE_CLOUD_KEY_ID="$(config engine_api_key_id)" \
+        ENGINE_CLOUD_ORGANIZATION_ID="$(config engine_organization_id)" ENGINE_CLOUD_KEY_SECRET="$KEY_SECRET" "$@"
+}
+
+run ansible-playbook -i localhost, -e "@$CONFIG" reset.yml
+
+# 1. Templated credentials, the secret from a vaulted file; constructed groups and variables.
+printf 'integration-vault-password\n' >"$work/vault-password"
+printf 'vault_engine_key_secret: "%s"\n' "$KEY_SECRET" >"$work/vault.yml"
+ansible-vault encrypt --vault-password-file "$work/vault-password" "$work/vault.yml" >/dev/null
+cat >"$work/groups.engine_cloud.yml" <<'SOURCE'
+plugin: engine.cloud.services
+api_url: "{{ engine_api_url }}"
+api_key_id: "{{ engine_api_key_id }}"
+api_key_secret: "{{ vault_engine_key_secret }}"
+organization_id: "{{ engine_organization_id }}"
+keyed_groups:
+  - {key: engine_tier, prefix: tier}
+  - {key: engine_provider, prefix: provider}
+  - {key: engine_tags, prefix: tag, trailing_separator: false}
+groups:
+  team_ingest: engine_tags.team | default('') == 'ingest'
+compose:
+  ansible_connection: "'local'"
+  engine_team: engine_tags.team | default('none')
+  engine_owner: engine_tags.owner
+SOURCE
+run ansible-playbook -vvv -i "$work/groups.engine_cloud.yml" -e "@$CONFIG" -e "@$work/vault.yml" \
+    --vault-password-file "$work/vault-password" check_hosts.yml
+grep -q "service .* is named by its id: its name 'reporting replica' is not a valid inventory host name" "$work/last.log" || {
+    echo "inventory_services: no warning for the service named 'reporting replica'" >&2
+    exit 1
+}
+
+# 1b. The secret as an inline vaulted value of the source.
+{
+    printf 'plugin: engine.cloud.services\napi_url: "%s"\napi_key_id: "%s"\norganization_id: "%s"\n' \
+        "$(config engine_api_url)" "$(config engine_api_key_id)" "$(config engine_organization_id)"
+    ansible-vault encrypt_string --vault-password-file "$work/vault-password" --name api_key_secret "$KEY_SECRET" 2>/dev/null
+} >"$work/inline.engine_cloud.yml"
+run ansible-playbook -i localhost, -e "@$CONFIG" reset.yml
+run ansible-inventory -i "$work/inline.engine_cloud.yml" --vault-password-file "$work/vault-password" --graph
+grep -q -- '--ingest-eu$' "$work/last.log"
+requests 1
+
+# 2. hostname: id, the connection from the environment.
+printf 'plugin: engine.cloud.services\nhostname: id\n' >"$work/ids.engine_cloud.yml"
+run cloud_env ansible-playbook -i "$work/ids.engine_cloud.yml" -e "@$CONFIG" check_ids.yml
+if grep -q 'is named by its id' "$work/last.log"; then
+    echo "inventory_services: hostname: id warned about a name" >&2
+    exit 1
+fi
+
+# 3. strict: true turns an expression that cannot be evaluated into a failure of the source.
+printf 'plugin: engine.cloud.services\nstrict: true\ncompose:\n  engine_owner: engine_tags.owner\n' >"$work/strict.engine_cloud.yml"
+run ansible-playbook -i localhost, -e "@$CONFIG" reset.yml
+if cloud_env ANSIBLE_INVENTORY_UNPARSED_FAILED=true ansible-inventory -i "$work/strict.engine_cloud.yml" --list >"$work/last.log" 2>&1; then
+    cat "$work/last.log"
+    echo "inventory_services: strict: true did not fail" >&2
+    exit 1
+fi
+cat "$work/last.log" >>"$output"
+grep -q 'Could not set engine_owner for host' "$work/last.log"
+requests 1
+
+# 4. The cache: one request, then none, then one again after --flush-cache.
+cat >"$work/cache.engine_cloud.yml" <<SOURCE
+plugin: engine.cloud.services
+cache: true
+cache_plugin: ansible.builtin.jsonfile
+cache_connection: $work/cache
+cache_timeout: 3600
+SOURCE
+run cloud_env ansible-inventory -vvv -i "$work/cache.engine_cloud.yml" --list
+requests 1
+run cloud_env ansible-inventory -vvv -i "$work/cache.engine_cloud.yml" --list
+grep -q 'engine.cloud.services: 5 services from the cache' "$work/last.log"
+requests 0
+run cloud_env ansible-inventory -i "$work/cache.engine_cloud.yml" --list --flush-cache
+requests 1
+test -n "$(ls -A "$work/cache")"
+if grep -r -l -F "$KEY_SECRET" "$work/cache"; then
+    echo "inventory_services: the cache holds the key secret" >&2
+    exit 1
+fi
+
+# 5. A refused key fails the source, saying what to check.
+if cloud_env ENGINE_CLOUD_KEY_SECRET=not-the-secret ANSIBLE_INVENTORY_UNPARSED_FAILED=true \
+    ansible-inventory -vvv -i "$work/ids.engine_cloud.yml" --list >"$work/last.log" 2>&1; then
+    cat "$work/last.log"
+    echo "inventory_services: a refused key did not fail the source" >&2
+    exit 1
+fi
+grep -q 'HTTP 401 UNAUTHORIZED.*check api_key_id and api_key_secret (ENGINE_CLOUD_KEY_ID, ENGINE_CLOUD_KEY_SECRET)' "$work/last.log"
+if grep -q -F 'not-the-secret' "$work/last.log"; then
+    echo "inventory_services: the refused secret is in the output" >&2
+    exit 1
+fi
+cat "$work/last.log" >>"$output"
+
+# The search finds the secret where it is (control), and in no output of the runs.
+grep -q -F "$KEY_SECRET" "$CONFIG"
+if grep -n -F "$KEY_SECRET" "$output" | cut -c1-160; then
+    echo "inventory_services: FAILED: the key secret appears in the output above" >&2
+    exit 1
+fi
+echo "inventory_services: ok: $(wc -l <"$output") lines of output, no key secret"

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The example job "nightly stop of development services", run as shipped: the collection's
+# playbook engine.cloud.nightly_stop_development with its inventory source
+# playbooks/inventory/engine_cloud.yml, the connection in ENGINE_CLOUD_* as AWX injects it.
+# From the simulator's log: a service tagged nightly-stop=no is not stopped; --check stops
+# nothing; the run stops exactly the running development services; a second run changes nothing.
+set -eu -o pipefail
+
+# ansible-test passes integration_config.yml to role targets only; script targets read it here.
+CONFIG=../../integration_config.yml
+
+# config NAME: the value of NAME in integration_config.yml (quoted or not).
+config() {
+    sed -n -e "s/^$1: *\"\(.*\)\"$/\1/p" -e "t" -e "s/^$1: *\(.*\)$/\1/p" "$CONFIG"
+}
+
+export ENGINE_CLOUD_API_URL ENGINE_CLOUD_KEY_ID ENGINE_CLOUD_KEY_SECRET ENGINE_CLOUD_ORGANIZATION_ID
+ENGINE_CLOUD_API_URL=$(config engine_api_url)
+ENGINE_CLOUD_KEY_ID=$(config engine_api_key_id)
+ENGINE_CLOUD_KEY_SECRET=$(config engine_api_key_secret)
+ENGINE_CLOUD_ORGANIZATION_ID=$(config engine_organization_id)
+
+source=$(ansible-galaxy collection list engine.cloud --format json |
+    python -c 'import json, sys; print(next(iter(json.load(sys.stdin))))')/engine/cloud/playbooks/inventory/engine_cloud.yml
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# check EXTRA_VARS_JSON: check.yml with these extra vars (see there)
+check() {
+    ansible-playbook -i localhost, -e "@$CONFIG" -e "$1" check.yml
+}
+
+# nightly [ARGS]: the job as users run it
+nightly() {
+    ansible-playbook -i "$source" engine.cloud.nightly_stop_development "$@" | tee "$work/nightly.log"
+}
+
+check '{"setup": "exempt"}'
+nightly
+grep -q 'ingest-staging: kept running (tag nightly-stop=no)' "$work/nightly.log"
+check '{"stopped": [], "reads": ["dev-sandbox"]}'
+
+check '{"setup": "reset"}'
+nightly --check
+grep -q 'ingest-staging: would be stopped (check mode)' "$work/nightly.log"
+check '{"stopped": [], "reads": ["dev-sandbox", "ingest-staging"]}'
+
+nightly
+grep -q 'ingest-staging: stopped' "$work/nightly.log"
+grep -q 'dev-sandbox: was already stopped' "$work/nightly.log"
+check '{"stopped": ["ingest-staging"], "reads": ["dev-sandbox", "ingest-staging"]}'
+
+nightly
+check '{"stopped": [], "reads": ["dev-sandbox", "ingest-staging"]}'
+echo "playbook_nightly_stop: ok"

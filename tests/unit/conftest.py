@@ -1,0 +1,303 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+"""The unit tests' one harness: modules and the HTTP client run against the simulator's real
+handlers, in process, on one fake clock.
+
+Fixtures:
+  clock  a FakeClock that the collection's CLOCK reads (time, monotonic, sleep);
+  sim    an InProcessSimulator on that clock, answering every request requests sends;
+  run    runs a module's main() for a case written as data (see ModuleRun) and checks it;
+  case   each entry of the test file's CASES ({id: case}) in turn;
+  controller  the controller's process, for the tests of the inventory and lookup plugins;
+  pacing_directory  (every test) a private, empty pacing directory (module_utils/pacer.py), so that no
+         test reads or writes the user's own (~/.cache/engine.cloud/pacing) or another test's.
+
+What sim does to the test process, each in one place below: patch_clock (CLOCK), patch_transport
+(requests.adapters.HTTPAdapter.send, the one patched place of the HTTP layer) and
+keep_host_state_private (whatever a module run keeps per user goes into the test's own directory).
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import http.client
+import io
+import json
+from urllib.parse import urlencode
+
+import pytest
+import requests
+from ansible.module_utils import _internal
+from ansible.module_utils.testing import patch_module_args
+from urllib3.exceptions import ProtocolError
+from urllib3.response import HTTPResponse
+
+from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
+from ansible_collections.engine.cloud.plugins.module_utils.pacer import DIRECTORY_ENV
+from ansible_collections.engine.cloud.tests.simulator import fixture_ids, server
+from ansible_collections.engine.cloud.tests.simulator.process import AdminCalls
+from ansible_collections.engine.cloud.tests.simulator.state import Store
+
+SIM_URL = 'http://simulator.test'
+# 2024-10-12T13:37:00.125Z: a fixed start, exact in binary, so epoch milliseconds are exact too.
+START = 1728740220.125
+SECRETS = (fixture_ids.KEY_SECRET, fixture_ids.TOKEN, fixture_ids.CONNECTION_STRING)
+
+
+class FakeClock:
+    """Time that moves only when something sleeps or the test advances it. The simulator's Store
+    and the collection's CLOCK read the same instance; sleeps lists what the collection slept."""
+
+    def __init__(self, start=START):
+        self.now = start
+        self.sleeps = []
+
+    def time(self):
+        return self.now
+
+    def monotonic(self):
+        return self.now
+
+    def sleep(self, seconds):
+        self.sleeps.append(seconds)
+        self.advance(seconds)
+
+    def advance(self, seconds):
+        self.now += seconds
+
+
+class InProcessSimulator(AdminCalls):
+    """The simulator's Store and dispatch() without a socket. answer() turns a prepared request of
+    requests into what the HTTP server would have sent, faults included: a ``reset`` raises
+    ConnectionError; a ``delay`` moves the clock (by api_timeout at most) and, when longer than
+    the timeout, raises ReadTimeout after the request was applied (its answer is lost)."""
+
+    def __init__(self, clock):
+        self.clock = clock
+        self.store = Store(clock=clock)
+        self.scripted = []
+        self.scheduled = []
+
+    def admin(self, method, path, body=None):
+        raw = b'' if body is None else json.dumps(body).encode('utf-8')
+        response = server.dispatch(self.store, server.Request(method, '/_admin/' + path.lstrip('/'), {}, raw))
+        assert response.status == 200, response.body
+        return json.loads(response.body)
+
+    def script(self, *failures):
+        """The next requests fail with these exceptions before they reach the simulator: what it cannot
+        produce itself, such as a TLS or DNS failure."""
+        self.scripted.extend(failures)
+
+    def later(self, seconds, kind, object_id, changes):
+        """Edit a service or pipe directly once the clock has moved on by seconds (as seen by the next request)."""
+        self.scheduled.append((self.clock.now + seconds, kind, object_id, changes))
+
+    def find(self, kind, object_id):
+        """One object of the state ('services', 'pipes', ...), as the simulator holds it."""
+        return next(item for item in self.state()[kind] if item['id'] == object_id)
+
+    def answer(self, adapter, prepared, timeout):
+        if self.scripted:
+            raise self.scripted.pop(0)
+        self._apply_scheduled()
+        read_timeout = timeout[1] if isinstance(timeout, tuple) else timeout
+        lost = []
+
+        def pause(seconds):
+            waited = seconds if read_timeout is None else min(seconds, read_timeout)
+            self.clock.advance(waited)
+            if waited < seconds:
+                lost.append(seconds)
+
+        response = server.dispatch(self.store, _simulator_request(prepared), pause)
+        if response is None:
+            raise requests.exceptions.ConnectionError(
+                ProtocolError('Connection aborted.', ConnectionResetError(104, 'Connection reset by peer')), request=prepared)
+        if lost:
+            raise requests.exceptions.ReadTimeout('%s: Read timed out. (read timeout=%s)' % (SIM_URL, read_timeout), request=prepared)
+        return adapter.build_response(prepared, _urllib3_response(response, prepared.method))
+
+    def _apply_scheduled(self):
+        due = [item for item in self.scheduled if item[0] <= self.clock.now]
+        for item in due:
+            self.scheduled.remove(item)
+            self.edit(*item[1:])
+
+
+def _simulator_request(prepared):
+    body = prepared.body or b''
+    return server.Request(prepared.method, prepared.path_url, prepared.headers, body.encode('utf-8') if isinstance(body, str) else body)
+
+
+def _urllib3_response(response, method):
+    headers = dict(response.headers, **{'Content-Type': response.content_type, 'Content-Length': len(response.body)})
+    return HTTPResponse(body=io.BytesIO(response.body), headers=dict((name, str(value)) for name, value in headers.items()),
+                        status=response.status, reason=http.client.responses.get(response.status, ''), preload_content=False,
+                        request_method=method)
+
+
+def patch_clock(monkeypatch, clock):
+    for name in ('time', 'monotonic', 'sleep'):
+        monkeypatch.setattr(CLOCK, name, getattr(clock, name))
+
+
+def patch_transport(monkeypatch, simulator):
+    def send(adapter, request, stream=False, timeout=None, verify=True, cert=None, proxies=None):
+        return simulator.answer(adapter, request, timeout)
+    monkeypatch.setattr(requests.adapters.HTTPAdapter, 'send', send)
+
+
+def keep_host_state_private(monkeypatch, directory):
+    """Whatever a module run keeps per user (under HOME or the XDG directories) goes into the test's
+    own directory: no test reads or leaves state on the machine, and tests do not see each other's."""
+    for name, sub in (('HOME', 'home'), ('XDG_CACHE_HOME', 'cache'), ('XDG_RUNTIME_DIR', 'runtime')):
+        path = directory / sub
+        path.mkdir(mode=0o700)
+        monkeypatch.setenv(name, str(path))
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    fake = FakeClock()
+    patch_clock(monkeypatch, fake)
+    return fake
+
+
+@pytest.fixture
+def sim(monkeypatch, tmp_path, clock):
+    simulator = InProcessSimulator(clock)
+    patch_transport(monkeypatch, simulator)
+    keep_host_state_private(monkeypatch, tmp_path)
+    return simulator
+
+
+# Module cases ------------------------------------------------------------------------------------
+
+CASE_KEYS = frozenset(('args', 'check', 'diff', 'config', 'edits', 'later', 'faults', 'requests', 'result', 'absent', 'fails',
+                       'sleeps', 'verify', 'then', 'module'))
+
+
+class ModuleRun:
+    """Runs a module's main() in process with the simulator's connection options and checks a case:
+
+      args      the module's arguments (the connection options of both APIs are added)
+      check, diff                       check mode, diff mode
+      config, edits, later, faults      the simulator first: config keys; direct edits
+                                        [(kind, id, changes)]; edits once the clock has moved on
+                                        [(seconds, kind, id, changes)]; fault specs
+      requests  required: what the simulator's log must hold, in order: (method, path[?query][, body])
+      result    {key: value} the result must hold; a dotted key reaches into it ('service.state')
+      absent    keys the result must not have
+      fails     None: the run succeeds; else a text its failure message holds
+      sleeps    what the collection slept (CLOCK.sleep), in order
+      verify    a predicate verify(result, sim) that must hold: what data cannot say
+      then      the next step (the same keys, and module), on the simulator as this one left it
+
+    Every run: no secret of the fixture in anything the module printed. Returns the last result."""
+
+    def __init__(self, sim, capsys):
+        self.sim, self.capsys = sim, capsys
+
+    def __call__(self, module, args=None, **case):
+        unknown = set(case) - CASE_KEYS
+        assert not unknown, 'unknown case keys: %s' % ', '.join(sorted(unknown))
+        assert 'requests' in case, 'a case states the requests it expects (requests=[] for none)'
+        self.prepare(case)
+        result = self.main(module, args or {}, case.get('check', False), case.get('diff', False))
+        self.check(result, case)
+        then = dict(case.get('then') or {})
+        return self(then.pop('module', module), **then) if then else result
+
+    def prepare(self, case):
+        sim = self.sim
+        if case.get('config'):
+            sim.config(**case['config'])
+        for kind, object_id, changes in case.get('edits', ()):
+            sim.edit(kind, object_id, changes)
+        for seconds, kind, object_id, changes in case.get('later', ()):
+            sim.later(seconds, kind, object_id, changes)
+        sim.faults(*case.get('faults', ()))
+        sim.clear_requests()
+        del sim.clock.sleeps[:]
+
+    def main(self, module, args, check, diff):
+        full = dict(fixture_ids.cloud_connection(SIM_URL), **fixture_ids.observability_connection(SIM_URL))
+        full.update(args)
+        full.update(_ansible_check_mode=check, _ansible_diff=diff)
+        with patch_module_args(full):
+            with pytest.raises(SystemExit):
+                module.main()
+        out = self.capsys.readouterr().out
+        for secret in SECRETS:
+            assert secret not in out
+        return json.loads(out)
+
+    def check(self, result, case):
+        assert logged(self.sim.requests(), case['requests']) == list(case['requests'])
+        if case.get('fails') is None:
+            assert not result.get('failed'), result.get('msg')
+        else:
+            assert result.get('failed') is True, result
+            assert case['fails'] in result['msg']
+        for key, value in (case.get('result') or {}).items():
+            assert lookup(result, key) == value, key
+        for key in case.get('absent', ()):
+            assert key not in result, key
+        if 'sleeps' in case:
+            assert self.sim.clock.sleeps == case['sleeps']
+        if case.get('verify'):
+            assert case['verify'](result, self.sim), 'verify(result, sim) does not hold'
+
+
+def logged(log, expected):
+    """The log entries in the shape of the expected ones: (method, path[?query]) or with the body."""
+    shapes = [len(item) for item in expected] + [2] * (len(log) - len(expected))
+    return [(entry['method'], entry['path'] + ('?' + urlencode(entry['query']) if entry['query'] else ''))
+            + ((entry['body'],) if size == 3 else ()) for entry, size in zip(log, shapes)]
+
+
+def lookup(result, dotted):
+    """result['a']['b'] for 'a.b' (a key that itself holds dots is found whole first); list indexes are digits."""
+    if isinstance(result, dict) and dotted in result:
+        return result[dotted]
+    head, dummy, rest = dotted.partition('.')
+    value = result[int(head)] if isinstance(result, list) else result[head]
+    return lookup(value, rest) if rest else value
+
+
+@pytest.fixture
+def run(sim, capsys):
+    return ModuleRun(sim, capsys)
+
+
+def pytest_generate_tests(metafunc):
+    """A test that takes a ``case`` runs once for every entry of its file's CASES ({id: case})."""
+    cases = getattr(metafunc.module, 'CASES', None)
+    if 'case' in metafunc.fixturenames and cases is not None:
+        metafunc.parametrize('case', list(cases.values()), ids=list(cases))
+
+
+def pytest_collection_finish(session):
+    """Importing controller code (what the inventory and lookup tests import) marks the whole process
+    as the controller, and a module run in such a process sends its deprecations to the display
+    instead of its result. A module never runs in the controller's process: the mark is taken back
+    once every test file is imported, and set only for the tests that use `controller`."""
+    _internal.is_controller = False
+
+
+@pytest.fixture
+def controller(monkeypatch):
+    """The controller's process, for the test of an inventory or lookup plugin."""
+    monkeypatch.setattr(_internal, 'is_controller', True)
+
+
+@pytest.fixture(autouse=True)
+def pacing_directory(tmp_path, monkeypatch):
+    directory = tmp_path / 'pacing'
+    monkeypatch.setenv(DIRECTORY_ENV, str(directory))
+    return directory

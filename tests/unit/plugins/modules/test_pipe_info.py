@@ -1,0 +1,54 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+"""engine.cloud.pipe_info against the simulator in process (tests/unit/conftest.py)."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible_collections.engine.cloud.plugins.modules import pipe_info
+from ansible_collections.engine.cloud.tests.simulator.fixture_ids import CONNECTION_STRING, PIPE_OBJECT_STORAGE, SERVICE_PROD, pipe_path, service_path
+
+MISSING = '00000000-0000-4000-8000-000000000000'
+
+
+def connection_string_in_the_simulator(result, sim):
+    return sim.find('pipes', PIPE_OBJECT_STORAGE)['source']['objectStorage']['connectionString'] == CONNECTION_STRING
+
+
+CASES = {
+    'the connection string is masked': dict(
+        args=dict(service_id=SERVICE_PROD, pipe_id=PIPE_OBJECT_STORAGE),
+        requests=[('GET', pipe_path(PIPE_OBJECT_STORAGE))],
+        result={'changed': False, 'pipe.id': PIPE_OBJECT_STORAGE, 'pipe.source.objectStorage.connectionString': '********'},
+        verify=connection_string_in_the_simulator),
+    'an unknown pipe fails naming the status, code and request id': dict(
+        args=dict(service_id=SERVICE_PROD, pipe_id=MISSING),
+        requests=[('GET', pipe_path(MISSING))],
+        fails='HTTP 404 NOT_FOUND: Pipe %s not found' % MISSING, result={'status': 404, 'code': 'NOT_FOUND'},
+        verify=lambda result, sim: '(request id %s)' % result['request_id'] in result['msg']),
+    'a pipe_id that is not a UUID fails before any request': dict(
+        args=dict(service_id=SERVICE_PROD, pipe_id='not-a-uuid'),
+        requests=[], fails='', result={'msg': "pipe_id must be a UUID (8-4-4-4-12 hexadecimal digits), got 'not-a-uuid'"}),
+    'without pipe_id, lists the pipes of the service with one GET, secrets masked': dict(
+        args=dict(service_id=SERVICE_PROD),
+        requests=[('GET', service_path(SERVICE_PROD, '/pipes'))],
+        result={'changed': False}, absent=['pipe'],
+        verify=lambda result, sim: (
+            sorted(item['id'] for item in result['pipes'])
+            == sorted(item['id'] for item in sim.state()['pipes'] if item['serviceId'] == SERVICE_PROD)
+            and [item['source']['objectStorage']['connectionString'] for item in result['pipes']
+                 if item['id'] == PIPE_OBJECT_STORAGE] == ['********']
+            and connection_string_in_the_simulator(result, sim))),
+    'listing the pipes of an unknown service fails with the 404': dict(
+        args=dict(service_id=MISSING),
+        requests=[('GET', service_path(MISSING, '/pipes'))],
+        fails='HTTP 404 NOT_FOUND: Service %s not found' % MISSING),
+}
+
+
+def test_pipe_info(run, case):
+    run(pipe_info, **case)

@@ -1,0 +1,28 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+"""engine.cloud.pipe_settings_info against the simulator in process (tests/unit/conftest.py)."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible_collections.engine.cloud.plugins.modules import pipe_settings_info
+from ansible_collections.engine.cloud.tests.simulator.fixture_ids import PIPE_OBJECT_STORAGE, SERVICE_PROD, pipe_path
+
+CASES = {
+    'returns the settings the API holds': dict(
+        args=dict(service_id=SERVICE_PROD, pipe_id=PIPE_OBJECT_STORAGE),
+        requests=[('GET', pipe_path(PIPE_OBJECT_STORAGE, '/settings'))],
+        result={'changed': False, 'settings.object_storage_concurrency': 4},
+        verify=lambda result, sim: result['settings'] == sim.find('pipes', PIPE_OBJECT_STORAGE)['settings']),
+    'a pipe_id that is not a UUID fails before any request': dict(
+        args=dict(service_id=SERVICE_PROD, pipe_id='not-a-uuid'),
+        requests=[], fails='', result={'msg': "pipe_id must be a UUID (8-4-4-4-12 hexadecimal digits), got 'not-a-uuid'"}),
+}
+
+
+def test_pipe_settings_info(run, case):
+    run(pipe_settings_info, **case)

@@ -1,0 +1,97 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+"""engine.cloud.pipe_state against the simulator in process (tests/unit/conftest.py): waits run on
+the fake clock; the simulator's transitions take transition_delay (1 s unless a case sets it)."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import pytest
+
+from ansible_collections.engine.cloud.plugins.modules import pipe_state
+from ansible_collections.engine.cloud.tests.simulator.fixture_ids import (PIPE_KAFKA, PIPE_OBJECT_STORAGE, PIPE_POSTGRES, SERVICE_PROD,
+                                                                          pipe_path)
+
+
+def pipe(pipe_id, **args):
+    return dict(args, service_id=SERVICE_PROD, pipe_id=pipe_id)
+
+
+def get(pipe_id):
+    return ('GET', pipe_path(pipe_id))
+
+
+def command(pipe_id, name):
+    return ('PATCH', pipe_path(pipe_id, '/state'), {'command': name})
+
+
+def pipe_in(pipe_id, state):
+    return ('pipes', pipe_id, {'state': state})
+
+
+CASES = {
+    'stop and start wait for the state; a rerun sends no command': dict(
+        args=pipe(PIPE_KAFKA, state='stopped'), diff=True,
+        requests=[get(PIPE_KAFKA), command(PIPE_KAFKA, 'stop'), get(PIPE_KAFKA)],
+        result={'changed': True, 'pipe.state': 'Stopped', 'diff': {'before': {'state': 'Running'}, 'after': {'state': 'Stopped'}}},
+        then=dict(args=pipe(PIPE_KAFKA, state='stopped'), requests=[get(PIPE_KAFKA)], result={'changed': False},
+                  then=dict(args=pipe(PIPE_KAFKA, state='started'),
+                            requests=[get(PIPE_KAFKA), command(PIPE_KAFKA, 'start'), get(PIPE_KAFKA)],
+                            result={'changed': True, 'pipe.state': 'Running'}))),
+    'a postgres pipe stops as Paused': dict(
+        args=pipe(PIPE_POSTGRES, state='stopped'),
+        requests=[get(PIPE_POSTGRES), command(PIPE_POSTGRES, 'stop'), get(PIPE_POSTGRES)],
+        result={'changed': True, 'pipe.state': 'Paused'}),
+    'check mode reports the change without a command': dict(
+        args=pipe(PIPE_POSTGRES, state='stopped'), check=True, diff=True,
+        requests=[get(PIPE_POSTGRES)],
+        result={'changed': True, 'pipe.state': 'Paused', 'diff': {'before': {'state': 'Running'}, 'after': {'state': 'Paused'}}}),
+    'resync of a postgres pipe is sent every time, and predicted in check mode': dict(
+        args=pipe(PIPE_POSTGRES, state='resynced'),
+        requests=[get(PIPE_POSTGRES), command(PIPE_POSTGRES, 'resync'), get(PIPE_POSTGRES)],
+        result={'changed': True, 'pipe.state': 'Running'},
+        then=dict(args=pipe(PIPE_POSTGRES, state='resynced'),
+                  requests=[get(PIPE_POSTGRES), command(PIPE_POSTGRES, 'resync'), get(PIPE_POSTGRES)],
+                  result={'changed': True, 'pipe.state': 'Running'},
+                  then=dict(args=pipe(PIPE_POSTGRES, state='resynced'), check=True, requests=[get(PIPE_POSTGRES)],
+                            result={'changed': True}))),
+    'resync of a kafka pipe is refused after one read': dict(
+        args=pipe(PIPE_KAFKA, state='resynced'),
+        requests=[get(PIPE_KAFKA)], fails='has a kafka source'),
+    'the wait timeout fails with the last state and the masked pipe': dict(
+        args=pipe(PIPE_OBJECT_STORAGE, state='stopped', wait_timeout=30), config={'transition_delay': 1000},
+        requests=[get(PIPE_OBJECT_STORAGE), command(PIPE_OBJECT_STORAGE, 'stop')] + [get(PIPE_OBJECT_STORAGE)] * 6,
+        fails='', result={'msg': 'pipe %s did not reach Paused or Stopped within 30 seconds; last state: Stopping' % PIPE_OBJECT_STORAGE,
+                          'pipe.state': 'Stopping', 'pipe.source.objectStorage.connectionString': '********'},
+        sleeps=[1, 2, 4, 8, 10, 5]),
+    'without wait the answer to the command is returned': dict(
+        args=pipe(PIPE_KAFKA, state='stopped', wait=False),
+        requests=[get(PIPE_KAFKA), command(PIPE_KAFKA, 'stop')],
+        result={'changed': True, 'pipe.state': 'Stopping'}, sleeps=[]),
+    'a stopping pipe is started once it has stopped': dict(
+        args=pipe(PIPE_KAFKA, state='started'), edits=[pipe_in(PIPE_KAFKA, 'Stopping')], later=[(3, ) + pipe_in(PIPE_KAFKA, 'Stopped')],
+        requests=[get(PIPE_KAFKA)] * 3 + [command(PIPE_KAFKA, 'start'), get(PIPE_KAFKA)],
+        result={'changed': True, 'pipe.state': 'Running'}, sleeps=[1, 2, 1]),
+    'a start from Completed fails without a command': dict(
+        args=pipe(PIPE_OBJECT_STORAGE, state='started'), edits=[pipe_in(PIPE_OBJECT_STORAGE, 'Completed')],
+        requests=[get(PIPE_OBJECT_STORAGE)], fails='cannot be started from state Completed'),
+    'a wait_timeout below one second fails before any request': dict(
+        args=pipe(PIPE_KAFKA, state='stopped', wait_timeout=0),
+        requests=[], fails='', result={'msg': 'wait_timeout must be at least 1 second, got 0'}),
+}
+
+
+def test_pipe_state(run, case):
+    run(pipe_state, **case)
+
+
+@pytest.mark.parametrize('failure', ['Failed', 'InternalError'])
+def test_a_failure_state_fails_at_once(run, failure):
+    run(pipe_state, pipe(PIPE_KAFKA, state='started'), edits=[pipe_in(PIPE_KAFKA, 'Stopped')], config={'transition_delay': 60},
+        later=[(1, ) + pipe_in(PIPE_KAFKA, failure)],
+        requests=[get(PIPE_KAFKA), command(PIPE_KAFKA, 'start'), get(PIPE_KAFKA)],
+        fails='', result={'msg': 'pipe %s entered the failure state %s' % (PIPE_KAFKA, failure)}, sleeps=[1])

@@ -1,0 +1,69 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+"""engine.cloud.service_scaling against the simulator in process (tests/unit/conftest.py)."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import json
+
+import pytest
+
+from ansible_collections.engine.cloud.plugins.modules import service_scaling
+from ansible_collections.engine.cloud.tests.simulator.fixture_ids import SERVICE_PROD, service_path
+
+PROD = dict(service_id=SERVICE_PROD)
+GET = ('GET', service_path())
+
+
+def deprecates_both_memory_options(result, sim):
+    """One deprecation per memory option, for 2.0.0 of engine.cloud (the wire format of a module's
+    deprecations differs between ansible-core versions: look inside)."""
+    texts = [json.dumps(item) for item in result['deprecations']]
+    return len(texts) == 2 and all(
+        len([text for text in texts if '%s sets %s' % (option, field) in text and '2.0.0' in text and 'engine.cloud' in text]) == 1
+        for option, field in (('min_total_memory_gb', 'minTotalMemoryGb'), ('max_total_memory_gb', 'maxTotalMemoryGb')))
+
+
+CASES = {
+    'sends only what differs, then a rerun changes nothing': dict(
+        args=dict(PROD, num_replicas=4, idle_scaling=True, idle_timeout_minutes='15'), diff=True,
+        requests=[GET, ('PATCH', service_path(suffix='/scaling'), {'numReplicas': 4})],
+        result={'changed': True, 'diff': {'before': {'numReplicas': 3}, 'after': {'numReplicas': 4}}, 'service.numReplicas': 4},
+        verify=lambda result, sim: not result.get('deprecations'),
+        then=dict(args=dict(PROD, num_replicas=4), requests=[GET], result={'changed': False})),
+    'check mode predicts and writes nothing': dict(
+        args=dict(PROD, idle_scaling=False), check=True, diff=True,
+        requests=[GET],
+        result={'changed': True, 'service.idleScaling': False},
+        verify=lambda result, sim: sim.find('services', SERVICE_PROD)['idleScaling'] is True),
+    'the memory options work and are deprecated': dict(
+        args=dict(PROD, min_total_memory_gb=48, max_total_memory_gb=96),
+        requests=[GET, ('PATCH', service_path(suffix='/scaling'), {'maxTotalMemoryGb': 96})],
+        result={'changed': True, 'service.maxTotalMemoryGb': 96},
+        verify=deprecates_both_memory_options),
+    'a maximum below the current minimum fails after the read only': dict(
+        args=dict(PROD, max_total_memory_gb=24),
+        requests=[GET],
+        result={'msg': 'max_total_memory_gb (24) must be at least the current minTotalMemoryGb (48)'}, fails=''),
+}
+
+LIMITS = [
+    (dict(min_total_memory_gb=36, max_total_memory_gb=24), 'max_total_memory_gb (24) must be at least min_total_memory_gb (36)'),
+    (dict(max_total_memory_gb=1080), 'max_total_memory_gb must be between 24 and 1068 and a multiple of 12, got 1080'),
+    (dict(num_replicas=21), 'num_replicas must be between 1 and 20, got 21'),
+    (dict(idle_timeout_minutes=4), 'idle_timeout_minutes must be at least 5, got 4'),
+]
+
+
+def test_service_scaling(run, case):
+    run(service_scaling, **case)
+
+
+@pytest.mark.parametrize('args, text', LIMITS)
+def test_limits_fail_before_any_request(run, args, text):
+    run(service_scaling, dict(PROD, **args), requests=[], fails=text, result={'msg': text})
