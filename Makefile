@@ -135,9 +135,10 @@ changelog: venv
 
 # Folds every fragment of changelogs/fragments/ into the release of galaxy.yml's version
 # (changelogs/changelog.yaml, CHANGELOG.rst, changelogs/.plugin-cache.yaml) and removes the
-# fragments. Run again when fragments arrive later: they join the same release.
+# fragments. Run again when fragments arrive later: they join the same release, and the plugins are
+# read again (--reload-plugins), so modules and plugins added since are listed too.
 release: changelog
-	antsibull-changelog release
+	antsibull-changelog release --reload-plugins
 
 clean:
 	rm -rf build dist .collections tests/output
