@@ -48,8 +48,8 @@ CASES = {
                        'variable (got an empty value)'}),
     'an observability_url that ends in /api/v2 is refused instead of reporting a dashboard as missing': dict(
         args=dict(dashboard_id=DASHBOARD_HEALTH, observability_url='http://simulator.test/api/v2'),
-        requests=[], fails="observability_url must be the base address without the API path: drop /api/v2 and use "
-                          "'http://simulator.test'"),
+        requests=[],
+        fails="observability_url must be the base address without the API path: drop /api/v2 and use 'http://simulator.test'"),
     'a 429 is retried': dict(
         args=dict(dashboard_id=DASHBOARD_HEALTH, api_retries=2), faults=[dict(kind='status', status=429)],
         requests=[GET, GET], result={'dashboard.name': 'Service health'}),

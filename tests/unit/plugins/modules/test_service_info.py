@@ -22,6 +22,7 @@ def names_every_empty_option(result, sim):
     return result['msg'] == '; '.join('%s is required: set %s or the %s environment variable (got an empty value)' % (name, name, env)
                                       for name, env in CLOUD_OPTIONS)
 
+
 CASES = {
     'reads once and never changes, in check mode too': dict(
         args=dict(service_id=SERVICE_PROD), check=True,
