@@ -137,8 +137,8 @@ class InProcessSimulator(AdminCalls):
 
 
 def _refuse_other_hosts(prepared):
-    host = urlsplit(prepared.url)
-    if host[:2] != urlsplit(SIM_URL)[:2]:
+    host, simulator = urlsplit(prepared.url), urlsplit(SIM_URL)
+    if (host.scheme, host.hostname, host.port) != (simulator.scheme, simulator.hostname, simulator.port):
         raise requests.exceptions.ConnectionError(
             "Failed to resolve '%s' ([Errno -2] Name or service not known; only %s answers here)" % (host.hostname, SIM_URL),
             request=prepared)

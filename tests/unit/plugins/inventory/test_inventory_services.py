@@ -188,7 +188,8 @@ def test_credentials_are_rendered_with_the_extra_vars(sim, monkeypatch):
 
 def test_the_connection_options_reach_the_client(sim):
     """api_url is the address asked (the simulator answers at its own only), api_timeout and api_retries bound the wait."""
-    with pytest.raises(AnsibleError, match="connection to https://api.engine.example failed: Failed to resolve 'api.engine.example'"):
+    with pytest.raises(AnsibleError, match=re.escape("GET https://api.engine.example%s failed: connection failed: Failed to resolve "
+                                                     "'api.engine.example'" % LIST)):
         parse(plugin_with(sim, api_url='https://api.engine.example', api_retries=0))
     assert sim.requests() == []
     sim.faults(dict(kind='delay', delay=10, method='GET', path=LIST, count=2))
@@ -196,7 +197,7 @@ def test_the_connection_options_reach_the_client(sim):
     del backoff[:]
     with pytest.raises(AnsibleError) as raised:
         parse(plugin_with(sim, api_timeout=7, api_retries=1))
-    assert str(raised.value) == 'GET %s failed: no response within api_timeout (7 s) (after 2 attempts)' % LIST
+    assert str(raised.value) == 'GET %s%s failed: no response within api_timeout (7 s) (after 2 attempts)' % (sim.url, LIST)
     assert [entry['fault'] for entry in sim.requests()] == ['delay', 'delay']
     assert sim.clock.now - started == pytest.approx(7 + sum(backoff) + 7)
 
@@ -205,6 +206,7 @@ def test_the_connection_options_reach_the_client(sim):
     (dict(organization_id='acme'), "organization_id must be a UUID (8-4-4-4-12 hexadecimal digits), got 'acme'"),
     (dict(api_url='api.example'), 'api_url must be an http:// or https:// address'),
     (dict(api_timeout=0), 'api_timeout must be at least 1 second, got 0'),
+    (dict(api_url='https://api.example/v1'), "api_url must be the base address without the API path: drop /v1"),
 ])
 def test_bad_options_fail_naming_them_before_any_request(sim, options, message):
     with pytest.raises(AnsibleError) as raised:
@@ -212,19 +214,25 @@ def test_bad_options_fail_naming_them_before_any_request(sim, options, message):
     assert message in str(raised.value) and sim.requests() == []
 
 
+def a_404_for_the_list(sim):
+    sim.faults(dict(kind='status', status=404, method='GET', path=LIST))
+    return {}
+
+
 @pytest.mark.parametrize('options, path, error, hint', [
-    (lambda url: dict(api_key_secret='not-the-key-secret'), LIST, '401 UNAUTHORIZED: Invalid or missing API key credentials',
+    (lambda sim: dict(api_key_secret='not-the-key-secret'), LIST, '401 UNAUTHORIZED: Invalid or missing API key credentials',
      'The management API refused the API key: check api_key_id and api_key_secret (ENGINE_CLOUD_KEY_ID, ENGINE_CLOUD_KEY_SECRET)'),
-    (lambda url: dict(organization_id=OTHER_ORGANIZATION), '/v1/organizations/%s/services' % OTHER_ORGANIZATION,
+    (lambda sim: dict(organization_id=OTHER_ORGANIZATION), '/v1/organizations/%s/services' % OTHER_ORGANIZATION,
      '403 FORBIDDEN: The API key has no access to organization %s' % OTHER_ORGANIZATION,
      'Check organization_id (ENGINE_CLOUD_ORGANIZATION_ID): the API key has no access to it'),
-    (lambda url: dict(api_url=url + '/v1'), LIST, '404 NOT_FOUND: No route for GET /v1' + LIST,
+    (a_404_for_the_list, LIST, '404 NOT_FOUND: injected fault',
      'Check api_url (ENGINE_CLOUD_API_URL): the base address of the API, without /v1'),
-], ids=['a wrong key secret', 'another organization', 'api_url with /v1'])
+], ids=['a wrong key secret', 'another organization', 'a 404 for the list'])
 def test_api_errors_say_what_to_check(sim, options, path, error, hint):
     with pytest.raises(AnsibleError) as raised:
-        parse(plugin_with(sim, **options(sim.url)))
-    assert re.fullmatch(r'GET %s failed: HTTP %s %s\. %s' % (re.escape(path), re.escape(error), REQUEST_ID, re.escape(hint)), str(raised.value))
+        parse(plugin_with(sim, **options(sim)))
+    assert re.fullmatch(r'GET %s failed: HTTP %s %s\. %s' % (re.escape(sim.url + path), re.escape(error), REQUEST_ID, re.escape(hint)),
+                        str(raised.value))
     assert [(entry['method'], entry['status']) for entry in sim.requests()] == [('GET', int(error[:3]))]
     assert 'not-the-key-secret' not in str(raised.value) and KEY_SECRET not in str(raised.value)
 
@@ -242,7 +250,7 @@ def test_an_answer_without_a_list_fails(sim, fault):
 
 def test_a_body_that_is_not_json_fails_naming_the_request(sim):
     sim.faults(dict(kind='malformed_json', method='GET', path=LIST))
-    with pytest.raises(AnsibleError, match='GET %s failed: HTTP 200: the response is not valid JSON' % LIST):
+    with pytest.raises(AnsibleError, match=re.escape('GET %s%s failed: HTTP 200: the response is not valid JSON' % (sim.url, LIST))):
         parse(plugin_with(sim))
 
 

@@ -11,6 +11,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import re
+
 import pytest
 
 from ansible.errors import AnsibleError
@@ -67,7 +69,8 @@ def test_rows_come_back_ascending_with_numeric_strings_as_numbers(sim):
 
 def test_the_connection_options_reach_the_client(sim):
     """observability_url is the address asked (the simulator answers at its own only), api_timeout and api_retries bound the wait."""
-    with pytest.raises(AnsibleError, match="connection to https://observability.engine.example failed: Failed to resolve"):
+    with pytest.raises(AnsibleError, match=re.escape("POST https://observability.engine.example%s failed: connection failed: Failed to resolve"
+                                                     % PATH)):
         lookup(sim, observability_url='https://observability.engine.example', api_retries=0, **ONE_HOUR)
     assert sim.requests() == []
     sim.faults(dict(kind='delay', delay=10, method='POST', path=PATH, count=2))
@@ -75,7 +78,7 @@ def test_the_connection_options_reach_the_client(sim):
     del backoff[:]
     with pytest.raises(AnsibleError) as raised:
         lookup(sim, api_timeout=7, api_retries=1, **ONE_HOUR)
-    assert str(raised.value) == 'POST %s failed: no response within api_timeout (7 s) (after 2 attempts)' % PATH
+    assert str(raised.value) == 'POST %s%s failed: no response within api_timeout (7 s) (after 2 attempts)' % (sim.url, PATH)
     assert [entry['fault'] for entry in sim.requests()] == ['delay', 'delay']
     assert sim.clock.now - started == pytest.approx(7 + sum(backoff) + 7)
 
@@ -90,7 +93,7 @@ def test_connection_from_the_environment(sim, monkeypatch):
 def test_a_token_the_api_refuses_fails_without_showing_it(sim):
     with pytest.raises(AnsibleError) as raised:
         lookup(sim, api_token='not-the-token', **ONE_HOUR)
-    assert str(raised.value).startswith('POST %s failed: HTTP 401: Unauthorized. ' % PATH)
+    assert str(raised.value).startswith('POST %s%s failed: HTTP 401: Unauthorized. ' % (sim.url, PATH))
     assert 'api_token' in str(raised.value) and 'not-the-token' not in str(raised.value)
     assert [status for dummy, dummy, dummy, status in sent(sim)] == [401]
 
@@ -114,7 +117,9 @@ def test_bad_options_raise_naming_the_option_and_send_nothing(sim, options, mess
 
 
 def test_without_a_connection_the_missing_options_are_named(sim):
-    with pytest.raises(AnsibleError, match='missing required arguments: api_token, observability_url'):
+    with pytest.raises(AnsibleError, match='observability_url is required: set observability_url or the ENGINE_OBSERVABILITY_URL '
+                                           'environment variable; api_token is required: set api_token or the '
+                                           'ENGINE_OBSERVABILITY_TOKEN environment variable'):
         LookupModule().run([], variables={}, **ONE_HOUR)
     assert sim.requests() == []
 
@@ -131,7 +136,7 @@ def test_an_api_error_raises_the_modules_message(sim, run):
     sim.clear_requests()
     with pytest.raises(AnsibleError) as raised:
         lookup(sim, **options)
-    assert str(raised.value) == failed['msg'] == 'POST %s failed: HTTP 404: Source not found for series 1' % PATH
+    assert str(raised.value) == failed['msg'] == 'POST %s%s failed: HTTP 404: Source not found for series 1' % (sim.url, PATH)
     assert [status for dummy, dummy, dummy, status in sent(sim)] == [404]
 
 
