@@ -23,13 +23,14 @@ LAYOUT := build/ansible_collections/engine/cloud
 # The venv's tools come first for every recipe (ansible-test, ansible-galaxy, ansible-lint, ...).
 export PATH := $(BIN):$(PATH)
 
-.PHONY: help venv layout build install sanity lint units simtests integration demo test changelog clean
+.PHONY: help venv layout build install simulator sanity lint units simtests integration demo test changelog release clean
 
 help:
 	@echo "make venv         create $(VENV) and install requirements-dev.txt (only when it changed)"
 	@echo "make layout       copy the tree to $(LAYOUT) (what ansible-test needs)"
 	@echo "make build        build $(TARBALL)"
-	@echo "make install      install it into .collections/"
+	@echo "make install      install it into .collections/ (then: export ANSIBLE_COLLECTIONS_PATH=\$$PWD/.collections)"
+	@echo "make simulator    run the API simulator on 127.0.0.1:$(SIM_PORT) until Ctrl-C; prints the ENGINE_* exports"
 	@echo "make sanity       ansible-test sanity (--venv, Python 3.11)"
 	@echo "make lint         ansible-lint --profile production"
 	@echo "make units        pytest tests/unit (from a layout copy)"
@@ -39,6 +40,7 @@ help:
 	@echo "make reliability  faults, bad input, secrets, TLS, load (tests/reliability); make load: load only"
 	@echo "make test         every stage of TEST_STAGES ($(TEST_STAGES)); summary at the end"
 	@echo "make changelog    lint the changelog fragments (changelogs/fragments/)"
+	@echo "make release      fold the fragments into the $(VERSION) release: changelogs/changelog.yaml, CHANGELOG.rst"
 	@echo "make clean        remove build/, dist/, .collections/, tests/output/ (keeps $(VENV))"
 
 venv: $(STAMP)
@@ -62,6 +64,19 @@ build: venv
 
 install: build
 	ANSIBLE_COLLECTIONS_PATH=$(ROOT)/.collections ansible-galaxy collection install -p .collections --force $(TARBALL)
+	@echo "install: for ansible and ansible-playbook to find it: export ANSIBLE_COLLECTIONS_PATH=$(ROOT)/.collections"
+
+# The simulator in the foreground, to try playbooks by hand against it: the exports it prints point
+# the modules at it with the fixture's credentials (tests/simulator/fixture_ids.py).
+SIM_PORT ?= 8080
+SIM_EXPORTS = from tests.simulator import fixture_ids as f; url = "http://127.0.0.1:$(SIM_PORT)"; \
+	print("simulator: both APIs at %s until Ctrl-C. In another shell:" % url); \
+	print("export ENGINE_CLOUD_API_URL=%s ENGINE_OBSERVABILITY_URL=%s" % (url, url)); \
+	print("export ENGINE_CLOUD_KEY_ID=%s ENGINE_CLOUD_KEY_SECRET=%s" % (f.KEY_ID, f.KEY_SECRET)); \
+	print("export ENGINE_CLOUD_ORGANIZATION_ID=%s ENGINE_OBSERVABILITY_TOKEN=%s" % (f.ORGANIZATION, f.TOKEN))
+simulator: venv
+	@python -c '$(SIM_EXPORTS)'
+	@exec python -m tests.simulator --host 127.0.0.1 --port $(SIM_PORT)
 
 # sanity, lint and units each work on a private layout copy (the same copy `make layout` makes,
 # but in a mktemp directory, removed afterwards): several people share this working tree, and two
@@ -118,6 +133,13 @@ test: venv docs-venv
 changelog: venv
 	antsibull-changelog lint
 
+# Folds every fragment of changelogs/fragments/ into the release of galaxy.yml's version
+# (changelogs/changelog.yaml, CHANGELOG.rst, changelogs/.plugin-cache.yaml) and removes the
+# fragments. Run again when fragments arrive later: they join the same release, and the plugins are
+# read again (--reload-plugins), so modules and plugins added since are listed too.
+release: changelog
+	antsibull-changelog release --reload-plugins
+
 clean:
 	rm -rf build dist .collections tests/output
 
@@ -149,7 +171,8 @@ bench: venv
 #   make docs-lint        antsibull-docs lint-collection-docs --plugin-docs
 #   make e2e              tests/e2e: a job through ansible-runner with the AWX credential type's
 #                         environment, every module's EXAMPLES against the simulator, ansible-builder
-#                         create/introspect of meta/execution-environment.yml
+#                         create/introspect of meta/execution-environment.yml, the paths the documents
+#                         name, the getting-started steps as written, the Galaxy artifact on its own
 #   make galaxy-importer  the import check Galaxy runs, on the tarball of `make build`
 DOCS_STAMP := $(VENV_DIR)/.requirements-docs.stamp
 TEST_STAGES += docs-lint docs e2e galaxy-importer

@@ -17,29 +17,26 @@ class ModuleDocFragment(object):
 options:
   api_url:
     description:
-      - Base address of the cloud management API, without the C(/v1) path.
-      - If not set, the value of the E(ENGINE_CLOUD_API_URL) environment variable is used.
+      - Base address of the cloud management API, for example V(https://api.engine.example).
+      - Without the C(/v1) path; a value that ends in C(/v1) or C(/api/v2) is refused.
+      - "Required: set this option or the E(ENGINE_CLOUD_API_URL) environment variable. An empty value counts as not set."
     type: str
-    required: true
   api_key_id:
     description:
       - ID of the API key, sent as the user name of HTTP Basic authentication.
-      - If not set, the value of the E(ENGINE_CLOUD_KEY_ID) environment variable is used.
+      - "Required: set this option or the E(ENGINE_CLOUD_KEY_ID) environment variable. An empty value counts as not set."
     type: str
-    required: true
   api_key_secret:
     description:
       - Secret of the API key, sent as the password of HTTP Basic authentication.
-      - If not set, the value of the E(ENGINE_CLOUD_KEY_SECRET) environment variable is used.
+      - "Required: set this option or the E(ENGINE_CLOUD_KEY_SECRET) environment variable. An empty value counts as not set."
       - Never logged nor returned.
     type: str
-    required: true
   organization_id:
     description:
       - UUID of the organization that owns the services.
-      - If not set, the value of the E(ENGINE_CLOUD_ORGANIZATION_ID) environment variable is used.
+      - "Required: set this option or the E(ENGINE_CLOUD_ORGANIZATION_ID) environment variable. An empty value counts as not set."
     type: str
-    required: true
   validate_certs:
     description:
       - Whether to verify the TLS certificate of the API.

@@ -16,17 +16,16 @@ class ModuleDocFragment(object):
 options:
   observability_url:
     description:
-      - Base address of the observability API, without the C(/api/v2) path.
-      - If not set, the value of the E(ENGINE_OBSERVABILITY_URL) environment variable is used.
+      - Base address of the observability API, for example V(https://observability.engine.example).
+      - Without the C(/api/v2) path; a value that ends in C(/api/v2) or C(/v1) is refused.
+      - "Required: set this option or the E(ENGINE_OBSERVABILITY_URL) environment variable. An empty value counts as not set."
     type: str
-    required: true
   api_token:
     description:
       - "Token sent as C(Authorization: Bearer <token>)."
-      - If not set, the value of the E(ENGINE_OBSERVABILITY_TOKEN) environment variable is used.
+      - "Required: set this option or the E(ENGINE_OBSERVABILITY_TOKEN) environment variable. An empty value counts as not set."
       - Never logged nor returned.
     type: str
-    required: true
   validate_certs:
     description:
       - Whether to verify the TLS certificate of the API.

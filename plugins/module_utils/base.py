@@ -35,17 +35,31 @@ COMMON_SPEC = dict(
     api_rate_limit=dict(type='raw'),
 )
 
+# The connection options of each API. Each is required, but not in the argument spec: the API's
+# layer checks them (missing_connection_errors), so that the message names the environment
+# variable too, and an empty value (what AWX injects for an empty field) counts as missing.
 CLOUD_CONNECTION = dict(
-    api_url=dict(type='str', required=True, fallback=(env_fallback, ['ENGINE_CLOUD_API_URL'])),
-    api_key_id=dict(type='str', required=True, no_log=False, fallback=(env_fallback, ['ENGINE_CLOUD_KEY_ID'])),
-    api_key_secret=dict(type='str', required=True, no_log=True, fallback=(env_fallback, ['ENGINE_CLOUD_KEY_SECRET'])),
-    organization_id=dict(type='str', required=True, fallback=(env_fallback, ['ENGINE_CLOUD_ORGANIZATION_ID'])),
+    api_url=dict(type='str', fallback=(env_fallback, ['ENGINE_CLOUD_API_URL'])),
+    api_key_id=dict(type='str', no_log=False, fallback=(env_fallback, ['ENGINE_CLOUD_KEY_ID'])),
+    api_key_secret=dict(type='str', no_log=True, fallback=(env_fallback, ['ENGINE_CLOUD_KEY_SECRET'])),
+    organization_id=dict(type='str', fallback=(env_fallback, ['ENGINE_CLOUD_ORGANIZATION_ID'])),
 )
 
 OBSERVABILITY_CONNECTION = dict(
-    observability_url=dict(type='str', required=True, fallback=(env_fallback, ['ENGINE_OBSERVABILITY_URL'])),
-    api_token=dict(type='str', required=True, no_log=True, fallback=(env_fallback, ['ENGINE_OBSERVABILITY_TOKEN'])),
+    observability_url=dict(type='str', fallback=(env_fallback, ['ENGINE_OBSERVABILITY_URL'])),
+    api_token=dict(type='str', no_log=True, fallback=(env_fallback, ['ENGINE_OBSERVABILITY_TOKEN'])),
 )
+
+
+def option_source(connection, name):
+    """How messages point at a connection option: 'api_url or the ENGINE_CLOUD_API_URL environment variable'."""
+    return '%s or the %s environment variable' % (name, connection[name]['fallback'][1][0])
+
+
+def missing_connection_errors(connection, params):
+    """A message for each connection option that is neither set nor in its environment variable, or is empty."""
+    return ['%s is required: set %s%s' % (name, option_source(connection, name), '' if params[name] is None else ' (got an empty value)')
+            for name in connection if params[name] is None or not params[name].strip()]
 
 
 def common_spec(api_limit):

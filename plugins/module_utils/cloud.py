@@ -15,7 +15,7 @@ import itertools
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
 from ansible_collections.engine.cloud.plugins.module_utils import validate
 from ansible_collections.engine.cloud.plugins.module_utils.base import (
-    CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, EngineModule, Wait, WaitError, unused)
+    CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, EngineModule, Wait, WaitError, missing_connection_errors, option_source, unused)
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.pacer import ApiLimit
 from ansible_collections.engine.cloud.plugins.module_utils.states import FAIL, WAIT
@@ -35,13 +35,17 @@ def services_path(organization_id):
 
 
 def connection_errors(params, uuid_options=('organization_id',)):
-    """Messages for a bad api_url and for the options in uuid_options that are no UUIDs."""
-    return [validate.url('api_url', params['api_url'])] + [validate.uuid(name, params[name]) for name in uuid_options]
+    """Messages for missing connection options; when none is missing, for a bad api_url and for the
+    options in uuid_options that are no UUIDs."""
+    return missing_connection_errors(CLOUD_CONNECTION, params) or (
+        [validate.url('api_url', params['api_url'])] + [validate.uuid(name, params[name]) for name in uuid_options])
 
 
 def client_options(params):
-    """The management API's part of the HTTP client: base address, Basic auth, what a 401 means."""
-    return dict(base_url=params['api_url'], auth=(params['api_key_id'], params['api_key_secret']), auth_hint=AUTH_HINT)
+    """The management API's part of the HTTP client: base address, Basic auth, what a 401 means and
+    what to check when no connection can be made."""
+    return dict(base_url=params['api_url'], auth=(params['api_key_id'], params['api_key_secret']), auth_hint=AUTH_HINT,
+                url_hint='Check %s' % option_source(CLOUD_CONNECTION, 'api_url'))
 
 
 def wait_options(timeout):

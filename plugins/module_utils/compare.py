@@ -14,7 +14,11 @@ import re
 
 MASK = '********'
 # Field names whose values are credentials wherever they appear in a resource.
-_SECRET_NAME = re.compile(r'(secret|password|passwd|token|connection_?string|private_?key|credential)', re.I)
+_SECRET_WORDS = r'(?:secret|password|passwd|token|connection_?string|private_?key|credential)'
+_SECRET_NAME = re.compile(_SECRET_WORDS, re.I)
+# A secret-named field in JSON text or a Python repr, also cut off or escaped inside a string:
+# "connectionString": "..." (the closing quote may be missing), \"apiToken\": \"...\", 'token': '...'
+_SECRET_FIELD_TEXT = re.compile(r'''(\\*(["'])[^"'\\]*%s[^"'\\]*\\*\2\s*:\s*)\\*(["'])(?:(?!\3)[^\\])*(?:\\*\3)?''' % _SECRET_WORDS, re.I)
 _NUMBER = re.compile(r'^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$')
 
 
@@ -83,6 +87,12 @@ def mask_secrets(value):
     if isinstance(value, list):
         return [mask_secrets(item) if isinstance(item, (dict, list)) else item for item in value]
     return value
+
+
+def mask_secret_text(text):
+    """text (an error body, a body that is not valid JSON) with the value of every secret-named
+    field masked, however the text is cut: what an API answers is never shown whole."""
+    return _SECRET_FIELD_TEXT.sub(lambda match: '%s"%s"' % (match.group(1), MASK), text)
 
 
 def secret_values(value, found=None):

@@ -10,7 +10,8 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.engine.cloud.plugins.module_utils import validate
-from ansible_collections.engine.cloud.plugins.module_utils.base import CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, EngineModule, unused
+from ansible_collections.engine.cloud.plugins.module_utils.base import (
+    CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, EngineModule, missing_connection_errors, option_source, unused)
 from ansible_collections.engine.cloud.plugins.module_utils.pacer import ApiLimit
 
 AUTH_HINT = 'The observability API refused the token: check api_token (ENGINE_OBSERVABILITY_TOKEN)'
@@ -22,13 +23,16 @@ RATE_LIMIT = ApiLimit(requests=100, seconds=60, env='ENGINE_OBSERVABILITY_RATE_L
 
 
 def connection_errors(params):
-    """A message for a bad observability_url (None for a good one), in a list."""
-    return [validate.url('observability_url', params['observability_url'])]
+    """Messages for missing connection options; when none is missing, for a bad observability_url
+    (None for a good one), in a list."""
+    return missing_connection_errors(OBSERVABILITY_CONNECTION, params) or [validate.url('observability_url', params['observability_url'])]
 
 
 def client_options(params):
-    """The observability API's part of the HTTP client: base address, Bearer token, what a 401 means."""
-    return dict(base_url=params['observability_url'], token=params['api_token'], auth_hint=AUTH_HINT)
+    """The observability API's part of the HTTP client: base address, Bearer token, what a 401 means
+    and what to check when no connection can be made."""
+    return dict(base_url=params['observability_url'], token=params['api_token'], auth_hint=AUTH_HINT,
+                url_hint='Check %s' % option_source(OBSERVABILITY_CONNECTION, 'observability_url'))
 
 
 class ObservabilityModule(EngineModule):

@@ -261,7 +261,11 @@ def endpoints_errors(option, endpoints):
 
 
 def endpoints_patch(current, desired):
-    """(changes for the PATCH, endpoints after it) for the desired {protocol, enabled} toggles."""
+    """(changes for the PATCH, endpoints after it) for the desired {protocol, enabled} toggles.
+
+    The endpoints after it are what the service will list, not the request: an enabled endpoint
+    appears as {protocol} (its host, port and username are the service's to assign), a disabled one
+    is no longer listed."""
     changes = [dict(protocol=item['protocol'], enabled=item['enabled']) for item in desired or []
                if item['enabled'] != endpoint_enabled(current, item['protocol'])]
     after = [dict(item) for item in current or []]
@@ -271,7 +275,7 @@ def endpoints_patch(current, desired):
             for item in flagged:
                 item['enabled'] = change['enabled']
         elif change['enabled']:
-            after.append(dict(change))
+            after.append(dict(protocol=change['protocol']))
         else:
             after = [item for item in after if item.get('protocol') != change['protocol']]
     return changes, after

@@ -13,13 +13,16 @@ __metaclass__ = type
 import re
 
 try:
-    from urllib.parse import urlsplit
+    from urllib.parse import urlsplit, urlunsplit
 except ImportError:  # pragma: no cover - Python 2
-    from urlparse import urlsplit  # pylint: disable=import-error
+    from urlparse import urlsplit, urlunsplit  # pylint: disable=import-error
 
 # \Z, not $: $ also matches before a trailing newline, which would then be sent in the path.
 _UUID = re.compile(r'^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\Z')
 _OBJECT_ID = re.compile(r'^[0-9a-fA-F]{24}\Z')
+# The paths the modules append to a base address: a base address that already ends in one would
+# send /v1/v1/... and get a 404 that names a resource, not the address.
+API_PATHS = ('/v1', '/api/v2')
 
 
 def uuid(option, value):
@@ -67,7 +70,8 @@ def max_length(option, value, limit):
 
 
 def url(option, value):
-    """An http:// or https:// base address with a host; the value is not echoed when it holds credentials."""
+    """An http:// or https:// base address with a host and without an API path; the value is not
+    echoed with the credentials it may hold."""
     if value is None:
         return None
     try:
@@ -76,7 +80,29 @@ def url(option, value):
         dummy = parts.port  # raises ValueError for a port out of range
     except ValueError:
         parts, host = None, None
-    if parts is not None and parts.scheme in ('http', 'https') and host and not any(char.isspace() for char in value):
-        return None
-    shown = 'a value with credentials in it' if '@' in value else repr(value)
-    return '%s must be an http:// or https:// address with a host name, like https://api.example.com, got %s' % (option, shown)
+    if parts is None or parts.scheme not in ('http', 'https') or not host or any(char.isspace() for char in value):
+        shown = 'a value with credentials in it' if '@' in value else repr(value)
+        return '%s must be an http:// or https:// address with a host name, like https://api.example.com, got %s' % (option, shown)
+    return api_path_error(option, value)
+
+
+def api_path_error(option, value):
+    """The message for a base address that ends in an API path, saying which part to drop, or None."""
+    parts = urlsplit(value)
+    path = parts.path.rstrip('/')
+    for api_path in API_PATHS:
+        if path.lower().endswith(api_path):
+            base = urlunsplit((parts.scheme, _host_and_port(parts), path[:-len(api_path)], '', ''))
+            return '%s must be the base address without the API path: drop %s and use %r (got %r)' % (
+                option, path[-len(api_path):], base, url_without_credentials(value))
+    return None
+
+
+def url_without_credentials(value):
+    """value with the user:password@ part of its address taken out, for messages."""
+    parts = urlsplit(value)
+    return urlunsplit((parts.scheme, _host_and_port(parts), parts.path, parts.query, parts.fragment))
+
+
+def _host_and_port(parts):
+    return parts.netloc.rpartition('@')[2]

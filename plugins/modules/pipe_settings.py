@@ -99,7 +99,7 @@ settings:
   description:
     - All twelve settings after the change, as the API returns them (in check mode, as they would be, a key reset to
       V(null) showing its default value, or V(null) for C(object_storage_concurrency)).
-    - V(null) means the setting is at its default.
+    - A setting at its default shows as V(null) or as its default value; after a reset with V(null) the API may show either.
   returned: success
   type: dict
   sample:

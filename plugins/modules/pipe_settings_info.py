@@ -51,7 +51,8 @@ EXAMPLES = r'''
 RETURN = r'''
 settings:
   description:
-    - The pipe's settings, as the API returns them; V(null) means the setting is at its default.
+    - The pipe's settings, as the API returns them.
+    - A setting at its default shows as V(null) or as its default value; after a reset with V(null) the API may show either.
     - See M(engine.cloud.pipe_settings) for the ranges and defaults of each key.
   returned: success
   type: dict

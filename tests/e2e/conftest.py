@@ -11,6 +11,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import ast
 import os
 import subprocess
 import sys
@@ -46,3 +47,13 @@ def ansible_env(collections_path, **extra):
                ANSIBLE_PYTHON_INTERPRETER=sys.executable)
     env.update(extra)
     return env
+
+
+def module_doc_string(path, name):
+    """The DOCUMENTATION, EXAMPLES or RETURN string of a module file, read without importing it."""
+    with open(path) as handle:
+        tree = ast.parse(handle.read(), path)
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(target, 'id', None) == name for target in node.targets):
+            return ast.literal_eval(node.value)
+    return None

@@ -9,7 +9,6 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import ast
 import glob
 import os
 import subprocess
@@ -17,22 +16,12 @@ import sys
 
 import pytest
 
-from conftest import ROOT, ansible_env
+from conftest import ROOT, ansible_env, module_doc_string
 from tests.simulator.fixture_ids import cloud_connection, observability_connection
 
 yaml = pytest.importorskip('yaml')
 
 MODULES = sorted(glob.glob(os.path.join(ROOT, 'plugins', 'modules', '*.py')))
-
-
-def examples_of(path):
-    """The EXAMPLES string of a module file, read without importing it."""
-    with open(path) as handle:
-        tree = ast.parse(handle.read(), path)
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and any(getattr(target, 'id', None) == 'EXAMPLES' for target in node.targets):
-            return ast.literal_eval(node.value)
-    return None
 
 
 def example_play(name, tasks, url):
@@ -62,7 +51,7 @@ def example_play(name, tasks, url):
 
 def module_examples(path):
     name = os.path.basename(path)[:-3]
-    text = examples_of(path)
+    text = module_doc_string(path, 'EXAMPLES')
     assert text and text.strip(), '%s has no EXAMPLES' % name
     tasks = yaml.safe_load(text)
     assert isinstance(tasks, list) and tasks, '%s: EXAMPLES must be a list of tasks' % name

@@ -8,10 +8,11 @@ handlers, in process, on one fake clock.
 
 Fixtures:
   clock  a FakeClock that the collection's CLOCK reads (time, monotonic, sleep);
-  sim    an InProcessSimulator on that clock, answering every request requests sends;
+  sim    an InProcessSimulator on that clock, answering every request requests sends to sim.url;
   run    runs a module's main() for a case written as data (see ModuleRun) and checks it;
   case   each entry of the test file's CASES ({id: case}) in turn;
   controller  the controller's process, for the tests of the inventory and lookup plugins;
+  shown_warnings  the warnings Ansible's display shows (the plugins warn through it);
   pacing_directory  (every test) a private, empty pacing directory (module_utils/pacer.py), so that no
          test reads or writes the user's own (~/.cache/engine.cloud/pacing) or another test's.
 
@@ -24,15 +25,17 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import contextlib
 import http.client
 import io
 import json
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 import pytest
 import requests
 from ansible.module_utils import _internal
 from ansible.module_utils.testing import patch_module_args
+from ansible.utils.display import Display
 from urllib3.exceptions import ProtocolError
 from urllib3.response import HTTPResponse
 
@@ -71,10 +74,13 @@ class FakeClock:
 
 
 class InProcessSimulator(AdminCalls):
-    """The simulator's Store and dispatch() without a socket. answer() turns a prepared request of
-    requests into what the HTTP server would have sent, faults included: a ``reset`` raises
+    """The simulator's Store and dispatch() without a socket, at url. answer() turns a prepared request
+    of requests into what the HTTP server would have sent, faults included: a ``reset`` raises
     ConnectionError; a ``delay`` moves the clock (by api_timeout at most) and, when longer than
-    the timeout, raises ReadTimeout after the request was applied (its answer is lost)."""
+    the timeout, raises ReadTimeout after the request was applied (its answer is lost). A request
+    to any other address fails as an unknown host does, and reaches nothing."""
+
+    url = SIM_URL
 
     def __init__(self, clock):
         self.clock = clock
@@ -104,6 +110,7 @@ class InProcessSimulator(AdminCalls):
     def answer(self, adapter, prepared, timeout):
         if self.scripted:
             raise self.scripted.pop(0)
+        _refuse_other_hosts(prepared)
         self._apply_scheduled()
         read_timeout = timeout[1] if isinstance(timeout, tuple) else timeout
         lost = []
@@ -127,6 +134,14 @@ class InProcessSimulator(AdminCalls):
         for item in due:
             self.scheduled.remove(item)
             self.edit(*item[1:])
+
+
+def _refuse_other_hosts(prepared):
+    host, simulator = urlsplit(prepared.url), urlsplit(SIM_URL)
+    if (host.scheme, host.hostname, host.port) != (simulator.scheme, simulator.hostname, simulator.port):
+        raise requests.exceptions.ConnectionError(
+            "Failed to resolve '%s' ([Errno -2] Name or service not known; only %s answers here)" % (host.hostname, SIM_URL),
+            request=prepared)
 
 
 def _simulator_request(prepared):
@@ -229,7 +244,7 @@ class ModuleRun:
         full = dict(fixture_ids.cloud_connection(SIM_URL), **fixture_ids.observability_connection(SIM_URL))
         full.update(args)
         full.update(_ansible_check_mode=check, _ansible_diff=diff)
-        with patch_module_args(full):
+        with patch_module_args(full), module_process():
             with pytest.raises(SystemExit):
                 module.main()
         out = self.capsys.readouterr().out
@@ -290,10 +305,35 @@ def pytest_collection_finish(session):
     _internal.is_controller = False
 
 
+@contextlib.contextmanager
+def module_process():
+    """A module's run, also within a test of a plugin (that compares with a module): not the controller."""
+    controller_process, _internal.is_controller = _internal.is_controller, False
+    try:
+        yield
+    finally:
+        _internal.is_controller = controller_process
+
+
 @pytest.fixture
 def controller(monkeypatch):
     """The controller's process, for the test of an inventory or lookup plugin."""
     monkeypatch.setattr(_internal, 'is_controller', True)
+
+
+WARNING = '[WARNING]: '
+
+
+@pytest.fixture
+def shown_warnings(capsys, monkeypatch):
+    """shown_warnings(): the warnings Ansible's display printed since the last call or module run (the
+    plugins warn through it), without their prefix. The display shows a warning once per process;
+    here it forgets the warnings of earlier tests."""
+    monkeypatch.setattr(Display(), '_warns', set())
+
+    def shown():
+        return [line[len(WARNING):] for line in capsys.readouterr().err.splitlines() if line.startswith(WARNING)]
+    return shown
 
 
 @pytest.fixture(autouse=True)

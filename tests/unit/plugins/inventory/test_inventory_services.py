@@ -2,16 +2,17 @@
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The engine.cloud.services inventory plugin: one list request, the engine_* host variables,
-host names (and the services whose name cannot be one), constructed groups and variables, the
-cache, templated credentials, and API errors. Its options are set directly here; the integration
-target inventory_services runs it through ansible-inventory and ansible-playbook."""
+"""The engine.cloud.services inventory plugin against the simulator in process (tests/unit/conftest.py):
+one list request, the engine_* host variables, host names (and the services whose name cannot be
+one), constructed groups and variables, the cache, templated credentials, and API errors. Its
+options are set directly here; the integration target inventory_services runs it through
+ansible-inventory and ansible-playbook."""
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import copy
+import re
 
 import pytest
 
@@ -20,8 +21,10 @@ from ansible.inventory.data import InventoryData
 from ansible.parsing.dataloader import DataLoader
 
 from ansible_collections.engine.cloud.plugins.inventory.services import InventoryModule
-from ansible_collections.engine.cloud.plugins.module_utils import client as http
-from ansible_collections.engine.cloud.tests.simulator.fixture_ids import KEY_ID, KEY_SECRET, ORGANIZATION
+from ansible_collections.engine.cloud.plugins.module_utils.compare import MASK
+from ansible_collections.engine.cloud.plugins.modules import service_info
+from ansible_collections.engine.cloud.tests.simulator.fixture_ids import (
+    KEY_ID, KEY_SECRET, ORGANIZATION, SERVICE_DEV, SERVICE_IDLE, SERVICE_INGEST_EU, SERVICE_INGEST_STAGING, SERVICE_PROD, cloud_connection)
 
 try:
     from ansible.template import trust_as_template
@@ -29,71 +32,28 @@ except ImportError:  # ansible-core before 2.19 templates every string of the in
     def trust_as_template(value):
         return value
 
-URL = 'https://api.example'
-LIST_PATH = '/v1/organizations/%s/services' % ORGANIZATION
+LIST = '/v1/organizations/%s/services' % ORGANIZATION
+OTHER_ORGANIZATION = '00000000-0000-4000-8000-000000000000'
+# A secret-named field the fixture's services do not have: the plugin masks it as every module does.
+BACKUP_PASSWORD = 'backup-password-of-prod'
+REQUEST_ID = r'\(request id [0-9a-f-]{36}\)'
 
 
-def service(number, name, tier='production', tags=(), **fields):
-    item = dict(id='3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e%02d' % number, name=name, state='running', tier=tier, provider='aws',
-                region='eu-central-1', tags=[dict(tag) for tag in tags],
-                endpoints=[dict(protocol='https', host='%s.example' % number, port=8443, username='default')])
-    item.update(fields)
-    return item
+# Every test runs as the controller does, and sees only the warnings that it caused itself.
+pytestmark = pytest.mark.usefixtures('controller', 'shown_warnings')
 
 
-SERVICES = [
-    service(1, 'prod-analytics', tags=[{'key': 'team', 'value': 'data'}, {'key': 'gdpr'}], backupPassword='hunter2'),
-    service(2, 'dev-sandbox', tier='development', state='stopped', tags=[{'key': 'team', 'value': 'ingest'}]),
-]
-
-
-class Api(object):
-    """Stands in for HttpClient.request: records each call, answers with the services, or raises the
-    next of errors."""
-
-    def __init__(self, services):
-        self.services, self.errors, self.calls = services, [], []
-
-    def request(self, client, method, path, params=None, body=None):
-        self.calls.append(dict(method=method, path=path, url=client.base_url, auth=client.session.auth, timeout=client.timeout))
-        if self.errors:
-            raise self.errors.pop(0)
-        return dict(status=200, result=copy.deepcopy(self.services))
-
-
-class Display(object):
-    def __init__(self):
-        self.warnings = []
-
-    def warning(self, message):
-        self.warnings.append(message)
-
-    def vvv(self, message):
-        pass
-
-
-@pytest.fixture
-def api(monkeypatch, controller):
-    fake = Api(SERVICES)
-
-    def request(client, *args, **kwargs):
-        return fake.request(client, *args, **kwargs)
-
-    monkeypatch.setattr(http.HttpClient, 'request', request)
-    return fake
-
-
-def plugin_with(**options):
-    """The plugin with these options (others at their documented defaults) and a cache in a dict."""
-    values = dict(plugin='engine.cloud.services', hostname='name', api_url=URL, api_key_id=KEY_ID, api_key_secret=KEY_SECRET,
-                  organization_id=ORGANIZATION, validate_certs=True, api_timeout=30, api_retries=5, api_rate_limit=None, compose={}, groups={},
-                  keyed_groups=[], strict=False, cache=False)
+def plugin_with(sim, **options):
+    """The plugin with these options (others at their documented defaults), connected to the simulator,
+    and a cache in a dict."""
+    values = dict(plugin='engine.cloud.services', hostname='name', validate_certs=True, api_timeout=30, api_retries=5,
+                  api_rate_limit=None, compose={}, groups={}, keyed_groups=[], strict=False, cache=False)
+    values.update(cloud_connection(sim.url))
     values.update(options)
     plugin = InventoryModule()
     plugin.get_option = values.__getitem__
     plugin._read_config_data = lambda path: values
     plugin._cache = {}
-    plugin.display = Display()
     return plugin
 
 
@@ -107,124 +67,197 @@ def host_vars(inventory, name):
     return inventory.get_host(name).get_vars()
 
 
-def test_one_request_one_host_per_service_with_the_engine_variables(api):
-    inventory = parse(plugin_with())
-    assert api.calls == [dict(method='GET', path=LIST_PATH, url=URL, auth=(KEY_ID, KEY_SECRET), timeout=30)]
-    assert sorted(inventory.hosts) == ['dev-sandbox', 'prod-analytics']
+def sent(sim):
+    """The simulator's log as (method, path, status)."""
+    return [(entry['method'], entry['path'], entry['status']) for entry in sim.requests()]
+
+
+def listed_by_the_module(run):
+    """Every service as engine.cloud.service_info lists them (masked)."""
+    return run(service_info, requests=[('GET', LIST)])['services']
+
+
+def test_one_request_one_host_per_service_with_the_engine_variables(sim, run, shown_warnings):
+    sim.edit('services', SERVICE_PROD, {'backupPassword': BACKUP_PASSWORD})
+    listed = listed_by_the_module(run)
+    by_id = dict((item['id'], item) for item in listed)
+    sim.clear_requests()
+    inventory = parse(plugin_with(sim))
+    assert sent(sim) == [('GET', LIST, 200)]
+    assert sorted(inventory.hosts) == sorted([item['name'] for item in listed if item['id'] != SERVICE_IDLE] + [SERVICE_IDLE])
     prod = host_vars(inventory, 'prod-analytics')
     assert dict((key, prod[key]) for key in prod if key.startswith('engine_') and key != 'engine_service') == dict(
-        engine_id=SERVICES[0]['id'], engine_name='prod-analytics', engine_state='running', engine_tier='production',
-        engine_provider='aws', engine_region='eu-central-1', engine_tags={'team': 'data', 'gdpr': None},
-        engine_endpoints=SERVICES[0]['endpoints'])
-    assert prod['engine_service']['backupPassword'] == '********'
-    assert dict(prod['engine_service'], backupPassword='hunter2') == SERVICES[0]
+        engine_id=SERVICE_PROD, engine_name='prod-analytics', engine_state='running', engine_tier='production',
+        engine_provider='aws', engine_region='eu-central-1', engine_tags={'team': 'data-platform', 'env': 'production'},
+        engine_endpoints=by_id[SERVICE_PROD]['endpoints'])
+    assert [endpoint['protocol'] for endpoint in prod['engine_endpoints']] == ['https', 'nativesecure']  # mysql is disabled
+    assert host_vars(inventory, 'ingest-eu')['engine_tags'] == {'team': 'ingest', 'env': 'production', 'gdpr': None}
+    assert all(host_vars(inventory, host)['engine_service'] == by_id[host_vars(inventory, host)['engine_id']] for host in inventory.hosts)
+    assert prod['engine_service']['backupPassword'] == MASK and sim.find('services', SERVICE_PROD)['backupPassword'] == BACKUP_PASSWORD
+    assert BACKUP_PASSWORD not in repr([host_vars(inventory, host) for host in inventory.hosts])
+    assert shown_warnings() == ["engine.cloud.services: service %s is named by its id: its name 'reporting replica' is not a valid "
+                                'inventory host name (only letters, digits, ".", "_" and "-"). Set hostname: id to name every host '
+                                'by its id.' % SERVICE_IDLE]
 
 
-def test_hostname_id(api):
-    inventory = parse(plugin_with(hostname='id'))
-    assert sorted(inventory.hosts) == sorted(item['id'] for item in SERVICES)
+def test_hostname_id(sim, shown_warnings):
+    inventory = parse(plugin_with(sim, hostname='id'))
+    assert sorted(inventory.hosts) == sorted(item['id'] for item in sim.state()['services'])
+    assert host_vars(inventory, SERVICE_IDLE)['engine_name'] == 'reporting replica'
+    assert shown_warnings() == []
 
 
-@pytest.mark.parametrize('names, problem', [
-    (['reporting replica', 'b'], "its name 'reporting replica' is not a valid inventory host name"),
-    (['localhost', 'b'], "its name 'localhost' is a name Ansible reserves"),
-    (['all', 'b'], "its name 'all' is a name Ansible reserves"),
-    (['same', 'same'], "its name 'same' is the name of 2 services"),
-])
-def test_a_name_that_cannot_name_a_host_gives_the_id_and_a_warning(api, names, problem):
-    api.services = [service(number, name) for number, name in enumerate(names, 1)]
-    plugin = plugin_with()
-    inventory = parse(plugin)
-    named_by_id = [item for item in api.services if item['id'] in inventory.hosts]
-    assert named_by_id and all(host_vars(inventory, item['id'])['engine_name'] == item['name'] for item in named_by_id)
-    assert len(inventory.hosts) == 2
-    assert len(plugin.display.warnings) == len(named_by_id)
-    assert problem in plugin.display.warnings[0] and 'hostname: id' in plugin.display.warnings[0]
+@pytest.mark.parametrize('renamed, problems', [
+    ({}, {SERVICE_IDLE: "its name 'reporting replica' is not a valid inventory host name"}),
+    ({SERVICE_DEV: 'localhost'}, {SERVICE_DEV: "its name 'localhost' is a name Ansible reserves"}),
+    ({SERVICE_DEV: 'all', SERVICE_INGEST_EU: 'ungrouped'}, {SERVICE_DEV: "its name 'all' is a name Ansible reserves",
+                                                            SERVICE_INGEST_EU: "its name 'ungrouped' is a name Ansible reserves"}),
+    ({SERVICE_DEV: 'ingest-staging'}, {SERVICE_DEV: "its name 'ingest-staging' is the name of 2 services",
+                                       SERVICE_INGEST_STAGING: "its name 'ingest-staging' is the name of 2 services"}),
+], ids=['space', 'localhost', 'all and ungrouped', 'taken twice'])
+def test_a_name_that_cannot_name_a_host_gives_the_id_and_a_warning(sim, shown_warnings, renamed, problems):
+    for service_id, name in renamed.items():
+        sim.edit('services', service_id, {'name': name})
+    problems = dict({SERVICE_IDLE: "its name 'reporting replica' is not a valid inventory host name"}, **problems)
+    inventory = parse(plugin_with(sim))
+    services = sim.state()['services']
+    named_by_id = sorted(item['id'] for item in services if item['id'] in inventory.hosts)
+    assert named_by_id == sorted(problems) and len(inventory.hosts) == len(services)
+    assert all(host_vars(inventory, item['id'])['engine_name'] == item['name'] for item in services if item['id'] in problems)
+    warnings = shown_warnings()
+    assert len(warnings) == len(problems)
+    for service_id, problem in problems.items():
+        warning = next(text for text in warnings if service_id in text)
+        assert problem in warning and 'hostname: id' in warning
 
 
-def test_constructed_groups_keyed_groups_and_compose(api):
+def test_constructed_groups_keyed_groups_and_compose(sim):
     # Expressions from an inventory source are trusted templates (ansible-core 2.19 renders no others).
     inventory = parse(plugin_with(
+        sim,
         keyed_groups=[dict(key=trust_as_template('engine_tier'), prefix='tier'),
                       dict(key=trust_as_template('engine_tags'), prefix='tag', trailing_separator=False)],
         groups=dict(stopped=trust_as_template("engine_state == 'stopped'")),
         compose=dict(ansible_connection=trust_as_template("'local'"), team=trust_as_template('engine_tags.team'))))
     members = dict((name, sorted(host.name for host in group.get_hosts())) for name, group in inventory.groups.items())
-    assert members['tier_production'] == ['prod-analytics'] and members['tier_development'] == ['dev-sandbox']
-    assert members['tag_team_data'] == ['prod-analytics'] and members['tag_team_ingest'] == ['dev-sandbox']
-    assert members['tag_gdpr'] == ['prod-analytics']
+    assert members['tier_production'] == sorted([SERVICE_IDLE, 'events-horizontal', 'ingest-eu', 'prod-analytics'])
+    assert members['tier_development'] == ['dev-sandbox', 'ingest-staging']
+    assert members['tag_team_ingest'] == ['ingest-eu', 'ingest-staging'] and members['tag_env_production'] == ['ingest-eu', 'prod-analytics']
+    assert members['tag_gdpr'] == ['ingest-eu']
     assert members['stopped'] == ['dev-sandbox']
-    assert host_vars(inventory, 'dev-sandbox')['ansible_connection'] == 'local' and host_vars(inventory, 'dev-sandbox')['team'] == 'ingest'
+    staging = host_vars(inventory, 'ingest-staging')
+    assert staging['ansible_connection'] == 'local' and staging['team'] == 'ingest'
 
 
-def test_strict_fails_on_an_expression_that_cannot_be_evaluated(api):
-    compose = dict(owner=trust_as_template('engine_tags.owner'))
-    assert 'owner' not in host_vars(parse(plugin_with(compose=compose)), 'dev-sandbox')
-    with pytest.raises(AnsibleError, match='Could not set owner for host'):
-        parse(plugin_with(compose=compose, strict=True))
+def test_strict_fails_on_an_expression_that_cannot_be_evaluated(sim):
+    compose = dict(team=trust_as_template('engine_tags.team'))
+    inventory = parse(plugin_with(sim, compose=compose))
+    assert 'team' not in host_vars(inventory, 'dev-sandbox') and host_vars(inventory, 'ingest-eu')['team'] == 'ingest'
+    with pytest.raises(AnsibleError, match='Could not set team for host'):
+        parse(plugin_with(sim, compose=compose, strict=True))
 
 
-def test_a_cache_hit_sends_nothing_and_the_cache_holds_masked_services(api):
-    plugin = plugin_with(cache=True)
+def test_a_cache_hit_sends_nothing_and_the_cache_holds_masked_services(sim):
+    sim.edit('services', SERVICE_PROD, {'backupPassword': BACKUP_PASSWORD})
+    plugin = plugin_with(sim, cache=True)
     parse(plugin)
-    assert len(api.calls) == 1
+    assert sent(sim) == [('GET', LIST, 200)]
     cached = list(plugin._cache.values())
-    assert len(cached) == 1 and 'hunter2' not in repr(cached) and cached[0][0]['backupPassword'] == '********'
-    inventory = parse(plugin)
-    assert len(api.calls) == 1
-    assert sorted(inventory.hosts) == ['dev-sandbox', 'prod-analytics']
-    parse(plugin, cache=False)  # --flush-cache, meta: refresh_inventory
-    assert len(api.calls) == 2
+    assert len(cached) == 1 and BACKUP_PASSWORD not in repr(cached)
+    assert next(item for item in cached[0] if item['id'] == SERVICE_PROD)['backupPassword'] == MASK
+    sim.edit('services', SERVICE_DEV, {'name': 'dev-renamed'})
+    assert 'dev-sandbox' in parse(plugin).hosts  # from the cache
+    assert len(sim.requests()) == 1
+    assert 'dev-renamed' in parse(plugin, cache=False).hosts  # --flush-cache, meta: refresh_inventory
+    assert len(sim.requests()) == 2
 
 
-def test_without_the_cache_option_every_run_reads(api):
-    plugin = plugin_with(cache=False)
+def test_without_the_cache_option_every_run_reads(sim):
+    plugin = plugin_with(sim, cache=False)
     parse(plugin)
     parse(plugin)
-    assert len(api.calls) == 2 and plugin._cache == {}
+    assert sent(sim) == [('GET', LIST, 200)] * 2 and plugin._cache == {}
 
 
-def test_credentials_are_rendered_with_the_extra_vars(api, monkeypatch):
+def test_credentials_are_rendered_with_the_extra_vars(sim, monkeypatch):
     monkeypatch.setattr('ansible.plugins.inventory.load_extra_vars', lambda loader: dict(vault_secret=KEY_SECRET, vault_id=KEY_ID))
-    parse(plugin_with(api_key_id=trust_as_template('{{ vault_id }}'), api_key_secret=trust_as_template('{{ vault_secret }}')))
-    assert api.calls[0]['auth'] == (KEY_ID, KEY_SECRET)
+    inventory = parse(plugin_with(sim, api_key_id=trust_as_template('{{ vault_id }}'), api_key_secret=trust_as_template('{{ vault_secret }}')))
+    assert sent(sim) == [('GET', LIST, 200)]  # the simulator accepts the fixture's key only
+    assert 'prod-analytics' in inventory.hosts
+
+
+def test_the_connection_options_reach_the_client(sim):
+    """api_url is the address asked (the simulator answers at its own only), api_timeout and api_retries bound the wait."""
+    with pytest.raises(AnsibleError, match=re.escape("GET https://api.engine.example%s failed: connection failed: Failed to resolve "
+                                                     "'api.engine.example'" % LIST)):
+        parse(plugin_with(sim, api_url='https://api.engine.example', api_retries=0))
+    assert sim.requests() == []
+    sim.faults(dict(kind='delay', delay=10, method='GET', path=LIST, count=2))
+    started, backoff = sim.clock.now, sim.clock.sleeps
+    del backoff[:]
+    with pytest.raises(AnsibleError) as raised:
+        parse(plugin_with(sim, api_timeout=7, api_retries=1))
+    assert str(raised.value) == 'GET %s%s failed: no response within api_timeout (7 s) (after 2 attempts)' % (sim.url, LIST)
+    assert [entry['fault'] for entry in sim.requests()] == ['delay', 'delay']
+    assert sim.clock.now - started == pytest.approx(7 + sum(backoff) + 7)
 
 
 @pytest.mark.parametrize('options, message', [
     (dict(organization_id='acme'), "organization_id must be a UUID (8-4-4-4-12 hexadecimal digits), got 'acme'"),
     (dict(api_url='api.example'), 'api_url must be an http:// or https:// address'),
     (dict(api_timeout=0), 'api_timeout must be at least 1 second, got 0'),
+    (dict(api_url='https://api.example/v1'), "api_url must be the base address without the API path: drop /v1"),
 ])
-def test_bad_options_fail_naming_them_before_any_request(api, options, message):
+def test_bad_options_fail_naming_them_before_any_request(sim, options, message):
     with pytest.raises(AnsibleError) as raised:
-        parse(plugin_with(**options))
-    assert message in str(raised.value) and api.calls == []
+        parse(plugin_with(sim, **options))
+    assert message in str(raised.value) and sim.requests() == []
 
 
-@pytest.mark.parametrize('status, hint', [
-    (401, 'check api_key_id and api_key_secret'),
-    (403, 'Check organization_id (ENGINE_CLOUD_ORGANIZATION_ID)'),
-    (404, 'Check api_url (ENGINE_CLOUD_API_URL)'),
-])
-def test_api_errors_say_what_to_check(api, status, hint):
-    client_hint = 'The management API refused the API key: check api_key_id and api_key_secret' if status == 401 else None
-    api.errors.append(http.ApiError('refused', status=status, method='GET', path=LIST_PATH, request_id='r-1', hint=client_hint))
+def a_404_for_the_list(sim):
+    sim.faults(dict(kind='status', status=404, method='GET', path=LIST))
+    return {}
+
+
+@pytest.mark.parametrize('options, path, error, hint', [
+    (lambda sim: dict(api_key_secret='not-the-key-secret'), LIST, '401 UNAUTHORIZED: Invalid or missing API key credentials',
+     'The management API refused the API key: check api_key_id and api_key_secret (ENGINE_CLOUD_KEY_ID, ENGINE_CLOUD_KEY_SECRET)'),
+    (lambda sim: dict(organization_id=OTHER_ORGANIZATION), '/v1/organizations/%s/services' % OTHER_ORGANIZATION,
+     '403 FORBIDDEN: The API key has no access to organization %s' % OTHER_ORGANIZATION,
+     'Check organization_id (ENGINE_CLOUD_ORGANIZATION_ID): the API key has no access to it'),
+    (a_404_for_the_list, LIST, '404 NOT_FOUND: injected fault',
+     'Check api_url (ENGINE_CLOUD_API_URL): the base address of the API, without /v1'),
+], ids=['a wrong key secret', 'another organization', 'a 404 for the list'])
+def test_api_errors_say_what_to_check(sim, options, path, error, hint):
     with pytest.raises(AnsibleError) as raised:
-        parse(plugin_with())
-    assert str(raised.value).startswith('GET %s failed: HTTP %d: refused (request id r-1). ' % (LIST_PATH, status))
-    assert hint in str(raised.value) and KEY_SECRET not in str(raised.value)
+        parse(plugin_with(sim, **options(sim)))
+    assert re.fullmatch(r'GET %s failed: HTTP %s %s\. %s' % (re.escape(sim.url + path), re.escape(error), REQUEST_ID, re.escape(hint)),
+                        str(raised.value))
+    assert [(entry['method'], entry['status']) for entry in sim.requests()] == [('GET', int(error[:3]))]
+    assert 'not-the-key-secret' not in str(raised.value) and KEY_SECRET not in str(raised.value)
 
 
-def test_an_answer_without_a_list_fails(api):
-    api.services = dict(id='x')
-    with pytest.raises(AnsibleError, match='answered without a list of services'):
-        parse(plugin_with())
+@pytest.mark.parametrize('fault', [
+    dict(kind='status', status=200, body={'status': 200, 'requestId': 'r-1', 'result': {'id': SERVICE_PROD}}),
+    dict(kind='status', status=200, body={'status': 200, 'requestId': 'r-1'}),
+], ids=['an object', 'no result'])
+def test_an_answer_without_a_list_fails(sim, fault):
+    sim.faults(dict(fault, method='GET', path=LIST))
+    with pytest.raises(AnsibleError, match='GET %s answered without a list of services' % LIST):
+        parse(plugin_with(sim))
+    assert sent(sim) == [('GET', LIST, 200)]
+
+
+def test_a_body_that_is_not_json_fails_naming_the_request(sim):
+    sim.faults(dict(kind='malformed_json', method='GET', path=LIST))
+    with pytest.raises(AnsibleError, match=re.escape('GET %s%s failed: HTTP 200: the response is not valid JSON' % (sim.url, LIST))):
+        parse(plugin_with(sim))
 
 
 @pytest.mark.parametrize('name, accepted', [
     ('prod.engine_cloud.yml', True), ('engine_cloud.yaml', True), ('prod.engine_cloud.json', False), ('prod.yml', False),
 ])
-def test_verify_file(tmp_path, controller, name, accepted):
+def test_verify_file(tmp_path, name, accepted):
     path = tmp_path / name
     path.write_text('plugin: engine.cloud.services\n')
     assert InventoryModule().verify_file(str(path)) is accepted

@@ -8,11 +8,13 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import itertools
+import re
 
 import pytest
 
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
-from ansible_collections.engine.cloud.plugins.module_utils.base import EngineModule, Wait, WaitError, poll_intervals
+from ansible_collections.engine.cloud.plugins.module_utils.base import (
+    CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, EngineModule, Wait, WaitError, missing_connection_errors, option_source, poll_intervals)
 
 
 def reader(clock, timeline):
@@ -212,3 +214,22 @@ def test_an_error_that_is_not_a_lost_answer_fails_at_once(clock):
     with pytest.raises(Exited) as info:
         EngineModule.converge(Stub(), 'thing', resource.read, plan, refused)
     assert info.value.result['failed'] and resource.log == ['GET', ('PATCH', {'name': 'new'})]
+
+
+# --- connection options ---------------------------------------------------------------------
+
+def test_a_missing_or_empty_connection_option_names_its_environment_variable():
+    params = dict(api_url=None, api_key_id='', api_key_secret='  ', organization_id='7e0b7e1c-1d2a-4c6b-9f3e-0a1b2c3d4e5f')
+    assert missing_connection_errors(CLOUD_CONNECTION, params) == [
+        'api_url is required: set api_url or the ENGINE_CLOUD_API_URL environment variable',
+        'api_key_id is required: set api_key_id or the ENGINE_CLOUD_KEY_ID environment variable (got an empty value)',
+        'api_key_secret is required: set api_key_secret or the ENGINE_CLOUD_KEY_SECRET environment variable (got an empty value)',
+    ]
+
+
+def test_every_connection_option_has_its_own_environment_variable():
+    for connection in (CLOUD_CONNECTION, OBSERVABILITY_CONNECTION):
+        names = [option_source(connection, name) for name in connection]
+        assert all(re.match(r'^\w+ or the ENGINE_[A-Z_]+ environment variable$', name) for name in names), names
+    assert option_source(OBSERVABILITY_CONNECTION, 'api_token') == 'api_token or the ENGINE_OBSERVABILITY_TOKEN environment variable'
+    assert missing_connection_errors(OBSERVABILITY_CONNECTION, dict(observability_url='http://o', api_token='t')) == []

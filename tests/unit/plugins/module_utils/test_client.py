@@ -121,7 +121,7 @@ def test_exhausted_retries_name_the_status_and_the_attempts(sim):
     sim.faults(fault(count=3, body={'status': 503, 'error': 'SERVICE_UNAVAILABLE: try later', 'requestId': 'rid-9'}))
     error = failure(cloud_client(retries=2), 'GET', SERVICE)
     assert (error.status, error.code, error.attempts, error.request_id) == (503, 'SERVICE_UNAVAILABLE', 3, 'rid-9')
-    assert str(error) == 'GET %s failed: HTTP 503 SERVICE_UNAVAILABLE: try later (request id rid-9, after 3 attempts)' % SERVICE
+    assert str(error) == 'GET %s%s failed: HTTP 503 SERVICE_UNAVAILABLE: try later (request id rid-9, after 3 attempts)' % (SIM_URL, SERVICE)
     assert len(sim.clock.sleeps) == 2
 
 
@@ -134,8 +134,8 @@ def test_other_errors_fail_at_once(sim, status):
 
 def test_the_management_error_body(sim):
     error = failure(cloud_client(), 'PATCH', SERVICE + '/scaling', body={'numReplicas': 40})
-    assert str(error) == ('PATCH %s/scaling failed: HTTP 400 BAD_REQUEST: request body.numReplicas: must be between 1 and 20 '
-                          '(request id %s)' % (SERVICE, error.request_id))
+    assert str(error) == ('PATCH %s%s/scaling failed: HTTP 400 BAD_REQUEST: request body.numReplicas: must be between 1 and 20 '
+                          '(request id %s)' % (SIM_URL, SERVICE, error.request_id))
     assert error.request_id and [entry['status'] for entry in sim.requests()] == [400]
 
 
@@ -151,18 +151,18 @@ def test_the_chart_error_body(sim):
     body = {'series': [{'sourceId': SOURCE_METRICS[:-1] + '9', 'aggFn': 'count', 'where': '', 'groupBy': []}],
             'startTime': 1728736620000, 'endTime': 1728740220000}
     assert str(failure(observability_client(), 'POST', SERIES, body)) == \
-        'POST %s failed: HTTP 404: Source not found for series 1' % SERIES
+        'POST %s%s failed: HTTP 404: Source not found for series 1' % (SIM_URL, SERIES)
 
 
 def test_a_plain_text_401_carries_the_auth_hint(sim):
     error = failure(observability_client(token='bad', auth_hint='The token was refused'), 'GET', ALERTS)
-    assert str(error) == 'GET %s failed: HTTP 401: Unauthorized. The token was refused' % ALERTS
+    assert str(error) == 'GET %s%s failed: HTTP 401: Unauthorized. The token was refused' % (SIM_URL, ALERTS)
 
 
 def test_an_html_proxy_page_is_summarised(sim):
     sim.faults(fault(kind='html'))
     assert str(failure(cloud_client(retries=0), 'GET', SERVICE)) == \
-        'GET %s failed: HTTP 502: unexpected HTML response: 502 Bad Gateway' % SERVICE
+        'GET %s%s failed: HTTP 502: unexpected HTML response: 502 Bad Gateway' % (SIM_URL, SERVICE)
 
 
 def test_a_malformed_json_success_body_fails_cleanly(sim):

@@ -145,10 +145,10 @@ def test_an_endpoint_is_enabled_when_listed_and_not_flagged_off():
     assert rules.endpoint_enabled(LISTED + [{'protocol': 'mysql', 'enabled': True}], 'mysql')
 
 
-def test_enabling_an_unlisted_endpoint_is_one_change():
+def test_enabling_an_unlisted_endpoint_is_one_change_and_lists_the_endpoint_not_the_request():
     changes, after = rules.endpoints_patch(LISTED, [{'protocol': 'mysql', 'enabled': True}])
     assert changes == [{'protocol': 'mysql', 'enabled': True}]
-    assert after == LISTED + [{'protocol': 'mysql', 'enabled': True}]
+    assert after == LISTED + [{'protocol': 'mysql'}]
 
 
 def test_endpoint_already_as_asked_is_no_change():

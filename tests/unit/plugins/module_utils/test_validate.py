@@ -114,7 +114,10 @@ def test_max_length(option, value, limit):
 HOSTS = st.from_regex(r'\A[a-z][a-z0-9-]{0,20}(\.[a-z]{2,6}){0,2}\Z')
 
 
-@given(st.sampled_from(['http', 'https']), HOSTS, st.one_of(st.none(), st.integers(1, 65535)), st.from_regex(r'\A(/[a-z0-9]{1,8}){0,3}\Z'))
+BASE_PATHS = st.from_regex(r'\A(/[a-z0-9]{1,8}){0,3}/?\Z').filter(lambda path: not path.rstrip('/').endswith(validate.API_PATHS))
+
+
+@given(st.sampled_from(['http', 'https']), HOSTS, st.one_of(st.none(), st.integers(1, 65535)), BASE_PATHS)
 def test_every_http_address_with_a_host_is_accepted(scheme, host, port, path):
     value = '%s://%s%s%s' % (scheme, host, '' if port is None else ':%d' % port, path)
     assert validate.url('api_url', value) is None
@@ -131,6 +134,26 @@ def test_a_refused_url_names_the_option_and_the_form(value):
 def test_a_refused_url_never_echoes_credentials(secret):
     error = validate.url('api_url', 'https://user:%s@' % secret)
     assert error and error.endswith('got a value with credentials in it') and 'user:' not in error
+
+
+@given(st.sampled_from(['http', 'https']), HOSTS, st.one_of(st.none(), st.integers(1, 65535)), BASE_PATHS,
+       st.sampled_from(validate.API_PATHS), st.sampled_from(['', '/']), st.sampled_from(['', 'user:s3cret@']))
+@example('https', 'api.engine.example', None, '', '/v1', '', '')
+def test_a_base_address_with_the_api_path_is_refused_naming_what_to_drop(scheme, host, port, path, api_path, slash, credentials):
+    address = '%s://%s%s' % (scheme, host, '' if port is None else ':%d' % port)
+    error = validate.url('api_url', '%s://%s%s%s%s%s' % (scheme, credentials, address.split('://')[1], path, api_path, slash))
+    assert error == "api_url must be the base address without the API path: drop %s and use %r (got %r)" % (
+        api_path, address + path, address + path + api_path + slash)
+
+
+@pytest.mark.parametrize('value,shown', [
+    ('https://user:s3cret@api.example.com:8443/base', 'https://api.example.com:8443/base'),
+    ('http://key@127.0.0.1:8080', 'http://127.0.0.1:8080'),
+    ('http://user:p@ss@host/x?a=1', 'http://host/x?a=1'),
+    ('https://api.example.com/v1', 'https://api.example.com/v1'),
+])
+def test_a_url_is_shown_without_its_credentials(value, shown):
+    assert validate.url_without_credentials(value) == shown
 
 
 # --- compare helpers ----------------------------------------------------------------------------

@@ -57,7 +57,7 @@ CASES = {
         requests=[], fails='state', verify=lambda result, sim: 'ALERT' in result['msg'] and 'INSUFFICIENT_DATA' in result['msg']),
     'a refused token says so': dict(
         args=dict(api_token='wrong-token-4d1f'),
-        requests=[page(0)], fails='GET /api/v2/alerts failed: HTTP 401: Unauthorized',
+        requests=[page(0)], fails='GET http://simulator.test/api/v2/alerts failed: HTTP 401: Unauthorized',
         verify=lambda result, sim: 'refused the token' in result['msg']),
 }
 

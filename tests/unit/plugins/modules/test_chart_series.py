@@ -88,7 +88,7 @@ CASES = {
         verify=lambda result, sim: 'series[0].field' in result['msg'] and 'start_time must be' in result['msg']),
     'an API error fails with the API message': dict(
         args=query(series=series(source_id=SOURCE_METRICS[:-1] + '9')),  # well formed, but no such source
-        requests=[('POST', SERIES)], fails='', result={'msg': 'POST %s failed: HTTP 404: Source not found for series 1' % SERIES}),
+        requests=[('POST', SERIES)], fails='', result={'msg': 'POST http://simulator.test%s failed: HTTP 404: Source not found for series 1' % SERIES}),
 }
 
 TIMES = [

@@ -39,7 +39,17 @@ CASES = {
     'other errors are not reported as a missing dashboard': dict(
         args=dict(dashboard_id=DASHBOARD_HEALTH, api_retries=0), faults=[dict(kind='status', status=500)],
         requests=[GET], fails='',
-        result={'msg': 'GET /api/v2/dashboards/%s failed: HTTP 500: Something went wrong :(' % DASHBOARD_HEALTH}),
+        result={'msg': 'GET http://simulator.test/api/v2/dashboards/%s failed: HTTP 500: Something went wrong :(' % DASHBOARD_HEALTH}),
+    'an empty URL and token, as AWX injects empty credential fields, fail naming their variables': dict(
+        args=dict(dashboard_id=DASHBOARD_HEALTH, observability_url='', api_token=''),
+        requests=[], fails='',
+        result={'msg': 'observability_url is required: set observability_url or the ENGINE_OBSERVABILITY_URL environment variable '
+                       '(got an empty value); api_token is required: set api_token or the ENGINE_OBSERVABILITY_TOKEN environment '
+                       'variable (got an empty value)'}),
+    'an observability_url that ends in /api/v2 is refused instead of reporting a dashboard as missing': dict(
+        args=dict(dashboard_id=DASHBOARD_HEALTH, observability_url='http://simulator.test/api/v2'),
+        requests=[],
+        fails="observability_url must be the base address without the API path: drop /api/v2 and use 'http://simulator.test'"),
     'a 429 is retried': dict(
         args=dict(dashboard_id=DASHBOARD_HEALTH, api_retries=2), faults=[dict(kind='status', status=429)],
         requests=[GET, GET], result={'dashboard.name': 'Service health'}),

@@ -59,6 +59,10 @@ CASES = {
                 'settings.object_storage_max_file_count': 500,
                 'diff.after': {'object_storage_concurrency': None, 'engine_max_insert_threads': 4}},
         verify=storage_settings_unchanged),
+    'after a reset a setting may show its default value, one never set shows null (RETURN)': dict(
+        args=dict(STORAGE, settings=dict(object_storage_max_file_count=None)),
+        requests=[GET, ('PUT', pipe_path(PIPE_OBJECT_STORAGE, '/settings'), {'object_storage_max_file_count': None})],
+        result={'changed': True, 'settings.object_storage_max_file_count': 100, 'settings.engine_max_threads': None}),
     'bad values fail together before any request': dict(
         args=dict(STORAGE, settings=dict(object_storage_concurrency=36, engine_parallel_view_processing='maybe', bogus=1)),
         requests=[],

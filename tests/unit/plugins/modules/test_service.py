@@ -43,6 +43,12 @@ CASES = {
         result={'changed': True, 'service.name': 'prod analytics'},
         verify=lambda result, sim: (sorted(result['diff']['after']) == ['endpoints', 'ipAccessList', 'name', 'privateEndpointIds']
                                     and prod_is_unchanged(result, sim))),
+    'the diff shows an enabled endpoint as the service will list it, not the request': dict(
+        args=dict(PROD, endpoints=[{'protocol': 'mysql', 'enabled': True}]), diff=True,
+        requests=[('GET', service_path()), ('PATCH', service_path(), {'endpoints': [{'protocol': 'mysql', 'enabled': True}]})],
+        result={'changed': True, 'diff.after.endpoints.2': {'protocol': 'mysql'}},
+        verify=lambda result, sim: ([item['protocol'] for item in result['diff']['after']['endpoints']]
+                                    == [item['protocol'] for item in result['service']['endpoints']])),
     'without diff mode there is no diff': dict(
         args=dict(PROD, name='renamed'),
         requests=[('GET', service_path()), ('PATCH', service_path(), {'name': 'renamed'})],

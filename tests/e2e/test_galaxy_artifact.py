@@ -1,0 +1,73 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The Galaxy artifact on its own: built from a copy of this tree as `make build` builds it,
+installed with ansible-galaxy into an empty directory. Its README names only paths that it ships,
+its changelog lists the release of its version, and contributor files stay out."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import glob
+import os
+import subprocess
+import sys
+
+import pytest
+
+import doc_paths
+from conftest import ROOT
+
+yaml = pytest.importorskip('yaml')
+
+GALAXY = os.path.join(os.path.dirname(sys.executable), 'ansible-galaxy')
+CONTRIBUTOR_FILES = ('CONTRIBUTING.md', 'Makefile', 'scripts', 'bench', 'requirements-dev.txt', 'requirements-docs.txt', '.ci')
+
+
+def galaxy(*args, **kwargs):
+    env = dict((key, value) for key, value in os.environ.items() if not key.startswith('ANSIBLE_'))
+    env.update(kwargs)
+    run = subprocess.run([GALAXY] + list(args), env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         universal_newlines=True, check=False)
+    assert run.returncode == 0, run.stdout
+    return run.stdout
+
+
+@pytest.fixture(scope='module')
+def installed(tmp_path_factory):
+    """The collection root of the artifact, installed into an empty directory."""
+    work = tmp_path_factory.mktemp('artifact')
+    source = work / 'src' / 'ansible_collections' / 'engine' / 'cloud'
+    subprocess.check_call([sys.executable, os.path.join(ROOT, 'scripts', 'layout.py'), '--src', ROOT, str(source)],
+                          stdout=subprocess.DEVNULL)
+    galaxy('collection', 'build', str(source), '--output-path', str(work / 'dist'))
+    tarball, = glob.glob(str(work / 'dist' / 'engine-cloud-*.tar.gz'))
+    target = work / 'empty'
+    target.mkdir()
+    galaxy('collection', 'install', '--offline', '-p', str(target), tarball, ANSIBLE_COLLECTIONS_PATH=str(target))
+    return str(target / 'ansible_collections' / 'engine' / 'cloud')
+
+
+def version():
+    with open(os.path.join(ROOT, 'galaxy.yml')) as handle:
+        return yaml.safe_load(handle)['version']
+
+
+def test_every_path_the_shipped_readme_names_is_shipped(installed):
+    assert doc_paths.missing_in_documents(ROOT, names=['README.md'], exists_root=installed) == {}
+
+
+def test_the_shipped_changelog_lists_the_release(installed):
+    with open(os.path.join(installed, 'changelogs', 'changelog.yaml')) as handle:
+        releases = yaml.safe_load(handle)['releases'] or {}
+    assert version() in releases, 'no release %s in changelogs/changelog.yaml: run make release' % version()
+    assert releases[version()].get('changes'), releases[version()]
+    with open(os.path.join(installed, 'CHANGELOG.rst')) as handle:
+        assert ('\nv%s\n' % version()) in handle.read()
+
+
+def test_contributor_files_stay_out(installed):
+    assert [name for name in CONTRIBUTOR_FILES if os.path.lexists(os.path.join(installed, name))] == []
+    assert os.path.exists(os.path.join(installed, 'requirements.txt')), 'execution-environment builds read it'
