@@ -18,6 +18,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 
 import cases
@@ -73,6 +74,8 @@ class Suite:
         workers = int(os.environ.get('RELIABILITY_WORKERS', '6'))
         self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=workers)
         self.jobs = {}
+        self.lock = threading.Lock()
+        self.simulator_names = set()
         self.load_enabled = os.environ.get('RELIABILITY_LOAD', '1') != '0'
 
     # --- scheduling ---------------------------------------------------------------------------
@@ -121,7 +124,13 @@ class Suite:
         return path
 
     def simulator(self, name, **options):
-        """A started private simulator in directory(name); state changes settle at once."""
+        """A started private simulator in directory(name); state changes settle at once. Jobs run side
+        by side, so each simulator needs a name of its own: two in one directory share a port file,
+        and one job would talk to (and stop) the other's simulator."""
+        with self.lock:
+            if name in self.simulator_names:
+                raise ValueError('a second simulator named %r' % name)
+            self.simulator_names.add(name)
         return SimulatorProcess(self.directory(name), transition_delay=0, **options).start()
 
     # --- faults ---------------------------------------------------------------------------------
@@ -301,7 +310,7 @@ class Suite:
     def _load(self, forks):
         directory = self.directory('load-forks-%d' % forks)
         fixtures = load_fixtures(directory, LOAD_HOSTS)
-        sim = self.simulator('load', fixtures=fixtures['path'], rate_limit=True)
+        sim = self.simulator('load-forks-%d' % forks, fixtures=fixtures['path'], rate_limit=True)
         try:
             inventory = os.path.join(directory, 'inventory.ini')
             with open(inventory, 'w') as handle:
