@@ -54,6 +54,9 @@ options:
       - How many times a request is retried after HTTP 429, 502, 503, 504, a connection error or a timeout.
       - Waits grow exponentially with jitter, and follow C(Retry-After) or C(X-RateLimit-Reset) when the API sends them (at most 60 seconds each).
       - V(0) disables retries.
+      - A write that is not safe to repeat (every C(PATCH)) is not retried after a timeout, a connection reset, HTTP 502, 503
+        or 504, since it may have been applied although its answer was lost. The module reads the resource again and sends
+        only what still differs (a state command only if it did not take effect, a resync never), at most O(api_retries) times.
       - Requests are paced under the API's rate limit first (see O(api_rate_limit)), so with many forks
         on one key a task waits for its turn rather than being refused; retries are the safety net for a
         429 that comes anyway.

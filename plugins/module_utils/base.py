@@ -4,12 +4,14 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 """What every module of the collection does the same way: shared options, local checks,
-one client per run, API errors as clean failures, masked results, check mode and diff."""
+one client per run, API errors as clean failures, masked results, check mode and diff, the
+converge step of every writing module, and the waits of the state modules."""
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import itertools
 import traceback
 
 from ansible.module_utils.ansible_release import __version__ as ANSIBLE_VERSION
@@ -18,7 +20,6 @@ from ansible.module_utils.basic import AnsibleModule, env_fallback, missing_requ
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
 from ansible_collections.engine.cloud.plugins.module_utils import pacer as pacing
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
-from ansible_collections.engine.cloud.plugins.module_utils.compare import diff as make_diff
 from ansible_collections.engine.cloud.plugins.module_utils.compare import mask_secrets, secret_values
 
 # The collection's version has one source, galaxy.yml, which a module cannot read at run time;
@@ -141,41 +142,74 @@ class EngineModule(AnsibleModule):
     def fail(self, msg, **result):
         self.fail_json(msg=msg, **mask_secrets(result))
 
-    def call(self, method, path, params=None, body=None, missing_ok=False, recover=None):
+    def request(self, method, path, params=None, body=None):
+        """One API call; an API error raises http.ApiError. The answer's secrets are kept out of every log."""
+        response = self.client.request(method, path, params=params, body=body)
+        self.no_log_values.update(secret_values(response))
+        return response
+
+    def call(self, method, path, params=None, body=None, missing_ok=False):
         """One API call; an API error fails the task with its status, code, message and request id.
 
-        With missing_ok, a 404 returns None instead, so the module can say what is missing.
-        recover(error), when given, may return a response that stands in for the failed one."""
+        With missing_ok, a 404 returns None instead, so the module can say what is missing."""
         try:
-            response = self.client.request(method, path, params=params, body=body)
+            return self.request(method, path, params=params, body=body)
         except http.ApiError as error:
             if missing_ok and error.status == 404:
                 return None
-            response = recover(error) if recover else None
-            if response is None:
-                self.fail_json(msg=str(error), **error.as_result())
-        self.no_log_values.update(secret_values(response))
-        return response
+            self.fail_api(error)
+
+    def fail_api(self, error, more=None, **result):
+        """Fail with an API error (and more, a sentence on what the module saw after it)."""
+        result.update(error.as_result())
+        self.fail(str(error) if more is None else '%s; %s' % (error, more), **result)
+
+    def warn_in_check_mode(self, warning):
+        """Show warning (when there is one) in check mode, where it tells what the real run would meet."""
+        if self.check_mode and warning:
+            self.warn(warning)
 
     def exit(self, changed=False, diff=None, **result):
         if diff is not None and self._diff:
             result['diff'] = diff
         self.exit_json(changed=changed, **mask_secrets(result))
 
-    def apply(self, key, current, body, write, diff=None):
-        """Finish an update: nothing to send means unchanged; check mode predicts; else write once.
+    def converge(self, key, read, plan, write):
+        """Read, write what differs, exit. No difference: unchanged, no write. Check mode: the prediction.
 
-        body is exactly what differs, in the API's terms; write(body) sends it and returns the
-        resource after the change; diff defaults to before/after of the keys in body."""
-        if diff is None:
-            diff = make_diff(current, body)
+        plan(current) gives (body, diff): exactly what differs, in the API's terms, and the diff to show.
+        write(body) sends it and returns the resource after the change; an API error raises.
+        A write whose answer was lost may have been applied, so it is not sent again as it was: the
+        resource is read again and only what still differs is sent (nothing, if the first attempt did
+        the work: the task reports the first diff), at most api_retries times."""
+        current = read()
+        body, diff = plan(current)
         if not body:
             self.exit(changed=False, **{key: current})
         if self.check_mode:
             predicted = dict(current)
             predicted.update(diff['after'])
             self.exit(changed=True, diff=diff, **{key: predicted})
-        self.exit(changed=True, diff=diff, **{key: write(body)})
+        for resent in itertools.count():
+            lost = self._write_lost(key, body, diff, write)
+            CLOCK.sleep(self.client.backoff(resent))
+            current = read()
+            body, dummy = plan(current)
+            if not body:
+                self.exit(changed=True, diff=diff, **{key: current})
+            if resent >= self.params['api_retries']:
+                self.fail_api(lost, 'a read afterwards shows %s still to change, and api_retries (%d) allows no further attempt'
+                              % (', '.join(sorted(body)), self.params['api_retries']))
+
+    def _write_lost(self, key, body, diff, write):
+        """Write body and exit with the result; return the error when the answer was lost."""
+        try:
+            result = write(body)
+        except http.ApiError as error:
+            if not error.answer_lost:
+                self.fail_api(error)
+            return error
+        self.exit(changed=True, diff=diff, **{key: result})
 
 
 class WaitError(Exception):
@@ -194,26 +228,42 @@ def poll_intervals(first=1.0, cap=10.0):
         interval = min(interval * 2, cap)
 
 
-def wait_for_state(read, done, failed, timeout, what, current=None):
-    """Poll read() until its 'state' is in done; raise WaitError on a state in failed or at timeout.
+class Wait:
+    """One time budget (wait_timeout) for everything a state module waits for in a task: a transition
+    that has to end before a command, then the requested state. Polls after 1, 2, 4, 8, then every
+    10 seconds."""
 
-    current, when given, is the resource as just seen (say, in the answer to the write), so the
-    first read waits one interval instead of asking again at once. Returns (resource, number of reads)."""
-    deadline = CLOCK.monotonic() + timeout
-    reads = 0
-    for interval in poll_intervals():
-        if current is None:
+    def __init__(self, timeout, what):
+        self.timeout, self.what = timeout, what
+        self.deadline = CLOCK.monotonic() + timeout
+
+    def remaining(self):
+        return self.deadline - CLOCK.monotonic()
+
+    def until(self, read, done, failed, goal, current=None, before=None, command=None):
+        """Poll read() until done(resource) and return it; raise WaitError when failed(resource) or at the deadline.
+
+        current: the resource as just read, taken as the first poll. Without it (after a command) the first
+        read comes one interval later: the answer to a command is never taken for a poll.
+        before: the state before command was sent. Until a read shows another state, that state is not a
+        failure of the command (a start from Failed may still show Failed for a while)."""
+        moved = before is None
+        resource = current
+        for interval in poll_intervals():
+            if resource is not None:
+                state = resource.get('state')
+                moved = moved or state != before
+                if done(resource):
+                    return resource
+                if moved and failed(resource):
+                    raise WaitError('%s entered the failure state %s' % (self.what, state), resource)
+                if self.remaining() <= 0:
+                    raise WaitError(self._timeout_message(goal, state, before, command), resource)
+            CLOCK.sleep(max(0, min(interval, self.remaining())))
             resource = read()
-            reads += 1
-        else:
-            resource, current = current, None
-        state = resource.get('state')
-        if state in done:
-            return resource, reads
-        if state in failed:
-            raise WaitError('%s entered the failure state %s' % (what, state), resource)
-        remaining = deadline - CLOCK.monotonic()
-        if remaining <= 0:
-            raise WaitError('%s did not reach %s within %s seconds; last state: %s'
-                            % (what, ' or '.join(sorted(done)), timeout, state), resource)
-        CLOCK.sleep(min(interval, remaining))
+
+    def _timeout_message(self, goal, state, before, command):
+        text = '%s did not reach %s within %s seconds; last state: %s' % (self.what, goal, self.timeout, state)
+        if command is not None and state == before:
+            text += ', as before the %s command, which may not have taken effect' % command
+        return text

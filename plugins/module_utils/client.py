@@ -41,6 +41,12 @@ _HTML_TITLE = re.compile(r'<title>(.*?)</title>', re.I | re.S)
 # already shows: "HTTPConnection(host='h', port=1): " (urllib3 2) or "<urllib3...HTTPConnection object at 0x..>: " (1.26).
 _CONNECTION_PREFIX = re.compile(r"^(?:<[^<>]* object at 0x[0-9a-fA-F]+>|\w+\(host='[^']*', port=\d+\)):\s*")
 _MAX_TEXT = 300
+# A write that is not safe to send twice (every PATCH: service details, scaling, state commands). When
+# its answer is lost (a timeout, a reset after sending, or a 502, 503 or 504 from a gateway), the server
+# may have applied it, so it is not retried: the error says so, and the module reads the resource again.
+NOT_REPLAYABLE = frozenset(('PATCH',))
+LOST_ANSWER_STATUSES = frozenset((502, 503, 504))
+LOST_ANSWER_HINT = 'The answer to this write was lost, so it may have been applied; it was not sent again'
 CA_HINT = ('If the API has a certificate of a private CA, give its CA bundle with REQUESTS_CA_BUNDLE=/path/to/ca.pem; '
            'set validate_certs to false only against a test server you control')
 
@@ -50,8 +56,10 @@ class ApiError(Exception):
 
     The message names the whole URL called (without credentials) when url is given, else the path."""
 
-    def __init__(self, message, status=None, code=None, method=None, path=None, request_id=None, attempts=1, hint=None, url=None):
+    def __init__(self, message, status=None, code=None, method=None, path=None, request_id=None, attempts=1, hint=None, url=None,
+                 answer_lost=False):
         super(ApiError, self).__init__(message)
+        self.answer_lost = answer_lost
         self.message = message
         self.status = status
         self.code = code
@@ -220,19 +228,31 @@ class HttpClient:
             try:
                 response = self.session.request(method, url, params=params, json=body, timeout=self.timeout)
             except requests.exceptions.RequestException as exc:
-                if not self._retryable_exception(exc) or attempt > self.retries:
-                    raise self._exception_error(exc, method, path, attempt)
+                lost = self._answer_lost(method, exc=exc)
+                if lost or not self._retryable_exception(exc) or attempt > self.retries:
+                    raise self._exception_error(exc, method, path, attempt, lost)
                 CLOCK.sleep(self.backoff(attempt - 1))
                 continue
             if response.status_code == 429:
                 self.pacer.refused(server_wait(response.headers))
-            if response.status_code in RETRY_STATUSES and attempt <= self.retries:
+            if response.status_code in RETRY_STATUSES and attempt <= self.retries and not self._answer_lost(method, status=response.status_code):
                 wait = server_wait(response.headers)
                 CLOCK.sleep(self.backoff(attempt - 1) if wait is None else wait)
                 continue
             if response.status_code >= 400:
                 raise self._error(response, method, path, attempt)
             return self._parse(response, method, path, attempt)
+
+    def _answer_lost(self, method, exc=None, status=None):
+        """Whether a write that is not safe to replay may have been applied although its answer is lost.
+        A connection that could not even be opened (refused, unresolved name, connect timeout) sent nothing."""
+        if method not in NOT_REPLAYABLE:
+            return False
+        if exc is None:
+            return status in LOST_ANSWER_STATUSES
+        never_sent = isinstance(exc, requests.exceptions.ConnectTimeout) or isinstance(
+            getattr(exc.args[0] if exc.args else None, 'reason', None), NewConnectionError)
+        return self._retryable_exception(exc) and not never_sent
 
     @staticmethod
     def _retryable_exception(exc):
@@ -245,9 +265,9 @@ class HttpClient:
         """The URL a path is sent to, as messages show it: whole, but without user:password@."""
         return url_without_credentials(self.base_url) + path
 
-    def _exception_error(self, exc, method, path, attempts):
+    def _exception_error(self, exc, method, path, attempts, lost=False):
         return ApiError(self._describe_exception(exc), method=method, path=path, url=self.url_of(path), attempts=attempts,
-                        hint=self._exception_hint(exc))
+                        hint=LOST_ANSWER_HINT if lost else self._exception_hint(exc), answer_lost=lost)
 
     def _describe_exception(self, exc):
         if isinstance(exc, requests.exceptions.SSLError):
@@ -268,9 +288,11 @@ class HttpClient:
 
     def _error(self, response, method, path, attempts):
         code, message, request_id = describe_error_body(response.text, response.headers.get('Content-Type', ''))
-        hint = self.auth_hint if response.status_code == 401 else None
+        lost = self._answer_lost(method, status=response.status_code)
+        hint = self.auth_hint if response.status_code == 401 else (LOST_ANSWER_HINT if lost else None)
         return ApiError(message, status=response.status_code, code=code, method=method, path=path, url=self.url_of(path),
-                        request_id=request_id or response.headers.get('X-Request-Id'), attempts=attempts, hint=hint)
+                        request_id=request_id or response.headers.get('X-Request-Id'), attempts=attempts, hint=hint,
+                        answer_lost=lost)
 
     def _parse(self, response, method, path, attempts):
         if not response.content:

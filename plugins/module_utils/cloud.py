@@ -3,19 +3,27 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""The cloud management API (/v1): credentials, paths, the envelope, and state waits."""
+"""The cloud management API (/v1): credentials, paths, the envelope, and how a state module brings a
+service or pipe to the requested state (state tables, commands, lost answers, waits)."""
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import itertools
+
+from ansible_collections.engine.cloud.plugins.module_utils import client as http
 from ansible_collections.engine.cloud.plugins.module_utils import validate
 from ansible_collections.engine.cloud.plugins.module_utils.base import (
-    CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, EngineModule, WaitError, missing_connection_errors, option_source, unused,
-    wait_for_state)
+    CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, EngineModule, Wait, WaitError, missing_connection_errors, option_source, unused)
+from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.pacer import ApiLimit
+from ansible_collections.engine.cloud.plugins.module_utils.states import FAIL, WAIT
 
 AUTH_HINT = 'The management API refused the API key: check api_key_id and api_key_secret (ENGINE_CLOUD_KEY_ID, ENGINE_CLOUD_KEY_SECRET)'
+# A command the API refuses in the resource's current state (409, or 400 "... is already running")
+# is decided again from a fresh read, at most this many times in one task.
+REFUSED_COMMAND_ROUNDS = 3
 
 # The live limit of this API, per credential (reference/README.md).
 RATE_LIMIT = ApiLimit(requests=10, seconds=10, env='ENGINE_CLOUD_RATE_LIMIT', credential='api_key_id')
@@ -81,30 +89,116 @@ class CloudModule(EngineModule):
         return self.call('GET', services_path(self.params['organization_id'])).get('result')
 
     def send(self, method, body, *parts):
-        return self.call(method, self.path(*parts), body=body).get('result')
+        """A write; an API error raises http.ApiError for the caller to judge (see EngineModule.converge)."""
+        return self.request(method, self.path(*parts), body=body).get('result')
 
-    def command(self, command, reached, *parts):
-        """PATCH a state command to <resource>/state and return the resource it answers with.
+    def reach(self, table, goal, key, *parts):
+        """Bring the resource at parts (the service itself without parts) to goal and exit.
 
-        A command, unlike a value, cannot be sent twice: when the answer to an applied command is
-        lost and the client retries, the API refuses the repeat (409, or 400 "already ...").
-        The resource is then read, and if reached(its state) holds, the first attempt did the work."""
-        def already_done(error):
-            if error.attempts > 1 and error.status in (400, 409):
-                resource = self.get(*parts)
-                if reached(resource.get('state')):
-                    return dict(result=resource)
-            return None
+        table (a states.StateTable) says what to do in each state: nothing, a command (PATCH <resource>/state),
+        wait a transition out and decide again (also with wait=false, within wait_timeout), or fail before
+        any write. After a command whose answer was lost, the resource is read and the table decides again:
+        a command that took effect is not sent again, one that did not may be (at most api_retries times),
+        a command of table.once never is (its effect is looked for in the wait instead). A command the API
+        refuses in the current state (409, or 400 "already") is decided again from a fresh read.
+        With wait=true, the module then polls until the goal's settled state (the first poll is a read,
+        never the command's answer)."""
+        def read():
+            return self.get(*parts)
 
-        return self.call('PATCH', self.path(*(parts + ('state',))), body=dict(command=command), recover=already_done).get('result')
+        name = parts[-1] if parts else self.params['service_id']
+        wait = Wait(self.params['wait_timeout'], '%s %s' % (table.noun, name))
+        first = resource = read()
+        command = Command()
+        for rounds in itertools.count():
+            action = table.action(goal, resource, predict=self.check_mode)
+            if action == FAIL:
+                self.fail(table.refusal(goal, resource, name), **{key: resource})
+            if action == WAIT:
+                resource = self._wait_out(wait, read, key, table, resource)
+                continue
+            if action is None or (command.lost and action in table.once):
+                break
+            if self.check_mode:
+                self.exit(changed=True, diff=state_diff(table, goal, first), **{key: dict(resource, state=table.target(goal, first))})
+            if command.lost:
+                self._may_resend(command, table, resource, action)
+            try:
+                resource = command.send(self, action, resource, parts)
+                break
+            except http.ApiError as error:
+                if not (error.answer_lost or command.may_retry_refusal(error, wait)):
+                    self.fail_api(error)
+            CLOCK.sleep(self.client.backoff(rounds))
+            resource = read()
+        self._settle(wait, read, key, table, goal, first, resource, command)
 
-    def settle(self, resource, read, done, failed, what, key):
-        """With wait=true, poll read() until the state is in done (the first poll is resource, as just
-        seen); a failure state or the timeout fails the task with the last resource. Else resource."""
-        if not self.params['wait'] or resource.get('state') in done:
-            return resource
+    def _may_resend(self, command, table, resource, action):
+        """A command whose answer was lost and that did not take effect is sent again, at most api_retries times."""
+        if command.resends >= self.params['api_retries']:
+            self.fail_api(command.lost, 'a read afterwards shows the %s in state %s, so the %s command did not take effect, and '
+                                        'api_retries (%d) allows no further attempt'
+                          % (table.noun, resource.get('state'), action, self.params['api_retries']))
+        command.resends += 1
+
+    def _wait_out(self, wait, read, key, table, resource):
+        """Wait until the resource is out of its transition; return it as it then is."""
         try:
-            resource, dummy = wait_for_state(read, done, failed, self.params['wait_timeout'], what, current=resource)
+            return wait.until(read, lambda seen: not table.in_transition(seen.get('state')), lambda seen: False,
+                              'the end of its transition', current=resource)
         except WaitError as error:
             self.fail(str(error), **{key: error.resource})
-        return resource
+
+    def _settle(self, wait, read, key, table, goal, first, resource, command):
+        """Exit with the resource: as it is (wait=false), or once it shows goal (wait=true, or a command of
+        table.once whose answer was lost: its effect has to be seen before the task can say it happened)."""
+        changed = command.name is not None
+        diff = state_diff(table, goal, first) if changed else None
+        lost_once = command.lost is not None and command.name in table.once
+        if self.check_mode or not (self.params['wait'] or lost_once):
+            self.exit(changed=changed, diff=diff, **{key: resource})
+        before = command.before or first
+        try:
+            resource = wait.until(read, table.done(goal, before, self.params['wait']), table.failed(goal), table.goal_text(goal, first),
+                                  current=None if command.answered else resource,
+                                  before=before.get('state') if changed else None, command=command.name)
+        except WaitError as error:
+            if lost_once:
+                self.fail_api(command.lost, '%s; the %s command was not sent again' % (error, command.name), **{key: error.resource})
+            self.fail(str(error), **{key: error.resource})
+        self.exit(changed=changed, diff=diff, **{key: resource})
+
+
+class Command:
+    """The state command of one task: what was sent, from which resource, and what became of its answer."""
+
+    def __init__(self):
+        self.name = self.before = self.lost = None
+        self.answered = False
+        self.resends = self.refusals = 0
+
+    def send(self, module, action, resource, parts):
+        """PATCH the command; return its answer. A lost answer is remembered (and raised)."""
+        self.before, self.answered = resource, False
+        try:
+            answer = module.send('PATCH', dict(command=action), *(parts + ('state',)))
+        except http.ApiError as error:
+            if error.answer_lost:
+                self.name, self.lost = action, error
+            raise
+        self.name, self.lost, self.answered = action, None, True
+        return answer
+
+    def may_retry_refusal(self, error, wait):
+        """A command refused in the resource's current state (409, or 400 "already") is decided again from a
+        fresh read, a few times within wait_timeout."""
+        refused = error.status == 409 or (error.status == 400 and 'already' in (error.message or '').lower())
+        if refused and self.refusals < REFUSED_COMMAND_ROUNDS and wait.remaining() > 0:
+            self.refusals += 1
+            return True
+        return False
+
+
+def state_diff(table, goal, first):
+    """The diff of a state module: the state first read, and the state the goal leads to."""
+    return dict(before=dict(state=first.get('state')), after=dict(state=table.target(goal, first)))

@@ -30,7 +30,7 @@ def normalize(value):
     if isinstance(value, (int, float)):
         return int(value) if float(value).is_integer() else float(value)
     if isinstance(value, str):
-        return normalize(float(value)) if _NUMBER.match(value.strip()) else value
+        return normalize(float(value.strip())) if _NUMBER.match(value.strip()) else value
     if isinstance(value, dict):
         return dict((key, normalize(item)) for key, item in value.items())
     if isinstance(value, (list, tuple)):

@@ -4,22 +4,24 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 """Ingestion pipes: the settings table (types, ranges, defaults), settings comparison with
-null/default semantics, and the rules that map a pipe's state to started/stopped."""
+null/default semantics, and pipe_state's state table."""
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import datetime
 import re
 
 from ansible_collections.engine.cloud.plugins.module_utils import validate
+from ansible_collections.engine.cloud.plugins.module_utils.states import FAIL, WAIT, StateTable
 
 # name: (type, minimum, maximum, default). Ranges are inclusive (contract, pipe settings table);
-# defaults are the live service's (reference); object_storage_concurrency's is not published and
-# is taken from the API document's example (1), as the simulator does.
+# defaults are the live service's (reference). object_storage_concurrency has no published default
+# (None): only null counts as "at the default" for it.
 SETTINGS = {
     'streaming_max_insert_wait_ms': ('int', 500, 60000, 5000),
-    'object_storage_concurrency': ('int', 1, 35, 1),
+    'object_storage_concurrency': ('int', 1, 35, None),
     'object_storage_polling_interval_ms': ('int', 100, 3600000, 30000),
     'object_storage_max_insert_bytes': ('int', 10485760, 53687091200, 10737418240),
     'object_storage_max_file_count': ('int', 1, 10000, 100),
@@ -33,18 +35,93 @@ SETTINGS = {
 }
 
 SOURCE_KINDS = ('kafka', 'objectStorage', 'stream', 'postgres')
-# States in which a pipe counts as started or stopped (the request is then already met).
-STARTED = frozenset(('Running', 'Provisioning', 'Setup', 'Snapshot', 'Modifying', 'Resync'))
-STOPPED = frozenset(('Stopped', 'Stopping', 'Paused', 'Pausing'))
-# The API accepts `start` only from these states; a pipe still stopping gets there by itself.
-STARTABLE = frozenset(('Stopped', 'Paused', 'Failed'))
-STOPPING = frozenset(('Stopping', 'Pausing'))
-# Where a wait ends: Running once started (or resynced); Stopped (streaming, object storage) or
-# Paused (postgres) once stopped. Failed and InternalError end it with a failure; Degraded does
-# not (a degraded pipe may recover), so it is waited on until wait_timeout.
-SETTLED = {'started': frozenset(('Running',)), 'stopped': frozenset(('Stopped', 'Paused')),
-           'resynced': frozenset(('Running',))}
-FAILED = frozenset(('Failed', 'InternalError'))
+
+# --- pipe_state: the state table --------------------------------------------------------------
+# The reference's pipe states: streaming and object storage pipes Unknown, Provisioning, Running,
+# Stopping, Stopped, Completed, Failed, InternalError; postgres pipes Provisioning, Setup, Snapshot,
+# Running, Pausing, Paused, Modifying, Resync, Failed, Unknown; any pipe may be Degraded. `stop`
+# works from any state, `start` only from Stopped, Paused or Failed, `resync` (postgres only) from any.
+STARTABLE = ('Stopped', 'Paused', 'Failed')
+TRANSITIONS = {'Stopping': 'Stopped', 'Pausing': 'Paused'}
+# States a resync passes through; a wait for resynced must see one of them (or other evidence, see done).
+RESYNCING = frozenset(('Resync', 'Snapshot', 'Setup', 'Modifying'))
+# goal -> state -> what pipe_state does (None: no command; WAIT: wait the transition out, then decide
+# again; FAIL: fail before any write). The module documentation shows the same table.
+PIPE_ACTIONS = {
+    'started': dict(Running=None, Provisioning=None, Setup=None, Snapshot=None, Modifying=None, Resync=None, Degraded=None,
+                    Stopped='start', Paused='start', Failed='start', Stopping=WAIT, Pausing=WAIT,
+                    Completed=FAIL, InternalError=FAIL, Unknown=FAIL),
+    'stopped': dict(Running='stop', Provisioning='stop', Setup='stop', Snapshot='stop', Modifying='stop', Resync='stop',
+                    Degraded='stop', Stopped=None, Paused=None, Failed='stop', Stopping=None, Pausing=None,
+                    Completed=None, InternalError='stop', Unknown='stop'),
+}
+PIPE_ACTIONS['resynced'] = dict((state, 'resync') for state in PIPE_ACTIONS['started'])
+PIPE_STATES = tuple(PIPE_ACTIONS['started'])
+
+
+def later(moment, than):
+    """Whether the ISO 8601 time moment is later than than (False when either does not parse)."""
+    instants = [_instant(value) for value in (moment, than)]
+    return None not in instants and instants[0] > instants[1]
+
+
+def _instant(value):
+    try:
+        return datetime.datetime.fromisoformat(value.strip().replace('Z', '+00:00'))
+    except (AttributeError, TypeError, ValueError):
+        return None
+
+
+class PipeStates(StateTable):
+    """pipe_state's table: only a postgres pipe can be resynced, a stopped postgres pipe settles as Paused,
+    and a resync must be seen to have run."""
+
+    def action(self, goal, resource, predict=False):
+        if goal == 'resynced' and source_kind(resource) != 'postgres':
+            return FAIL
+        return super(PipeStates, self).action(goal, resource, predict)
+
+    def refusal(self, goal, resource, name):
+        state = resource.get('state')
+        if goal == 'resynced' and source_kind(resource) != 'postgres':
+            return 'state=resynced is only possible for postgres pipes; pipe %s has a %s source' % (
+                resource.get('name') or name, source_kind(resource))
+        if goal == 'started' and state in PIPE_STATES:
+            return ('pipe %s cannot be started from state %s; the API starts a pipe only from %s, and stops it from any state '
+                    '(state=stopped)' % (name, state, ', '.join(STARTABLE)))
+        return super(PipeStates, self).refusal(goal, resource, name)
+
+    def goal_text(self, goal, resource):
+        if goal == 'stopped':
+            return 'Paused' if source_kind(resource) == 'postgres' else 'Completed or Stopped'
+        return 'Running after a resync' if goal == 'resynced' else 'Running'
+
+    def target(self, goal, resource):
+        if goal == 'stopped':
+            return 'Paused' if source_kind(resource) == 'postgres' else 'Stopped'
+        return 'Resync' if goal == 'resynced' else 'Running'
+
+    def done(self, goal, before, wait=True):
+        """resynced is reached once the resync has run: a state it passes through was seen, or (a resync
+        over between two reads) the pipe shows an updatedAt later than before the command; with wait, the
+        pipe must also be Running again. The other goals end in their settled states."""
+        if goal != 'resynced':
+            return super(PipeStates, self).done(goal, before, wait)
+        seen = []
+
+        def resynced(pipe):
+            if pipe.get('state') in RESYNCING or later(pipe.get('updatedAt'), before.get('updatedAt')):
+                seen.append(pipe.get('state'))
+            return bool(seen) and (not wait or pipe.get('state') == 'Running')
+        return resynced
+
+
+PIPE_TABLE = PipeStates(
+    'pipe', PIPE_ACTIONS,
+    settled={'started': frozenset(('Running',)), 'stopped': frozenset(('Stopped', 'Paused', 'Completed')),
+             'resynced': frozenset(('Running',))},
+    failures=dict((goal, frozenset(('Failed', 'InternalError'))) for goal in PIPE_ACTIONS),
+    targets={}, transitions=TRANSITIONS, once=('resync',))
 
 _INTEGER = re.compile(r'^\s*-?\d+\s*$')
 _BOOLEAN = {'true': True, 'false': False}
@@ -85,12 +162,13 @@ def check_settings(settings):
 
 
 def at_default(name, value):
-    """A current value of null or equal to the default both mean "at the default"."""
-    return value is None or value == SETTINGS[name][3]
+    """A current value of null or equal to the (published) default both mean "at the default"."""
+    default = SETTINGS[name][3]
+    return value is None or (default is not None and value == default)
 
 
 def same_setting(name, current, wanted):
-    if wanted is None or wanted == SETTINGS[name][3]:
+    if wanted is None or (SETTINGS[name][3] is not None and wanted == SETTINGS[name][3]):
         return at_default(name, current)
     return current == wanted and isinstance(current, bool) == isinstance(wanted, bool)
 
@@ -101,7 +179,7 @@ def settings_changes(current, wanted):
 
 
 def predict_settings(current, body):
-    """The settings a PUT of body would leave: null shows as the default value."""
+    """The settings a PUT of body would leave: null shows as the default value (or null, without one)."""
     predicted = dict(current)
     predicted.update((name, SETTINGS[name][3] if value is None else value) for name, value in body.items())
     return predicted
@@ -114,33 +192,3 @@ def source_kind(pipe):
         if source.get(kind):
             return kind
     return next((kind for kind, value in source.items() if value), 'unknown')
-
-
-def state_command(wanted, pipe, wait=True):
-    """(command to send or None, error or None) to bring pipe to wanted (started, stopped, resynced).
-
-    A pipe that is still stopping can be started once it has stopped: the caller waits first,
-    which needs wait=true."""
-    state = pipe.get('state')
-    if wanted == 'resynced':
-        kind = source_kind(pipe)
-        if kind != 'postgres':
-            return None, ('state=resynced is only possible for postgres pipes; pipe %s has a %s source'
-                          % (pipe.get('name') or pipe.get('id'), kind))
-        return 'resync', None
-    if wanted == 'stopped':
-        return (None if state in STOPPED else 'stop'), None
-    if state in STARTED:
-        return None, None
-    if state in STARTABLE or (wait and state in STOPPING):
-        return 'start', None
-    return None, ('pipe %s cannot be started from state %s; start is possible only from %s%s'
-                  % (pipe.get('name') or pipe.get('id'), state, ', '.join(sorted(STARTABLE)),
-                     ' (with wait=true a Stopping or Pausing pipe is started once it has stopped)' if state in STOPPING else ''))
-
-
-def settled_state(wanted, pipe):
-    """The state the pipe shows once wanted is reached, for check mode and diff."""
-    if wanted == 'stopped':
-        return 'Paused' if source_kind(pipe) == 'postgres' else 'Stopped'
-    return 'Resync' if wanted == 'resynced' else 'Running'

@@ -4,8 +4,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 """Domain rules of the service modules: the add/remove lists of the service PATCH (IP access
-list, private endpoints), endpoint toggles, name and scaling limits, and which service states
-count as started or stopped. Pure functions, so every rule is unit-tested on its own."""
+list, private endpoints, tags), endpoint toggles, name and scaling limits, what the service just
+read allows (autoscaling mode, tier, primary), and service_state's state table. Pure functions and
+data, so every rule is unit-tested on its own."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -16,6 +17,7 @@ import re
 
 from ansible_collections.engine.cloud.plugins.module_utils import validate
 from ansible_collections.engine.cloud.plugins.module_utils.compare import diff as make_diff
+from ansible_collections.engine.cloud.plugins.module_utils.states import FAIL, WAIT, StateTable
 
 NAME_MAX_LENGTH = 50
 # The contract: "an alphanumeric string with whitespace, up to 50 characters"; the live service
@@ -30,34 +32,48 @@ MEMORY_MIN, MEMORY_MAX, MEMORY_STEP = 24, 1068, 12
 REPLICAS_MIN, REPLICAS_MAX = 1, 20
 IDLE_TIMEOUT_MIN = 5
 
-# service_state: which current states already satisfy the requested state (no command sent),
-# which states end a wait, and which make a wait fail at once.
-SATISFIED = {
-    'started': frozenset(('running', 'starting', 'awaking', 'idle', 'partially_running')),
-    'stopped': frozenset(('stopped', 'stopping')),
+# --- service_state: the state table --------------------------------------------------------
+
+# The reference's service states. A command sent during a transition may be refused (409); a
+# terminating, terminated, softdeleting or softdeleted service takes no command.
+TRANSITIONS = {'starting': 'running', 'stopping': 'stopped', 'awaking': 'running', 'provisioning': 'running'}
+TERMINAL = ('terminating', 'terminated', 'softdeleting', 'softdeleted')
+_TERMINAL_FAIL = dict((state, FAIL) for state in TERMINAL)
+# goal -> state -> what service_state does (None: no command; WAIT: wait the transition out, then
+# decide again; FAIL: fail before any write). The module documentation shows the same table.
+SERVICE_ACTIONS = {
+    'started': dict(running=None, idle=None, partially_running=None, starting=None, awaking=None, provisioning=None,
+                    stopped='start', stopping=WAIT, degraded=FAIL, failed=FAIL, **_TERMINAL_FAIL),
+    'awake': dict(running=None, idle='awake', partially_running=None, starting=None, awaking=None, provisioning=None,
+                  stopped='start', stopping=WAIT, degraded=FAIL, failed=FAIL, **_TERMINAL_FAIL),
+    'stopped': dict(running='stop', idle='stop', partially_running='stop', starting=WAIT, awaking=WAIT, provisioning=WAIT,
+                    stopped=None, stopping=None, degraded='stop', failed=FAIL, **_TERMINAL_FAIL),
 }
-SETTLED = {
-    'started': frozenset(('running', 'idle')),
-    'stopped': frozenset(('stopped',)),
-}
-COMMANDS = {'started': 'start', 'stopped': 'stop'}
-# The state a command aims at, as the diff of service_state shows it.
-TARGET_STATES = {'started': 'running', 'stopped': 'stopped'}
-FAILURE_STATES = frozenset(('failed', 'degraded'))
+SERVICE_STATES = tuple(SERVICE_ACTIONS['started'])
 
 
-# --- service_state ------------------------------------------------------------------------
+class ServiceStates(StateTable):
+    """service_state's table, with messages that say what is possible instead."""
 
-def state_command(state, current_state):
-    """The command (start/stop) that brings a service in current_state to state, or None."""
-    if current_state in SATISFIED[state]:
-        return None
-    return COMMANDS[state]
+    def refusal(self, goal, resource, name):
+        state = resource.get('state')
+        if state in TERMINAL:
+            return 'service %s is %s: a terminating, terminated, softdeleting or softdeleted service takes no command' % (name, state)
+        if state == 'failed':
+            return 'service %s is failed: no start or stop is sent to a failed service' % name
+        if state == 'degraded':
+            return ('service %s is degraded: state=%s sends no command to a degraded service (start applies to a stopped one); '
+                    'it can be stopped with state=stopped' % (name, goal))
+        return super(ServiceStates, self).refusal(goal, resource, name)
 
 
-def needs_wait(state, current_state):
-    """Whether a service in current_state is still on its way to state."""
-    return current_state not in SETTLED[state]
+SERVICE_TABLE = ServiceStates(
+    'service', SERVICE_ACTIONS,
+    settled={'started': frozenset(('running', 'idle')), 'awake': frozenset(('running',)), 'stopped': frozenset(('stopped',))},
+    failures={'started': frozenset(('failed', 'degraded') + TERMINAL), 'awake': frozenset(('failed', 'degraded') + TERMINAL),
+              'stopped': frozenset(('failed',) + TERMINAL)},
+    targets={'started': 'running', 'awake': 'running', 'stopped': 'stopped'},
+    transitions=TRANSITIONS)
 
 
 # --- service: name ------------------------------------------------------------------------
@@ -174,6 +190,62 @@ def list_patch(add, remove):
     return patch
 
 
+# --- service: tags -----------------------------------------------------------------------
+
+# The reference's ResourceTagsV1: key 1 to 128, value (optional) up to 256 characters of these.
+TAG_CHARACTERS = re.compile(r'^[a-zA-Z0-9._-]+\Z')
+TAG_KEY_MAX, TAG_VALUE_MAX, TAGS_MAX = 128, 256, 50
+
+
+def check_tags(option, tags):
+    """(tags with string values, [error messages]): a key of 1 to 128 and a value of up to 256 letters, digits,
+    dots, underscores or hyphens (an integer value is taken as its digits; null means a tag without a value)."""
+    if tags is None:
+        return None, []
+    checked, errors = {}, []
+    rule = 'letters, digits, dots, underscores or hyphens'
+    if len(tags) > TAGS_MAX:
+        errors.append('%s may hold at most %d tags (the API\'s limit), got %d' % (option, TAGS_MAX, len(tags)))
+    for key in sorted(tags, key=str):
+        value = tags[key]
+        if not isinstance(key, str) or not TAG_CHARACTERS.match(key) or len(key) > TAG_KEY_MAX:
+            errors.append('%s keys must be 1 to %d %s, got %r' % (option, TAG_KEY_MAX, rule, key))
+            continue
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = str(value)
+        if value is not None and (not isinstance(value, str) or not TAG_CHARACTERS.match(value) or len(value) > TAG_VALUE_MAX):
+            errors.append('%s.%s must be 1 to %d %s, or null for a tag without a value, got %r' % (option, key, TAG_VALUE_MAX, rule, value))
+            continue
+        checked[key] = value
+    return checked, errors
+
+
+def _tag(key, value):
+    return dict(key=key) if value is None else dict(key=key, value=value)
+
+
+def tags_patch(current, desired, purge):
+    """(add, remove) for the tags PATCH, and the tags after it. A changed value is a remove of the current
+    pair and an add of the new one (the API removes before it adds); with purge, tags not desired are removed."""
+    current = current or []
+    add, remove, after = [], [], []
+    for tag in current:
+        key, value = tag.get('key'), tag.get('value')
+        if key not in desired:
+            (remove if purge else after).append(tag)
+        elif desired[key] == value:
+            after.append(tag)
+        else:
+            remove.append(_tag(key, value))
+            add.append(_tag(key, desired[key]))
+            after.append(add[-1])
+    known = set(tag.get('key') for tag in current)
+    for key in sorted(set(desired) - known):
+        add.append(_tag(key, desired[key]))
+        after.append(add[-1])
+    return add, remove, after
+
+
 # --- service: endpoints -------------------------------------------------------------------
 
 def endpoint_enabled(endpoints, protocol):
@@ -215,7 +287,7 @@ def service_patch(current, params):
     body holds only what differs, in the API's terms; diff shows before/after of each changed
     field of the service, in the API's field names."""
     body, before, after = {}, {}, {}
-    for option, field in (('name', 'name'), ('release_channel', 'releaseChannel'),
+    for option, field in (('name', 'name'), ('release_channel', 'releaseChannel'), ('enable_core_dumps', 'enableCoreDumps'),
                           ('transparent_data_encryption_key_id', 'transparentDataEncryptionKeyId')):
         if params.get(option) is not None and params[option] != current.get(field):
             body[field] = after[field] = params[option]
@@ -223,7 +295,8 @@ def service_patch(current, params):
     # Declarative lists: (option, purge option, API field, function giving (add, remove, list after)).
     for option, purge, field, compute in (('ip_access_list', 'purge_ip_access_list', 'ipAccessList', ip_access_list_patch),
                                           ('private_endpoint_ids', 'purge_private_endpoint_ids', 'privateEndpointIds',
-                                           private_endpoints_patch)):
+                                           private_endpoints_patch),
+                                          ('tags', 'purge_tags', 'tags', tags_patch)):
         if params.get(option) is not None:
             add, remove, listed = compute(current.get(field), params[option], params.get(purge))
             if list_patch(add, remove):
@@ -236,6 +309,49 @@ def service_patch(current, params):
             before['endpoints'], after['endpoints'] = current.get('endpoints') or [], listed
     diff = make_diff(before, after)
     return body, diff
+
+
+# --- what the service just read allows ------------------------------------------------------
+
+VERTICAL_ONLY_OPTIONS = (('num_replicas', 'numReplicas'), ('min_total_memory_gb', 'minTotalMemoryGb'),
+                         ('max_total_memory_gb', 'maxTotalMemoryGb'))
+PRODUCTION_ONLY_OPTIONS = ('min_total_memory_gb', 'max_total_memory_gb', 'release_channel')
+
+
+def service_errors(service, params):
+    """Messages for options the service just read does not allow, checked before any write: fields a
+    horizontal-autoscaling service does not have, production-only fields on another tier, fewer than two
+    replicas for the primary service of a warehouse, more than 50 tags in all."""
+    name = service.get('name') or service.get('id')
+    errors = []
+    if service.get('autoscalingMode') == 'horizontal':
+        errors += ['%s cannot be set on service %s: it uses horizontal autoscaling (autoscalingMode horizontal), which has no %s '
+                   '(its replica count scales between minReplicas and maxReplicas)' % (option, name, field)
+                   for option, field in VERTICAL_ONLY_OPTIONS if params.get(option) is not None]
+    tier = service.get('tier')
+    if tier not in (None, 'production'):
+        errors += ['%s is for production services only; service %s is a %s service (tier %s)' % (option, name, tier, tier)
+                   for option in PRODUCTION_ONLY_OPTIONS if params.get(option) is not None]
+    replicas = params.get('num_replicas')
+    if service.get('isPrimary') and replicas is not None and replicas < 2:
+        errors.append('num_replicas must be at least 2 for service %s, the primary service of its warehouse (isPrimary), got %d'
+                      % (name, replicas))
+    if params.get('tags') is not None:
+        after = tags_patch(service.get('tags'), params['tags'], params.get('purge_tags'))[2]
+        if len(after) > TAGS_MAX:
+            errors.append('tags would leave service %s with %d tags, more than the API\'s limit of %d; set purge_tags=true '
+                          'or list fewer' % (name, len(after), TAGS_MAX))
+    return errors
+
+
+def not_running_warning(service, change):
+    """The warning of a check-mode run whose change the API allows only on a running service, or None."""
+    state = service.get('state')
+    if state == 'running':
+        return None
+    return ('service %s is %s, not running: the API allows %s only while a service is running, so the real run would be refused '
+            '(HTTP 424 FAILED_DEPENDENCY); run engine.cloud.service_state with state=awake first, which starts or wakes the service '
+            'and waits until it runs' % (service.get('name') or service.get('id'), state, change))
 
 
 # --- service_scaling ----------------------------------------------------------------------

@@ -16,8 +16,9 @@ description:
   - Returns every alert of the observability API, optionally filtered.
   - Reads all pages when the server pages the listing (C(limit)/C(offset), 1000 alerts a page), and also works
     against older servers that return every alert at once.
-  - The filters are applied by the module to the alerts of all pages; each is an exact, case-sensitive match,
-    and an alert must match every filter given. Without filters every alert is returned.
+  - The filters are applied by the module to the alerts of all pages; each is an exact match, case-sensitive except
+    for O(dashboard_id) (an object id, whose hexadecimal digits may be written in either case), and an alert must
+    match every filter given. Without filters every alert is returned.
 author:
   - engine.cloud contributors (@engine-cloud)
 options:
@@ -32,7 +33,7 @@ options:
     choices: [inactive, ALERT, OK, INSUFFICIENT_DATA, DISABLED, PENDING]
   dashboard_id:
     description:
-      - Only the alerts on this dashboard (the alert's C(dashboard)), an object id of 24 hexadecimal digits.
+      - Only the alerts on this dashboard (the alert's C(dashboard)), an object id of 24 hexadecimal digits, in either case.
     type: str
   tile_id:
     description:
@@ -134,6 +135,7 @@ from ansible_collections.engine.cloud.plugins.module_utils.observability import 
 
 # option -> field of an alert it filters on
 FILTERS = dict(name='name', state='state', dashboard_id='dashboard', tile_id='tileId')
+CASE_INSENSITIVE = ('dashboard',)
 
 
 def main():
@@ -146,8 +148,15 @@ def main():
     module.fail_on_errors(validate.object_id('dashboard_id', module.params['dashboard_id']))
     wanted = dict((field, module.params[option]) for option, field in FILTERS.items() if module.params[option] is not None)
     alerts = [alert for alert in module.list_all('/alerts')
-              if all(alert.get(field) == value for field, value in wanted.items())]
+              if all(matches(field, alert.get(field), value) for field, value in wanted.items())]
     module.exit(alerts=alerts)
+
+
+def matches(field, actual, wanted):
+    """An exact match; an object id (the dashboard) in any case, as hexadecimal digits are."""
+    if field in CASE_INSENSITIVE and isinstance(actual, str):
+        return actual.lower() == wanted.lower()
+    return actual == wanted
 
 
 if __name__ == '__main__':

@@ -18,6 +18,7 @@ description:
   - Reads the current settings and sends one C(PUT) with only the keys that differ; nothing is sent when none differ.
   - A setting at its default may show as V(null) or as its default value; both count as "at the default", so asking
     for V(null) or for the default value changes nothing when the setting is at its default either way.
+    C(object_storage_concurrency) has no published default, so for it only V(null) counts as "at the default".
 author:
   - engine.cloud contributors (@engine-cloud)
 options:
@@ -32,7 +33,8 @@ options:
       - Every value is checked before anything is sent. Integer settings take an integer (or a string of digits, as
         templating may give); boolean settings take V(true) or V(false). Ranges are inclusive.
       - C(streaming_max_insert_wait_ms) (500 to 60000, default 5000) maximum wait before inserting streamed data.
-      - C(object_storage_concurrency) (1 to 35, default 1) concurrent file-processing threads.
+      - C(object_storage_concurrency) (1 to 35, no published default, V(null) leaves it to the service) concurrent
+        file-processing threads.
       - C(object_storage_polling_interval_ms) (100 to 3600000, default 30000) polling interval of continuous ingest.
       - C(object_storage_max_insert_bytes) (10485760 to 53687091200, default 10737418240) bytes in one insert batch.
       - C(object_storage_max_file_count) (1 to 10000, default 100) files in one insert batch.
@@ -56,7 +58,8 @@ attributes:
   check_mode:
     support: full
     details:
-      - Returns the predicted settings (a key reset to V(null) shows its default value) and sends no C(PUT).
+      - Returns the predicted settings (a key reset to V(null) shows its default value, C(object_storage_concurrency)
+        V(null)) and sends no C(PUT).
   diff_mode:
     support: full
     details:
@@ -94,7 +97,8 @@ EXAMPLES = r'''
 RETURN = r'''
 settings:
   description:
-    - All twelve settings after the change, as the API returns them (in check mode, as they would be).
+    - All twelve settings after the change, as the API returns them (in check mode, as they would be, a key reset to
+      V(null) showing its default value, or V(null) for C(object_storage_concurrency)).
     - A setting at its default shows as V(null) or as its default value; after a reset with V(null) the API may show either.
   returned: success
   type: dict
@@ -126,16 +130,18 @@ def main():
     wanted, errors = check_settings(module.params['settings'])
     module.fail_on_errors(*errors)
     path = ('pipes', module.params['pipe_id'], 'settings')
-    current = module.get(*path)
-    body = settings_changes(current, wanted)
-    predicted = predict_settings(current, body)
+
+    def plan(current):
+        body = settings_changes(current, wanted)
+        predicted = predict_settings(current, body)
+        return body, make_diff(current, dict((key, predicted[key]) for key in body))
 
     def write(changes):
         result = module.send('PUT', changes, *path)
         # A PUT answer without every key is completed by a read.
         return result if isinstance(result, dict) and set(SETTINGS) <= set(result) else module.get(*path)
 
-    module.apply('settings', current, body, write, make_diff(current, dict((key, predicted[key]) for key in body)))
+    module.converge('settings', lambda: module.get(*path), plan, write)
 
 
 if __name__ == '__main__':

@@ -14,7 +14,8 @@ short_description: Read the tuning settings of an ingestion pipe
 version_added: 0.1.0
 description:
   - Returns the twelve tuning settings of one ingestion pipe, as the cloud management API gives them.
-  - A setting at its default may show as V(null) or as the default value itself.
+  - A setting at its default may show as V(null) or as the default value itself. C(object_storage_concurrency) has no
+    published default; V(null) is the only value that means "at the default" for it.
 author:
   - engine.cloud contributors (@engine-cloud)
 options:

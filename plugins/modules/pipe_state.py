@@ -14,13 +14,23 @@ short_description: Start, stop or resync an ingestion pipe
 version_added: 0.1.0
 description:
   - Brings an ingestion pipe to the requested state and, by default, waits until it is there.
-  - V(started) holds when the pipe is C(Running), C(Provisioning), C(Setup), C(Snapshot), C(Modifying) or C(Resync);
-    otherwise C(start) is sent, which the API accepts only from C(Stopped), C(Paused) or C(Failed).
-    A C(Stopping) or C(Pausing) pipe is first waited for (with O(wait=true)) and then started;
-    from any other state (for example C(Completed), C(InternalError), C(Degraded), C(Unknown)) the module fails without sending anything.
-  - V(stopped) holds when the pipe is C(Stopped), C(Stopping), C(Paused) or C(Pausing); otherwise C(stop) is sent.
-  - V(resynced) always sends C(resync) and reports a change (it is a command); only postgres pipes can be resynced,
-    for other source kinds the module fails before sending anything and names the pipe's source kind.
+  - The pipe is read once and the table below decides what happens. The API takes C(stop) from any state, C(start)
+    only from C(Stopped), C(Paused) or C(Failed), and C(resync) only for postgres pipes.
+  - A pipe that is C(Stopping) or C(Pausing) is waited for (within O(wait_timeout), also with O(wait=false)) before
+    it is started, and the row of the state it ends in decides.
+  - 'State table: each row is the current state of the pipe, then what V(started) / V(stopped) do. C(-) sends no
+    command (the pipe is there, on its way, or C(Degraded), that is running but degraded); C(start), C(stop) send that
+    command; C(wait) waits the transition out, then decides again; C(fail) fails before any write, naming the state and
+    what is possible.'
+  - 'C(Running), C(Provisioning), C(Setup), C(Snapshot), C(Modifying), C(Resync), C(Degraded): C(-) / C(stop)'
+  - 'C(Stopped), C(Paused): C(start) / C(-)'
+  - 'C(Failed): C(start) / C(stop)'
+  - 'C(Stopping), C(Pausing): C(wait) / C(-)'
+  - 'C(Completed): C(fail) / C(-)'
+  - 'C(InternalError), C(Unknown): C(fail) / C(stop)'
+  - V(resynced) sends C(resync) from any state and reports a change (it is a command). Only postgres pipes can be
+    resynced; for other source kinds the module fails after reading the pipe, before sending anything, and names the
+    pipe's source kind.
   - The pipe is returned with secret-bearing values (for example C(connectionString)) masked.
 author:
   - engine.cloud contributors (@engine-cloud)
@@ -40,16 +50,25 @@ options:
   wait:
     description:
       - Whether to wait until the state has settled.
-      - V(started) and V(resynced) settle at C(Running); V(stopped) settles at C(Stopped) (streaming and object storage pipes)
-        or C(Paused) (postgres pipes).
-      - The wait fails at once when the pipe enters C(Failed) or C(InternalError), naming the state.
+      - V(started) settles at C(Running); V(stopped) at C(Stopped) (streaming and object storage pipes), C(Paused)
+        (postgres pipes) or C(Completed) (a finished object storage pipe ingests nothing).
+      - V(resynced) settles once the resync has run and the pipe is C(Running) again, that is, after a read has shown a
+        state the resync passes through (C(Resync), C(Snapshot), C(Setup), C(Modifying)). A resync that is over between
+        two reads is recognised by the pipe's C(updatedAt), later than before the command; a C(Running) pipe with an
+        unchanged C(updatedAt) does not end the wait.
+      - After a command the pipe is read 1, 2, 4, 8, then every 10 seconds; the answer to the command is never taken as
+        the end of the wait (it may still show the state from before the command).
+      - The wait fails when the pipe enters C(Failed) or C(InternalError), naming the state; a failure state the pipe
+        already showed before the command (a start from C(Failed)) counts only once a read has shown another state.
         A C(Degraded) pipe may recover, so it is waited on until O(wait_timeout).
-      - Polls after 1, 2, 4 and 8 seconds, then every 10 seconds.
+      - At O(wait_timeout) the task fails naming the last state, and says so when that is still the state from before the
+        command, which may then not have taken effect.
     type: bool
     default: true
   wait_timeout:
     description:
-      - How many seconds to wait, at least 1. The task fails at the timeout and names the last state.
+      - Seconds, at least 1, for all the waiting of one task together, the wait for C(Stopping) or C(Pausing) to end
+        before a start (also with O(wait=false)) and the wait for the requested state.
     type: int
     default: 600
 extends_documentation_fragment:
@@ -62,7 +81,8 @@ attributes:
   check_mode:
     support: full
     details:
-      - Reports the change that would be made, with the predicted state, and sends no command.
+      - Reports the change that would be made, with the predicted state, and sends no command. It does not wait; a
+        C(Stopping) or C(Pausing) pipe is taken as C(Stopped) or C(Paused).
   diff_mode:
     support: full
     details:
@@ -71,6 +91,16 @@ attributes:
     support: partial
     details:
       - V(started) and V(stopped) are idempotent; V(resynced) is a command and sends a resync every time.
+notes:
+  - When the answer to a command is lost (no response within O(api_timeout), a connection reset, HTTP 502, 503 or
+    504), the command may have been applied, so it is not sent again as it was. The pipe is read again and the table
+    decides from what it shows. A C(start) or C(stop) that took effect is not sent again; one that did not is sent again,
+    since it was not applied, at most O(api_retries) times.
+  - A C(resync) is never sent twice in one task, since a second one would start a second resync. After a lost answer
+    the module looks for the resync in the pipe's state and C(updatedAt) until O(wait_timeout), also with O(wait=false),
+    and fails, without sending it again, if it sees none.
+  - A C(start) the API refuses because the pipe is already running (HTTP 400) is decided again from a fresh read, at most
+    three times within O(wait_timeout).
 seealso:
   - module: engine.cloud.pipe_info
   - module: engine.cloud.pipe_settings
@@ -107,6 +137,8 @@ RETURN = r'''
 pipe:
   description:
     - The pipe after the change (after the wait, when O(wait=true)), with secret-bearing values masked.
+    - With O(wait=false), the answer to the command, which may still show the state from before it, or the pipe as read
+      when no command was sent.
     - In check mode, the current pipe with the predicted C(state).
     - When the wait fails, the failed task also returns the last pipe read.
   returned: success
@@ -133,7 +165,7 @@ pipe:
 '''
 
 from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule, wait_options
-from ansible_collections.engine.cloud.plugins.module_utils.pipe import FAILED, SETTLED, STARTABLE, settled_state, state_command
+from ansible_collections.engine.cloud.plugins.module_utils.pipe import PIPE_TABLE
 
 
 def main():
@@ -142,27 +174,7 @@ def main():
         state=dict(type='str', required=True, choices=['started', 'stopped', 'resynced']),
         **wait_options(600)
     ), uuid_options=('pipe_id',))
-    wanted, pipe_id = module.params['state'], module.params['pipe_id']
-
-    def read():
-        return module.get('pipes', pipe_id)
-
-    def settle(pipe, goal=wanted):
-        return module.settle(pipe, read, SETTLED[goal], FAILED, 'pipe %s' % pipe_id, 'pipe')
-
-    pipe = read()
-    command, error = state_command(wanted, pipe, module.params['wait'])
-    module.fail_on_errors(error)
-    if command is None:
-        module.exit(changed=False, pipe=pipe if module.check_mode else settle(pipe))
-    if command == 'start' and pipe.get('state') not in STARTABLE and not module.check_mode:
-        pipe = settle(pipe, 'stopped')  # still stopping: start once it has stopped
-    diff = dict(before=dict(state=pipe.get('state')), after=dict(state=settled_state(wanted, pipe)))
-
-    def reached(seen):
-        return state_command(wanted, dict(pipe, state=seen), module.params['wait'])[0] is None
-
-    module.apply('pipe', pipe, dict(command=command), lambda body: settle(module.command(command, reached, 'pipes', pipe_id)), diff)
+    module.reach(PIPE_TABLE, module.params['state'], 'pipe', 'pipes', module.params['pipe_id'])
 
 
 if __name__ == '__main__':

@@ -13,10 +13,12 @@ module: service
 short_description: Manage the basic settings of a database service
 version_added: 0.1.0
 description:
-  - Sets the name, IP access list, private endpoints, release channel and endpoints of an existing
-    database service, and rotates its transparent data encryption key.
+  - Sets the name, IP access list, private endpoints, release channel, endpoints, tags and core dumps of an
+    existing database service, and rotates its transparent data encryption key.
   - Reads the service once, compares, and sends one C(PATCH) carrying only what differs; nothing
     is sent when the service already matches.
+  - Before any write, the service just read is checked against what it allows; O(release_channel) on a service
+    that is not a production one fails, naming the option and the service's tier.
   - Options left out (or V(null)) are not managed.
   - To change scaling use M(engine.cloud.service_scaling); to start or stop use M(engine.cloud.service_state).
 author:
@@ -97,8 +99,30 @@ options:
     description:
       - Id of the transparent data encryption key to rotate to.
       - The key is rotated only when it differs from the service's current C(transparentDataEncryptionKeyId).
-      - The service must have transparent data encryption enabled and be running.
+      - The service must have transparent data encryption enabled and be running; in check mode, a rotation on a
+        service that is not running shows a warning, since the real run would be refused (HTTP 424).
     type: str
+  tags:
+    description:
+      - Tags of the service, a dict of tag key to value.
+      - A key is 1 to 128, a value up to 256 letters, digits, dots, underscores or hyphens; an integer value is taken as its
+        digits, V(null) is a tag without a value. Both are checked before anything is sent.
+      - A missing tag is added; a tag whose value differs is removed and added again with the new value (the API removes
+        before it adds).
+      - Current tags that are not listed are kept unless O(purge_tags=true).
+      - A service holds at most 50 tags (the API's limit). More than 50 here, or a result of more than 50 together with the
+        kept tags, fails before any write, naming the limit; no change is split over several requests.
+    type: dict
+  purge_tags:
+    description:
+      - Remove the current tags that O(tags) does not list.
+      - Only has an effect when O(tags) is set; O(tags={}) with O(purge_tags=true) removes every tag.
+    type: bool
+    default: false
+  enable_core_dumps:
+    description:
+      - Whether the service's infrastructure collects core dumps (the API's C(enableCoreDumps), an experimental feature).
+    type: bool
 extends_documentation_fragment:
   - engine.cloud.cloud
   - engine.cloud.cloud.SERVICE_ID
@@ -116,6 +140,11 @@ attributes:
     support: full
 notes:
   - The API removes entries before it adds them, so a description change is sent as a remove and an add of the same source.
+  - When the answer to the C(PATCH) is lost (no response within O(api_timeout), a connection reset, HTTP 502, 503 or 504),
+    the change may have been applied, so it is not sent again as it was. The service is read again and only what still
+    differs is sent, with the IP access list, private endpoint and tag changes computed anew from that read (an entry
+    that is already gone is not removed twice); nothing is sent when the first attempt did the work, and the task reports
+    the change it made. At most O(api_retries) such rounds.
 seealso:
   - module: engine.cloud.service_info
   - module: engine.cloud.service_scaling
@@ -159,6 +188,14 @@ EXAMPLES = r'''
   engine.cloud.service:
     service_id: 3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e51
     transparent_data_encryption_key_id: tde-key-2025-01-15-d4e5f6
+
+- name: Tag the service, keeping its other tags, and collect core dumps
+  engine.cloud.service:
+    service_id: 3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e51
+    tags:
+      team: data-platform
+      cost-center: 4711
+    enable_core_dumps: true
 '''
 
 RETURN = r'''
@@ -219,6 +256,21 @@ service:
       description: Id of the data-encryption key in use, where encryption is enabled.
       type: str
       sample: tde-key-2024-03-11-a1b2c3
+    tier:
+      description: Tier of the service, for example C(production) or C(development) (deprecated by the API, still returned).
+      type: str
+      sample: production
+    tags:
+      description: Tags of the service, each with C(key) and, where it has one, C(value).
+      type: list
+      elements: dict
+      sample:
+        - key: team
+          value: data-platform
+    enableCoreDumps:
+      description: Whether the service's infrastructure collects core dumps.
+      type: bool
+      sample: false
 '''
 
 from ansible_collections.engine.cloud.plugins.module_utils import service as rules
@@ -241,8 +293,12 @@ def main():
             enabled=dict(type='bool', required=True),
         )),
         transparent_data_encryption_key_id=dict(type='str', no_log=False),
+        tags=dict(type='dict'),
+        purge_tags=dict(type='bool', default=False),
+        enable_core_dumps=dict(type='bool'),
     ))
-    params = module.params
+    tags, tag_errors = rules.check_tags('tags', module.params['tags'])
+    params = dict(module.params, tags=tags)
     module.fail_on_errors(
         rules.name_error('name', params['name']),
         None if params['transparent_data_encryption_key_id'] is None or params['transparent_data_encryption_key_id'].strip()
@@ -250,10 +306,15 @@ def main():
         None if all((item or '').strip() for item in params['private_endpoint_ids'] or [])
         else 'private_endpoint_ids must not hold empty ids',
         *(rules.ip_access_list_errors('ip_access_list', params['ip_access_list'])
-          + rules.endpoints_errors('endpoints', params['endpoints'])))
-    current = module.get()
-    body, diff = rules.service_patch(current, params)
-    module.apply('service', current, body, lambda changes: module.send('PATCH', changes), diff=diff)
+          + rules.endpoints_errors('endpoints', params['endpoints']) + tag_errors))
+
+    def plan(current):
+        module.fail_on_errors(*rules.service_errors(current, params))
+        body, diff = rules.service_patch(current, params)
+        module.warn_in_check_mode('transparentDataEncryptionKeyId' in body and rules.not_running_warning(current, 'a key rotation'))
+        return body, diff
+
+    module.converge('service', module.get, plan, lambda body: module.send('PATCH', body))
 
 
 if __name__ == '__main__':

@@ -17,7 +17,16 @@ description:
   - Every bound is checked before anything is sent; the service is read once, and one C(PATCH)
     carrying only the fields that differ is sent; nothing is sent when the service already matches.
   - Options left out are not managed.
-  - The API changes scaling only while the service is C(running).
+  - Before any write, the service just read is checked against what it allows, and the task fails naming the option
+    when it does not allow it. A service with horizontal autoscaling (C(autoscalingMode=horizontal)) has no
+    C(numReplicas), C(minTotalMemoryGb) or C(maxTotalMemoryGb), so O(num_replicas), O(min_total_memory_gb) and
+    O(max_total_memory_gb) fail on it (the message names the autoscaling mode). The memory bounds are for production
+    services only (the message names the tier). O(num_replicas) below 2 fails on the primary service of a warehouse
+    (C(isPrimary)).
+  - The API changes scaling only while the service is C(running); use M(engine.cloud.service_state) with
+    O(engine.cloud.service_state#module:state=awake) first, which starts or wakes the service and waits until it runs.
+    In check mode, a change to a service that is not running shows a warning, since the real run would be refused
+    (HTTP 424).
 author:
   - engine.cloud contributors (@engine-cloud)
 options:
@@ -25,7 +34,7 @@ options:
     description:
       - Minimum total memory of the service during autoscaling, in GB (the API's C(minTotalMemoryGb)).
       - Between 24 and 1068, and a multiple of 12.
-      - Production services only.
+      - Production services with vertical autoscaling only.
       - Deprecated by the API, inaccurate for services with a non-default number of replicas; setting it
         shows a deprecation warning, and the option will be removed in engine.cloud 2.0.0.
     type: int
@@ -35,14 +44,16 @@ options:
       - Between 24 and 1068, a multiple of 12, and at least the minimum (O(min_total_memory_gb),
         or else the service's current C(minTotalMemoryGb)).
       - The API allows at most 360 for services that are not paid.
-      - Production services only.
+      - Production services with vertical autoscaling only.
       - Deprecated by the API, inaccurate for services with a non-default number of replicas; setting it
         shows a deprecation warning, and the option will be removed in engine.cloud 2.0.0.
     type: int
   num_replicas:
     description:
       - Number of replicas, between 1 and 20.
-      - The API asks for at least 2 for the first (primary) service of a warehouse.
+      - At least 2 for the first (primary) service of a warehouse.
+      - Services with vertical autoscaling only; a horizontal one scales its replica count between C(minReplicas) and
+        C(maxReplicas) by itself.
     type: int
   idle_scaling:
     description:
@@ -67,6 +78,11 @@ attributes:
       - The diff shows, in the API's field names, the before and after value of each field that changes.
   idempotent:
     support: full
+notes:
+  - When the answer to the C(PATCH) is lost (no response within O(api_timeout), a connection reset, HTTP 502, 503 or 504),
+    the change may have been applied, so it is not sent again as it was. The service is read again and only what still
+    differs is sent (nothing, when the first attempt did the work; the task reports the change it made), at most
+    O(api_retries) times.
 seealso:
   - module: engine.cloud.service_info
   - module: engine.cloud.service
@@ -108,10 +124,30 @@ service:
       description: Current state, for example C(running), C(stopped), C(idle).
       type: str
       sample: running
+    autoscalingMode:
+      description: C(vertical) (a fixed number of replicas, memory scales) or C(horizontal) (the number of replicas scales).
+      type: str
+      sample: vertical
+    tier:
+      description: Tier of the service, for example C(production) or C(development) (deprecated by the API, still returned).
+      type: str
+      sample: production
     numReplicas:
-      description: Number of replicas.
+      description: Number of replicas (absent for horizontal autoscaling).
       type: int
       sample: 3
+    minReplicas:
+      description: Lower bound of the replica count (horizontal autoscaling only).
+      type: int
+      sample: 2
+    maxReplicas:
+      description: Upper bound of the replica count (horizontal autoscaling only).
+      type: int
+      sample: 6
+    replicaMemoryGb:
+      description: Memory of each replica, in GB (horizontal autoscaling only).
+      type: int
+      sample: 32
     idleScaling:
       description: Whether the service scales to zero when idle.
       type: bool
@@ -121,11 +157,11 @@ service:
       type: int
       sample: 15
     minTotalMemoryGb:
-      description: Deprecated lower memory bound of the service, in GB (absent on some services).
+      description: Deprecated lower memory bound of the service, in GB (absent for horizontal autoscaling).
       type: int
       sample: 48
     maxTotalMemoryGb:
-      description: Deprecated upper memory bound of the service, in GB (absent on some services).
+      description: Deprecated upper memory bound of the service, in GB (absent for horizontal autoscaling).
       type: int
       sample: 360
     minReplicaMemoryGb:
@@ -141,6 +177,7 @@ service:
 from ansible_collections.engine.cloud.plugins.module_utils import service as rules
 from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule
 from ansible_collections.engine.cloud.plugins.module_utils.compare import changes
+from ansible_collections.engine.cloud.plugins.module_utils.compare import diff as make_diff
 
 
 def main():
@@ -159,10 +196,14 @@ def main():
                 '%s sets %s, a field the API deprecates as inaccurate for services with a non-default number of replicas'
                 % (option, dict(rules.SCALING_FIELDS)[option]),
                 version='2.0.0', collection_name='engine.cloud')
-    current = module.get()
-    module.fail_on_errors(rules.memory_order_error(params, current))
-    body = changes(current, rules.scaling_request(params))
-    module.apply('service', current, body, lambda changed: module.send('PATCH', changed, 'scaling'))
+
+    def plan(current):
+        module.fail_on_errors(*rules.service_errors(current, params) + [rules.memory_order_error(params, current)])
+        body = changes(current, rules.scaling_request(params))
+        module.warn_in_check_mode(body and rules.not_running_warning(current, 'scaling changes'))
+        return body, make_diff(current, body)
+
+    module.converge('service', module.get, plan, lambda body: module.send('PATCH', body, 'scaling'))
 
 
 if __name__ == '__main__':

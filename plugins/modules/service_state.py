@@ -10,38 +10,59 @@ __metaclass__ = type
 
 DOCUMENTATION = r'''
 module: service_state
-short_description: Start or stop a database service
+short_description: Start, stop or wake a database service
 version_added: 0.1.0
 description:
-  - Starts or stops a database service, and by default waits until it is there.
-  - The service is read once; a C(start) or C(stop) command is sent only when the service is not
-    already in, or on its way to, the requested state.
-  - V(started) already holds for a service that is C(running), C(starting), C(awaking), C(idle) or
-    C(partially_running); V(stopped) for one that is C(stopped) or C(stopping). An C(idle) service
-    counts as started and is not woken.
+  - Brings a database service to the requested state and, by default, waits until it is there.
+  - The service is read once and the table below decides what happens. A command (C(start), C(stop), C(awake))
+    is sent only where the table names one; nothing is sent to a service that is already in, or on its way to,
+    the requested state.
+  - A service in a transition (C(starting), C(stopping), C(awaking), C(provisioning)) may refuse commands, so a
+    transition away from the requested state is waited out first (within O(wait_timeout), also with O(wait=false)),
+    and the row of the state it ends in decides.
+  - 'State table: each row is the current state of the service, then what V(started) / V(awake) / V(stopped) do.
+    C(-) sends no command; C(start), C(stop), C(awake) send that command; C(wait) waits the transition out, then
+    decides again; C(fail) fails before any write, naming the state.'
+  - 'C(running), C(partially_running): C(-) / C(-) / C(stop)'
+  - 'C(idle): C(-) / C(awake) / C(stop)'
+  - 'C(starting), C(awaking), C(provisioning): C(-) / C(-) / C(wait)'
+  - 'C(stopped): C(start) / C(start) / C(-)'
+  - 'C(stopping): C(wait) / C(wait) / C(-)'
+  - 'C(degraded): C(fail) / C(fail) / C(stop)'
+  - 'C(failed), C(terminating), C(terminated), C(softdeleting), C(softdeleted): C(fail) / C(fail) / C(fail)'
 author:
   - engine.cloud contributors (@engine-cloud)
 options:
   state:
     description:
-      - V(started) sends C(start) unless the service already counts as started (see above).
-      - V(stopped) sends C(stop) unless the service is C(stopped) or C(stopping).
+      - V(started) holds for a service that is C(running) or C(idle) (an C(idle) service counts as started and is not woken).
+      - V(awake) is like V(started), but holds for a C(running) service only; an C(idle) one is woken with the
+        C(awake) command. Use it before changes the API allows only on a running service (scaling, key rotation).
+      - V(stopped) holds for a C(stopped) service.
     type: str
     required: true
-    choices: [started, stopped]
+    choices: [started, awake, stopped]
   wait:
     description:
-      - Wait until the service is C(running) or C(idle) (for V(started)) or C(stopped) (for V(stopped)).
-      - Also waits, without sending a command, for a service that is already on its way there (for
-        example C(stopping) with O(state=stopped), or C(starting) with O(state=started)).
-      - The service is read every 1, 2, 4, 8, then 10 seconds.
-      - The task fails at once when the service enters C(failed) or C(degraded), and at O(wait_timeout)
-        with the last state seen.
+      - Wait until the service is C(running) or C(idle) (V(started)), C(running) (V(awake)) or C(stopped) (V(stopped)).
+      - Also waits, without sending a command, for a service that is already on its way there (for example C(stopping)
+        with O(state=stopped), or C(starting) with O(state=started)).
+      - After a command, the service is read 1, 2, 4, 8, then every 10 seconds; the answer to the command is never
+        taken as the end of the wait.
+      - The task fails when the service enters C(failed) or a terminal state (C(terminating), C(terminated),
+        C(softdeleting), C(softdeleted)), and for V(started) and V(awake) also C(degraded). A failure state the service
+        already showed before the command counts only once a read has shown another state (the command may not have
+        taken effect yet).
+      - At O(wait_timeout) the task fails with the last state seen, and says so when that is still the state from before
+        the command, which may then not have taken effect.
+      - With O(wait=false) the task returns after the command (or at once without one); a transition in progress is still
+        waited out before a command.
     type: bool
     default: true
   wait_timeout:
     description:
-      - Seconds to wait, at least 1. Only used with O(wait=true).
+      - Seconds, at least 1, for all the waiting of one task together, the wait for a transition to end before a
+        command (also with O(wait=false)) and the wait for the requested state.
     type: int
     default: 900
 extends_documentation_fragment:
@@ -54,18 +75,27 @@ attributes:
   check_mode:
     support: full
     details:
-      - Reports whether a command would be sent; sends none and does not wait.
+      - Reports whether a command would be sent, from the state read, and sends none. It does not wait; a
+        transition in progress is taken as ended in the state it leads to (C(stopping) in C(stopped), the others in
+        C(running)).
   diff_mode:
     support: full
     details:
-      - When a command is sent, the diff shows the state before and the state requested (C(running) or C(stopped)).
+      - When a command is sent, the diff shows the state first read and the state requested (C(running) or C(stopped)).
   idempotent:
     support: full
 notes:
   - C(changed) is true when a command was sent (or would be, in check mode); waiting alone does not change anything.
+  - When the answer to a command is lost (no response within O(api_timeout), a connection reset, HTTP 502, 503 or 504),
+    the command may have been applied, so it is not sent again as it was. The service is read again and the table
+    decides from what it shows. A command that took effect is not sent again; one that did not is sent again, since it
+    was not applied, at most O(api_retries) times.
+  - A command the API refuses in the service's current state (HTTP 409, for example because someone else started a
+    transition) is decided again from a fresh read, at most three times within O(wait_timeout).
 seealso:
   - module: engine.cloud.service_info
   - module: engine.cloud.service
+  - module: engine.cloud.service_scaling
 '''
 
 EXAMPLES = r'''
@@ -74,7 +104,7 @@ EXAMPLES = r'''
     service_id: 3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e52
     state: stopped
 
-- name: Start it again, without waiting
+- name: Start it again, without waiting (a stop still in progress is waited out first)
   engine.cloud.service_state:
     service_id: 3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e52
     state: started
@@ -85,14 +115,20 @@ EXAMPLES = r'''
     service_id: 3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e51
     state: started
     wait_timeout: 600
+
+- name: Wake the service if it idles, before a scaling change (the API scales only a running service)
+  engine.cloud.service_state:
+    service_id: 3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e51
+    state: awake
 '''
 
 RETURN = r'''
 service:
   description:
-    - The service as last read, after the command and the wait; with O(wait=false), as the command's
-      response shows it (C(starting) or C(stopping)).
-    - In check mode, the current service, with the requested state when a command would be sent.
+    - The service as last read, after the command and the wait; with O(wait=false), as the answer to the command
+      shows it (C(starting), C(stopping) or C(awaking)), or as read when no command was sent.
+    - In check mode, the current service, with the state the command leads to (C(running) or C(stopped)) when one would
+      be sent.
     - When the wait fails, the failed task also returns the service as last read.
   returned: success and when a wait fails
   type: dict
@@ -114,28 +150,13 @@ service:
       sample: stopped
 '''
 
-from ansible_collections.engine.cloud.plugins.module_utils import service as rules
 from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule, wait_options
+from ansible_collections.engine.cloud.plugins.module_utils.service import SERVICE_TABLE
 
 
 def main():
-    module = CloudModule(dict(state=dict(type='str', required=True, choices=['started', 'stopped']), **wait_options(900)))
-    state = module.params['state']
-
-    def settle(service):
-        return module.settle(service, module.get, rules.SETTLED[state], rules.FAILURE_STATES,
-                             'service %s' % module.params['service_id'], 'service')
-
-    current = module.get()
-    command = rules.state_command(state, current.get('state'))
-    if command is None:
-        module.exit(changed=False, service=current if module.check_mode else settle(current))
-    diff = dict(before=dict(state=current.get('state')), after=dict(state=rules.TARGET_STATES[state]))
-
-    def reached(seen):
-        return rules.state_command(state, seen) is None
-
-    module.apply('service', current, dict(command=command), lambda body: settle(module.command(command, reached)), diff=diff)
+    module = CloudModule(dict(state=dict(type='str', required=True, choices=['started', 'awake', 'stopped']), **wait_options(900)))
+    module.reach(SERVICE_TABLE, module.params['state'], 'service')
 
 
 if __name__ == '__main__':

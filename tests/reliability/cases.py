@@ -4,9 +4,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 """What the suite runs: the modules of tests/simulator/catalog.py (arguments that work against the
-fixture, the request that reads, the request that writes), the faults, and the bad inputs
-generated from each module's own DOCUMENTATION (options, types, choices, ranges stated in the
-descriptions)."""
+fixture, the request that reads, the request that writes), a few more writes whose lost answer
+matters (a purge, a start, a resync), the faults, and the bad inputs generated from each module's
+own DOCUMENTATION (options, types, choices, ranges stated in the descriptions)."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -21,10 +21,53 @@ import yaml
 
 from harness import ROOT
 from tests.simulator import catalog
-from tests.simulator.fixture_ids import DASHBOARD_HEALTH, SERVICE_PROD, SOURCE_METRICS
+from tests.simulator.fixture_ids import DASHBOARD_HEALTH, PIPE_POSTGRES, SERVICE_DEV, SERVICE_PROD, SOURCE_METRICS, pipe_path, service_path
 
 # The modules the suite drives: the catalog every suite reads.
 MODULES, BY_NAME, WRITERS = catalog.MODULES, catalog.BY_NAME, catalog.WRITERS
+
+
+class Variant(catalog.Module):
+    """A writer of the catalog driven with other args, for a write whose repetition after a lost answer
+    would fail or do harm (the reference's "lost answers"); label names its cases and jobs."""
+
+    def __init__(self, label, name, args, read, write, resource):
+        super(Variant, self).__init__(name, 'cloud', args, read, write, resource)
+        self.label = label
+
+
+WRITE_VARIANTS = [
+    # Removing an entry twice is a 400.
+    Variant('service purge', 'service', dict(service_id=SERVICE_PROD, ip_access_list=[dict(source='203.0.113.0/24')],
+                                             purge_ip_access_list=True, private_endpoint_ids=[], purge_private_endpoint_ids=True),
+            ('GET', service_path()), ('PATCH', service_path()), ('services', SERVICE_PROD)),
+    # A start repeated after it took effect is refused (409).
+    Variant('service_state start', 'service_state', dict(service_id=SERVICE_DEV, state='started'),
+            ('GET', service_path(SERVICE_DEV)), ('PATCH', service_path(SERVICE_DEV, '/state')), ('services', SERVICE_DEV)),
+    # A second resync starts a second resync.
+    Variant('pipe_state resync', 'pipe_state', dict(service_id=SERVICE_PROD, pipe_id=PIPE_POSTGRES, state='resynced', wait_timeout=4),
+            ('GET', pipe_path(PIPE_POSTGRES)), ('PATCH', pipe_path(PIPE_POSTGRES, '/state')), ('pipes', PIPE_POSTGRES)),
+]
+FAULTED_WRITES = WRITERS + WRITE_VARIANTS
+
+
+def label(module):
+    return getattr(module, 'label', module.name)
+
+
+BY_LABEL = dict((label(module), module) for module in MODULES + WRITE_VARIANTS)
+
+
+def replayable(module):
+    """Whether the module's write is safe to send twice (the settings PUT). A PATCH is not: the client does not
+    retry it after its answer may have been lost; the module reads and sends only what still differs."""
+    return module.write is not None and module.write[0] != 'PATCH'
+
+
+def command_once(module):
+    """A resync: never sent twice in one task, even when its answer was lost."""
+    return module.args.get('state') == 'resynced'
+
 
 # --- faults -------------------------------------------------------------------------------------
 
@@ -35,10 +78,13 @@ DELAY = 3
 
 
 class Fault:
-    """One kind of fault. wait: the Retry-After-like wait it asks for (None: backoff)."""
+    """One kind of fault. wait: the Retry-After-like wait it asks for (None: backoff).
+    lost: on a write, the answer is lost after the request may have reached the API (a PATCH is then not
+    retried by the client). applied: the simulator applies the write before it loses the answer."""
 
-    def __init__(self, name, spec, retryable, expect, wait=None, apis=('cloud', 'observability')):
+    def __init__(self, name, spec, retryable, expect, wait=None, apis=('cloud', 'observability'), lost=False):
         self.name, self.spec, self.retryable, self.expect, self.wait, self.apis = name, spec, retryable, expect, wait, apis
+        self.lost, self.applied = lost, bool(spec.get('apply'))
 
 
 FAULTS = [
@@ -48,21 +94,36 @@ FAULTS = [
           apis=('observability',)),
     Fault('429 no header', dict(kind='status', status=429), True, ['HTTP 429']),
     Fault('500', dict(kind='status', status=500), False, ['HTTP 500']),
-    Fault('502', dict(kind='status', status=502), True, ['HTTP 502']),
-    Fault('503', dict(kind='status', status=503), True, ['HTTP 503']),
-    Fault('504', dict(kind='status', status=504), True, ['HTTP 504']),
-    Fault('connection reset', dict(kind='reset'), True, ['connection', 'failed']),
-    Fault('slower than api_timeout', dict(kind='delay', delay=DELAY), True, ['no response within api_timeout']),
+    Fault('502', dict(kind='status', status=502), True, ['HTTP 502'], lost=True),
+    Fault('503', dict(kind='status', status=503), True, ['HTTP 503'], lost=True),
+    Fault('504', dict(kind='status', status=504), True, ['HTTP 504'], lost=True),
+    Fault('connection reset', dict(kind='reset'), True, ['connection', 'failed'], lost=True),
+    Fault('slower than api_timeout', dict(kind='delay', delay=DELAY), True, ['no response within api_timeout'], lost=True),
     Fault('malformed JSON', dict(kind='malformed_json'), False, ['not valid JSON']),
-    Fault('HTML proxy page', dict(kind='html'), True, ['HTTP 502', 'HTML', '502 Bad Gateway']),
+    Fault('HTML proxy page', dict(kind='html'), True, ['HTTP 502', 'HTML', '502 Bad Gateway'], lost=True),
+    # Writes only: applied, then the answer is lost.
+    Fault('502 applied', dict(kind='status', status=502, apply=True), True, ['HTTP 502'], lost=True),
+    Fault('503 applied', dict(kind='status', status=503, apply=True), True, ['HTTP 503'], lost=True),
+    Fault('504 applied', dict(kind='status', status=504, apply=True), True, ['HTTP 504'], lost=True),
+    Fault('connection reset applied', dict(kind='reset', apply=True), True, ['connection', 'failed'], lost=True),
 ]
 FAULT_BY_NAME = dict((fault.name, fault) for fault in FAULTS)
-# On writes: the faults that decide whether a retried write is safe, plus the non-retryable ones.
-WRITE_FAULTS = ('429 Retry-After', '500', '502', '503', '504', 'slower than api_timeout', 'malformed JSON')
+READ_FAULTS = tuple(fault.name for fault in FAULTS if not fault.applied)
+# On writes: the faults that lose an answer (applied or not, at once or late), a refusal that is retried
+# (429), and the non-retryable ones.
+WRITE_FAULTS = ('429 Retry-After', '500', '502', '503', '504', 'connection reset', 'slower than api_timeout', 'malformed JSON',
+                '502 applied', '503 applied', '504 applied', 'connection reset applied')
+# The variants' point is a lost answer: not applied (read again, sent again), applied (read again, not sent again).
+VARIANT_FAULTS = ('504', '504 applied', 'connection reset applied')
 
 
 class FaultCase:
-    """A fault armed on a module's read or write, within or beyond api_retries (or non-retryable: once)."""
+    """A fault armed on a module's read or write, within or beyond api_retries (or once: non-retryable, an
+    applied write whose answer is lost, a resync, or a late write).
+
+    A write the client does not replay (a PATCH) whose answer is lost is followed by a read; what still
+    differs is sent again (within api_retries), nothing when the first attempt was applied; a resync is
+    never sent again, so its task fails when the read shows no resync."""
 
     def __init__(self, module, fault, target, mode):
         self.module, self.fault, self.target, self.mode = module, fault, target, mode
@@ -70,14 +131,27 @@ class FaultCase:
         self.path = re.escape(path) + '$'
         self.retries = BEYOND_RETRIES if mode == 'beyond' else RETRIES
         self.count = {'within': RETRIES, 'beyond': BEYOND_RETRIES + 1, 'once': 1}[mode]
-        self.key = re.sub(r'[^a-z0-9]+', '_', ('%s %s %s %s' % (module.name, target, fault.name, mode)).lower()).strip('_')
+        self.key = re.sub(r'[^a-z0-9]+', '_', ('%s %s %s %s' % (label(module), target, fault.name, mode)).lower()).strip('_')
+
+    @property
+    def read_again(self):
+        """The module, not the client, deals with this fault: a lost answer to a write that is not replayed."""
+        return self.target == 'write' and self.fault.lost and not replayable(self.module)
 
     @property
     def succeeds(self):
-        return self.mode == 'within'
+        if self.read_again and command_once(self.module):
+            return self.fault.applied
+        return self.mode == 'within' or (self.mode == 'once' and self.fault.retryable)
 
     @property
     def attempts(self):
+        """How many times the faulted request is sent; None where it depends on timing (a late write)."""
+        if self.read_again:
+            if self.fault.applied or command_once(self.module):
+                return 1
+            if self.fault.spec['kind'] == 'delay':
+                return None
         return self.count + 1 if self.succeeds else self.count
 
     def spec(self):
@@ -92,25 +166,39 @@ class FaultCase:
 
 
 def fault_cases(module, target):
-    names = [fault.name for fault in FAULTS] if target == 'read' else WRITE_FAULTS
+    if target == 'read':
+        names = READ_FAULTS
+    else:
+        names = WRITE_FAULTS if module in WRITERS else VARIANT_FAULTS
     cases = []
     for name in names:
         fault = FAULT_BY_NAME[name]
         if module.api not in fault.apis:
             continue
-        modes = ('within', 'beyond') if fault.retryable else ('once',)
-        if target == 'write' and fault.retryable and name not in ('503',):
-            modes = ('within',)
-        cases.extend(FaultCase(module, fault, target, mode) for mode in modes)
+        cases.extend(FaultCase(module, fault, target, mode) for mode in _modes(module, fault, target))
     return cases
+
+
+def _modes(module, fault, target):
+    """A fault is armed within and beyond api_retries on reads; on writes within only (503 both), once
+    where it is not retried, once where it applies the write (the read after it must prevent a second
+    write), once on a resync (never sent twice), and once where the write is late (a PATCH; its second
+    attempt, if any, depends on timing)."""
+    if not fault.retryable or fault.applied or (target == 'write' and command_once(module)):
+        return ('once',)
+    if target == 'read' or fault.name == '503':
+        return ('within', 'beyond')
+    if fault.spec['kind'] == 'delay' and not replayable(module):
+        return ('once',)
+    return ('within',)
 
 
 def all_fault_cases():
     cases = []
     for module in MODULES:
         cases.extend(fault_cases(module, 'read'))
-        if module.write:
-            cases.extend(fault_cases(module, 'write'))
+    for module in FAULTED_WRITES:
+        cases.extend(fault_cases(module, 'write'))
     return cases
 
 
@@ -143,6 +231,8 @@ _AT_LEAST = re.compile(r'at least\s+(-?\d+)', re.I)
 _MULTIPLE = re.compile(r'multiple of\s+(\d+)')
 _LENGTH = re.compile(r'(?:1 to (\d+) (?:letters|characters)|up to (\d+) characters|at most (\d+) characters)')
 _SETTING = re.compile(r'^C\((\w+)\) \((?:(-?\d+) to (-?\d+)|boolean)')
+# How a dict option whose keys follow a rule (tags) states it.
+_KEY_RULE = 'letters, digits, dots, underscores or hyphens'
 
 
 class BadInput:
@@ -234,7 +324,10 @@ def _option_cases(module, base, path, label, spec, element_of=None):
             add('element of wrong type', ['abc'], 'int')
     elif kind == 'dict':
         add('wrong type', 'not-a-dict', 'dict')
-        add('unknown key', {'bogus_key': 1}, 'bogus_key', 'engine_max_threads')
+        if any(_SETTING.match(line) for line in spec.get('description') or []):
+            add('unknown key', {'bogus_key': 1}, 'bogus_key', 'engine_max_threads')
+        if _KEY_RULE in description:
+            add('malformed key', {'bad key': 'x'}, 'bad key', _KEY_RULE)
         for line in spec.get('description') or []:
             found = _SETTING.match(line)
             if not found:

@@ -37,6 +37,24 @@ execution nodes, that use one key do not share a pacer; for them, retrying on HT
 '''
 
 
+LOST_ANSWERS = '''
+## After a lost answer
+
+A write whose answer is lost (no response within `api_timeout`, a connection reset, HTTP 502, 503 or
+504 to a PATCH) may have been applied, so the client does not send it again. The module reads the
+resource and sends only what still differs: nothing when the first attempt was applied (the task
+still reports the change it made), the rest otherwise, at most `api_retries` times. IP access list,
+private endpoint and tag edits are computed anew from that read, so a purge whose answer was lost is
+not repeated into a `400`. A start, stop or awake is sent again only when the read shows that it did
+not take effect (it was not applied); a resync is never sent twice in one task: after a lost answer
+the module looks for the resync in the pipe's state and `updatedAt`, and fails without sending it
+again when it sees none within `wait_timeout`. GETs, the settings PUT (idempotent), the chart query
+and HTTP 429 (refused before anything was applied) are retried as before. The fault cases check this
+from the request log: a read right after every lost answer, one write where the first was applied,
+one resync, and the resource's state of one write.
+'''
+
+
 def _get(counts, section, key, default=0):
     return counts.get(section, {}).get(key, default)
 
@@ -70,7 +88,13 @@ def render(counts):
         ('faults tried (module x fault x read/write x within/beyond api_retries)', '%s (%s passed)' % (faults.get('tried', 0), faults.get('passed', 0))),
         ('modules under faults', faults.get('modules', 0)),
         ('API requests the fault cases made', faults.get('requests', 0)),
-        ('retried writes whose state equals one write', '%s of %s' % (faults.get('idempotent_writes', 0), faults.get('retried_writes', 0))),
+        ('faulted writes whose state equals one write (or none, where the task failed)',
+         '%s of %s' % (faults.get('idempotent_writes', 0), faults.get('retried_writes', 0))),
+        ('writes whose answer was lost (PATCH: 502, 503, 504, reset, timeout), read again before anything else was sent',
+         '%s of %s' % (faults.get('lost_answers_read_again', 0), faults.get('lost_answers', 0))),
+        ('... of them applied before the answer was lost, and not sent again',
+         '%s of %s' % (faults.get('lost_applied_one_write', 0), faults.get('lost_applied', 0))),
+        ('... of them not applied, and sent again after the read', faults.get('lost_resent_after_a_read', 0)),
         ('bad inputs tried', '%s (%s passed)' % (bad.get('tried', 0), bad.get('passed', 0))),
         ('options with bad-input cases (the others take any string: credentials, key ids, exact-match filters)',
          '%s of %s' % (bad.get('options_covered', 0), bad.get('options', 0))),
@@ -86,6 +110,7 @@ def render(counts):
         ('planted secret found by the scan', 'yes' if secrets.get('planted_found') else 'no'),
         ('suite: tests / failed / time', '%s / %s / %s s' % (suite.get('tests_collected', 0), suite.get('tests_failed', 0), suite.get('seconds', 0))),
     ]))
+    out.append(LOST_ANSWERS)
     if load:
         out.append(LOAD_NOTE)
     kinds = sorted(key[len('kind:'):] for key in faults if key.startswith('kind:'))

@@ -18,6 +18,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 
 import cases
@@ -73,6 +74,8 @@ class Suite:
         workers = int(os.environ.get('RELIABILITY_WORKERS', '6'))
         self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=workers)
         self.jobs = {}
+        self.lock = threading.Lock()
+        self.simulator_names = set()
         self.load_enabled = os.environ.get('RELIABILITY_LOAD', '1') != '0'
 
     # --- scheduling ---------------------------------------------------------------------------
@@ -89,8 +92,8 @@ class Suite:
                 self._job(('load', forks), self._load, forks)
         for module in cases.MODULES:
             self._job(('faults', module.name, 'read'), self._faults, module, 'read')
-        for module in cases.WRITERS:
-            self._job(('faults', module.name, 'write'), self._faults, module, 'write')
+        for module in cases.FAULTED_WRITES:
+            self._job(('faults', cases.label(module), 'write'), self._faults, module, 'write')
         for module in cases.MODULES:
             self._job(('bad', module.name), self._bad_inputs, module)
         self._job('tls', self._tls)
@@ -104,7 +107,7 @@ class Suite:
             if isinstance(key, tuple) and key[0] == 'load':
                 self._job(key, self._load, key[1])
             elif isinstance(key, tuple) and key[0] == 'faults':
-                self._job(key, self._faults, cases.BY_NAME[key[1]], key[2])
+                self._job(key, self._faults, cases.BY_LABEL[key[1]], key[2])
             elif isinstance(key, tuple):
                 self._job(key, self._bad_inputs, cases.BY_NAME[key[1]])
             else:
@@ -121,14 +124,21 @@ class Suite:
         return path
 
     def simulator(self, name, **options):
-        """A started private simulator in directory(name); state changes settle at once."""
+        """A started private simulator in directory(name); state changes settle at once. Jobs run side
+        by side, so each simulator needs a name of its own: two in one directory share a port file,
+        and one job would talk to (and stop) the other's simulator."""
+        with self.lock:
+            if name in self.simulator_names:
+                raise ValueError('a second simulator named %r' % name)
+            self.simulator_names.add(name)
         return SimulatorProcess(self.directory(name), transition_delay=0, **options).start()
 
     # --- faults ---------------------------------------------------------------------------------
 
     def _faults(self, module, target):
         """One playbook: every fault case of one module on its read or write, each on a fresh state."""
-        sim = self.simulator('faults-%s-%s' % (module.name, target))
+        name = '%s-%s' % (cases.label(module).replace(' ', '-'), target)
+        sim = self.simulator('faults-' + name)
         try:
             tasks, names = [], {}
             if target == 'write':
@@ -150,8 +160,8 @@ class Suite:
             tasks.append(dict(admin_task(sim, 'Read the log of %s' % previous.key, **self._case_log_args(previous, target)),
                               register='l_' + previous.key))
             tasks.append(dump_task_raw(sim, names))
-            plays = [play('Faults on %s %s' % (module.name, target), tasks, sim_url=sim.url)]
-            run = self.ansible.playbook('faults-%s-%s' % (module.name, target), plays)
+            plays = [play('Faults on %s %s' % (cases.label(module), target), tasks, sim_url=sim.url)]
+            run = self.ansible.playbook('faults-' + name, plays)
         finally:
             sim.stop()
         return run
@@ -161,7 +171,7 @@ class Suite:
         return dict(requests=True, snapshot=(case.key + '.json') if target == 'write' else None)
 
     def fault_outcome(self, case):
-        run = self.result(('faults', case.module.name, case.target))
+        run = self.result(('faults', cases.label(case.module), case.target))
         entry = run.registered.get(case.key)
         if entry is None:
             raise AssertionError('no result for %s\n%s' % (case.key, run.explain()))
@@ -171,7 +181,7 @@ class Suite:
         return Outcome(run, entry['result'], entry['log'], snapshot)
 
     def write_reference(self, module):
-        run = self.result(('faults', module.name, 'write'))
+        run = self.result(('faults', cases.label(module), 'write'))
         kind, object_id = module.resource
         initial = resource(_load_json(os.path.join(run.directory, 'initial.json')), kind, object_id)
         reference = resource(_load_json(os.path.join(run.directory, 'reference.json')), kind, object_id)
@@ -300,7 +310,7 @@ class Suite:
     def _load(self, forks):
         directory = self.directory('load-forks-%d' % forks)
         fixtures = load_fixtures(directory, LOAD_HOSTS)
-        sim = self.simulator('load', fixtures=fixtures['path'], rate_limit=True)
+        sim = self.simulator('load-forks-%d' % forks, fixtures=fixtures['path'], rate_limit=True)
         try:
             inventory = os.path.join(directory, 'inventory.ini')
             with open(inventory, 'w') as handle:

@@ -4,7 +4,7 @@ import json
 import re
 
 from . import server
-from .state import ConfigError, validate_fault
+from .state import POSTGRES_PIPE_STATES, SERVICE_STATES, STREAMING_PIPE_STATES, ConfigError, validate_fault
 
 _EDITABLE = {'services': 'services', 'pipes': 'pipes'}
 
@@ -61,6 +61,10 @@ def _faults(store, method, body):
 
 
 def _edit(store, objects, object_id, changes):
+    """Set fields of a service or pipe. A ``state`` must be one of the reference's states for that object;
+    ``then: {"state": S, "after": seconds}`` turns the edit into a transition that ends in S after that time,
+    ``then: {"state": S, "reads": n}`` into one that ends once n API reads (GET) have shown the object
+    (without ``then``, setting ``state`` cancels a running transition)."""
     if not isinstance(changes, dict):
         raise ConfigError('body must be a JSON object')
     if 'id' in changes:
@@ -69,7 +73,40 @@ def _edit(store, objects, object_id, changes):
         if object_id not in objects:
             return server.Response.json(404, {'error': 'no such object %s' % object_id})
         obj = objects[object_id]
+        changes = dict(changes)
+        then = changes.pop('then', None)
+        if then is not None:
+            _check_then(then, changes)
+        allowed = _states_of(obj)
+        for key, state in (('state', changes.get('state')), ('then.state', (then or {}).get('state'))):
+            if state is not None and state not in allowed:
+                raise ConfigError('%s must be one of: %s' % (key, ', '.join(allowed)))
         if 'state' in changes:
             obj.pop('_pending', None)  # a direct state edit cancels a running transition
         obj.update(changes)
+        if then is not None and 'reads' in then:
+            store.begin_counted_transition(obj, changes['state'], then['state'], then['reads'])
+        elif then is not None:
+            store.begin_transition(obj, changes['state'], then['state'], then['after'])
         return server.Response.json(200, obj)
+
+
+def _states_of(obj):
+    if 'source' not in obj:
+        return SERVICE_STATES
+    return POSTGRES_PIPE_STATES if (obj['source'] or {}).get('postgres') else STREAMING_PIPE_STATES
+
+
+def _check_then(then, changes):
+    if not isinstance(then, dict) or set(then) not in ({'state', 'after'}, {'state', 'reads'}):
+        raise ConfigError('then must be an object with state and either after or reads')
+    if 'state' not in changes:
+        raise ConfigError('then needs a state to start from')
+    if 'reads' in then:
+        reads = then['reads']
+        if isinstance(reads, bool) or not isinstance(reads, int) or not 1 <= reads <= 100:
+            raise ConfigError('then.reads must be a number of API reads between 1 and 100')
+        return
+    after = then['after']
+    if isinstance(after, bool) or not isinstance(after, (int, float)) or not 0 <= after <= 3600:
+        raise ConfigError('then.after must be a number of seconds between 0 and 3600')

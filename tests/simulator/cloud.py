@@ -18,8 +18,9 @@ CODES = {400: 'BAD_REQUEST', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 404: 'NOT_FO
          503: 'SERVICE_UNAVAILABLE', 504: 'GATEWAY_TIMEOUT'}
 UUID_RE = re.compile(r'[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}')
 NAME_RE = re.compile(r'[A-Za-z0-9](?:[A-Za-z0-9 -]{0,48}[A-Za-z0-9])?')
+# object_storage_concurrency has no published default: a reset leaves it null.
 SETTING_DEFAULTS = {
-    'streaming_max_insert_wait_ms': 5000, 'object_storage_concurrency': 1, 'object_storage_polling_interval_ms': 30000,
+    'streaming_max_insert_wait_ms': 5000, 'object_storage_concurrency': None, 'object_storage_polling_interval_ms': 30000,
     'object_storage_max_insert_bytes': 10 * 1024 ** 3, 'object_storage_max_file_count': 100, 'engine_max_threads': 3,
     'engine_max_insert_threads': 1, 'engine_min_insert_block_size_bytes': 1024 ** 3, 'engine_max_download_threads': 4,
     'engine_parallel_distributed_insert_select': 2, 'object_storage_use_cluster_function': True,
@@ -27,6 +28,11 @@ SETTING_DEFAULTS = {
 }
 PIPE_STARTABLE = ('Stopped', 'Paused', 'Failed')
 SERVICE_STOPPABLE = ('running', 'idle', 'degraded', 'partially_running')
+SERVICE_TERMINAL = ('terminating', 'terminated', 'softdeleting', 'softdeleted')
+# Fields a horizontal-autoscaling service does not have; what its scaling PATCH does with them is
+# not documented, so they are refused.
+VERTICAL_ONLY = ('numReplicas', 'minTotalMemoryGb', 'maxTotalMemoryGb')
+TAGS_MAX = 50
 
 SERVICES = '/v1/organizations/{organizationId}/services'
 S = SERVICES + '/{serviceId}'
@@ -149,7 +155,7 @@ def render_service(store, service):
 def render_pipe(store, pipe):
     """The API view of a pipe."""
     store.settle(pipe)
-    return {k: copy.deepcopy(v) for k, v in pipe.items() if k != '_pending'}
+    return {k: copy.deepcopy(v) for k, v in pipe.items() if k not in ('sim', '_pending')}
 
 
 def render_reverse_private_endpoint(endpoint):
@@ -161,7 +167,9 @@ def render_reverse_private_endpoint(endpoint):
 
 def get_service(store, service, _params, _body):
     """GET S."""
-    return render_service(store, service)
+    view = render_service(store, service)
+    store.count_read(service)
+    return view
 
 
 def list_services(store, _service, _params, _body):
@@ -257,12 +265,22 @@ def _patch_endpoints(service, changes):
 
 
 def _patch_tags(current, patch):
+    """remove first, then add (the reference). Strict where it is silent: a removed tag must exist (with the
+    value given, if one is), an added key must not exist after the removes, and at most 50 tags remain."""
     tags = {tag['key']: tag for tag in current}
     for index, tag in enumerate(patch.get('remove', [])):
-        if tags.pop(tag['key'], None) is None:
-            raise bad_request('request body.tags.remove[%d].key' % index, 'tag %s does not exist' % tag['key'])
-    for tag in patch.get('add', []):
-        tags[tag['key']] = tag
+        field = 'request body.tags.remove[%d]' % index
+        found = tags.pop(tag['key'], None)
+        if found is None:
+            raise bad_request(field + '.key', 'tag %s does not exist' % tag['key'])
+        if 'value' in tag and tag['value'] != found.get('value'):
+            raise bad_request(field + '.value', 'tag %s has the value %s, not %s' % (tag['key'], found.get('value'), tag['value']))
+    for index, tag in enumerate(patch.get('add', [])):
+        if tag['key'] in tags:
+            raise bad_request('request body.tags.add[%d].key' % index, 'tag %s already exists; remove it first' % tag['key'])
+        tags[tag['key']] = dict(tag)
+    if len(tags) > TAGS_MAX:
+        raise bad_request('request body.tags', 'a service can have at most %d tags, this would give %d' % (TAGS_MAX, len(tags)))
     return list(tags.values())
 
 
@@ -299,12 +317,17 @@ def patch_scaling(store, service, _params, body):
             service[bound + 'ReplicaMemoryGb'] = total // 3
             service['currentScaling']['effective%sReplicaMemoryGb' % bound.title()] = total // 3
     scaling = service['currentScaling']
-    scaling.update(effectiveMinReplicas=service['numReplicas'], effectiveMaxReplicas=service['numReplicas'],
-                   effectiveIdleScaling=service['idleScaling'], effectiveIdleTimeoutMinutes=service['idleTimeoutMinutes'])
+    scaling.update(effectiveIdleScaling=service['idleScaling'], effectiveIdleTimeoutMinutes=service['idleTimeoutMinutes'])
+    if 'numReplicas' in service:
+        scaling.update(effectiveMinReplicas=service['numReplicas'], effectiveMaxReplicas=service['numReplicas'])
     return render_service(store, service)
 
 
 def _check_scaling(service, body):
+    if service.get('autoscalingMode') == 'horizontal':
+        for key in VERTICAL_ONLY:
+            if key in body:
+                raise bad_request('request body.' + key, 'not available for a service with horizontal autoscaling')
     for key in ('minTotalMemoryGb', 'maxTotalMemoryGb', 'idleTimeoutMinutes'):
         if key in body and not isinstance(body[key], int):
             raise bad_request('request body.' + key, 'must be a whole number')
@@ -331,6 +354,8 @@ def patch_service_state(store, service, _params, body):
     command, state = body.get('command'), service['state']
     if command is None:
         raise bad_request('request body.command', 'is required')
+    if state in SERVICE_TERMINAL:
+        raise ApiError(409, 'Service %s is %s and takes no command' % (service['id'], state))
     if command == 'start' and state == 'stopped':
         store.begin_transition(service, 'starting', 'running')
     elif command == 'stop' and state in SERVICE_STOPPABLE:
@@ -358,15 +383,20 @@ def source_kind(pipe):
 
 def get_pipe(store, service, params, _body):
     """GET pipe."""
-    return render_pipe(store, _pipe(store, service, params))
+    pipe = _pipe(store, service, params)
+    view = render_pipe(store, pipe)
+    store.count_read(pipe)
+    return view
 
 
 def patch_pipe_state(store, service, params, body):
-    """PATCH pipe/state: start, stop or resync."""
+    """PATCH pipe/state: start, stop or resync. With the config switch stale_pipe_answers, the answer
+    shows the pipe as it was before the command (the reference leaves this open); later reads show the change."""
     pipe = _pipe(store, service, params)
     command, kind = body.get('command'), source_kind(pipe)
     if command is None:
         raise bad_request('request body.command', 'is required')
+    before = render_pipe(store, pipe)
     if command == 'stop':
         store.begin_transition(pipe, *(('Pausing', 'Paused') if kind == 'postgres' else ('Stopping', 'Stopped')))
     elif command == 'start':
@@ -376,9 +406,10 @@ def patch_pipe_state(store, service, params, body):
     else:
         if kind != 'postgres':
             raise ApiError(400, 'resync is supported only for postgres pipes, not for %s pipes' % kind)
-        store.begin_transition(pipe, 'Resync', 'Running')
-    pipe['updatedAt'] = store.now_iso()
-    return render_pipe(store, pipe)
+        store.begin_transition(pipe, 'Resync', 'Running', store.config['resync_delay'])
+        sim = pipe.setdefault('sim', {})
+        sim['resyncs'] = sim.get('resyncs', 0) + 1  # GET /_admin/state shows how many resyncs were started
+    return before if store.config['stale_pipe_answers'] else render_pipe(store, pipe)
 
 
 def list_pipes(store, service, _params, _body):
@@ -396,7 +427,7 @@ def put_pipe_settings(store, service, params, body):
     pipe = _pipe(store, service, params)
     for key, value in body.items():
         pipe['settings'][key] = SETTING_DEFAULTS[key] if value is None else value
-    pipe['updatedAt'] = store.now_iso()
+    store.touch(pipe)
     return dict(pipe['settings'])
 
 

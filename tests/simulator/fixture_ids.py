@@ -29,6 +29,7 @@ SERVICE_DEV = _by_name('services', 'dev-sandbox')            # development, not 
 SERVICE_IDLE = _by_name('services', 'reporting replica')     # production, not primary, idle
 SERVICE_INGEST_STAGING = _by_name('services', 'ingest-staging')  # development, gcp, running, tags team/env
 SERVICE_INGEST_EU = _by_name('services', 'ingest-eu')        # production, azure, running, a tag without value
+SERVICE_HORIZONTAL = _by_name('services', 'events-horizontal')  # production, paid, horizontal autoscaling, running
 
 PIPE_KAFKA = _by_name('pipes', 'orders-kafka')               # on prod, Running
 PIPE_OBJECT_STORAGE = _by_name('pipes', 'events-objectstorage')  # on prod, Running, has a connection string

@@ -138,12 +138,16 @@ def dispatch(store, request, pause=None):
     if api is None:
         return Response.text(404, 'Not Found')
     entry = store.log(time=store.now_iso(), api=api.NAME, method=request.method, path=request.path, query=request.query,
-                      status=None, body=request.json_body(), fault=None)
+                      status=None, body=request.json_body(), fault=None, handled=True)
     fault = store.take_fault(request.method, request.path)
     if fault is None:
         response = api.handle(store, request)
     else:
         entry['fault'] = fault['kind']
+        # A fault with apply lets the API handle the request first: the write is applied, its answer lost.
+        entry['handled'] = fault['apply'] or fault['kind'] == 'delay'
+        if fault['apply']:
+            api.handle(store, request)
         if fault['kind'] == 'reset':
             return None
         if fault['kind'] == 'delay':

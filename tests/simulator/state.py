@@ -19,6 +19,14 @@ DEFAULT_FIXTURES = os.path.join(os.path.dirname(__file__), 'fixtures.json')
 RATE_LIMIT_HEADERS = ('Retry-After', 'X-RateLimit-Reset')
 FAULT_KINDS = ('status', 'reset', 'malformed_json', 'html', 'delay')
 
+# The reference's state lists. A pipe's family follows its source kind; any pipe may be Degraded.
+SERVICE_STATES = ('starting', 'stopping', 'terminating', 'softdeleting', 'awaking', 'partially_running', 'provisioning',
+                  'running', 'stopped', 'terminated', 'softdeleted', 'degraded', 'failed', 'idle')
+STREAMING_PIPE_STATES = ('Unknown', 'Provisioning', 'Running', 'Stopping', 'Stopped', 'Completed', 'Failed', 'InternalError',
+                         'Degraded')
+POSTGRES_PIPE_STATES = ('Provisioning', 'Setup', 'Snapshot', 'Running', 'Pausing', 'Paused', 'Modifying', 'Resync', 'Failed',
+                        'Unknown', 'Degraded')
+
 
 class SystemClock:
     """Real time. Tests that run the simulator in process pass a fake with the same two methods,
@@ -61,6 +69,16 @@ def _check_count(key, value):
     return value
 
 
+def _check_optional_delay(key, value):
+    return None if value is None else _check_delay(key, value)
+
+
+def _check_optional_reads(key, value):
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100):
+        raise ConfigError('%s must be null or a number of reads between 1 and 100' % key)
+    return value
+
+
 def _check_headers(key, value):
     if not isinstance(value, list) or any(name not in RATE_LIMIT_HEADERS for name in value):
         raise ConfigError('%s must be a list drawn from %s' % (key, ', '.join(RATE_LIMIT_HEADERS)))
@@ -73,6 +91,9 @@ CONFIG_CHECKS = {
     'alerts_paging': _check_bool,
     'alert_count': _check_count,
     'rate_limit_headers': _check_headers,
+    'resync_delay': _check_optional_delay,
+    'transition_reads': _check_optional_reads,
+    'stale_pipe_answers': _check_bool,
 }
 
 
@@ -90,11 +111,14 @@ def validate_fault(spec):
     """Return a normalised fault from an admin request body."""
     if not isinstance(spec, dict):
         raise ConfigError('body must be a JSON object')
-    unknown = sorted(set(spec) - {'method', 'path', 'count', 'kind', 'status', 'headers', 'body', 'delay'})
+    unknown = sorted(set(spec) - {'method', 'path', 'count', 'kind', 'status', 'headers', 'body', 'delay', 'apply'})
     if unknown:
         raise ConfigError('unknown fault field(s): ' + ', '.join(unknown))
     if spec.get('kind') not in FAULT_KINDS:
         raise ConfigError('kind must be one of: ' + ', '.join(FAULT_KINDS))
+    apply = _check_bool('apply', spec.get('apply', False))
+    if apply and spec['kind'] == 'delay':
+        raise ConfigError('apply does not go with kind delay (a delayed request is always applied)')
     try:
         pattern = re.compile(spec.get('path') or '')
     except (re.error, TypeError) as exc:
@@ -114,7 +138,7 @@ def validate_fault(spec):
     return {
         'method': method.upper() if method else None, 'path': pattern.pattern, 'regex': pattern, 'count': count,
         'kind': spec['kind'], 'status': status, 'headers': headers, 'body': spec.get('body'),
-        'delay': _check_delay('delay', spec.get('delay', 0)),
+        'delay': _check_delay('delay', spec.get('delay', 0)), 'apply': apply,
     }
 
 
@@ -148,7 +172,8 @@ class Store:
         with open(fixtures_path, encoding='utf-8') as handle:
             self.fixtures = json.load(handle)
         self.defaults = {'transition_delay': 1.0, 'rate_limit': False, 'alerts_paging': True, 'alert_count': 0,
-                         'rate_limit_headers': list(RATE_LIMIT_HEADERS)}
+                         'rate_limit_headers': list(RATE_LIMIT_HEADERS), 'resync_delay': None, 'stale_pipe_answers': False,
+                         'transition_reads': None}
         self.defaults.update(validate_config(defaults or {}))
         self.lock = threading.RLock()
         self.reset()
@@ -194,22 +219,49 @@ class Store:
                 return fault
         return None
 
-    def begin_transition(self, obj, interim, target):
-        """Show ``interim`` now and ``target`` once the configured delay has passed."""
-        obj['state'] = interim
-        obj['_pending'] = {'state': target, 'at': self.clock.time() + self.config['transition_delay']}
+    def begin_transition(self, obj, interim, target, delay=None):
+        """Show ``interim`` now and ``target`` once ``delay`` (default: the configured one) has passed, or,
+        with the config key transition_reads, once that many API reads have shown the object."""
+        if self.config['transition_reads'] is not None:
+            self.begin_counted_transition(obj, interim, target, self.config['transition_reads'])
+        else:
+            obj['state'] = interim
+            obj['_pending'] = {'state': target, 'at': self.clock.time() + (self.config['transition_delay'] if delay is None else delay)}
+        self.touch(obj)
+
+    def touch(self, obj, moment=None):
+        """A pipe records the time of its last change in ``updatedAt`` (a service has no such field)."""
+        if 'updatedAt' in obj:
+            obj['updatedAt'] = now_iso(self.clock.time() if moment is None else moment)
 
     def now_iso(self):
         """The store's current time as an API timestamp."""
         return now_iso(self.clock.time())
 
+    def begin_counted_transition(self, obj, interim, target, reads):
+        """Show ``interim`` to the next ``reads`` API reads of the object, ``target`` from then on (a test
+        that must see a transition whatever the machine's speed)."""
+        obj['state'] = interim
+        obj['_pending'] = {'state': target, 'reads': reads}
+
     def settle(self, obj):
         """Apply a finished transition; return the object."""
         pending = obj.get('_pending')
-        if pending and self.clock.time() >= pending['at']:
-            obj['state'] = pending['state']
-            del obj['_pending']
+        if pending and 'at' in pending and self.clock.time() >= pending['at']:
+            self._end_transition(obj, pending['at'])
         return obj
+
+    def count_read(self, obj):
+        """An API read has shown the object: a counted transition ends after its last read."""
+        pending = obj.get('_pending')
+        if pending and 'reads' in pending:
+            pending['reads'] -= 1
+            if pending['reads'] <= 0:
+                self._end_transition(obj, self.clock.time())
+
+    def _end_transition(self, obj, moment):
+        obj['state'] = obj.pop('_pending')['state']
+        self.touch(obj, moment)
 
     def snapshot(self):
         """The whole internal state, JSON-ready."""

@@ -7,7 +7,7 @@ import time
 import pytest
 
 from .fixture_ids import (KEY_ID, KEY_SECRET, ORGANIZATION, PIPE_DEV, PIPE_KAFKA, PIPE_OBJECT_STORAGE, PIPE_POSTGRES, PIPE_STREAM, RPE,
-                          SERVICE_DEV, SERVICE_IDLE, SERVICE_INGEST_EU, SERVICE_INGEST_STAGING, SERVICE_PROD, TOKEN, pipe_path,
+                          SERVICE_DEV, SERVICE_HORIZONTAL, SERVICE_IDLE, SERVICE_INGEST_EU, SERVICE_INGEST_STAGING, SERVICE_PROD, TOKEN, pipe_path,
                           service_path)
 
 UUID4 = re.compile(r'[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}')
@@ -257,7 +257,8 @@ def test_tde_key_rotation(sim):
 
 
 def test_tags_and_core_dumps(sim):
-    body = {'tags': {'remove': [{'key': 'env'}], 'add': [{'key': 'team', 'value': 'ingest'}]}, 'enableCoreDumps': True}
+    body = {'tags': {'remove': [{'key': 'env'}, {'key': 'team', 'value': 'data-platform'}], 'add': [{'key': 'team', 'value': 'ingest'}]},
+            'enableCoreDumps': True}
     result = sim.cloud('PATCH', service_path(), body).result
     assert result['tags'] == [{'key': 'team', 'value': 'ingest'}] and result['enableCoreDumps'] is True
     assert_error(sim.cloud('PATCH', service_path(), {'tags': {'add': [{'key': 'bad key'}]}}), 400, 'BAD_REQUEST',
@@ -378,7 +379,7 @@ def test_settings_defaults(sim):
     assert result['object_storage_max_insert_bytes'] == 10 * 1024 ** 3
     assert result['engine_min_insert_block_size_bytes'] == 1024 ** 3
     assert result['object_storage_use_cluster_function'] is True and result['engine_parallel_view_processing'] is False
-    assert result['object_storage_concurrency'] == 1
+    assert result['object_storage_concurrency'] is None  # no published default: a reset leaves null
 
 
 @pytest.mark.parametrize('key, low, high', [(k, lo, hi) for k, (lo, hi) in SETTINGS_RANGES.items()])
@@ -453,7 +454,8 @@ def endpoints_of(service):
 
 def test_services_lists_every_service_as_its_read_shows_it(sim):
     listed = sim.cloud('GET', SERVICES).result
-    assert [service['id'] for service in listed] == [SERVICE_PROD, SERVICE_DEV, SERVICE_IDLE, SERVICE_INGEST_STAGING, SERVICE_INGEST_EU]
+    assert [service['id'] for service in listed] == [SERVICE_PROD, SERVICE_DEV, SERVICE_IDLE, SERVICE_INGEST_STAGING, SERVICE_INGEST_EU,
+                                                     SERVICE_HORIZONTAL]
     for service in listed:
         assert service == sim.cloud('GET', '%s/%s' % (SERVICES, service['id'])).result
         assert 'sim' not in service and all('enabled' not in endpoint for endpoint in service['endpoints'])

@@ -18,6 +18,7 @@ FACTS = {
     'sim_service_prod_id': 'SERVICE_PROD',
     'sim_service_dev_id': 'SERVICE_DEV',
     'sim_service_idle_id': 'SERVICE_IDLE',
+    'sim_service_horizontal_id': 'SERVICE_HORIZONTAL',
     'sim_pipe_kafka_id': 'PIPE_KAFKA',
     'sim_pipe_objectstorage_id': 'PIPE_OBJECT_STORAGE',
     'sim_pipe_stream_id': 'PIPE_STREAM',

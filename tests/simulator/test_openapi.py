@@ -13,7 +13,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from .fixture_ids import (ORGANIZATION, PIPE_DEV, PIPE_KAFKA, PIPE_OBJECT_STORAGE, PIPE_POSTGRES, PIPE_STREAM, RPE, SERVICE_DEV,
-                          SERVICE_IDLE, SERVICE_PROD, pipe_path, service_path)
+                          SERVICE_HORIZONTAL, SERVICE_IDLE, SERVICE_PROD, pipe_path, service_path)
 
 DOCUMENT_PATH = os.path.join(os.path.dirname(__file__), 'cloud-api.openapi.json')
 TEMPLATE = '/v1/organizations/{organizationId}/services/{serviceId}'
@@ -55,7 +55,7 @@ def validate(document, template, method, reply, status='200', schema=None):
     assert not errors, errors
 
 
-GETS = [(TEMPLATE, service_path(service)) for service in (SERVICE_PROD, SERVICE_DEV, SERVICE_IDLE)]
+GETS = [(TEMPLATE, service_path(service)) for service in (SERVICE_PROD, SERVICE_DEV, SERVICE_IDLE, SERVICE_HORIZONTAL)]
 GETS += [(TEMPLATE + '/pipes/{pipeId}', pipe_path(pipe)) for pipe in (PIPE_KAFKA, PIPE_OBJECT_STORAGE, PIPE_STREAM, PIPE_POSTGRES)]
 GETS += [(TEMPLATE + '/pipes/{pipeId}/settings', pipe_path(pipe, '/settings')) for pipe in (PIPE_KAFKA, PIPE_OBJECT_STORAGE, PIPE_STREAM, PIPE_POSTGRES)]
 GETS += [(TEMPLATE + '/pipes/{pipeId}', pipe_path(PIPE_DEV, service_id=SERVICE_DEV)),

@@ -112,7 +112,7 @@ SOURCE
 run cloud_env ansible-inventory -vvv -i "$work/cache.engine_cloud.yml" --list
 requests 1
 run cloud_env ansible-inventory -vvv -i "$work/cache.engine_cloud.yml" --list
-grep -q 'engine.cloud.services: 5 services from the cache' "$work/last.log"
+grep -q 'engine.cloud.services: 6 services from the cache' "$work/last.log"
 requests 0
 run cloud_env ansible-inventory -i "$work/cache.engine_cloud.yml" --list --flush-cache
 requests 1

@@ -140,7 +140,7 @@ def test_constructed_groups_keyed_groups_and_compose(sim):
         groups=dict(stopped=trust_as_template("engine_state == 'stopped'")),
         compose=dict(ansible_connection=trust_as_template("'local'"), team=trust_as_template('engine_tags.team'))))
     members = dict((name, sorted(host.name for host in group.get_hosts())) for name, group in inventory.groups.items())
-    assert members['tier_production'] == sorted([SERVICE_IDLE, 'ingest-eu', 'prod-analytics'])
+    assert members['tier_production'] == sorted([SERVICE_IDLE, 'events-horizontal', 'ingest-eu', 'prod-analytics'])
     assert members['tier_development'] == ['dev-sandbox', 'ingest-staging']
     assert members['tag_team_ingest'] == ['ingest-eu', 'ingest-staging'] and members['tag_env_production'] == ['ingest-eu', 'prod-analytics']
     assert members['tag_gdpr'] == ['ingest-eu']

@@ -14,7 +14,8 @@ import pytest
 import requests
 
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
-from ansible_collections.engine.cloud.tests.simulator.fixture_ids import KEY_ID, KEY_SECRET, SOURCE_METRICS, TOKEN, service_path
+from ansible_collections.engine.cloud.tests.simulator.fixture_ids import (KEY_ID, KEY_SECRET, PIPE_KAFKA, SOURCE_METRICS, TOKEN, pipe_path,
+                                                                          service_path)
 
 SIM_URL = 'http://simulator.test'
 SERVICE = service_path()
@@ -201,3 +202,62 @@ def test_a_429_on_the_last_attempt_still_tells_the_pacer(sim):
     sim.faults(fault(status=429, headers={'X-RateLimit-Reset': '4'}))
     failure(cloud_client(pacer=pacer, retries=0), 'GET', SERVICE)
     assert pacer.calls == ['acquire', ('refused', 4.0)]
+
+
+# --- writes whose answer is lost ------------------------------------------------------------------
+
+LOST = 'The answer to this write was lost, so it may have been applied; it was not sent again'
+
+
+def refused_connection():
+    from urllib3.exceptions import MaxRetryError, NewConnectionError
+    return requests.exceptions.ConnectionError(MaxRetryError(None, SERVICE, NewConnectionError(None, 'Connection refused')))
+
+
+@pytest.mark.parametrize('lost', [fault(status=502), fault(status=503), fault(status=504), fault(kind='reset'),
+                                  fault(kind='delay', delay=40), fault(status=504, apply=True)],
+                         ids=['502', '503', '504', 'reset', 'timeout', '504 applied'])
+def test_a_patch_whose_answer_is_lost_is_not_sent_again(sim, lost):
+    sim.faults(dict(lost, count=2))
+    error = failure(cloud_client(), 'PATCH', SERVICE, body={'name': 'renamed'})
+    assert error.answer_lost is True and str(error).endswith(LOST)
+    assert len(sim.requests()) == 1 and sim.clock.sleeps == []
+
+
+def test_a_patch_cut_short_is_not_sent_again(sim):
+    sim.script(requests.exceptions.ChunkedEncodingError('cut'))
+    assert failure(cloud_client(), 'PATCH', SERVICE, body={'name': 'renamed'}).answer_lost is True
+    assert sim.requests() == [] and sim.clock.sleeps == []
+
+
+@pytest.mark.parametrize('never_sent', [requests.exceptions.ConnectTimeout('no connection'), refused_connection()],
+                         ids=['connect timeout', 'connection refused'])
+def test_a_patch_that_never_reached_the_server_is_retried(sim, never_sent):
+    sim.script(never_sent)
+    assert cloud_client().request('PATCH', SERVICE, body={'name': 'renamed'})['result']['name'] == 'renamed'
+    assert len(sim.requests()) == 1 and sim.clock.sleeps == [0.75]
+
+
+def test_a_patch_refused_with_429_is_retried_as_before(sim):
+    sim.faults(fault(status=429, headers={'Retry-After': '2'}))
+    assert cloud_client().request('PATCH', SERVICE, body={'name': 'renamed'})['result']['name'] == 'renamed'
+    assert [entry['status'] for entry in sim.requests()] == [429, 200] and sim.clock.sleeps == [2.0]
+
+
+@pytest.mark.parametrize('method, path, body', [('GET', SERVICE, None), ('PUT', pipe_path(PIPE_KAFKA, '/settings'), {}),
+                                                ('POST', SERIES, None)], ids=['GET', 'settings PUT', 'chart query POST'])
+@pytest.mark.parametrize('lost', [fault(status=503), fault(kind='delay', delay=40)], ids=['503', 'timeout'])
+def test_reads_the_settings_put_and_the_chart_query_are_retried_as_before(sim, method, path, body, lost):
+    sim.faults(dict(lost, method=method))
+    client = observability_client() if path == SERIES else cloud_client()
+    if path == SERIES:
+        body = {'series': [{'sourceId': SOURCE_METRICS, 'aggFn': 'count', 'where': '', 'groupBy': []}],
+                'startTime': 1728736620000, 'endTime': 1728740220000}
+    client.request(method, path, body=body)
+    assert [entry['fault'] for entry in sim.requests()] == [lost['kind'], None]
+
+
+def test_an_error_that_is_not_a_lost_answer_says_nothing_about_it(sim):
+    sim.faults(fault(status=500))
+    error = failure(cloud_client(), 'PATCH', SERVICE, body={})
+    assert error.answer_lost is False and 'lost' not in str(error)

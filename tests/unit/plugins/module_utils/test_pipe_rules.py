@@ -33,7 +33,7 @@ def test_the_table_has_exactly_the_twelve_contract_settings():
     assert set(pipe.SETTINGS) == set(CONTRACT) | set(BOOLEANS)
     for name, (low, high) in CONTRACT.items():
         assert pipe.SETTINGS[name][:3] == ('int', low, high)
-        assert low <= pipe.SETTINGS[name][3] <= high
+        assert pipe.SETTINGS[name][3] is None if name == 'object_storage_concurrency' else low <= pipe.SETTINGS[name][3] <= high
     for name in BOOLEANS:
         assert pipe.SETTINGS[name][0] == 'bool'
 
@@ -133,6 +133,20 @@ def test_predicted_settings_show_defaults_for_nulls():
     assert current == {'engine_max_threads': 8, 'engine_max_insert_threads': 2}
 
 
+@pytest.mark.parametrize('current, wanted, differs', [
+    (None, None, False),
+    (1, None, True),   # no published default: only null is "at the default"
+    (None, 1, True),
+    (1, 1, False),
+    (4, 1, True),
+])
+def test_object_storage_concurrency_is_at_its_default_only_when_null(current, wanted, differs):
+    name = 'object_storage_concurrency'
+    assert (pipe.settings_changes({name: current}, {name: wanted}) == {name: wanted}) is differs
+    assert pipe.at_default(name, 1) is False and pipe.at_default(name, None) is True
+    assert pipe.predict_settings({name: 4}, {name: None}) == {name: None}
+
+
 def make_pipe(state, kind='kafka'):
     source = dict((name, None) for name in pipe.SOURCE_KINDS)
     source[kind] = {'x': 1}
@@ -143,57 +157,3 @@ def make_pipe(state, kind='kafka'):
 def test_source_kind_is_the_key_with_an_object(kind):
     assert pipe.source_kind(make_pipe('Running', kind)) == kind
     assert pipe.source_kind({'source': {}}) == 'unknown'
-
-
-@pytest.mark.parametrize('state', sorted(pipe.STARTED))
-def test_started_states_need_no_start(state):
-    assert pipe.state_command('started', make_pipe(state)) == (None, None)
-
-
-@pytest.mark.parametrize('state', ['Stopped', 'Paused', 'Failed'])
-def test_start_is_sent_only_from_startable_states(state):
-    assert pipe.state_command('started', make_pipe(state)) == ('start', None)
-
-
-@pytest.mark.parametrize('state', ['Stopping', 'Pausing'])
-def test_a_stopping_pipe_is_started_after_a_wait_only(state):
-    assert pipe.state_command('started', make_pipe(state), wait=True) == ('start', None)
-    command, error = pipe.state_command('started', make_pipe(state), wait=False)
-    assert command is None
-    assert 'cannot be started from state %s' % state in error and 'wait=true' in error
-
-
-@pytest.mark.parametrize('state', ['Completed', 'InternalError', 'Degraded', 'Unknown'])
-def test_start_from_other_states_fails_naming_the_state(state):
-    assert pipe.state_command('started', make_pipe(state)) == (
-        None, 'pipe orders cannot be started from state %s; start is possible only from Failed, Paused, Stopped' % state)
-
-
-@pytest.mark.parametrize('state', sorted(pipe.STOPPED))
-def test_stopped_states_need_no_stop(state):
-    assert pipe.state_command('stopped', make_pipe(state)) == (None, None)
-
-
-@pytest.mark.parametrize('state', ['Running', 'Provisioning', 'Failed', 'Degraded', 'InternalError', 'Completed', 'Resync'])
-def test_stop_is_sent_from_any_other_state(state):
-    assert pipe.state_command('stopped', make_pipe(state)) == ('stop', None)
-
-
-@pytest.mark.parametrize('state', ['Running', 'Paused', 'Failed'])
-def test_resync_always_sent_for_postgres(state):
-    assert pipe.state_command('resynced', make_pipe(state, 'postgres')) == ('resync', None)
-
-
-@pytest.mark.parametrize('kind', ['kafka', 'objectStorage', 'stream'])
-def test_resync_refused_for_other_kinds_naming_the_kind(kind):
-    assert pipe.state_command('resynced', make_pipe('Running', kind)) == (
-        None, 'state=resynced is only possible for postgres pipes; pipe orders has a %s source' % kind)
-
-
-def test_settled_states():
-    assert pipe.settled_state('stopped', make_pipe('Running', 'postgres')) == 'Paused'
-    assert pipe.settled_state('stopped', make_pipe('Running', 'stream')) == 'Stopped'
-    assert pipe.settled_state('started', make_pipe('Stopped')) == 'Running'
-    assert pipe.settled_state('resynced', make_pipe('Running', 'postgres')) == 'Resync'
-    for wanted, states in pipe.SETTLED.items():
-        assert not states & pipe.FAILED, wanted

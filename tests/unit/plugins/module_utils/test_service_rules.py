@@ -194,7 +194,8 @@ SERVICE = {
 
 def params(**values):
     base = dict(name=None, release_channel=None, transparent_data_encryption_key_id=None, ip_access_list=None,
-                purge_ip_access_list=False, private_endpoint_ids=None, purge_private_endpoint_ids=False, endpoints=None)
+                purge_ip_access_list=False, private_endpoint_ids=None, purge_private_endpoint_ids=False, endpoints=None,
+                tags=None, purge_tags=False, enable_core_dumps=None)
     base.update(values)
     return base
 
@@ -226,36 +227,121 @@ def test_one_body_carries_every_change_and_the_diff_only_changed_fields():
     assert len(diff['after']['ipAccessList']) == 4
 
 
-# --- service_state ------------------------------------------------------------------------
+# --- tags and core dumps -------------------------------------------------------------------
 
-@pytest.mark.parametrize('current', ['running', 'starting', 'awaking', 'idle', 'partially_running'])
-def test_started_already_holds(current):
-    assert rules.state_command('started', current) is None
+TAGS = [{'key': 'team', 'value': 'data-platform'}, {'key': 'env', 'value': 'production'}, {'key': 'pii'}]
 
 
-@pytest.mark.parametrize('current', ['stopped', 'stopping'])
-def test_stopped_already_holds(current):
-    assert rules.state_command('stopped', current) is None
+def test_tags_are_added_changed_as_remove_plus_add_and_kept_without_purge():
+    add, remove, after = rules.tags_patch(TAGS, {'env': 'prod', 'owner': 'ana', 'pii': None}, purge=False)
+    assert remove == [{'key': 'env', 'value': 'production'}]
+    assert add == [{'key': 'env', 'value': 'prod'}, {'key': 'owner', 'value': 'ana'}]
+    assert after == [TAGS[0], {'key': 'env', 'value': 'prod'}, {'key': 'pii'}, {'key': 'owner', 'value': 'ana'}]
 
 
-@pytest.mark.parametrize('current', ['stopped', 'stopping', 'failed', 'degraded', 'provisioning'])
-def test_start_is_sent_otherwise(current):
-    assert rules.state_command('started', current) == 'start'
+def test_purge_tags_removes_the_unlisted_ones_with_their_values():
+    add, remove, after = rules.tags_patch(TAGS, {'team': 'data-platform'}, purge=True)
+    assert (add, remove, after) == ([], TAGS[1:], TAGS[:1])
+    assert rules.tags_patch(TAGS, {}, purge=True)[1] == TAGS
 
 
-@pytest.mark.parametrize('current', ['running', 'starting', 'awaking', 'idle', 'partially_running', 'degraded'])
-def test_stop_is_sent_otherwise(current):
-    assert rules.state_command('stopped', current) == 'stop'
+def test_the_same_tags_in_another_order_change_nothing():
+    assert rules.tags_patch(TAGS, {'pii': None, 'env': 'production', 'team': 'data-platform'}, purge=True)[:2] == ([], [])
 
 
-def test_waits_end_on_settled_states_only():
-    assert not rules.needs_wait('started', 'running')
-    assert not rules.needs_wait('started', 'idle')
-    assert rules.needs_wait('started', 'starting')
-    assert rules.needs_wait('started', 'awaking')
-    assert rules.needs_wait('stopped', 'stopping')
-    assert not rules.needs_wait('stopped', 'stopped')
-    assert rules.FAILURE_STATES == frozenset(('failed', 'degraded'))
+@given(st.dictionaries(st.sampled_from(['a', 'b', 'c', 'd']), st.sampled_from([None, 'x', 'y'])),
+       st.dictionaries(st.sampled_from(['a', 'b', 'c', 'd']), st.sampled_from([None, 'x', 'y'])), st.booleans())
+def test_the_tags_patch_brings_the_api_to_the_predicted_tags(current, desired, purge):
+    current_list = [dict(key=key) if value is None else dict(key=key, value=value) for key, value in current.items()]
+    add, remove, after = rules.tags_patch(current_list, desired, purge)
+    tags = dict((tag['key'], tag.get('value')) for tag in current_list)
+    for tag in remove:  # the API: remove (the pair must exist), then add (the key must not)
+        assert tags.pop(tag['key']) == tag.get('value')
+    for tag in add:
+        assert tag['key'] not in tags
+        tags[tag['key']] = tag.get('value')
+    assert tags == dict((tag['key'], tag.get('value')) for tag in after)
+    expected = dict(desired) if purge else dict(current, **desired)
+    assert tags == expected
+
+
+@pytest.mark.parametrize('tags, errors', [
+    ({'team': 'ingest', 'cost-center': 4711, 'pii': None}, []),
+    ({'a b': 'x'}, ["tags keys must be 1 to 128 letters, digits, dots, underscores or hyphens, got 'a b'"]),
+    ({'k' * 129: 'x'}, ['tags keys must be 1 to 128 letters, digits, dots, underscores or hyphens, got %r' % ('k' * 129)]),
+    ({'': 'x'}, ["tags keys must be 1 to 128 letters, digits, dots, underscores or hyphens, got ''"]),
+    ({'team': ''}, ["tags.team must be 1 to 256 letters, digits, dots, underscores or hyphens, or null for a tag without a value, got ''"]),
+    ({'team': 'v' * 257}, ['tags.team must be 1 to 256 letters, digits, dots, underscores or hyphens, or null for a tag without a value, '
+                           'got %r' % ('v' * 257)]),
+    ({'team': True}, ['tags.team must be 1 to 256 letters, digits, dots, underscores or hyphens, or null for a tag without a value, got True']),
+    ({'team': ['a']}, ["tags.team must be 1 to 256 letters, digits, dots, underscores or hyphens, or null for a tag without a value, got ['a']"]),
+])
+def test_tags_are_checked_against_the_reference_rules(tags, errors):
+    assert rules.check_tags('tags', tags)[1] == errors
+
+
+def test_more_than_fifty_tags_fail_naming_the_limit():
+    assert rules.check_tags('tags', dict(('k%d' % n, None) for n in range(51)))[1] == [
+        "tags may hold at most 50 tags (the API's limit), got 51"]
+
+
+def test_integer_tag_values_become_strings():
+    assert rules.check_tags('tags', {'cost-center': 4711, 'pii': None}) == ({'cost-center': '4711', 'pii': None}, [])
+
+
+def test_tags_and_core_dumps_in_the_service_patch():
+    current = dict(SERVICE, tags=TAGS, enableCoreDumps=False)
+    body, diff = rules.service_patch(current, params(tags={'env': 'prod'}, purge_tags=False, enable_core_dumps=True))
+    assert body == {'tags': {'remove': [{'key': 'env', 'value': 'production'}], 'add': [{'key': 'env', 'value': 'prod'}]},
+                    'enableCoreDumps': True}
+    assert diff['before'] == {'tags': TAGS, 'enableCoreDumps': False}
+    assert diff['after']['tags'][1] == {'key': 'env', 'value': 'prod'}
+    assert rules.service_patch(current, params(tags={'pii': None}, enable_core_dumps=False))[0] == {}
+
+
+# --- what the service just read allows ------------------------------------------------------
+
+HORIZONTAL = {'name': 'events', 'autoscalingMode': 'horizontal', 'tier': 'production', 'isPrimary': False, 'state': 'running'}
+DEVELOPMENT = {'name': 'sandbox', 'autoscalingMode': 'vertical', 'tier': 'development', 'isPrimary': False, 'state': 'stopped'}
+PRIMARY = {'name': 'prod', 'autoscalingMode': 'vertical', 'tier': 'production', 'isPrimary': True, 'state': 'running'}
+
+
+@pytest.mark.parametrize('option, field', [('num_replicas', 'numReplicas'), ('min_total_memory_gb', 'minTotalMemoryGb'),
+                                           ('max_total_memory_gb', 'maxTotalMemoryGb')])
+def test_a_horizontal_service_has_no_replica_count_or_total_memory(option, field):
+    assert rules.service_errors(HORIZONTAL, {option: 48}) == [
+        '%s cannot be set on service events: it uses horizontal autoscaling (autoscalingMode horizontal), which has no %s '
+        '(its replica count scales between minReplicas and maxReplicas)' % (option, field)]
+    assert rules.service_errors(PRIMARY, {option: 48}) == []
+
+
+@pytest.mark.parametrize('option', ['min_total_memory_gb', 'max_total_memory_gb', 'release_channel'])
+def test_production_only_options_name_the_tier(option):
+    assert rules.service_errors(DEVELOPMENT, {option: 48}) == [
+        '%s is for production services only; service sandbox is a development service (tier development)' % option]
+
+
+def test_the_primary_service_keeps_two_replicas():
+    assert rules.service_errors(PRIMARY, {'num_replicas': 1}) == [
+        'num_replicas must be at least 2 for service prod, the primary service of its warehouse (isPrimary), got 1']
+    assert rules.service_errors(PRIMARY, {'num_replicas': 2}) == []
+    assert rules.service_errors(DEVELOPMENT, {'num_replicas': 1}) == []
+
+
+def test_tags_beyond_fifty_in_all_fail_after_the_read():
+    service = dict(PRIMARY, tags=[{'key': 'k%d' % n} for n in range(45)])
+    wanted = dict(('n%d' % n, None) for n in range(6))
+    assert rules.service_errors(service, {'tags': wanted, 'purge_tags': False}) == [
+        "tags would leave service prod with 51 tags, more than the API's limit of 50; set purge_tags=true or list fewer"]
+    assert rules.service_errors(service, {'tags': wanted, 'purge_tags': True}) == []
+
+
+@pytest.mark.parametrize('state', ['idle', 'stopped', 'starting', 'awaking'])
+def test_a_change_that_needs_a_running_service_warns_otherwise(state):
+    warning = rules.not_running_warning(dict(PRIMARY, state=state), 'scaling changes')
+    assert warning.startswith('service prod is %s, not running: the API allows scaling changes only while a service is running' % state)
+    assert 'HTTP 424' in warning and 'state=awake' in warning
+    assert rules.not_running_warning(PRIMARY, 'scaling changes') is None
 
 
 # --- service_scaling ----------------------------------------------------------------------

@@ -75,6 +75,12 @@ def test_alert_info(run, case):
     run(alert_info, **case)
 
 
+def test_dashboard_id_matches_in_any_case(run):
+    run(alert_info, dict(dashboard_id=DASHBOARD_INGESTION.upper()), requests=[page(0)],
+        verify=lambda result, sim: result['alerts'] and result['alerts'] == [
+            alert for alert in all_alerts(sim.store) if alert['dashboard'] == DASHBOARD_INGESTION])
+
+
 def test_no_alerts_is_one_request_and_an_empty_list(run):
     run(alert_info, {}, faults=[dict(kind='status', status=200, body={'data': [], 'meta': {'total': 0, 'limit': 1000, 'offset': 0}})],
         requests=[page(0)], result={'changed': False, 'alerts': []})

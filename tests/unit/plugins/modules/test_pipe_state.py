@@ -65,7 +65,7 @@ CASES = {
     'the wait timeout fails with the last state and the masked pipe': dict(
         args=pipe(PIPE_OBJECT_STORAGE, state='stopped', wait_timeout=30), config={'transition_delay': 1000},
         requests=[get(PIPE_OBJECT_STORAGE), command(PIPE_OBJECT_STORAGE, 'stop')] + [get(PIPE_OBJECT_STORAGE)] * 6,
-        fails='', result={'msg': 'pipe %s did not reach Paused or Stopped within 30 seconds; last state: Stopping' % PIPE_OBJECT_STORAGE,
+        fails='', result={'msg': 'pipe %s did not reach Completed or Stopped within 30 seconds; last state: Stopping' % PIPE_OBJECT_STORAGE,
                           'pipe.state': 'Stopping', 'pipe.source.objectStorage.connectionString': '********'},
         sleeps=[1, 2, 4, 8, 10, 5]),
     'without wait the answer to the command is returned': dict(
@@ -79,6 +79,37 @@ CASES = {
     'a start from Completed fails without a command': dict(
         args=pipe(PIPE_OBJECT_STORAGE, state='started'), edits=[pipe_in(PIPE_OBJECT_STORAGE, 'Completed')],
         requests=[get(PIPE_OBJECT_STORAGE)], fails='cannot be started from state Completed'),
+    'a start from Failed whose answer still shows Failed is not a failure; reads end the wait': dict(
+        args=pipe(PIPE_KAFKA, state='started'), edits=[pipe_in(PIPE_KAFKA, 'Failed')],
+        config={'stale_pipe_answers': True, 'transition_delay': 2},
+        requests=[get(PIPE_KAFKA), command(PIPE_KAFKA, 'start'), get(PIPE_KAFKA), get(PIPE_KAFKA)],
+        result={'changed': True, 'pipe.state': 'Running'}, sleeps=[1, 2]),
+    'resynced waits until a read has seen the resync and the pipe Running again, not on the answer': dict(
+        args=pipe(PIPE_POSTGRES, state='resynced'), config={'stale_pipe_answers': True, 'resync_delay': 5},
+        requests=[get(PIPE_POSTGRES), command(PIPE_POSTGRES, 'resync')] + [get(PIPE_POSTGRES)] * 3,
+        result={'changed': True, 'pipe.state': 'Running'}, sleeps=[1, 2, 4],
+        verify=lambda result, sim: sim.find('pipes', PIPE_POSTGRES)['sim']['resyncs'] == 1),
+    'a resync over between two reads is seen in its later updatedAt': dict(
+        args=pipe(PIPE_POSTGRES, state='resynced'), config={'stale_pipe_answers': True, 'resync_delay': 0},
+        requests=[get(PIPE_POSTGRES), command(PIPE_POSTGRES, 'resync'), get(PIPE_POSTGRES)],
+        result={'changed': True, 'pipe.state': 'Running'}, sleeps=[1]),
+    'a resync whose answer was lost is never sent again: applied, its run is seen': dict(
+        args=pipe(PIPE_POSTGRES, state='resynced', wait=False), config={'resync_delay': 3},
+        faults=[dict(kind='status', status=504, apply=True, method='PATCH')],
+        requests=[get(PIPE_POSTGRES), command(PIPE_POSTGRES, 'resync'), get(PIPE_POSTGRES)],
+        result={'changed': True, 'pipe.state': 'Resync'},
+        verify=lambda result, sim: sim.find('pipes', PIPE_POSTGRES)['sim']['resyncs'] == 1),
+    'a resync whose answer was lost is never sent again: not applied, the task fails at wait_timeout': dict(
+        args=pipe(PIPE_POSTGRES, state='resynced', wait_timeout=4),
+        faults=[dict(kind='status', status=504, method='PATCH')],
+        requests=[get(PIPE_POSTGRES), command(PIPE_POSTGRES, 'resync')] + [get(PIPE_POSTGRES)] * 4,
+        fails='the resync command was not sent again',
+        verify=lambda result, sim: 'sim' not in sim.find('pipes', PIPE_POSTGRES)),
+    'a degraded pipe counts as started; Unknown cannot be started': dict(
+        args=pipe(PIPE_KAFKA, state='started', wait=False), edits=[pipe_in(PIPE_KAFKA, 'Degraded')],
+        requests=[get(PIPE_KAFKA)], result={'changed': False},
+        then=dict(args=pipe(PIPE_KAFKA, state='started'), edits=[pipe_in(PIPE_KAFKA, 'Unknown')],
+                  requests=[get(PIPE_KAFKA)], fails='cannot be started from state Unknown')),
     'a wait_timeout below one second fails before any request': dict(
         args=pipe(PIPE_KAFKA, state='stopped', wait_timeout=0),
         requests=[], fails='', result={'msg': 'wait_timeout must be at least 1 second, got 0'}),
@@ -95,3 +126,32 @@ def test_a_failure_state_fails_at_once(run, failure):
         later=[(1, ) + pipe_in(PIPE_KAFKA, failure)],
         requests=[get(PIPE_KAFKA), command(PIPE_KAFKA, 'start'), get(PIPE_KAFKA)],
         fails='', result={'msg': 'pipe %s entered the failure state %s' % (PIPE_KAFKA, failure)}, sleeps=[1])
+
+
+# The state table as the module documentation states it (written out again on purpose): state ->
+# (the pipe it is tried on, what started / stopped do). '-': no command; 'wait X': waited out, then X.
+TABLE = {
+    'Running': (PIPE_KAFKA, '-', 'stop'), 'Provisioning': (PIPE_KAFKA, '-', 'stop'), 'Degraded': (PIPE_KAFKA, '-', 'stop'),
+    'Stopped': (PIPE_KAFKA, 'start', '-'), 'Failed': (PIPE_KAFKA, 'start', 'stop'), 'Stopping': (PIPE_KAFKA, 'wait start', '-'),
+    'Completed': (PIPE_OBJECT_STORAGE, 'fail', '-'), 'InternalError': (PIPE_KAFKA, 'fail', 'stop'), 'Unknown': (PIPE_KAFKA, 'fail', 'stop'),
+    'Setup': (PIPE_POSTGRES, '-', 'stop'), 'Snapshot': (PIPE_POSTGRES, '-', 'stop'), 'Modifying': (PIPE_POSTGRES, '-', 'stop'),
+    'Resync': (PIPE_POSTGRES, '-', 'stop'), 'Paused': (PIPE_POSTGRES, 'start', '-'), 'Pausing': (PIPE_POSTGRES, 'wait start', '-'),
+}
+TRANSITIONS = {'Stopping': 'Stopped', 'Pausing': 'Paused'}
+CELLS = [(state, row[0], goal, row[index + 1]) for state, row in TABLE.items() for index, goal in enumerate(('started', 'stopped'))]
+
+
+@pytest.mark.parametrize('state, pipe_id, goal, expect', CELLS, ids=['%s-%s' % (cell[0], cell[2]) for cell in CELLS])
+def test_every_cell_of_the_state_table(run, state, pipe_id, goal, expect):
+    """With wait=false, from the requests: Stopping and Pausing (they end after the module's first read)
+    are waited out before a start; a state no command helps fails before any write, naming the state."""
+    change = dict(state=state, then=dict(state=TRANSITIONS[state], reads=1)) if state in TRANSITIONS else dict(state=state)
+    args = pipe(pipe_id, state=goal, wait=False)
+    if expect == 'fail':
+        run(pipe_state, args, edits=[('pipes', pipe_id, change)], requests=[get(pipe_id)], fails='cannot be started from state %s' % state)
+    elif expect == '-':
+        run(pipe_state, args, edits=[('pipes', pipe_id, change)], requests=[get(pipe_id)], result={'changed': False, 'pipe.state': state})
+    else:
+        run(pipe_state, args, edits=[('pipes', pipe_id, change)],
+            requests=[get(pipe_id)] * (2 if expect.startswith('wait') else 1) + [command(pipe_id, expect.split(' ')[-1])],
+            result={'changed': True})

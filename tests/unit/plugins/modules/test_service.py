@@ -9,10 +9,12 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import json
+
 import pytest
 
 from ansible_collections.engine.cloud.plugins.modules import service
-from ansible_collections.engine.cloud.tests.simulator.fixture_ids import SERVICE_PROD, service_path
+from ansible_collections.engine.cloud.tests.simulator.fixture_ids import SERVICE_DEV, SERVICE_PROD, service_path
 
 PROD = dict(service_id=SERVICE_PROD)
 ATTACHABLE = 'vpce-0f9e8d7c6b5a49382'  # available to prod-analytics, not attached
@@ -51,6 +53,43 @@ CASES = {
         args=dict(PROD, name='renamed'),
         requests=[('GET', service_path()), ('PATCH', service_path(), {'name': 'renamed'})],
         result={'changed': True, 'service.name': 'renamed'}, absent=['diff']),
+    'a changed tag is a remove plus an add; core dumps; a rerun changes nothing': dict(
+        args=dict(PROD, tags={'env': 'prod', 'cost-center': 4711}, enable_core_dumps=True), diff=True,
+        requests=[('GET', service_path()), ('PATCH', service_path(), {
+            'tags': {'remove': [{'key': 'env', 'value': 'production'}],
+                     'add': [{'key': 'env', 'value': 'prod'}, {'key': 'cost-center', 'value': '4711'}]},
+            'enableCoreDumps': True})],
+        result={'changed': True, 'service.enableCoreDumps': True, 'diff.before.enableCoreDumps': False},
+        then=dict(args=dict(PROD, tags={'cost-center': '4711'}, purge_tags=True),
+                  requests=[('GET', service_path()), ('PATCH', service_path(), {
+                      'tags': {'remove': [{'key': 'team', 'value': 'data-platform'}, {'key': 'env', 'value': 'prod'}]}})],
+                  result={'changed': True, 'service.tags': [{'key': 'cost-center', 'value': '4711'}]},
+                  then=dict(args=dict(PROD, tags={'cost-center': '4711'}, purge_tags=True, enable_core_dumps=True),
+                            requests=[('GET', service_path())], result={'changed': False}))),
+    'a purge applied before its answer was lost is not sent again (its entries are gone)': dict(
+        args=dict(PROD, ip_access_list=[{'source': '203.0.113.0/24'}], purge_ip_access_list=True), diff=True,
+        faults=[dict(kind='status', status=504, apply=True, method='PATCH')],
+        requests=[('GET', service_path()), ('PATCH', service_path(), {'ipAccessList': {'remove': [
+            {'source': '198.51.100.17', 'description': 'CI runner'}, {'source': '192.0.2.64/26', 'description': 'VPN egress'}]}}),
+            ('GET', service_path())],
+        result={'changed': True, 'service.ipAccessList': [{'source': '203.0.113.0/24', 'description': 'Office Berlin'}],
+                'diff.after.ipAccessList': [{'source': '203.0.113.0/24', 'description': 'Office Berlin'}]}),
+    'a write not applied before its answer was lost sends, after a read, only what still differs': dict(
+        args=dict(PROD, name='renamed', ip_access_list=[{'source': '10.0.0.0/8'}]),
+        faults=[dict(kind='reset', method='PATCH')],
+        edits=[],
+        requests=[('GET', service_path()), ('PATCH', service_path(), {'name': 'renamed', 'ipAccessList': {'add': [{'source': '10.0.0.0/8'}]}}),
+                  ('GET', service_path()),
+                  ('PATCH', service_path(), {'name': 'renamed', 'ipAccessList': {'add': [{'source': '10.0.0.0/8'}]}})],
+        result={'changed': True, 'service.name': 'renamed'}),
+    'a release channel for a development service fails after the read, naming the tier': dict(
+        args=dict(service_id=SERVICE_DEV, release_channel='fast'),
+        requests=[('GET', service_path(SERVICE_DEV))],
+        fails='release_channel is for production services only; service dev-sandbox is a development service (tier development)'),
+    'key rotation in check mode on a service that is not running warns': dict(
+        args=dict(PROD, transparent_data_encryption_key_id='tde-2'), check=True, edits=[('services', SERVICE_PROD, {'state': 'idle'})],
+        requests=[('GET', service_path())], result={'changed': True},
+        verify=lambda result, sim: 'allows a key rotation only while a service is running' in json.dumps(result['warnings'])),
 }
 
 BAD_INPUT = [
@@ -62,6 +101,8 @@ BAD_INPUT = [
     (dict(transparent_data_encryption_key_id=' '), 'transparent_data_encryption_key_id must not be empty'),
     (dict(private_endpoint_ids=['']), 'private_endpoint_ids must not hold empty ids'),
     (dict(service_id='prod'), 'service_id must be a UUID'),
+    (dict(tags={'cost center': 'x'}), "tags keys must be 1 to 128 letters, digits, dots, underscores or hyphens, got 'cost center'"),
+    (dict(tags={'env': 'a/b'}), 'tags.env must be 1 to 256 letters, digits, dots, underscores or hyphens, or null'),
 ]
 
 

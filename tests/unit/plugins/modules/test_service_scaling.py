@@ -14,7 +14,7 @@ import json
 import pytest
 
 from ansible_collections.engine.cloud.plugins.modules import service_scaling
-from ansible_collections.engine.cloud.tests.simulator.fixture_ids import SERVICE_PROD, service_path
+from ansible_collections.engine.cloud.tests.simulator.fixture_ids import SERVICE_DEV, SERVICE_HORIZONTAL, SERVICE_PROD, service_path
 
 PROD = dict(service_id=SERVICE_PROD)
 GET = ('GET', service_path())
@@ -46,6 +46,33 @@ CASES = {
         requests=[GET, ('PATCH', service_path(suffix='/scaling'), {'maxTotalMemoryGb': 96})],
         result={'changed': True, 'service.maxTotalMemoryGb': 96},
         verify=deprecates_both_memory_options),
+    'a horizontal service has no replica count: the option fails after the read, naming the mode': dict(
+        args=dict(service_id=SERVICE_HORIZONTAL, num_replicas=3),
+        requests=[('GET', service_path(SERVICE_HORIZONTAL))],
+        fails='num_replicas cannot be set on service events-horizontal: it uses horizontal autoscaling (autoscalingMode horizontal)'),
+    'a horizontal service converges on the fields it has': dict(
+        args=dict(service_id=SERVICE_HORIZONTAL, idle_scaling=True),
+        requests=[('GET', service_path(SERVICE_HORIZONTAL)), ('PATCH', service_path(SERVICE_HORIZONTAL, '/scaling'), {'idleScaling': True})],
+        result={'changed': True},
+        then=dict(args=dict(service_id=SERVICE_HORIZONTAL, idle_scaling=True), requests=[('GET', service_path(SERVICE_HORIZONTAL))],
+                  result={'changed': False})),
+    'memory bounds of a development service fail after the read, naming the tier': dict(
+        args=dict(service_id=SERVICE_DEV, max_total_memory_gb=96),
+        requests=[('GET', service_path(SERVICE_DEV))],
+        fails='max_total_memory_gb is for production services only; service dev-sandbox is a development service (tier development)'),
+    'one replica for the primary service fails after the read': dict(
+        args=dict(PROD, num_replicas=1),
+        requests=[GET], fails='num_replicas must be at least 2 for service prod-analytics, the primary service of its warehouse'),
+    'check mode on a stopped service warns that the real run would be refused': dict(
+        args=dict(service_id=SERVICE_DEV, idle_timeout_minutes=10), check=True,
+        requests=[('GET', service_path(SERVICE_DEV))], result={'changed': True},
+        verify=lambda result, sim: all(text in json.dumps(result['warnings']) for text in ('dev-sandbox is stopped, not running',
+                                                                                           'HTTP 424', 'state=awake'))),
+    'a scaling change applied before its answer was lost is not sent again': dict(
+        args=dict(PROD, num_replicas=5),
+        faults=[dict(kind='status', status=503, apply=True, method='PATCH')],
+        requests=[GET, ('PATCH', service_path(suffix='/scaling'), {'numReplicas': 5}), GET],
+        result={'changed': True, 'service.numReplicas': 5}),
     'a maximum below the current minimum fails after the read only': dict(
         args=dict(PROD, max_total_memory_gb=24),
         requests=[GET],

@@ -13,7 +13,7 @@ __metaclass__ = type
 import pytest
 
 from ansible_collections.engine.cloud.plugins.modules import service_state
-from ansible_collections.engine.cloud.tests.simulator.fixture_ids import SERVICE_PROD, service_path
+from ansible_collections.engine.cloud.tests.simulator.fixture_ids import SERVICE_IDLE, SERVICE_PROD, service_path
 
 PROD = dict(service_id=SERVICE_PROD)
 GET = ('GET', service_path())
@@ -33,18 +33,51 @@ CASES = {
         result={'changed': True, 'service.state': 'stopped', 'diff': {'before': {'state': 'running'}, 'after': {'state': 'stopped'}}},
         sleeps=[1, 2, 4, 8, 10],
         then=dict(args=dict(PROD, state='stopped'), requests=[GET], result={'changed': False}, sleeps=[])),
-    'a command whose answer was lost and whose retry is refused counts as done once the read shows it': dict(
+    'a command whose answer was lost is not sent again once a read shows it took effect': dict(
         args=dict(PROD, state='stopped', api_timeout=5), config={'transition_delay': 0},
         faults=[dict(kind='delay', delay=10, method='PATCH', path=STATE_COMMANDS)],
-        requests=[GET, STOP, STOP, GET],
+        requests=[GET, STOP, GET],
         result={'changed': True, 'service.state': 'stopped'}),
-    'a refused retry of a command that was not applied fails': dict(
-        args=dict(PROD, state='stopped'),
+    'a command applied before its answer was lost (504) is not sent again': dict(
+        args=dict(PROD, state='stopped', wait=False),
+        faults=[dict(kind='status', status=504, apply=True, method='PATCH', path=STATE_COMMANDS)],
+        requests=[GET, STOP, GET],
+        result={'changed': True, 'service.state': 'stopping'}),
+    'a command not applied (503) is sent again after a read; a refusal (409) is decided again from a read': dict(
+        args=dict(PROD, state='stopped'), config={'transition_delay': 0},
         faults=[dict(kind='status', status=503, method='PATCH', path=STATE_COMMANDS),
                 dict(kind='status', status=409, method='PATCH', path=STATE_COMMANDS)],
-        requests=[GET, STOP, STOP, GET],
-        fails='HTTP 409 CONFLICT',
+        requests=[GET, STOP, GET, STOP, GET, STOP, GET],
+        result={'changed': True, 'service.state': 'stopped'}),
+    'a command not applied is sent again at most api_retries times': dict(
+        args=dict(PROD, state='stopped', api_retries=1),
+        faults=[dict(kind='status', status=504, count=2, method='PATCH', path=STATE_COMMANDS)],
+        requests=[GET, STOP, GET, STOP, GET],
+        fails='the stop command did not take effect, and api_retries (1) allows no further attempt',
         verify=lambda result, sim: sim.find('services', SERVICE_PROD)['state'] == 'running'),
+    'a start asked for while the service is stopping waits the stop out, then starts (also without wait)': dict(
+        args=dict(PROD, state='started', wait=False), diff=True, edits=[prod_in('stopping')], later=[(2, ) + prod_in('stopped')],
+        requests=[GET, GET, GET, START],
+        result={'changed': True, 'service.state': 'starting', 'diff': {'before': {'state': 'stopping'}, 'after': {'state': 'running'}}},
+        sleeps=[1, 2]),
+    'awake wakes an idle service and waits until it runs; a stopped one is started': dict(
+        args=dict(service_id=SERVICE_IDLE, state='awake'),
+        requests=[('GET', service_path(SERVICE_IDLE)), ('PATCH', service_path(SERVICE_IDLE, '/state'), {'command': 'awake'}),
+                  ('GET', service_path(SERVICE_IDLE))],
+        result={'changed': True, 'service.state': 'running'},
+        then=dict(args=dict(PROD, state='awake', wait=False), edits=[prod_in('stopped')], requests=[GET, START],
+                  result={'changed': True, 'service.state': 'starting'})),
+    'a terminated service fails before any write, naming the state': dict(
+        args=dict(PROD, state='stopped'), edits=[prod_in('terminated')],
+        requests=[GET],
+        fails='service %s is terminated: a terminating, terminated, softdeleting or softdeleted service takes no command' % SERVICE_PROD),
+    'a timeout in the state from before the command says the command may not have taken effect': dict(
+        args=dict(PROD, state='started', wait_timeout=3), edits=[prod_in('stopped')],
+        faults=[dict(kind='status', status=200, method='PATCH', path=STATE_COMMANDS,
+                     body={'status': 200, 'result': {'id': SERVICE_PROD, 'state': 'starting'}})],
+        requests=[GET, START, GET, GET],
+        fails='did not reach idle or running within 3 seconds; last state: stopped, as before the start command, which may not have '
+              'taken effect'),
     'without wait the answer to the command is returned': dict(
         args=dict(PROD, state='started', wait=False), edits=[prod_in('stopped')],
         requests=[GET, START],
@@ -87,3 +120,34 @@ def test_a_failure_state_ends_the_wait_at_once(run, failure):
         requests=[GET, START, GET, GET],
         fails='', result={'msg': 'service %s entered the failure state %s' % (SERVICE_PROD, failure), 'service.state': failure},
         sleeps=[1, 2])
+
+
+# The state table as the module documentation states it (written out again on purpose): state ->
+# what started / awake / stopped do. '-': no command; 'wait X': the transition is waited out, then X.
+TABLE = {
+    'running': ('-', '-', 'stop'), 'partially_running': ('-', '-', 'stop'), 'idle': ('-', 'awake', 'stop'),
+    'starting': ('-', '-', 'wait stop'), 'awaking': ('-', '-', 'wait stop'), 'provisioning': ('-', '-', 'wait stop'),
+    'stopped': ('start', 'start', '-'), 'stopping': ('wait start', 'wait start', '-'),
+    'degraded': ('fail', 'fail', 'stop'), 'failed': ('fail', 'fail', 'fail'), 'terminating': ('fail', 'fail', 'fail'),
+    'terminated': ('fail', 'fail', 'fail'), 'softdeleting': ('fail', 'fail', 'fail'), 'softdeleted': ('fail', 'fail', 'fail'),
+}
+TRANSITIONS = {'starting': 'running', 'stopping': 'stopped', 'awaking': 'running', 'provisioning': 'running'}
+CELLS = [(state, goal, actions[index]) for state, actions in TABLE.items() for index, goal in enumerate(('started', 'awake', 'stopped'))]
+
+
+@pytest.mark.parametrize('state, goal, expect', CELLS, ids=['%s-%s' % cell[:2] for cell in CELLS])
+def test_every_cell_of_the_state_table(run, state, goal, expect):
+    """With wait=false, from the requests: a transition (it ends after the module's first read) is waited
+    out before the command; a state no command helps fails before any write, naming the state."""
+    change = dict(state=state, then=dict(state=TRANSITIONS[state], reads=1)) if state in TRANSITIONS else dict(state=state)
+    command = expect.split(' ')[-1]
+    if expect == 'fail':
+        run(service_state, dict(PROD, state=goal, wait=False), edits=[('services', SERVICE_PROD, change)],
+            requests=[GET], fails='service %s is %s' % (SERVICE_PROD, state))
+    elif expect == '-':
+        run(service_state, dict(PROD, state=goal, wait=False), edits=[('services', SERVICE_PROD, change)],
+            requests=[GET], result={'changed': False, 'service.state': state})
+    else:
+        run(service_state, dict(PROD, state=goal, wait=False), edits=[('services', SERVICE_PROD, change)],
+            requests=[GET] * (2 if expect.startswith('wait') else 1) + [('PATCH', service_path(suffix='/state'), {'command': command})],
+            result={'changed': True})

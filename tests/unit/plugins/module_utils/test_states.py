@@ -1,0 +1,189 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+"""The state tables of service_state and pipe_state: every state of the reference has a row, the
+rows the module documentation shows are the data the modules decide from, and how each goal's wait
+ends (a resync must be seen to have run)."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import re
+
+import pytest
+import yaml
+
+from ansible_collections.engine.cloud.plugins.module_utils.pipe import PIPE_TABLE, later
+from ansible_collections.engine.cloud.plugins.module_utils.service import SERVICE_TABLE
+from ansible_collections.engine.cloud.plugins.module_utils.states import FAIL, WAIT
+from ansible_collections.engine.cloud.plugins.modules import pipe_state, service_state
+
+# The reference's state lists, written out again on purpose: a change to a table must show here.
+SERVICE_STATES = ('starting', 'stopping', 'terminating', 'softdeleting', 'awaking', 'partially_running', 'provisioning',
+                  'running', 'stopped', 'terminated', 'softdeleted', 'degraded', 'failed', 'idle')
+STREAMING_PIPE_STATES = ('Unknown', 'Provisioning', 'Running', 'Stopping', 'Stopped', 'Completed', 'Failed', 'InternalError')
+POSTGRES_PIPE_STATES = ('Provisioning', 'Setup', 'Snapshot', 'Running', 'Pausing', 'Paused', 'Modifying', 'Resync', 'Failed',
+                        'Unknown')
+PIPE_STATES = set(STREAMING_PIPE_STATES) | set(POSTGRES_PIPE_STATES) | {'Degraded'}
+_ROW = re.compile(r'^((?:C\(\w+\), )*C\(\w+\)): (C\([\w-]+\)(?: / C\([\w-]+\))*)$')
+_WORDS = {'-': None, 'wait': WAIT, 'fail': FAIL}
+
+
+def documented_table(module):
+    """state -> the actions of its row, from the rows of the module's description."""
+    table = {}
+    for line in yaml.safe_load(module.DOCUMENTATION)['description']:
+        found = _ROW.match(line)
+        if found:
+            actions = tuple(_WORDS.get(word, word) for word in re.findall(r'C\(([\w-]+)\)', found.group(2)))
+            for state in re.findall(r'C\((\w+)\)', found.group(1)):
+                assert state not in table, '%s has two rows' % state
+                table[state] = actions
+    return table
+
+
+def pipe(state, kind='postgres', updated='2024-10-10T10:10:10Z'):
+    source = dict((name, None) for name in ('kafka', 'objectStorage', 'stream', 'postgres'))
+    source[kind] = {'host': 'h'}
+    return {'id': 'p1', 'name': 'users', 'state': state, 'source': source, 'updatedAt': updated}
+
+
+# --- the tables are complete and documented ---------------------------------------------------------
+
+def test_the_service_table_has_a_row_for_every_state_of_the_reference():
+    for goal in ('started', 'awake', 'stopped'):
+        assert set(SERVICE_TABLE.actions[goal]) == set(SERVICE_STATES), goal
+
+
+def test_the_pipe_table_has_a_row_for_every_state_of_both_families():
+    for goal in ('started', 'stopped', 'resynced'):
+        assert set(PIPE_TABLE.actions[goal]) == PIPE_STATES, goal
+
+
+@pytest.mark.parametrize('module, table, goals, states', [
+    (service_state, SERVICE_TABLE, ('started', 'awake', 'stopped'), SERVICE_STATES),
+    (pipe_state, PIPE_TABLE, ('started', 'stopped'), PIPE_STATES),
+])
+def test_the_documented_table_is_the_table_the_module_decides_from(module, table, goals, states):
+    documented = documented_table(module)
+    assert set(documented) == set(states)
+    for state, actions in documented.items():
+        assert actions == tuple(table.actions[goal][state] for goal in goals), state
+
+
+def test_resynced_sends_resync_from_every_state():
+    assert set(PIPE_TABLE.actions['resynced'].values()) == {'resync'}
+    assert PIPE_TABLE.once == frozenset(('resync',))
+
+
+# --- decisions ----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize('state, goal, action', [
+    ('stopping', 'started', WAIT), ('stopping', 'awake', WAIT), ('stopping', 'stopped', None),
+    ('starting', 'stopped', WAIT), ('idle', 'started', None), ('idle', 'awake', 'awake'), ('stopped', 'awake', 'start'),
+    ('degraded', 'stopped', 'stop'), ('terminated', 'stopped', FAIL), ('hibernating', 'started', FAIL),
+])
+def test_service_decisions(state, goal, action):
+    assert SERVICE_TABLE.action(goal, {'state': state}) == action
+
+
+@pytest.mark.parametrize('state, goal, predicted', [
+    ('stopping', 'started', 'start'), ('stopping', 'awake', 'start'), ('starting', 'stopped', 'stop'),
+    ('awaking', 'stopped', 'stop'), ('provisioning', 'stopped', 'stop'),
+])
+def test_check_mode_takes_a_transition_as_over(state, goal, predicted):
+    assert SERVICE_TABLE.action(goal, {'state': state}, predict=True) == predicted
+
+
+def test_check_mode_takes_a_stopping_pipe_as_stopped():
+    assert PIPE_TABLE.action('started', pipe('Pausing'), predict=True) == 'start'
+    assert PIPE_TABLE.action('started', pipe('Pausing')) == WAIT
+
+
+@pytest.mark.parametrize('kind', ['kafka', 'objectStorage', 'stream'])
+def test_only_a_postgres_pipe_is_resynced(kind):
+    assert PIPE_TABLE.action('resynced', pipe('Running', kind)) == FAIL
+    assert PIPE_TABLE.refusal('resynced', pipe('Running', kind), 'p1') == (
+        'state=resynced is only possible for postgres pipes; pipe users has a %s source' % kind)
+    assert PIPE_TABLE.action('resynced', pipe('Running')) == 'resync'
+
+
+@pytest.mark.parametrize('state, fragment', [
+    ('terminated', 'service s1 is terminated: a terminating, terminated, softdeleting or softdeleted service takes no command'),
+    ('failed', 'service s1 is failed: no start or stop is sent to a failed service'),
+    ('degraded', 'service s1 is degraded: state=started sends no command to a degraded service'),
+    ('hibernating', 'service s1 is in state hibernating, which is not one of the states the API documents for a service'),
+])
+def test_a_service_refusal_names_the_state(state, fragment):
+    assert SERVICE_TABLE.refusal('started', {'state': state}, 's1').startswith(fragment)
+
+
+@pytest.mark.parametrize('state', ['Completed', 'InternalError', 'Unknown'])
+def test_a_pipe_that_cannot_be_started_names_the_state_and_what_is_possible(state):
+    assert PIPE_TABLE.refusal('started', pipe(state), 'p1') == (
+        'pipe p1 cannot be started from state %s; the API starts a pipe only from Stopped, Paused, Failed, and stops it '
+        'from any state (state=stopped)' % state)
+
+
+def test_goals_as_a_wait_names_them():
+    assert SERVICE_TABLE.goal_text('started', {}) == 'idle or running'
+    assert PIPE_TABLE.goal_text('stopped', pipe('Running')) == 'Paused'
+    assert PIPE_TABLE.goal_text('stopped', pipe('Running', 'objectStorage')) == 'Completed or Stopped'
+    assert PIPE_TABLE.goal_text('resynced', pipe('Running')) == 'Running after a resync'
+
+
+def test_targets():
+    assert [SERVICE_TABLE.target(goal, {}) for goal in ('started', 'awake', 'stopped')] == ['running', 'running', 'stopped']
+    assert PIPE_TABLE.target('stopped', pipe('Running')) == 'Paused'
+    assert PIPE_TABLE.target('stopped', pipe('Running', 'kafka')) == 'Stopped'
+    assert PIPE_TABLE.target('resynced', pipe('Running')) == 'Resync'
+
+
+# --- how a wait ends ----------------------------------------------------------------------------------
+
+def test_started_ends_running_or_idle_awake_running_only():
+    started, awake = SERVICE_TABLE.done('started', {}), SERVICE_TABLE.done('awake', {})
+    assert started({'state': 'idle'}) and not awake({'state': 'idle'}) and awake({'state': 'running'})
+    assert SERVICE_TABLE.failed('started')({'state': 'degraded'}) and not SERVICE_TABLE.failed('stopped')({'state': 'degraded'})
+
+
+def test_a_completed_pipe_counts_as_stopped():
+    assert PIPE_TABLE.done('stopped', pipe('Running', 'objectStorage'))(pipe('Completed', 'objectStorage'))
+
+
+def test_resynced_needs_a_resync_state_then_running():
+    done = PIPE_TABLE.done('resynced', pipe('Running'))
+    assert not done(pipe('Running'))  # the state from before: the resync has not shown yet
+    assert not done(pipe('Resync', updated='2024-10-10T10:10:11Z'))
+    assert done(pipe('Running', updated='2024-10-10T10:10:11Z'))
+
+
+@pytest.mark.parametrize('state', ['Snapshot', 'Setup', 'Modifying'])
+def test_every_state_a_resync_passes_through_counts(state):
+    done = PIPE_TABLE.done('resynced', pipe('Running'))
+    assert not done(pipe(state)) and done(pipe('Running'))
+
+
+def test_a_resync_over_between_two_reads_is_seen_in_updated_at():
+    done = PIPE_TABLE.done('resynced', pipe('Running', updated='2024-10-10T10:10:10Z'))
+    assert done(pipe('Running', updated='2024-10-10T10:10:10.500Z'))
+    assert not PIPE_TABLE.done('resynced', pipe('Running'))(pipe('Running', updated='2024-10-10T10:10:10Z'))
+
+
+def test_without_wait_a_resync_is_over_once_it_was_seen():
+    done = PIPE_TABLE.done('resynced', pipe('Running'), wait=False)
+    assert not done(pipe('Running')) and done(pipe('Resync'))
+
+
+@pytest.mark.parametrize('moment, than, result', [
+    ('2024-10-10T10:10:11Z', '2024-10-10T10:10:10.999Z', True),
+    ('2024-10-10T10:10:10Z', '2024-10-10T10:10:10.000Z', False),
+    ('2024-10-10T10:10:10.001+00:00', '2024-10-10T10:10:10Z', True),
+    (None, '2024-10-10T10:10:10Z', False),
+    ('yesterday', '2024-10-10T10:10:10Z', False),
+])
+def test_later_compares_times_not_strings(moment, than, result):
+    assert later(moment, than) is result
