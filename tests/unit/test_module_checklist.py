@@ -40,6 +40,7 @@ def test_every_module_has_what_the_checklist_names(name):
     assert os.path.exists(os.path.join(ROOT, 'tests', 'unit', 'plugins', 'modules', 'test_%s.py' % name)), 'unit test file'
     assert os.path.exists(os.path.join(ROOT, target, 'tasks', 'main.yml')), 'integration target'
     assert 'needs/target/setup_simulator' in read(os.path.join(target, 'aliases')).splitlines(), 'aliases: needs/target/setup_simulator'
+    assert 'gather_facts/no' in read(os.path.join(target, 'aliases')).splitlines(), 'aliases: gather_facts/no'
     assert name in catalog.BY_NAME, 'entry in tests/simulator/catalog.py'
     assert re.search(r'^\| `engine\.cloud\.%s` \|' % name, read('README.md'), re.M), 'row in the README module table'
     groups = yaml.safe_load(read('meta/runtime.yml'))['action_groups']
@@ -52,3 +53,13 @@ def test_nothing_names_a_module_that_does_not_exist():
     assert names_in('tests/unit/plugins/modules', r'^test_(\w+)\.py$') == MODULES
     assert sorted(groups['cloud'] + groups['observability']) == MODULES
     assert sorted(re.findall(r'^\| `engine\.cloud\.(\w+)` \|', read('README.md'), re.M)) == MODULES
+
+
+TARGETS = names_in('tests/integration/targets', r'^(?!setup_)(\w+)$')
+
+
+@pytest.mark.parametrize('target', TARGETS)
+def test_every_target_runs_in_one_half_of_make_test(target):
+    """make test runs the targets as two groups in two lanes: a target in neither would never run."""
+    aliases = read(os.path.join('tests', 'integration', 'targets', target, 'aliases')).splitlines()
+    assert len([alias for alias in aliases if alias in ('group1', 'group2')]) == 1, 'aliases: group1 or group2'
