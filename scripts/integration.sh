@@ -43,6 +43,21 @@ sim_start "$coll" "$work"
 sed "s|@SIM_URL@|$SIM_URL|g" "$coll/tests/integration/integration_config.yml.template" \
     >"$coll/tests/integration/integration_config.yml"
 
+# ansible-test makes a per-user SSH key (~/.ansible/test/id_rsa) the first time it runs. Two runs
+# that start together (the two integration lanes of make test) would both make it, and the second
+# ssh-keygen stops at its "Overwrite?" prompt; so the first run makes it here, under a lock, the way
+# ansible-test does (core_ci.py, SshKey), and every later run finds it.
+keydir="$HOME/.ansible/test"
+mkdir -p "$keydir"
+(
+    flock 9
+    if [ ! -f "$keydir/id_rsa" ] || [ ! -f "$keydir/id_rsa.pub" ]; then
+        rm -f "$keydir/id_rsa" "$keydir/id_rsa.pub"
+        ssh-keygen -m PEM -q -t rsa -N '' -f "$keydir/id_rsa"
+        sed -i 's/\(BEGIN\|END\) PRIVATE KEY/\1 RSA PRIVATE KEY/' "$keydir/id_rsa"
+    fi
+) 9>"$keydir/.id_rsa.lock"
+
 rc=0
 (cd "$coll" && ansible-test integration --local --python 3.11 --color no "$@") || rc=$?
 if [ "$rc" -ne 0 ]; then
