@@ -246,14 +246,40 @@ class BadInput:
         return self.key
 
 
-def documentation(name):
-    """The module's DOCUMENTATION as data, read from its source without importing it."""
-    with open(os.path.join(ROOT, 'plugins', 'modules', name + '.py')) as handle:
-        tree = ast.parse(handle.read())
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and getattr(node.targets[0], 'id', None) == 'DOCUMENTATION':
+def _assigned_yaml(nodes, name):
+    for node in nodes:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], 'id', None) == name:
             return yaml.safe_load(node.value.value)
-    raise ValueError('%s has no DOCUMENTATION' % name)
+    return None
+
+
+def fragment_options(fragment):
+    """The options of one of this collection's doc fragments ('engine.cloud.cloud.SERVICE_ID'), or {}
+    for the connection fragments, whose options SHARED and COMMON give with the rules they follow."""
+    parts = fragment.split('.')[2:] + ['DOCUMENTATION']
+    source, attribute = parts[0], parts[1]
+    if source in ('cloud', 'observability') and attribute in ('DOCUMENTATION', 'UNUSED'):
+        return {}
+    with open(os.path.join(ROOT, 'plugins', 'doc_fragments', source + '.py')) as handle:
+        tree = ast.parse(handle.read())
+    body = next(node.body for node in tree.body if isinstance(node, ast.ClassDef) and node.name == 'ModuleDocFragment')
+    return (_assigned_yaml(body, attribute) or {}).get('options') or {}
+
+
+def documentation(name):
+    """The module's DOCUMENTATION as data, read from its source without importing it, with the
+    options of the collection's doc fragments it extends (chart_series's query, service_id)."""
+    with open(os.path.join(ROOT, 'plugins', 'modules', name + '.py')) as handle:
+        doc = _assigned_yaml(ast.parse(handle.read()).body, 'DOCUMENTATION')
+    if doc is None:
+        raise ValueError('%s has no DOCUMENTATION' % name)
+    options = {}
+    for fragment in doc.get('extends_documentation_fragment') or []:
+        if fragment.startswith('engine.cloud.'):
+            options.update(fragment_options(fragment))
+    options.update(doc.get('options') or {})
+    doc['options'] = options
+    return doc
 
 
 def text(spec):
