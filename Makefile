@@ -130,7 +130,7 @@ demo: install
 # tests/output/stages/<stage>.log. Both virtualenvs are installed first, once.
 # `make test TEST_STAGES="lint units"` runs a subset.
 TEST_STAGES ?= sanity lint units simtests integration-group1 integration-group2 reliability
-TEST_LANES ?= "integration-group1 integration-group2 e2e docs-lint docs" "reliability sanity lint units simtests galaxy-importer"
+TEST_LANES ?= "integration-group1 e2e" "integration-group2 docs-lint docs galaxy-importer" "reliability sanity lint units simtests"
 test: venv docs-venv
 	@python scripts/stages.py --log-dir tests/output/stages --only "$(TEST_STAGES)" $(TEST_LANES)
 
