@@ -40,6 +40,9 @@ def build_server(args):
     return SimulatorServer((args.host, args.port), store, context, args.quiet)
 
 
+STOP_SIGNALS = {signal.SIGTERM, signal.SIGINT}
+
+
 def write_port_file(path, port):
     """Write the port atomically so a reader never sees a partial file."""
     temporary = path + '.tmp'
@@ -51,10 +54,12 @@ def write_port_file(path, port):
 def main(argv=None):
     """Serve until SIGTERM or SIGINT."""
     args = parse_args(argv)
+    # The stop signals are blocked before any thread starts (threads inherit the mask) and taken
+    # with sigwait, so no Python handler runs. A handler calling Event.set() deadlocked on the
+    # event's own lock when a second SIGTERM came during the first set(): make forwards SIGTERM to
+    # its child, which got one from the process group already (make simulator hung one time in a few).
+    signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
     server = build_server(args)
-    stop = threading.Event()
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, lambda *_: stop.set())
     worker = threading.Thread(target=server.serve_forever, kwargs={'poll_interval': 0.1}, name='simulator', daemon=True)
     worker.start()
     port = server.server_address[1]
@@ -63,7 +68,7 @@ def main(argv=None):
     if not args.quiet:
         scheme = 'https' if args.tls_cert else 'http'
         sys.stderr.write('simulator listening on %s://%s:%d\n' % (scheme, args.host, port))
-    stop.wait()
+    signal.sigwait(STOP_SIGNALS)
     server.shutdown()
     server.server_close()
     return 0

@@ -26,7 +26,6 @@ import ssl
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.request
 
@@ -228,9 +227,9 @@ def parse_args(argv):
 
 def serve(args):
     """Run the simulator until SIGTERM or SIGINT; print the assignments once it answers."""
-    stop = threading.Event()
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, lambda *_: stop.set())
+    # Stop signals taken with sigtimedwait, not a handler (see tests/simulator/__main__.py).
+    stop_signals = {signal.SIGTERM, signal.SIGINT}
+    signal.pthread_sigmask(signal.SIG_BLOCK, stop_signals)
     sim = SimulatorProcess(args.workdir, args.root, args.fixtures, (args.tls_cert, args.tls_key) if args.tls_cert else None,
                            args.rate_limit, args.transition_delay)
     try:
@@ -242,7 +241,7 @@ def serve(args):
     sys.stdout.flush()
     # The caller reads our output to its end: close it, so that it goes on while the simulator runs.
     os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    while not stop.wait(0.5):
+    while signal.sigtimedwait(stop_signals, 0.5) is None:
         if sim.process.poll() is not None:
             sys.stderr.write('simulator: exited with %s:\n%s' % (sim.process.returncode, sim.log()))
             return 1
