@@ -250,9 +250,7 @@ class HttpClient:
             return False
         if exc is None:
             return status in LOST_ANSWER_STATUSES
-        never_sent = isinstance(exc, requests.exceptions.ConnectTimeout) or isinstance(
-            getattr(exc.args[0] if exc.args else None, 'reason', None), NewConnectionError)
-        return self._retryable_exception(exc) and not never_sent
+        return self._retryable_exception(exc) and not never_connected(exc)
 
     @staticmethod
     def _retryable_exception(exc):
