@@ -6,7 +6,7 @@ Each argument is a lane: its stages run one after another, and the lanes run at 
 Every stage works in its own temporary copy with its own simulator, so lanes never share a port,
 a directory or a file. A stage's output goes to DIR/<stage>.log; a progress line is printed when it
 starts and when it ends, the whole log of a failed stage is printed at the end, then a summary with
-each stage's result and time. Every stage runs even when another fails; the exit status is 1 if any
+each stage's result, wall time and CPU time (user and system, its processes included). Every stage runs even when another fails; the exit status is 1 if any
 stage failed.
 """
 
@@ -25,13 +25,16 @@ def run_lane(stages, log_dir, results, lock, started):
         with lock:
             print('%6.0fs  %-16s started' % (begin - started, stage), flush=True)
         with open(log_path, 'w', encoding='utf-8') as log:
-            code = subprocess.call(['make', '--no-print-directory', stage], stdout=log, stderr=subprocess.STDOUT,
-                                   stdin=subprocess.DEVNULL)
-        seconds = time.monotonic() - begin
+            process = subprocess.Popen(['make', '--no-print-directory', stage], stdout=log, stderr=subprocess.STDOUT,
+                                       stdin=subprocess.DEVNULL)
+            # wait4, not wait: its rusage is the CPU of the stage and of every process it waited for.
+            dummy, status, usage = os.wait4(process.pid, 0)
+            process.returncode = code = os.waitstatus_to_exitcode(status)
+        seconds, cpu = time.monotonic() - begin, usage.ru_utime + usage.ru_stime
         with lock:
-            results[stage] = (code == 0, seconds, log_path)
-            print('%6.0fs  %-16s %s in %.0f s' % (time.monotonic() - started, stage, 'ok' if code == 0 else 'FAILED', seconds),
-                  flush=True)
+            results[stage] = (code == 0, seconds, cpu, log_path)
+            print('%6.0fs  %-16s %s in %.0f s (CPU %.0f s)' % (
+                time.monotonic() - started, stage, 'ok' if code == 0 else 'FAILED', seconds, cpu), flush=True)
 
 
 def main(argv=None):
@@ -58,14 +61,16 @@ def main(argv=None):
         thread.join()
     failed = [stage for stage in order if not results[stage][0]]
     for stage in failed:
-        print('==================== %s (FAILED): %s' % (stage, results[stage][2]))
-        with open(results[stage][2], encoding='utf-8', errors='replace') as log:
+        print('==================== %s (FAILED): %s' % (stage, results[stage][3]))
+        with open(results[stage][3], encoding='utf-8', errors='replace') as log:
             sys.stdout.write(log.read())
     print('==================== summary (logs in %s)' % args.log_dir)
+    print('  %-16s %-7s %6s %6s' % ('stage', 'result', 'wall', 'CPU'))
     for stage in order:
-        ok, seconds, dummy = results[stage]
-        print('  %-16s %-7s %5.0fs' % (stage, 'ok' if ok else 'FAILED', seconds))
-    print('  %-16s %-7s %5.0fs' % ('wall time', '', time.monotonic() - started))
+        ok, seconds, cpu, dummy = results[stage]
+        print('  %-16s %-7s %5.0fs %5.0fs' % (stage, 'ok' if ok else 'FAILED', seconds, cpu))
+    print('  %-16s %-7s %5.0fs %5.0fs' % ('wall time', '', time.monotonic() - started,
+                                          sum(result[2] for result in results.values())))
     print('make test: %s' % ('FAILED: ' + ' '.join(failed) if failed else 'all stages passed'))
     print('stages: %d passed, %d failed' % (len(order) - len(failed), len(failed)))
     return 1 if failed else 0
