@@ -59,7 +59,8 @@ def test_integration_config_template_holds_the_fixture_credentials():
         config = yaml.safe_load(handle)
     assert {name: config[name] for name in CONFIG} == {name: getattr(fixture_ids, CONFIG[name]) for name in CONFIG}
     assert {name: value for name, value in config.items() if name not in CONFIG} == {
-        'engine_api_url': '@SIM_URL@', 'engine_observability_url': '@SIM_URL@', 'engine_sim_admin_url': '@SIM_URL@/_admin'}
+        'engine_api_url': '@SIM_URL@', 'engine_observability_url': '@SIM_URL@', 'engine_sim_admin_url': '@SIM_URL@/_admin',
+        'engine_api_rate_limit': 'off'}
 
 
 def test_the_pipe_secrets_script_searches_for_the_fixture_secret():

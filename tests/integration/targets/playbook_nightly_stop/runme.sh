@@ -19,6 +19,9 @@ ENGINE_CLOUD_API_URL=$(config engine_api_url)
 ENGINE_CLOUD_KEY_ID=$(config engine_api_key_id)
 ENGINE_CLOUD_KEY_SECRET=$(config engine_api_key_secret)
 ENGINE_CLOUD_ORGANIZATION_ID=$(config engine_organization_id)
+# Pacing off, as in the role targets (see integration_config.yml.template).
+export ENGINE_CLOUD_RATE_LIMIT
+ENGINE_CLOUD_RATE_LIMIT=$(config engine_api_rate_limit)
 
 source=$(ansible-galaxy collection list engine.cloud --format json |
     python -c 'import json, sys; print(next(iter(json.load(sys.stdin))))')/engine/cloud/playbooks/inventory/engine_cloud.yml
