@@ -47,10 +47,13 @@ venv: $(STAMP)
 
 # The stamp is newer than requirements-dev.txt once it is installed: an unchanged file does not
 # reinstall. pip -qq prints errors only (this keeps machine-specific index warnings out).
+# --no-compile: Python writes the bytecode of what is imported when it is first imported, in the
+# stages that run side by side on both cores, instead of pip compiling every installed file on one
+# core before they start (9 s less before the first stage, measured).
 $(STAMP): requirements-dev.txt
 	@test -x $(BIN)/python || { echo "venv: creating $(VENV)"; $(PYTHON) -m venv $(VENV_DIR); }
 	@echo "venv: installing requirements-dev.txt"
-	@$(BIN)/python -m pip install -qq --disable-pip-version-check -r requirements-dev.txt
+	@$(BIN)/python -m pip install -qq --no-compile --disable-pip-version-check -r requirements-dev.txt
 	@touch $@
 
 layout:
@@ -186,7 +189,7 @@ docs-venv: $(DOCS_STAMP)
 
 $(DOCS_STAMP): requirements-docs.txt $(STAMP)
 	@echo "venv: installing requirements-docs.txt"
-	@$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-docs.txt
+	@$(BIN)/python -m pip install --quiet --no-compile --disable-pip-version-check -r requirements-docs.txt
 	@touch $@
 
 docs: docs-venv layout
