@@ -48,7 +48,7 @@ def pytest_sessionfinish(session, exitstatus):
     current.pool.shutdown(wait=True)
     counts = current.counts.data
     counts.setdefault('suite', {}).update(
-        seconds=round(time.monotonic() - current.started), playbook_runs=len(current.ansible.runs), pytest_exit_status=int(exitstatus),
+        seconds=round(time.monotonic() - current.started), runs=len(current.ansible.runs), pytest_exit_status=int(exitstatus),
         tests_failed=session.testsfailed, tests_collected=session.testscollected)
     output = os.path.join(ROOT, 'tests', 'output', 'reliability')
     os.makedirs(output, exist_ok=True)

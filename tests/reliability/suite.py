@@ -190,18 +190,19 @@ class Suite:
     # --- bad input --------------------------------------------------------------------------------
 
     def _bad_inputs(self, module):
+        """Every bad input of one module, run without ansible-playbook (module_runner.py) against a
+        simulator of its own: nothing may be sent by any case, and one read of the log after all of
+        them proves it for each."""
         sim = self.simulator('bad-%s' % module.name)
         try:
-            # Nothing may be sent by any case: one read of the log after all of them proves it for each.
-            tasks, names = [admin_task(sim, 'Reset', reset={})], {}
-            for case in cases.bad_inputs(module):
-                tasks.append(module_task(module, case.args, 'b_' + case.key, 'Bad input %s' % case.key))
-                names[case.key] = "{'result': b_%s, 'log': bad_log.requests}" % case.key
-            tasks.append(dict(admin_task(sim, 'Requests sent by all the bad inputs', requests=True), register='bad_log'))
-            tasks.append(dump_task_raw(sim, names))
-            run = self.ansible.playbook('bad-input-%s' % module.name, [play('Bad input for %s' % module.name, tasks, sim_url=sim.url)])
+            connection = credentials(sim.url)['group/engine.cloud.' + module.api]
+            run = self.ansible.modules('bad-input-%s' % module.name, [dict(key=case.key, module=module.name, args=dict(connection, **case.args))
+                                                                     for case in cases.bad_inputs(module)])
+            log = sim.requests()
         finally:
             sim.stop()
+        for entry in run.registered.values():
+            entry['log'] = log
         return run
 
     def bad_outcome(self, case):

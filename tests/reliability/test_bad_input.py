@@ -6,7 +6,8 @@
 """Bad input for every option of every module, generated from each module's DOCUMENTATION (types,
 choices, ranges and lengths stated there) plus the shared options: wrong type, out of range, wrong
 enum, malformed id or address, unknown key in a dict, empty list where 1 or more is needed,
-over-long name. Each fails naming the option and what is allowed, and sends nothing."""
+over-long name. Each fails naming the option and what is allowed, and sends nothing. They run
+without ansible-playbook (suite.py, _bad_inputs: each module's main() in one process per module)."""
 
 from __future__ import absolute_import, division, print_function
 

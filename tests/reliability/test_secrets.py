@@ -4,7 +4,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 """No key secret, token or connection string in stdout, stderr, the JSON callback output or the
-registered results of any run of the suite: every fault and bad-input run (-vvv --diff), every
+registered results of any run of the suite: every fault run (-vvv --diff), every bad-input run
+(what the modules printed), every
 module in check mode (-vvv --diff --check), the failure paths where a secret is at hand (wrong
 credentials, an error body or a broken JSON body that holds the connection string), TLS and load.
 A run that prints a secret on purpose proves that the scan finds one."""
