@@ -6,8 +6,8 @@ Each argument is a lane: its stages run one after another, and the lanes run at 
 Every stage works in its own temporary copy with its own simulator, so lanes never share a port,
 a directory or a file. A stage's output goes to DIR/<stage>.log; a progress line is printed when it
 starts and when it ends, the whole log of a failed stage is printed at the end, then a summary with
-each stage's result, wall time and CPU time (user and system, its processes included). Every stage runs even when another fails; the exit status is 1 if any
-stage failed.
+each stage's result, wall time and CPU time (user and system, its processes included). Every stage
+runs even when another fails; the exit status is 1 if any stage failed.
 """
 
 import argparse
