@@ -196,8 +196,8 @@ class Suite:
         sim = self.simulator('bad-%s' % module.name)
         try:
             connection = credentials(sim.url)['group/engine.cloud.' + module.api]
-            run = self.ansible.modules('bad-input-%s' % module.name, [dict(key=case.key, module=module.name, args=dict(connection, **case.args))
-                                                                     for case in cases.bad_inputs(module)])
+            runs = [dict(key=case.key, module=module.name, args=dict(connection, **case.args)) for case in cases.bad_inputs(module)]
+            run = self.ansible.modules('bad-input-%s' % module.name, runs)
             log = sim.requests()
         finally:
             sim.stop()
