@@ -23,7 +23,7 @@ LAYOUT := build/ansible_collections/engine/cloud
 # The venv's tools come first for every recipe (ansible-test, ansible-galaxy, ansible-lint, ...).
 export PATH := $(BIN):$(PATH)
 
-.PHONY: help venv layout build install simulator sanity lint units simtests integration integration-group1 integration-group2 demo test changelog release clean
+.PHONY: help venv layout build install simulator sanity lint units simtests integration integration-group1 integration-group2 integration-group3 demo test changelog release clean
 
 help:
 	@echo "make venv         create $(VENV) and install requirements-dev.txt (only when it changed)"
@@ -119,8 +119,8 @@ simtests: venv
 integration: venv
 	VENV=$(VENV_DIR) scripts/integration.sh $(TARGETS)
 
-# One half of the targets each (the group1 or group2 alias of every target), for make test's lanes.
-integration-group1 integration-group2: venv
+# A third of the targets each (the group1, group2 or group3 alias of every target), for make test's lanes.
+integration-group1 integration-group2 integration-group3: venv
 	VENV=$(VENV_DIR) scripts/integration.sh $(@:integration-%=%)/
 
 demo: install
@@ -132,8 +132,8 @@ demo: install
 # order); each stage works in its own temporary copy with its own simulator, and its output goes to
 # tests/output/stages/<stage>.log. Both virtualenvs are installed first, once.
 # `make test TEST_STAGES="lint units"` runs a subset.
-TEST_STAGES ?= sanity lint units simtests integration-group1 integration-group2 reliability
-TEST_LANES ?= "integration-group1 e2e" "integration-group2 docs-lint docs galaxy-importer" "reliability sanity lint units simtests"
+TEST_STAGES ?= sanity lint units simtests integration-group1 integration-group2 integration-group3 reliability
+TEST_LANES ?= "integration-group1 e2e" "integration-group2 docs-lint docs galaxy-importer" "integration-group3 lint units simtests" "reliability sanity"
 test: venv docs-venv
 	@python scripts/stages.py --log-dir tests/output/stages --only "$(TEST_STAGES)" $(TEST_LANES)
 
