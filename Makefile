@@ -133,7 +133,7 @@ demo: install
 # tests/output/stages/<stage>.log. Both virtualenvs are installed first, once.
 # `make test TEST_STAGES="lint units"` runs a subset.
 TEST_STAGES ?= sanity lint units simtests integration-group1 integration-group2 integration-group3 reliability
-TEST_LANES ?= "integration-group1 e2e" "integration-group2 docs-lint docs galaxy-importer" "integration-group3 lint units simtests" "reliability sanity"
+TEST_LANES ?= "integration-group1 docs-lint docs galaxy-importer" "integration-group2 e2e" "integration-group3 lint units simtests" "reliability sanity"
 test: venv docs-venv
 	@python scripts/stages.py --log-dir tests/output/stages --only "$(TEST_STAGES)" $(TEST_LANES)
 

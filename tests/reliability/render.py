@@ -20,8 +20,8 @@ Measured by the reliability suite (`make reliability`, `tests/reliability/`), wh
 asserts from the simulator's request log and state. The bad inputs run without ansible-playbook:
 one process per module calls the module's `main()` for each of them, as its module process would
 (`tests/reliability/module_runner.py`), against a simulator of its own; they fail in the module's
-own argument checks, where ansible-playbook would add only its cost. This file is written by the suite itself from
-what it measured (`tests/output/reliability/counts.json`); do not edit it by hand.
+own argument checks, where ansible-playbook would add only its cost. This file is written by the
+suite itself from what it measured (`tests/output/reliability/counts.json`); do not edit it by hand.
 
 '''
 
