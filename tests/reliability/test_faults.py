@@ -90,7 +90,10 @@ def test_fault(suite, case):
 
     if case.succeeds:
         assert not result.get('failed'), context
-        assert hits[-1]['fault'] is None or case.fault.applied, context
+        # A late write (attempts None) may end after its one faulted attempt: when the read after the
+        # lost answer already shows it applied, nothing is sent again (the state check below proves
+        # it took effect once).
+        assert hits[-1]['fault'] is None or case.fault.applied or case.attempts is None, context
         if case.fault.wait and not case.read_again:
             times = [parse_time(entry['time']) for entry in hits]
             gaps = [(later - earlier).total_seconds() for earlier, later in zip(times, times[1:])]
