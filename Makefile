@@ -130,11 +130,13 @@ demo: install
 # the wall time, and a closing `stages: N passed, N failed` line); exits non-zero if any failed.
 # The stages run in lanes side by side (TEST_LANES: one quoted string per lane, its stages in
 # order); each stage works in its own temporary copy with its own simulator, and its output goes to
-# tests/output/stages/<stage>.log. Both virtualenvs are installed first, once.
+# tests/output/stages/<stage>.log. The venv is installed first; docs-venv (what the docs, e2e and
+# Galaxy stages add to it) is a stage at the start of a lane, so its install runs beside the first
+# stages instead of before them (its recipe holds a lock: two lanes may need it at once).
 # `make test TEST_STAGES="lint units"` runs a subset.
 TEST_STAGES ?= sanity lint units simtests integration-group1 integration-group2 integration-group3 reliability
-TEST_LANES ?= "integration-group1 docs-lint docs galaxy-importer" "integration-group2 e2e" "integration-group3 lint units simtests" "reliability sanity"
-test: venv docs-venv
+TEST_LANES ?= "integration-group1 docs-lint docs galaxy-importer simtests" "docs-venv integration-group2 e2e" "integration-group3 lint" "reliability sanity units"
+test: venv
 	@python scripts/stages.py --log-dir tests/output/stages --only "$(TEST_STAGES)" $(TEST_LANES)
 
 changelog: venv
@@ -182,14 +184,14 @@ bench: venv
 #                         name, the getting-started steps as written, the Galaxy artifact on its own
 #   make galaxy-importer  the import check Galaxy runs, on the tarball of `make build`
 DOCS_STAMP := $(VENV_DIR)/.requirements-docs.stamp
-TEST_STAGES += docs-lint docs e2e galaxy-importer
+TEST_STAGES += docs-venv docs-lint docs e2e galaxy-importer
 .PHONY: docs-venv docs docs-lint e2e galaxy-importer
 
 docs-venv: $(DOCS_STAMP)
 
 $(DOCS_STAMP): requirements-docs.txt $(STAMP)
 	@echo "venv: installing requirements-docs.txt"
-	@$(BIN)/python -m pip install --quiet --no-compile --disable-pip-version-check -r requirements-docs.txt
+	@flock $(VENV_DIR)/.requirements-docs.lock $(BIN)/python -m pip install --quiet --no-compile --disable-pip-version-check -r requirements-docs.txt
 	@touch $@
 
 docs: docs-venv layout
