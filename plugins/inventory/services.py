@@ -20,6 +20,8 @@ description:
     C(engine_region), C(engine_tags) (a dict of tag key to value; a tag without a value maps to C(null)),
     C(engine_endpoints) (the enabled endpoints) and C(engine_service) (the whole service as
     M(engine.cloud.service_info) returns it). Secret-bearing values are masked as in every module's result."
+  - "Every value that comes from the API is marked unsafe: a service name or tag that holds C({{ ... }}) stays that
+    text when a task reads it, and is never rendered as a template, on every ansible-core version."
   - "Hosts are services, not machines: a play on them runs the modules on the controller, with
     C(delegate_to: localhost) on each task (the modules then use the Python that runs Ansible), or with
     C(connection: local) and C(ansible_python_interpreter: \"{{ ansible_playbook_python }}\") on the play;
@@ -121,6 +123,7 @@ from collections import Counter
 from ansible.errors import AnsibleError
 from ansible.module_utils.common.text.converters import to_text
 from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructable
+from ansible.utils.unsafe_proxy import wrap_var
 
 from ansible_collections.engine.cloud.plugins.module_utils import cloud
 from ansible_collections.engine.cloud.plugins.module_utils.compare import mask_secrets
@@ -138,12 +141,14 @@ HINTS = {
 
 
 def host_vars(service):
-    """The engine_* variables of a (masked) service."""
-    return dict(
+    """The engine_* variables of a (masked) service, marked unsafe: what the API says is data, never a template.
+    Before ansible-core 2.19 a host variable that holds "{{ ... }}" is templated when a task reads it, so a service
+    named "{{ lookup('pipe', 'id') }}" would run a command on the controller (2.19 and later trust no inventory data)."""
+    return wrap_var(dict(
         engine_id=service.get('id'), engine_name=service.get('name'), engine_state=service.get('state'),
         engine_tier=service.get('tier'), engine_provider=service.get('provider'), engine_region=service.get('region'),
         engine_tags=dict((tag.get('key'), tag.get('value')) for tag in service.get('tags') or []),
-        engine_endpoints=service.get('endpoints') or [], engine_service=service)
+        engine_endpoints=service.get('endpoints') or [], engine_service=service))
 
 
 def why_not_a_host_name(name, taken):

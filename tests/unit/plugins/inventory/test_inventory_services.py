@@ -19,6 +19,7 @@ import pytest
 from ansible.errors import AnsibleError
 from ansible.inventory.data import InventoryData
 from ansible.parsing.dataloader import DataLoader
+from ansible.template import Templar
 
 from ansible_collections.engine.cloud.plugins.inventory.services import InventoryModule
 from ansible_collections.engine.cloud.plugins.module_utils.compare import MASK
@@ -129,6 +130,20 @@ def test_a_name_that_cannot_name_a_host_gives_the_id_and_a_warning(sim, shown_wa
     for service_id, problem in problems.items():
         warning = next(text for text in warnings if service_id in text)
         assert problem in warning and 'hostname: id' in warning
+
+
+def test_api_data_is_never_templated(sim, tmp_path):
+    """A service name, tag or endpoint that holds a template stays that text when a task reads it: on ansible-core
+    before 2.19 only the unsafe mark stops the templar (2.19 and later trust no inventory data)."""
+    marker = tmp_path / 'ran'
+    template = "{{ lookup('pipe', 'touch %s') }}{{ 6 * 7 }}" % marker
+    sim.edit('services', SERVICE_DEV, {'name': template, 'tags': [{'key': 'owner', 'value': template}]})
+    inventory = parse(plugin_with(sim, hostname='id'))
+    variables = host_vars(inventory, SERVICE_DEV)
+    templar = Templar(loader=DataLoader(), variables=variables)
+    for expression in ('{{ engine_name }}', '{{ engine_tags.owner }}', '{{ engine_service.name }}', '{{ engine_service.tags[0].value }}'):
+        assert templar.template(trust_as_template(expression)) == template
+    assert not marker.exists()
 
 
 def test_constructed_groups_keyed_groups_and_compose(sim):
