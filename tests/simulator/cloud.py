@@ -7,6 +7,7 @@ import ipaddress
 import re
 import uuid
 
+from . import pipes as pipe_rules
 from . import server
 from .schema import OpenApi, first_error
 
@@ -40,6 +41,9 @@ PIPE = S + '/pipes/{pipeId}'
 RPE = S + '/pipesReversePrivateEndpoints/{reversePrivateEndpointId}'
 
 OPENAPI = OpenApi()
+PIPE_SCHEMAS = pipe_rules.PipeSchemas(OPENAPI)
+# handle() answers a handler's NO_RESULT as an envelope without result (a pipe's DELETE).
+NO_RESULT = object()
 
 
 class ApiError(Exception):
@@ -77,8 +81,10 @@ def handle(store, request):
         return envelope_error(exc.status, exc.message, request_id, exc.headers)
     except Exception:  # pylint: disable=broad-except
         return envelope_error(500, 'An internal error occurred', request_id)
-    return server.Response.json(200, {'status': 200, 'requestId': request_id, 'result': result},
-                                {'X-Request-Id': request_id})
+    payload = {'status': 200, 'requestId': request_id}
+    if result is not NO_RESULT:
+        payload['result'] = result
+    return server.Response.json(200, payload, {'X-Request-Id': request_id})
 
 
 def _handle(store, request):
@@ -92,7 +98,9 @@ def _handle(store, request):
     if params['organizationId'].lower() != store.fixtures['organization']['id']:
         raise ApiError(403, 'The API key has no access to organization %s' % params['organizationId'])
     service = _lookup(store.services, params['serviceId'], 'Service') if 'serviceId' in params else None
-    body = _body(request, route) if request.method in ('PATCH', 'PUT') else None
+    body = _body(request, route) if request.method in ('PATCH', 'PUT', 'POST') else None
+    if service is not None:
+        _refuse_pipe_call_unless_running(store, service, request.method, route[0])
     return ROUTES[route](store, service, params, body)
 
 
@@ -136,7 +144,9 @@ def _body(request, route):
     body = request.json_body()
     if not isinstance(body, dict):
         raise ApiError(400, 'request body: must be a JSON object')
-    problem = first_error(OPENAPI.request_validator(*route), body)
+    # Operations the OpenAPI document does not hold validate their bodies in their handlers.
+    documented = route[1] in OPENAPI.paths.get(route[0], {})
+    problem = first_error(OPENAPI.request_validator(*route), body) if documented else None
     if problem:
         raise bad_request(*problem)
     return body
@@ -369,11 +379,43 @@ def patch_service_state(store, service, _params, body):
 
 # Pipe operations ---------------------------------------------------------------------------------
 
-def _pipe(store, service, params):
+def _pipe(store, service, params, read=False):
     pipe = _lookup(store.pipes, params['pipeId'], 'Pipe')
-    if pipe['serviceId'] != service['id']:
+    if pipe['serviceId'] != service['id'] or not _still_shown(store, pipe, read):
         raise ApiError(404, 'Pipe %s not found' % params['pipeId'])
     return store.settle(pipe)
+
+
+def _still_shown(store, pipe, read):
+    """A deleted pipe stays for the configured number of API reads (deleted_pipe_reads), then is gone;
+    anything but a read finds it gone at once."""
+    sim = pipe.get('sim') or {}
+    if 'deleted_reads' not in sim:
+        return True
+    if read and sim['deleted_reads'] > 0:
+        sim['deleted_reads'] -= 1
+        return True
+    if sim['deleted_reads'] <= 0:
+        store.pipes.pop(pipe['id'], None)
+    return False
+
+
+def _refuse_pipe_call_unless_running(store, service, method, template):
+    """424 for a pipe call the service's state refuses: a create or update unless it runs (reference);
+    for an idle service also every other pipe write, or (idle_pipe_refusals: all) every pipe call."""
+    if not template.startswith(S + '/pipes/') and template != S + '/pipes':
+        return
+    state = store.settle(service)['state']
+    if state == 'running':
+        return
+    creates = (template, method) == (S + '/pipes', 'POST')
+    if creates or (template, method) == (PIPE, 'PATCH'):
+        what = 'Pipe creation' if creates else 'Pipe update'
+    elif state == 'idle' and (method != 'GET' or store.config['idle_pipe_refusals'] == 'all'):
+        what = 'This pipe operation'
+    else:
+        return
+    raise ApiError(424, '%s is allowed only when the service is running. Current state: %s' % (what, state))
 
 
 def source_kind(pipe):
@@ -383,7 +425,7 @@ def source_kind(pipe):
 
 def get_pipe(store, service, params, _body):
     """GET pipe."""
-    pipe = _pipe(store, service, params)
+    pipe = _pipe(store, service, params, read=True)
     view = render_pipe(store, pipe)
     store.count_read(pipe)
     return view
@@ -414,7 +456,128 @@ def patch_pipe_state(store, service, params, body):
 
 def list_pipes(store, service, _params, _body):
     """GET pipes: the service's pipes."""
-    return [render_pipe(store, pipe) for pipe in store.pipes.values() if pipe['serviceId'] == service['id']]
+    return [render_pipe(store, pipe) for pipe in list(store.pipes.values())
+            if pipe['serviceId'] == service['id'] and _still_shown(store, pipe, True)]
+
+
+def create_pipe(store, service, _params, body):
+    """POST pipes: validated per source kind; the answer shows the configured first state
+    (pipe_create_state), later reads the state it settles in (Failed with pipe_create_fails). With
+    slow_pipe_create the pipe is created and the answer is a gateway's 504."""
+    pipe_rules.check(PIPE_SCHEMAS.create, body, bad_request)
+    kind = pipe_rules.kind_of(body)
+    problem = pipe_rules.destination_errors(kind, body)
+    if problem:
+        raise bad_request(*problem)
+    if store.config['unique_pipe_names'] and any(
+            p['serviceId'] == service['id'] and p['name'] == body['name'] for p in store.pipes.values()):
+        raise ApiError(409, 'A pipe named %s already exists' % body['name'])
+    pipe = pipe_rules.new_pipe(store, service, body, SETTING_DEFAULTS)
+    store.pipes[pipe['id']] = pipe
+    final = 'Failed' if store.config['pipe_create_fails'] else pipe_rules.settled_state(kind, body['source'][kind])
+    store.begin_transition(pipe, store.config['pipe_create_state'], final)
+    if store.config['slow_pipe_create']:
+        raise ApiError(504, 'The gateway timed out waiting for the upstream service')
+    return render_pipe(store, pipe)
+
+
+def patch_pipe(store, service, params, body):
+    """PATCH pipe: only the changeable fields (the schema refuses the others, naming them). A postgres
+    pipe's table mappings change only while it is Paused, one source table is never removed and added in
+    one request, and the API resumes the pipe after such an edit."""
+    pipe = _pipe(store, service, params)
+    pipe_rules.check(PIPE_SCHEMAS.update, body, bad_request)
+    kind = source_kind(pipe)
+    draft = copy.deepcopy(pipe)
+    if 'source' in body:
+        sent_kind = pipe_rules.kind_of(body)
+        if sent_kind != kind:
+            raise bad_request('request body.source.' + sent_kind, 'the source kind is %s and cannot change' % kind)
+        resumes = _patch_pipe_source(draft, kind, dict(body['source'][kind]))
+    else:
+        resumes = False
+    if 'fieldMappings' in body:
+        if kind == 'postgres':
+            raise bad_request('request body.fieldMappings', 'a postgres pipe takes no field mappings')
+        draft['fieldMappings'] = body['fieldMappings']
+    if 'destination' in body:
+        if kind == 'postgres':
+            raise bad_request('request body.destination.columns', 'a postgres pipe has no destination columns')
+        draft['destination'].update(copy.deepcopy(body['destination']))
+    if 'name' in body:
+        draft['name'] = body['name']
+    if 'settings' in body:
+        draft['settings'].update((key, SETTING_DEFAULTS[key] if value is None else value) for key, value in body['settings'].items())
+    pipe.clear()
+    pipe.update(draft)
+    if resumes:
+        store.begin_transition(pipe, 'Modifying', 'Running')
+    else:
+        store.touch(pipe)
+    return render_pipe(store, pipe)
+
+
+def _patch_pipe_source(pipe, kind, change):
+    """Apply a source change to the draft; True when postgres table mappings changed (the pipe resumes)."""
+    source, field = pipe['source'][kind], 'request body.source.%s' % kind
+    adds, removes = change.pop('tableMappingsToAdd', None), change.pop('tableMappingsToRemove', None)
+    change.pop('validateSamples', None)
+    credentials = dict((key, change.pop(key)) for key in pipe_rules.WRITE_ONLY[kind] if key in change)
+    pipe.setdefault('sim', {}).setdefault('credentials', {}).update(credentials)
+    if kind == 'postgres' and (adds is not None or removes is not None):
+        _edit_table_mappings(pipe, source, field, adds or [], removes or [], change, credentials)
+    if 'settings' in change:
+        source['settings'] = dict(source.get('settings') or {}, **change.pop('settings'))
+    source.update(copy.deepcopy(change))
+    return adds is not None or removes is not None
+
+
+def _edit_table_mappings(pipe, source, field, adds, removes, change, credentials):
+    if pipe['state'] != 'Paused':
+        raise ApiError(400, 'Pipe %s must be paused to edit its table mappings (state: %s)' % (pipe['name'], pipe['state']))
+    if not credentials and any(key in change for key in pipe_rules.POSTGRES_CONNECTION):
+        key = next(key for key in pipe_rules.POSTGRES_CONNECTION if key in change)
+        raise bad_request('%s.%s' % (field, key), 'connection fields sent with table mappings need the credentials too')
+    removed = set(pipe_rules.mapping_key(m) for m in removes)
+    mappings = list(source.get('tableMappings') or [])
+    for index, mapping in enumerate(adds):
+        if pipe_rules.mapping_key(mapping) in removed:
+            raise bad_request('%s.tableMappingsToAdd[%d]' % (field, index), 'table %s.%s cannot be removed and added in one '
+                              'request: remove it first, then add it in another request' % pipe_rules.mapping_key(mapping))
+    keys = [pipe_rules.mapping_key(m) for m in mappings]
+    for index, mapping in enumerate(removes):
+        if pipe_rules.mapping_key(mapping) not in keys:
+            raise bad_request('%s.tableMappingsToRemove[%d]' % (field, index), 'table %s.%s is not replicated by this pipe'
+                              % pipe_rules.mapping_key(mapping))
+    mappings = [m for m in mappings if pipe_rules.mapping_key(m) not in removed]
+    for index, mapping in enumerate(adds):
+        if pipe_rules.mapping_key(mapping) in [pipe_rules.mapping_key(m) for m in mappings]:
+            raise bad_request('%s.tableMappingsToAdd[%d]' % (field, index), 'table %s.%s is already replicated'
+                              % pipe_rules.mapping_key(mapping))
+        mappings.append(copy.deepcopy(mapping))
+    source['tableMappings'] = mappings
+
+
+def patch_pipe_scaling(store, service, params, body):
+    """PATCH pipe/scaling: kafka, stream and objectStorage pipes; the answer is the pipe."""
+    pipe = _pipe(store, service, params)
+    pipe_rules.check(PIPE_SCHEMAS.scaling, body, bad_request)
+    if source_kind(pipe) == 'postgres':
+        raise bad_request('request body', 'postgres pipes scale at the service level (pipesCdcScaling)')
+    pipe['scaling'].update(body)
+    store.touch(pipe)
+    return render_pipe(store, pipe)
+
+
+def delete_pipe(store, service, params, _body):
+    """DELETE pipe: no result. With deleted_pipe_reads, reads still show it that many times."""
+    pipe = _pipe(store, service, params)
+    lingering = store.config['deleted_pipe_reads']
+    if lingering:
+        pipe.setdefault('sim', {})['deleted_reads'] = lingering
+    else:
+        del store.pipes[pipe['id']]
+    return NO_RESULT
 
 
 def get_pipe_settings(store, service, params, _body):
@@ -450,8 +613,9 @@ ROUTE_TABLE = {
     S: {'GET': get_service, 'PATCH': patch_service},
     S + '/scaling': {'PATCH': patch_scaling},
     S + '/state': {'PATCH': patch_service_state},
-    S + '/pipes': {'GET': list_pipes},
-    PIPE: {'GET': get_pipe},
+    S + '/pipes': {'GET': list_pipes, 'POST': create_pipe},
+    PIPE: {'GET': get_pipe, 'PATCH': patch_pipe, 'DELETE': delete_pipe},
+    PIPE + '/scaling': {'PATCH': patch_pipe_scaling},
     PIPE + '/state': {'PATCH': patch_pipe_state},
     PIPE + '/settings': {'GET': get_pipe_settings, 'PUT': put_pipe_settings},
     S + '/pipesReversePrivateEndpoints': {'GET': list_reverse_private_endpoints},

@@ -85,6 +85,14 @@ def _check_headers(key, value):
     return value
 
 
+def _choice(*allowed):
+    def check(key, value):
+        if value not in allowed:
+            raise ConfigError('%s must be one of: %s' % (key, ', '.join(allowed)))
+        return value
+    return check
+
+
 CONFIG_CHECKS = {
     'transition_delay': _check_delay,
     'rate_limit': _check_bool,
@@ -94,6 +102,13 @@ CONFIG_CHECKS = {
     'resync_delay': _check_optional_delay,
     'transition_reads': _check_optional_reads,
     'stale_pipe_answers': _check_bool,
+    # The lifecycle of a pipe, where the reference leaves it open (tests/simulator/pipes.py).
+    'pipe_create_state': _choice('Provisioning', 'Unknown'),
+    'idle_pipe_refusals': _choice('writes', 'all'),
+    'slow_pipe_create': _check_bool,
+    'pipe_create_fails': _check_bool,
+    'deleted_pipe_reads': _check_count,
+    'unique_pipe_names': _check_bool,
 }
 
 
@@ -173,7 +188,8 @@ class Store:
             self.fixtures = json.load(handle)
         self.defaults = {'transition_delay': 1.0, 'rate_limit': False, 'alerts_paging': True, 'alert_count': 0,
                          'rate_limit_headers': list(RATE_LIMIT_HEADERS), 'resync_delay': None, 'stale_pipe_answers': False,
-                         'transition_reads': None}
+                         'transition_reads': None, 'pipe_create_state': 'Provisioning', 'idle_pipe_refusals': 'writes',
+                         'slow_pipe_create': False, 'pipe_create_fails': False, 'deleted_pipe_reads': 0, 'unique_pipe_names': False}
         self.defaults.update(validate_config(defaults or {}))
         self.lock = threading.RLock()
         self.reset()

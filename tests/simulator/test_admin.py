@@ -29,13 +29,18 @@ def test_config_defaults_and_patch(sim):
     sim.admin('POST', 'reset')
     assert sim.admin('GET', 'config') == {'transition_delay': 1.0, 'rate_limit': False, 'alerts_paging': True,
                                           'alert_count': 0, 'rate_limit_headers': ['Retry-After', 'X-RateLimit-Reset'],
-                                          'resync_delay': None, 'stale_pipe_answers': False, 'transition_reads': None}
+                                          'resync_delay': None, 'stale_pipe_answers': False, 'transition_reads': None,
+                                          'pipe_create_state': 'Provisioning', 'idle_pipe_refusals': 'writes',
+                                          'slow_pipe_create': False, 'pipe_create_fails': False, 'deleted_pipe_reads': 0,
+                                          'unique_pipe_names': False}
     assert sim.admin('PATCH', 'config', {'alert_count': 3})['alert_count'] == 3
 
 
 @pytest.mark.parametrize('body', [{'speed': 1}, {'rate_limit': 'yes'}, {'transition_delay': -1}, {'alert_count': 1.5},
                                   {'rate_limit_headers': ['Retry-After', 'X-Other']}, {'resync_delay': -0.5},
-                                  {'stale_pipe_answers': 1}, {'transition_reads': 0}, {'transition_reads': 1.5}])
+                                  {'stale_pipe_answers': 1}, {'transition_reads': 0}, {'transition_reads': 1.5},
+                                  {'pipe_create_state': 'Running'}, {'idle_pipe_refusals': 'reads'}, {'slow_pipe_create': 1},
+                                  {'pipe_create_fails': 'no'}, {'deleted_pipe_reads': -1}, {'unique_pipe_names': None}])
 def test_bad_config_is_rejected(sim, body):
     assert sim.request('PATCH', '/_admin/config', body).status == 400
     assert sim.request('POST', '/_admin/reset', body).status == 400
