@@ -4,16 +4,21 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 """Ingestion pipes: the settings table (types, ranges, defaults), settings comparison with
-null/default semantics, and pipe_state's state table."""
+null/default semantics and pipe_settings' plan, pipe_state's state table, and the pure rules of the
+pipe module (the create body, the fields fixed at creation, the PATCH of what differs, postgres table
+mapping edits, scaling)."""
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import copy
 import datetime
 import re
 
 from ansible_collections.engine.cloud.plugins.module_utils import validate
+from ansible_collections.engine.cloud.plugins.module_utils.compare import MASK, equal, mask_secrets
+from ansible_collections.engine.cloud.plugins.module_utils.compare import diff as make_diff
 from ansible_collections.engine.cloud.plugins.module_utils.states import FAIL, WAIT, StateTable
 
 # name: (type, minimum, maximum, default). Ranges are inclusive (contract, pipe settings table);
@@ -192,3 +197,352 @@ def source_kind(pipe):
         if source.get(kind):
             return kind
     return next((kind for kind, value in source.items() if value), 'unknown')
+
+
+# --- pipe_settings: the plan (also the pipe module's settings step) ---------------------------------
+
+def settings_plan(current, wanted):
+    """(PUT body, diff) for the checked settings wanted against the current settings: only the keys that
+    differ; the diff shows a key reset to null as the value it would show."""
+    body = settings_changes(current, wanted)
+    predicted = predict_settings(current, body)
+    return body, make_diff(current, dict((key, predicted[key]) for key in body))
+
+
+def settings_path(pipe_id):
+    return ('pipes', pipe_id, 'settings')
+
+
+def settings_writer(module, pipe_id):
+    """write(changes) for pipe_settings and the pipe module: the PUT, and the settings after it."""
+    def write(changes):
+        result = module.send('PUT', changes, *settings_path(pipe_id))
+        # A PUT answer without every key is completed by a read.
+        return result if isinstance(result, dict) and set(SETTINGS) <= set(result) else module.get(*settings_path(pipe_id))
+    return write
+
+
+# --- pipe: the lifecycle of a pipe (reference: "the lifecycle of a pipe") ---------------------------
+
+# Option names of the source kinds, and their API names.
+KIND_OPTIONS = (('kafka', 'kafka'), ('object_storage', 'objectStorage'), ('stream', 'stream'), ('postgres', 'postgres'))
+# Write-only fields (API names) per kind: sent, never read, never compared; a.b is b inside a.
+WRITE_ONLY = {
+    'kafka': ('credentials', 'schemaRegistry.credentials', 'validateSamples'),
+    'objectStorage': ('accessKey', 'connectionString', 'serviceAccountKey', 'validateSamples'),
+    'stream': ('accessKey', 'validateSamples'),
+    'postgres': ('credentials', 'validateSamples'),
+}
+SECRET_FIELDS = ('credentials', 'accessKey', 'connectionString', 'serviceAccountKey')
+# What a PATCH can change per kind (besides the write-only fields); everything else is fixed at creation.
+CHANGEABLE = {
+    'kafka': ('authentication', 'iamRole', 'caCertificate', 'reversePrivateEndpointIds'),
+    'objectStorage': ('authentication', 'iamRole', 'path', 'objectContainerName', 'skipInitialLoad', 'startAfter'),
+    'stream': ('authentication', 'iamRole'),
+    'postgres': ('host', 'port', 'database', 'tlsHost', 'caCertificate', 'disableTls', 'skipCertVerification',
+                 'settings.syncIntervalSeconds', 'settings.pullBatchSize'),
+}
+MAPPING_DEFAULTS = {'excludedColumns': [], 'sortingKeys': [], 'useCustomSortingKey': False}
+NEW_SNAPSHOT_WARNING = ('pipe %s: the table mapping of %s changes; a mapping cannot be edited in place, so it is removed in one '
+                        'edit and added back in the next, and adding it takes a new snapshot of the table')
+
+
+def camel(name):
+    """consumer_group -> consumerGroup."""
+    head, _sep, tail = name.partition('_')
+    return head + ''.join(part[:1].upper() + part[1:] for part in tail.split('_')) if tail else head
+
+
+def snake(name):
+    """consumerGroup -> consumer_group (for the option names in messages)."""
+    return re.sub(r'([A-Z])', lambda match: '_' + match.group(1).lower(), name)
+
+
+def to_api(value):
+    """Options in snake_case at every level -> the API's camelCase; options not given (None) are left out."""
+    if isinstance(value, dict):
+        return dict((camel(key), to_api(item)) for key, item in value.items() if item is not None)
+    if isinstance(value, list):
+        return [to_api(item) for item in value]
+    return value
+
+
+def source_option(params):
+    """(option name, API kind, the kind's options) of the source given (exactly one, enforced by the spec)."""
+    source = params.get('source') or {}
+    for option, kind in KIND_OPTIONS:
+        if source.get(option) is not None:
+            return option, kind, source[option]
+    return None, None, None
+
+
+def kind_errors(params):
+    """What the API would drop or refuse for the kind, before any request: a postgres pipe takes no
+    table_definition (dropped), field_mappings or scaling (refused); the others need table, managed_table
+    and columns to be created (checked when creating, see create_errors)."""
+    option, kind, dummy = source_option(params)
+    if kind != 'postgres':
+        return []
+    destination = params.get('destination') or {}
+    errors = []
+    if destination.get('table_definition') is not None:
+        errors.append('destination.table_definition is not possible with a postgres source: the API drops it without an error '
+                      '(each table mapping has its own table_engine and sorting_keys)')
+    for name in ('table', 'managed_table', 'columns'):
+        if destination.get(name) is not None:
+            errors.append('destination.%s is not possible with a postgres source: its tables are named by '
+                          'source.postgres.table_mappings' % name)
+    if params.get('field_mappings') is not None:
+        errors.append('field_mappings is not possible with a postgres source: a postgres pipe takes no field mappings')
+    if params.get('scaling') is not None:
+        errors.append('scaling is not possible with a postgres source: postgres pipes scale at the service level')
+    return errors
+
+
+def create_errors(params):
+    """What a create needs besides the spec's rules: a source, a destination database, and for every
+    kind but postgres destination.table, managed_table and columns."""
+    option, kind, dummy = source_option(params)
+    if kind is None:
+        return ['source is required to create pipe %s: give one of source.kafka, source.object_storage, source.stream, '
+                'source.postgres' % params.get('name')]
+    destination = params.get('destination') or {}
+    needed = ['database'] + ([] if kind == 'postgres' else ['table', 'managed_table', 'columns'])
+    missing = ['destination.%s' % name for name in needed if destination.get(name) is None]
+    if missing:
+        return ['%s required to create a %s pipe' % (' and '.join(missing) + (' are' if len(missing) > 1 else ' is'), option)]
+    return []
+
+
+def create_body(params, settings):
+    """The POST body: name, source (with its credentials), destination, field mappings and the checked
+    settings. Scaling is set after the create, through the scaling endpoint."""
+    option, kind, options = source_option(params)
+    body = dict(name=params['name'], source={kind: to_api(options)}, destination=to_api(params['destination']))
+    if params.get('field_mappings') is not None:
+        body['fieldMappings'] = to_api(params['field_mappings'])
+    if settings:
+        body['settings'] = dict(settings)
+    return body
+
+
+def without_write_only(kind, source):
+    """A source as reads show it: no write-only field."""
+    shown = dict((key, value) for key, value in source.items() if key not in WRITE_ONLY[kind])
+    if isinstance(shown.get('schemaRegistry'), dict):
+        shown['schemaRegistry'] = dict((k, v) for k, v in shown['schemaRegistry'].items() if k != 'credentials')
+    return shown
+
+
+def predict_created(body, service_id, settings_defaults=None):
+    """The pipe a create of body would give, as check mode shows it (no id yet, no secret)."""
+    kind = next(iter(body['source']))
+    source = dict((name, without_write_only(kind, body['source'][kind]) if name == kind else None) for dummy, name in KIND_OPTIONS)
+    destination = dict(body['destination'])
+    destination.pop('roles', None)
+    pipe = dict(serviceId=service_id, name=body['name'], state='Provisioning', source=source, destination=destination,
+                fieldMappings=body.get('fieldMappings', []))
+    if settings_defaults is not None:
+        pipe['settings'] = dict(settings_defaults, **body.get('settings', {}))
+    return pipe
+
+
+def _leaves(value, prefix):
+    """(dotted API path, value) of every leaf of a dict; lists are leaves."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            for leaf in _leaves(item, '%s.%s' % (prefix, key) if prefix else key):
+                yield leaf
+    else:
+        yield prefix, value
+
+
+def _get(resource, path):
+    for part in path.split('.'):
+        if not isinstance(resource, dict):
+            return None
+        resource = resource.get(part)
+    return resource
+
+
+def _option(path):
+    return '.'.join(snake(part) for part in path.split('.'))
+
+
+def fixed_pairs(params, pipe):
+    """(option, wanted, current) of every field fixed at creation that the task gives: the source kind, the
+    kind's fields that no PATCH changes (write-only ones aside), and the destination but its columns (and
+    roles, which no read shows). The lifecycle's fixed_errors compares them."""
+    option, kind, options = source_option(params)
+    pairs = []
+    current_kind = source_kind(pipe)
+    if kind is not None and kind != current_kind:
+        return [('source', option, snake(current_kind))]
+    if kind is not None:
+        wanted = without_write_only(kind, to_api(options))
+        wanted.pop('tableMappings', None)
+        for path, value in _leaves(wanted, ''):
+            if path not in CHANGEABLE[kind]:
+                pairs.append(('source.%s.%s' % (option, _option(path)), value, _get(pipe['source'][kind], path)))
+    destination = to_api(params.get('destination') or {})
+    for key in ('columns', 'roles'):
+        destination.pop(key, None)
+    for path, value in _leaves(destination, ''):
+        pairs.append(('destination.' + _option(path), value, _get(pipe.get('destination') or {}, path)))
+    return pairs
+
+
+def pipe_patch(params, pipe, by_id):
+    """(PATCH body, diff) of what a PATCH can change and differs: name (when found by pipe_id),
+    field_mappings, destination.columns, the changeable source fields; the credentials when
+    update_credentials is always (a command: no read shows them, so the diff names them, masked)."""
+    body, before, after = {}, {}, {}
+    if by_id and params.get('name') is not None and params['name'] != pipe.get('name'):
+        body['name'], before['name'], after['name'] = params['name'], pipe.get('name'), params['name']
+    if params.get('field_mappings') is not None:
+        wanted = to_api(params['field_mappings'])
+        if not equal(pipe.get('fieldMappings') or [], wanted):
+            body['fieldMappings'], before['fieldMappings'], after['fieldMappings'] = wanted, pipe.get('fieldMappings'), wanted
+    columns = (params.get('destination') or {}).get('columns')
+    if columns is not None:
+        wanted = to_api(columns)
+        current = (pipe.get('destination') or {}).get('columns')
+        if not equal(current or [], wanted):
+            body['destination'] = dict(columns=wanted)
+            before['destination'], after['destination'] = dict(columns=current), dict(columns=wanted)
+    source, source_before, source_after = _source_patch(params, pipe)
+    if source:
+        body['source'] = source
+        before['source'], after['source'] = source_before, source_after
+    return body, (dict(before=mask_secrets(before), after=mask_secrets(after)) if body else None)
+
+
+def _source_patch(params, pipe):
+    option, kind, options = source_option(params)
+    if kind is None or kind != source_kind(pipe):
+        return {}, None, None
+    wanted = to_api(options)
+    current = pipe['source'][kind] or {}
+    change, before = {}, {}
+    for path, value in _leaves(without_write_only(kind, wanted), ''):
+        if path in CHANGEABLE[kind] and not equal(_get(current, path), value):
+            _put(change, path, value)
+            _put(before, path, _get(current, path))
+    shown = dict(change)
+    if params.get('update_credentials') == 'always':
+        for field in SECRET_FIELDS + ('schemaRegistry',):
+            secret = wanted.get(field)
+            if field == 'schemaRegistry':
+                secret = (secret or {}).get('credentials')
+                if secret is not None:
+                    _put(change, 'schemaRegistry.credentials', secret)
+                    _put(shown, 'schemaRegistry.credentials', MASK)
+            elif secret is not None:
+                change[field], shown[field] = secret, MASK
+    if not change:
+        return {}, None, None
+    if 'validateSamples' in wanted:
+        change['validateSamples'] = wanted['validateSamples']
+    return {kind: change}, {kind: before}, {kind: shown}
+
+
+def _put(target, path, value):
+    parts = path.split('.')
+    for part in parts[:-1]:
+        target = target.setdefault(part, {})
+    target[parts[-1]] = value
+
+
+def predict_patched(pipe, body):
+    """The pipe after a PATCH of body (check mode, and the view between edits): secrets left out."""
+    predicted = copy.deepcopy(pipe)
+    for key in ('name', 'fieldMappings'):
+        if key in body:
+            predicted[key] = body[key]
+    if 'destination' in body:
+        predicted['destination'] = dict(predicted.get('destination') or {}, **body['destination'])
+    for kind, change in (body.get('source') or {}).items():
+        source = predicted['source'][kind]
+        for path, value in _leaves(without_write_only(kind, change), ''):
+            _put(source, path, value)
+    return predicted
+
+
+def mapping_key(mapping):
+    return (mapping.get('sourceSchemaName'), mapping.get('sourceTable'))
+
+
+def _mapping_differs(current, wanted):
+    return any(not equal(current.get(key, MAPPING_DEFAULTS.get(key)), value) for key, value in wanted.items())
+
+
+def mapping_edits(current, desired):
+    """A postgres pipe's table mappings: the desired list -> the edits that reach it, each
+    {tableMappingsToRemove, tableMappingsToAdd} (only the non-empty lists), and the tables whose mapping
+    changed. Tables not in desired are removed, new ones added, in one edit; a changed mapping is removed
+    in that edit and added back in a second one (the API refuses one table removed and added in one request)."""
+    current = list(current or [])
+    by_key = dict((mapping_key(mapping), mapping) for mapping in current)
+    wanted_keys = [mapping_key(mapping) for mapping in desired]
+    remove = [mapping for mapping in current if mapping_key(mapping) not in wanted_keys]
+    add, readd, changed = [], [], []
+    for mapping in desired:
+        found = by_key.get(mapping_key(mapping))
+        if found is None:
+            add.append(mapping)
+        elif _mapping_differs(found, mapping):
+            remove.append(found)
+            readd.append(mapping)
+            changed.append('%s.%s' % mapping_key(mapping))
+    edits = [_edit(remove, add), _edit([], readd)]
+    return [edit for edit in edits if edit], changed
+
+
+def _edit(remove, add):
+    edit = {}
+    if remove:
+        edit['tableMappingsToRemove'] = remove
+    if add:
+        edit['tableMappingsToAdd'] = add
+    return edit
+
+
+def apply_mapping_edit(mappings, edit):
+    """The table mappings after one edit (check mode, and the diff)."""
+    removed = [mapping_key(mapping) for mapping in edit.get('tableMappingsToRemove', [])]
+    return [m for m in mappings or [] if mapping_key(m) not in removed] + list(edit.get('tableMappingsToAdd', []))
+
+
+def mappings_diff(name, current, edits, changed):
+    """The diff of the table mappings, and the warning when a changed table takes a new snapshot."""
+    after = list(current or [])
+    for edit in edits:
+        after = apply_mapping_edit(after, edit)
+    diff = dict(before=dict(source=dict(postgres=dict(tableMappings=current))), after=dict(source=dict(postgres=dict(tableMappings=after))))
+    if changed:
+        diff['after']['newSnapshotOf'] = changed
+    warning = NEW_SNAPSHOT_WARNING % (name, ', '.join(changed)) if changed else None
+    return diff, warning
+
+
+def scaling_plan(pipe, scaling):
+    """(PATCH body, diff) of the scaling endpoint: the requested keys that differ."""
+    wanted = to_api(scaling or {})
+    current = pipe.get('scaling') or {}
+    body = dict((key, value) for key, value in wanted.items() if not equal(current.get(key), value))
+    if not body:
+        return {}, None
+    return body, dict(before=dict(scaling=dict((key, current.get(key)) for key in body)), after=dict(scaling=body))
+
+
+SCALING_LIMITS = (('replicas', 1, 40), ('replica_cpu_millicores', 125, 2000), ('replica_memory_gb', 0.5, 8))
+
+
+def scaling_errors(scaling):
+    """The scaling endpoint's limits, checked before any request; an empty scaling is refused too."""
+    if scaling is None:
+        return []
+    given = dict((key, value) for key, value in scaling.items() if value is not None)
+    if not given:
+        return ['scaling needs at least one of replicas, replica_cpu_millicores, replica_memory_gb (the API refuses an empty one)']
+    return [validate.number_range('scaling.%s' % key, given[key], low, high) for key, low, high in SCALING_LIMITS if key in given]

@@ -118,8 +118,7 @@ settings:
 '''
 
 from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule
-from ansible_collections.engine.cloud.plugins.module_utils.compare import diff as make_diff
-from ansible_collections.engine.cloud.plugins.module_utils.pipe import SETTINGS, check_settings, predict_settings, settings_changes
+from ansible_collections.engine.cloud.plugins.module_utils.pipe import check_settings, settings_path, settings_plan, settings_writer
 
 
 def main():
@@ -129,19 +128,9 @@ def main():
     ), uuid_options=('pipe_id',))
     wanted, errors = check_settings(module.params['settings'])
     module.fail_on_errors(*errors)
-    path = ('pipes', module.params['pipe_id'], 'settings')
-
-    def plan(current):
-        body = settings_changes(current, wanted)
-        predicted = predict_settings(current, body)
-        return body, make_diff(current, dict((key, predicted[key]) for key in body))
-
-    def write(changes):
-        result = module.send('PUT', changes, *path)
-        # A PUT answer without every key is completed by a read.
-        return result if isinstance(result, dict) and set(SETTINGS) <= set(result) else module.get(*path)
-
-    module.converge('settings', lambda: module.get(*path), plan, write)
+    path = settings_path(module.params['pipe_id'])
+    module.converge('settings', lambda: module.get(*path), lambda current: settings_plan(current, wanted),
+                    settings_writer(module, module.params['pipe_id']))
 
 
 if __name__ == '__main__':
