@@ -11,6 +11,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import itertools
+import re
 
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
 from ansible_collections.engine.cloud.plugins.module_utils import validate
@@ -18,12 +19,33 @@ from ansible_collections.engine.cloud.plugins.module_utils.base import (
     CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, EngineModule, Wait, WaitError, missing_connection_errors, option_source, unused)
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.pacer import ApiLimit
+from ansible_collections.engine.cloud.plugins.module_utils.service import SERVICE_TABLE, ServiceStates
 from ansible_collections.engine.cloud.plugins.module_utils.states import FAIL, WAIT
 
 AUTH_HINT = 'The management API refused the API key: check api_key_id and api_key_secret (ENGINE_CLOUD_KEY_ID, ENGINE_CLOUD_KEY_SECRET)'
 # A command the API refuses in the resource's current state (409, or 400 "... is already running")
 # is decided again from a fresh read, at most this many times in one task.
 REFUSED_COMMAND_ROUNDS = 3
+
+# A pipe call refused because the service is idle (reference: "an idle service") wakes it, once per task,
+# within this many seconds unless the module has its own wait_timeout (service_state's default).
+WAKE_TIMEOUT = 900
+IDLE_REFUSAL = re.compile(r'Current state: (\w+)')
+
+
+class WakeStates(ServiceStates):
+    """service_state's awake row, except that a stopped (or stopping) service fails: stopped on purpose."""
+
+    def refusal(self, goal, resource, name):
+        if resource.get('state') in ('stopped', 'stopping'):
+            return ('service %s is %s; a pipe call never starts a stopped service: start it on purpose (engine.cloud.service_state '
+                    'with state=started) and run the task again' % (name, resource.get('state')))
+        return super(WakeStates, self).refusal(goal, resource, name)
+
+
+WAKE_TABLE = WakeStates('service', {'awake': dict(SERVICE_TABLE.actions['awake'], stopped=FAIL, stopping=FAIL)},
+                        settled={'awake': SERVICE_TABLE.settled['awake']}, failures={'awake': SERVICE_TABLE.failures['awake']},
+                        targets={'awake': 'running'}, transitions=SERVICE_TABLE.transitions)
 
 # The live limit of this API, per credential (reference/README.md).
 RATE_LIMIT = ApiLimit(requests=10, seconds=10, env='ENGINE_CLOUD_RATE_LIMIT', credential='api_key_id')
@@ -88,12 +110,46 @@ class CloudModule(EngineModule):
         """Every service of the organization, in one request."""
         return self.call('GET', services_path(self.params['organization_id'])).get('result')
 
+    def request(self, method, path, params=None, body=None):
+        """EngineModule.request; a pipe call that an idle service refuses (424 "Current state: idle") wakes
+        the service (service_state's awake), waits until it runs and is sent again, once per task. A service
+        refused for another state (stopped) is never started: the task fails and says so."""
+        try:
+            return super(CloudModule, self).request(method, path, params=params, body=body)
+        except http.ApiError as error:
+            state = idle_refusal(error, path)
+            if state is None:
+                raise
+            self._wake_for(error, state)
+        return self.request(method, path, params=params, body=body)
+
+    def _wake_for(self, error, state):
+        service_id = self.params['service_id']
+        if state != 'idle':
+            self.fail_api(error, 'service %s is %s; a pipe call never starts a stopped service: start it on purpose '
+                                 '(engine.cloud.service_state with state=started) and run the task again' % (service_id, state))
+        if getattr(self, '_woken', False):
+            self.fail_api(error, 'service %s was woken once in this task and is idle again' % service_id)
+        if self.check_mode:
+            self.fail_api(error, 'service %s is idle; check mode sends no awake command, so it cannot tell what this task would do'
+                          % service_id)
+        self._woken = True
+        self.arrive(WAKE_TABLE, 'awake', 'service', wait=True, wait_timeout=self.params.get('wait_timeout') or WAKE_TIMEOUT)
+        self.warn('service %s was idle: it was woken (awake) for a pipe call' % service_id)
+
     def send(self, method, body, *parts):
         """A write; an API error raises http.ApiError for the caller to judge (see EngineModule.converge)."""
         return self.request(method, self.path(*parts), body=body).get('result')
 
     def reach(self, table, goal, key, *parts):
-        """Bring the resource at parts (the service itself without parts) to goal and exit.
+        """Bring the resource at parts (the service itself without parts) to goal and exit (see arrive)."""
+        changed, diff, resource = self.arrive(table, goal, key, *parts)
+        self.exit(changed=changed, diff=diff, **{key: resource})
+
+    def arrive(self, table, goal, key, *parts, **options):
+        """Bring the resource at parts (the service itself without parts) to goal; return (changed, diff,
+        resource). A failure exits. options wait and wait_timeout replace the module's own (a module
+        without them, or a step that must wait whatever the task says).
 
         table (a states.StateTable) says what to do in each state: nothing, a command (PATCH <resource>/state),
         wait a transition out and decide again (also with wait=false, within wait_timeout), or fail before
@@ -107,7 +163,8 @@ class CloudModule(EngineModule):
             return self.get(*parts)
 
         name = parts[-1] if parts else self.params['service_id']
-        wait = Wait(self.params['wait_timeout'], '%s %s' % (table.noun, name))
+        waits = options.get('wait', self.params.get('wait'))
+        wait = Wait(options.get('wait_timeout') or self.params.get('wait_timeout'), '%s %s' % (table.noun, name))
         first = resource = read()
         command = Command()
         for rounds in itertools.count():
@@ -120,7 +177,7 @@ class CloudModule(EngineModule):
             if action is None or (command.lost and action in table.once):
                 break
             if self.check_mode:
-                self.exit(changed=True, diff=state_diff(table, goal, first), **{key: dict(resource, state=table.target(goal, first))})
+                return True, state_diff(table, goal, first), dict(resource, state=table.target(goal, first))
             if command.lost:
                 self._may_resend(command, table, resource, action)
             try:
@@ -131,7 +188,7 @@ class CloudModule(EngineModule):
                     self.fail_api(error)
             CLOCK.sleep(self.client.backoff(rounds))
             resource = read()
-        self._settle(wait, read, key, table, goal, first, resource, command)
+        return self._settle(wait, read, key, table, goal, first, resource, command, waits)
 
     def _may_resend(self, command, table, resource, action):
         """A command whose answer was lost and that did not take effect is sent again, at most api_retries times."""
@@ -149,24 +206,24 @@ class CloudModule(EngineModule):
         except WaitError as error:
             self.fail(str(error), **{key: error.resource})
 
-    def _settle(self, wait, read, key, table, goal, first, resource, command):
-        """Exit with the resource: as it is (wait=false), or once it shows goal (wait=true, or a command of
+    def _settle(self, wait, read, key, table, goal, first, resource, command, waits):
+        """(changed, diff, resource): as it is (wait=false), or once it shows goal (wait=true, or a command of
         table.once whose answer was lost: its effect has to be seen before the task can say it happened)."""
         changed = command.name is not None
         diff = state_diff(table, goal, first) if changed else None
         lost_once = command.lost is not None and command.name in table.once
-        if self.check_mode or not (self.params['wait'] or lost_once):
-            self.exit(changed=changed, diff=diff, **{key: resource})
+        if self.check_mode or not (waits or lost_once):
+            return changed, diff, resource
         before = command.before or first
         try:
-            resource = wait.until(read, table.done(goal, before, self.params['wait']), table.failed(goal), table.goal_text(goal, first),
+            resource = wait.until(read, table.done(goal, before, waits), table.failed(goal), table.goal_text(goal, first),
                                   current=None if command.answered else resource,
                                   before=before.get('state') if changed else None, command=command.name)
         except WaitError as error:
             if lost_once:
                 self.fail_api(command.lost, '%s; the %s command was not sent again' % (error, command.name), **{key: error.resource})
             self.fail(str(error), **{key: error.resource})
-        self.exit(changed=changed, diff=diff, **{key: resource})
+        return changed, diff, resource
 
 
 class Command:
@@ -197,6 +254,14 @@ class Command:
             self.refusals += 1
             return True
         return False
+
+
+def idle_refusal(error, path):
+    """The service state named by a 424 of a pipe call ("... Current state: idle"), or None."""
+    if error.status != 424 or '/pipes' not in path:
+        return None
+    match = IDLE_REFUSAL.search(error.message or '')
+    return match.group(1) if match else None
 
 
 def state_diff(table, goal, first):

@@ -1,0 +1,74 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+"""The idle service, in one place (CloudModule.request): a pipe call that the API refuses with 424
+"Current state: idle" wakes the service once (service_state's awake), waits until it runs and is sent
+again; a stopped service is never started. pipe_info, pipe_state and pipe_settings alike."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible_collections.engine.cloud.plugins.modules import pipe_info, pipe_settings, pipe_state
+from ansible_collections.engine.cloud.tests.simulator.fixture_ids import PIPE_DEV, SERVICE_DEV, SERVICE_IDLE, pipe_path, service_path
+
+PIPE = pipe_path(PIPE_DEV, service_id=SERVICE_IDLE)
+SERVICE = ('GET', service_path(SERVICE_IDLE))
+IDLE_AGAIN = {'method': 'GET', 'path': '/pipes$', 'kind': 'status', 'status': 424, 'count': 2,
+              'body': {'status': 424, 'error': 'FAILED_DEPENDENCY: Pipe operations are allowed only when the service is running. '
+                                               'Current state: idle', 'requestId': '0b6d1f0e-8a55-4a43-9d1e-3c2a3a8e4c11'}}
+AWAKE = ('PATCH', service_path(SERVICE_IDLE, '/state'), {'command': 'awake'})
+# The fixture's stopped objectStorage pipe, moved onto the idle service.
+ON_IDLE = [('pipes', PIPE_DEV, {'serviceId': SERVICE_IDLE})]
+
+
+def args(**more):
+    return dict(more, service_id=SERVICE_IDLE, pipe_id=PIPE_DEV)
+
+
+def woken(result, sim):
+    return sim.find('services', SERVICE_IDLE)['state'] == 'running'
+
+
+CASES = {
+    'pipe_state: the start is refused, the service woken, the start sent again': dict(
+        module=pipe_state, args=args(state='started', wait=False), edits=ON_IDLE,
+        requests=[('GET', PIPE), ('PATCH', PIPE + '/state', {'command': 'start'}), SERVICE, AWAKE, SERVICE,
+                  ('PATCH', PIPE + '/state', {'command': 'start'})],
+        result={'changed': True, 'pipe.state': 'Provisioning'}, verify=woken),
+    'pipe_settings: the PUT is refused, the service woken, the PUT sent again': dict(
+        module=pipe_settings, args=args(settings={'engine_max_threads': 8}), edits=ON_IDLE,
+        requests=[('GET', PIPE + '/settings'), ('PUT', PIPE + '/settings'), SERVICE, AWAKE, SERVICE, ('PUT', PIPE + '/settings')],
+        result={'changed': True, 'settings.engine_max_threads': 8}, verify=woken),
+    'pipe_info: with idle_pipe_refusals all, the read wakes the service': dict(
+        module=pipe_info, args=args(), edits=ON_IDLE, config={'idle_pipe_refusals': 'all'},
+        requests=[('GET', PIPE), SERVICE, AWAKE, SERVICE, ('GET', PIPE)],
+        result={'changed': False, 'pipe.id': PIPE_DEV}, verify=woken),
+    'pipe_info: wakes at most once per task': dict(
+        module=pipe_info, args=dict(service_id=SERVICE_IDLE), faults=[IDLE_AGAIN],
+        requests=[('GET', service_path(SERVICE_IDLE, '/pipes')), SERVICE, AWAKE, SERVICE, ('GET', service_path(SERVICE_IDLE, '/pipes'))],
+        fails='was woken once in this task and is idle again'),
+    'check mode sends no awake: it fails and says why': dict(
+        module=pipe_settings, args=args(settings={'engine_max_threads': 8}), edits=ON_IDLE, config={'idle_pipe_refusals': 'all'},
+        check=True, requests=[('GET', PIPE + '/settings')], fails='check mode sends no awake command'),
+}
+
+
+def test_wake(run, case):
+    case = dict(case)
+    run(case.pop('module'), **case)
+
+
+def test_a_stopped_service_is_never_started(run):
+    dev_pipe = pipe_path(PIPE_DEV, service_id=SERVICE_DEV)
+    run(pipe_settings, dict(service_id=SERVICE_DEV, pipe_id=PIPE_DEV, settings={'engine_max_threads': 8}),
+        faults=[dict(IDLE_AGAIN, method='PUT', path='/settings$', count=1)],  # idle when refused, stopped when read
+        requests=[('GET', dev_pipe + '/settings'), ('PUT', dev_pipe + '/settings'), ('GET', service_path(SERVICE_DEV))],
+        fails='a pipe call never starts a stopped service')
+    stopped = dict(IDLE_AGAIN, count=1)
+    stopped['body'] = dict(stopped['body'], error='FAILED_DEPENDENCY: Pipe update is allowed only when the service is running. '
+                                                  'Current state: stopped')
+    run(pipe_info, dict(service_id=SERVICE_DEV), faults=[stopped], requests=[('GET', service_path(SERVICE_DEV, '/pipes'))],
+        fails='service %s is stopped; a pipe call never starts a stopped service' % SERVICE_DEV)
