@@ -546,3 +546,26 @@ def scaling_errors(scaling):
     if not given:
         return ['scaling needs at least one of replicas, replica_cpu_millicores, replica_memory_gb (the API refuses an empty one)']
     return [validate.number_range('scaling.%s' % key, given[key], low, high) for key, low, high in SCALING_LIMITS if key in given]
+
+
+def edit_applied(mappings, edit):
+    """Whether the table mappings read show an edit as done (after its answer was lost)."""
+    keys = [mapping_key(mapping) for mapping in mappings or []]
+    return (all(mapping_key(m) not in keys for m in edit.get('tableMappingsToRemove', []) if m not in edit.get('tableMappingsToAdd', []))
+            and all(mapping_key(m) in keys for m in edit.get('tableMappingsToAdd', [])))
+
+
+def option_errors(params):
+    """Every local check of the pipe module's options, before any request: the name's length, what the
+    kind refuses, the scaling limits, one mapping per source table."""
+    errors = kind_errors(params) + scaling_errors(params.get('scaling'))
+    name = params.get('name')
+    if name is not None and not 1 <= len(name) <= 255:
+        errors.append('name must be 1 to 255 characters long, got %d' % len(name))
+    option, kind, options = source_option(params)
+    if kind == 'postgres' and options.get('table_mappings'):
+        keys = [(m['source_schema_name'], m['source_table']) for m in options['table_mappings']]
+        twice = sorted(set('%s.%s' % key for key in keys if keys.count(key) > 1))
+        if twice:
+            errors.append('source.postgres.table_mappings lists %s more than once; a table has one mapping' % ', '.join(twice))
+    return errors
