@@ -518,11 +518,20 @@ def mappings_diff(name, current, edits, changed):
     after = list(current or [])
     for edit in edits:
         after = apply_mapping_edit(after, edit)
-    diff = dict(before=dict(source=dict(postgres=dict(tableMappings=current))), after=dict(source=dict(postgres=dict(tableMappings=after))))
+    diff = dict(before=dict(tableMappings=current), after=dict(tableMappings=after))
     if changed:
         diff['after']['newSnapshotOf'] = changed
     warning = NEW_SNAPSHOT_WARNING % (name, ', '.join(changed)) if changed else None
     return diff, warning
+
+
+def predict_scaled(pipe, body):
+    return dict(pipe, scaling=dict(pipe.get('scaling') or {}, **body))
+
+
+def predict_set(pipe, body):
+    """The pipe after a settings PUT of body."""
+    return dict(pipe, settings=predict_settings(pipe.get('settings') or {}, body))
 
 
 def scaling_plan(pipe, scaling):

@@ -694,8 +694,8 @@ def _dicts(options, **more):
 _STRS = dict(type='list', elements='str')
 _BOOL = dict(type='bool')
 _INT = dict(type='int')
-_USER = _dict(dict(username=_str(), password=_str(no_log=True)), no_log=True)
-_ACCESS_KEY = _dict(dict(access_key_id=_str(no_log=False), secret_key=_str(no_log=True)), no_log=True)
+_USER = _dict(dict(username=_str(), password=_str(no_log=True)))
+_ACCESS_KEY = _dict(dict(access_key_id=_str(no_log=False), secret_key=_str(no_log=True)), no_log=False)
 SOURCE = dict(
     kafka=_dict(dict(
         type=_str(choices=['kafka', 'redpanda', 'stream', 'gcmk', 'confluent', 'warpstream', 'azureeventhub', 'dokafka']),
@@ -705,7 +705,7 @@ SOURCE = dict(
         schema_registry=_dict(dict(url=_str(), authentication=_str(choices=['PLAIN']), ca_certificate=_str(), credentials=_USER)),
         ca_certificate=_str(), reverse_private_endpoint_ids=_STRS, exactly_once=_BOOL,
         credentials=_dict(dict(username=_str(), password=_str(no_log=True), access_key_id=_str(no_log=False), secret_key=_str(no_log=True),
-                               certificate=_str(), private_key=_str(no_log=True), connection_string=_str(no_log=True)), no_log=True),
+                               certificate=_str(), private_key=_str(no_log=True), connection_string=_str(no_log=True))),
         validate_samples=_BOOL)),
     object_storage=_dict(dict(
         type=_str(choices=['s3', 'gcs', 'dospaces', 'azureblobstorage', 'cloudflarer2', 'ovhobjectstorage']),
@@ -791,29 +791,39 @@ def create(module, life, settings):
 
 
 def converge(module, life, pipe, settings):
+    """Fixed fields first (fail before any write), then the PATCH, the scaling, the settings and a postgres
+    pipe's table mappings, each sending only what differs; one diff of them all."""
     params = module.params
     module.fail_on_errors(*life.fixed_errors(pipe, rules.fixed_pairs(params, pipe)))
     pipe_id = pipe['id']
-    read = lambda: module.get('pipes', pipe_id)  # noqa: E731
     diffs = []
-    pipe, diff = module.apply(read, lambda current: rules.pipe_patch(params, current, params['pipe_id'] is not None),
-                              lambda body: module.send('PATCH', body, 'pipes', pipe_id), current=pipe)
-    diffs.append(diff)
-    pipe, diff = module.apply(read, lambda current: rules.scaling_plan(current, params['scaling']),
-                              lambda body: module.send('PATCH', body, 'pipes', pipe_id, 'scaling'), current=pipe)
-    diffs.append(diff)
+    pipe = step(module, diffs, pipe_id, pipe, lambda current: rules.pipe_patch(params, current, params['pipe_id'] is not None),
+                lambda body: module.send('PATCH', body, 'pipes', pipe_id), rules.predict_patched)
+    pipe = step(module, diffs, pipe_id, pipe, lambda current: rules.scaling_plan(current, params['scaling']),
+                lambda body: module.send('PATCH', body, 'pipes', pipe_id, 'scaling'), rules.predict_scaled)
     if params['settings'] is not None:
-        writer = rules.settings_writer(module, pipe_id)
-
-        def write_settings(body):
-            return dict(read(), settings=writer(body))
-        pipe, diff = module.apply(read, lambda current: rules.settings_plan(current.get('settings') or {}, settings), write_settings,
-                                  current=pipe)
-        diffs.append(diff and dict(before=dict(settings=diff['before']), after=dict(settings=diff['after'])))
+        write = rules.settings_writer(module, pipe_id)
+        pipe = step(module, diffs, pipe_id, pipe, lambda current: settings_step(current, settings),
+                    lambda body, before=pipe: dict(before, settings=write(body)), rules.predict_set)
     pipe, diff = table_mappings(module, pipe)
-    diffs.append(diff)
-    diff = merge_diffs(diffs)
+    diff = merge_diffs(diffs + [diff])
     module.exit(changed=diff is not None, diff=diff, pipe=pipe)
+
+
+def settings_step(pipe, settings):
+    body, diff = rules.settings_plan(pipe.get('settings') or {}, settings)
+    return body, diff and dict(before=dict(settings=diff['before']), after=dict(settings=diff['after']))
+
+
+def step(module, diffs, pipe_id, pipe, plan, write, predict):
+    """One converge step (EngineModule.apply); in check mode the pipe predicted from the body, nested fields kept."""
+    if module.check_mode:
+        body, diff = plan(pipe)
+        diffs.append(diff)
+        return predict(pipe, body) if body else pipe
+    pipe, diff = module.apply(lambda: module.get('pipes', pipe_id), plan, write, current=pipe)
+    diffs.append(diff)
+    return pipe
 
 
 def table_mappings(module, pipe):
@@ -830,7 +840,7 @@ def table_mappings(module, pipe):
     if warning:
         module.warn(warning)
     if module.check_mode:
-        pipe['source']['postgres']['tableMappings'] = diff['after']['source']['postgres']['tableMappings']
+        pipe['source']['postgres']['tableMappings'] = diff['after']['tableMappings']
         return pipe, diff
     parts = ('pipes', pipe['id'])
     for edit in edits:

@@ -69,6 +69,10 @@ MODULES = [
            unchanged=_pipe(PIPE_OBJECT_STORAGE, settings=dict(engine_max_threads=3)),
            toggle=(_pipe(PIPE_OBJECT_STORAGE, settings=dict(engine_max_threads=4)),
                    _pipe(PIPE_OBJECT_STORAGE, settings=dict(engine_max_threads=5)))),
+    Module('pipe', 'cloud', _pipe(PIPE_KAFKA, name='orders-kafka-2', destination=dict(columns=[dict(name='order_id', type='UInt64')])),
+           ('GET', pipe_path(PIPE_KAFKA)), ('PATCH', pipe_path(PIPE_KAFKA)), ('pipes', PIPE_KAFKA),
+           unchanged=_pipe(PIPE_KAFKA, name='orders-kafka'),
+           toggle=(_pipe(PIPE_KAFKA, name='bench a'), _pipe(PIPE_KAFKA, name='bench b'))),
 ]
 BY_NAME = dict((module.name, module) for module in MODULES)
 WRITERS = [module for module in MODULES if module.write]

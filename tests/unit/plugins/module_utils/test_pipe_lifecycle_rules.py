@@ -151,7 +151,7 @@ def test_a_changed_mapping_is_removed_then_added_and_warned():
     diff, warning = pipe.mappings_diff('users-postgres', current, edits, changed)
     assert 'new snapshot' in warning and 'public.users' in warning
     assert diff['after']['newSnapshotOf'] == ['public.users']
-    assert [m.get('targetTable') for m in diff['after']['source']['postgres']['tableMappings']][-1] == 'users_v2'
+    assert [m.get('targetTable') for m in diff['after']['tableMappings']][-1] == 'users_v2'
 
 
 def test_mapping_defaults_count_as_equal():

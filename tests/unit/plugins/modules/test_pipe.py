@@ -1,0 +1,241 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+"""engine.cloud.pipe against the simulator in process: create, converge and delete for each source kind,
+check mode, the request log, secrets, lost answers and the simulator's switches."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import json
+import types
+
+import pytest
+
+from ansible_collections.engine.cloud.plugins.modules import pipe
+from ansible_collections.engine.cloud.tests.simulator import pipes as sim_pipes
+from ansible_collections.engine.cloud.tests.simulator.fixture_ids import (PIPE_KAFKA, PIPE_POSTGRES, PIPE_STREAM, SERVICE_DEV, SERVICE_IDLE,
+                                                                          SERVICE_PROD, pipe_path, service_path)
+
+PIPES = service_path(SERVICE_PROD, '/pipes')
+LIST = ('GET', PIPES)
+SECRETS = ('kafka-pass-9', 'os-secret-9', 'stream-secret-9', 'pg-pass-9')
+COLUMNS = [dict(name='id', type='UInt64')]
+TABLE = dict(database='analytics', table='new_events', managed_table=True, columns=COLUMNS)
+MAPPINGS = [dict(source_field='id', destination_field='id')]
+SOURCES = {
+    'kafka': dict(kafka=dict(type='kafka', format='JSONEachRow', brokers='b:9092', topics='events', authentication='PLAIN',
+                             credentials=dict(username='reader', password='kafka-pass-9'))),
+    'object_storage': dict(object_storage=dict(type='s3', format='CSV', url='https://b.s3.amazonaws.com/*.csv', is_continuous=True,
+                                               authentication='IAM_USER', access_key=dict(access_key_id='AKIA9', secret_key='os-secret-9'))),
+    'stream': dict(stream=dict(format='JSONEachRow', stream_name='clicks', region='us-east-1', authentication='IAM_USER',
+                               access_key=dict(access_key_id='AKIA8', secret_key='stream-secret-9'))),
+    'postgres': dict(postgres=dict(host='db.example', port=5432, database='app', credentials=dict(username='pg', password='pg-pass-9'),
+                                   table_mappings=[dict(source_schema_name='public', source_table='users', target_table='public_users')])),
+}
+
+
+def args(kind, **more):
+    base = dict(service_id=SERVICE_PROD, name='new-' + kind, source=SOURCES[kind])
+    if kind == 'postgres':
+        base['destination'] = dict(database='replica')
+    else:
+        base.update(destination=TABLE, field_mappings=MAPPINGS)
+    base.update(more)
+    return base
+
+
+def no_secret(result, sim):
+    text = json.dumps(result)
+    return not any(secret in text for secret in SECRETS)
+
+
+def created(kind):
+    def verify(result, sim):
+        named = [p for p in sim.state()['pipes'] if p['name'] == 'new-' + kind]
+        return len(named) == 1 and named[0]['sim']['credentials'] and no_secret(result, sim)
+    return verify
+
+
+NEW_ID = '9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7ca1'
+NEW = pipe_path(NEW_ID)
+
+
+@pytest.fixture(autouse=True)
+def new_pipe_id(monkeypatch):
+    """The simulator gives the next created pipe a known id."""
+    monkeypatch.setattr(sim_pipes, 'uuid', types.SimpleNamespace(uuid4=lambda: NEW_ID))
+
+
+@pytest.mark.parametrize('kind', list(SOURCES))
+def test_create_check_apply_again_per_kind(run, kind):
+    run(pipe, args(kind), check=True, diff=True, requests=[LIST],
+        result={'changed': True, 'diff.before': {}, 'pipe.name': 'new-' + kind}, verify=no_secret,
+        then=dict(args=args(kind), config={'transition_delay': 0}, requests=[LIST, ('POST', PIPES), ('GET', NEW)],
+                  result={'changed': True, 'pipe.state': 'Running', 'pipe.id': NEW_ID}, verify=created(kind),
+                  then=dict(args=args(kind), requests=[LIST], result={'changed': False}, verify=no_secret)))
+
+
+def test_create_sends_settings_then_scales(run, sim):
+    run(pipe, args('kafka', scaling=dict(replicas=3), settings=dict(streaming_max_insert_wait_ms=2000)), config={'transition_delay': 0},
+        requests=[LIST, ('POST', PIPES), ('GET', NEW), ('PATCH', NEW + '/scaling', {'replicas': 3})],
+        result={'changed': True, 'pipe.scaling.replicas': 3, 'pipe.state': 'Running'})
+    posted = [entry for entry in sim.requests() if entry['method'] == 'POST'][0]['body']
+    assert posted['settings'] == {'streaming_max_insert_wait_ms': 2000} and 'scaling' not in posted
+    assert posted['source']['kafka']['credentials'] == {'username': 'reader', 'password': 'kafka-pass-9'}
+
+
+def test_create_without_wait_answers_the_create(run):
+    run(pipe, args('stream', wait=False), config={'pipe_create_state': 'Unknown'}, requests=[LIST, ('POST', PIPES)],
+        result={'changed': True, 'pipe.state': 'Unknown'})
+
+
+def test_a_pipe_that_ends_failed_fails_the_task(run):
+    run(pipe, args('kafka'), config={'pipe_create_fails': True, 'transition_delay': 0}, requests=[LIST, ('POST', PIPES), ('GET', NEW)],
+        fails='entered the failure state Failed')
+
+
+def test_a_slow_create_is_found_by_name_not_sent_again(run, sim):
+    run(pipe, args('kafka', api_retries=2), config={'slow_pipe_create': True, 'transition_delay': 0},
+        requests=[LIST, ('POST', PIPES), LIST, ('GET', NEW)], result={'changed': True, 'pipe.id': NEW_ID},
+        verify=lambda result, sim: [p['name'] for p in sim.state()['pipes']].count('new-kafka') == 1)
+
+
+def test_a_lost_create_answer_leaves_one_pipe(run):
+    run(pipe, args('postgres', wait=False), faults=[{'method': 'POST', 'path': '/pipes$', 'kind': 'reset', 'apply': True}],
+        requests=[LIST, ('POST', PIPES), LIST], result={'changed': True, 'pipe.id': NEW_ID},
+        verify=lambda result, sim: [p['name'] for p in sim.state()['pipes']].count('new-postgres') == 1)
+
+
+def test_two_pipes_of_one_name_fail_before_any_write(run):
+    run(pipe, dict(service_id=SERVICE_PROD, name='twin', state='absent'),
+        edits=[('pipes', PIPE_KAFKA, {'name': 'twin'}), ('pipes', PIPE_STREAM, {'name': 'twin'})],
+        requests=[LIST], fails='2 pipes are named "twin"')
+
+
+@pytest.mark.parametrize('kind, more, fragment', [
+    ('postgres', dict(field_mappings=MAPPINGS), 'field_mappings is not possible with a postgres source'),
+    ('postgres', dict(scaling=dict(replicas=2)), 'scaling is not possible with a postgres source'),
+    ('postgres', dict(destination=dict(database='r', table_definition=dict(primary_key='id'))), 'destination.table_definition'),
+    ('kafka', dict(scaling=dict(replicas=0)), 'scaling.replicas must be between 1 and 40, got 0'),
+    ('kafka', dict(scaling=dict()), 'scaling needs at least one'),
+    ('kafka', dict(name='x' * 256), 'name must be 1 to 255 characters long'),
+    ('kafka', dict(settings=dict(engine_max_threads=99)), 'settings.engine_max_threads must be between 0 and 64, got 99'),
+    ('kafka', dict(source=dict(kafka=SOURCES['kafka']['kafka'], stream=SOURCES['stream']['stream'])), 'mutually exclusive'),
+    ('kafka', dict(pipe_id='not-a-uuid'), 'pipe_id must be a UUID'),
+])
+def test_bad_input_sends_nothing_and_names_the_option(run, kind, more, fragment):
+    run(pipe, args(kind, **more), requests=[], fails=fragment, verify=no_secret)
+
+
+def test_create_needs_the_destination_table(run):
+    run(pipe, args('kafka', destination=dict(database='a')), requests=[LIST],
+        fails='destination.table and destination.managed_table and destination.columns are required to create a kafka pipe')
+
+
+def test_fixed_fields_fail_before_any_write(run):
+    run(pipe, dict(service_id=SERVICE_PROD, name='orders-kafka', source=dict(kafka=dict(brokers='other:9092', topics='orders.v1')),
+                   destination=dict(table='orders_v2')), requests=[LIST],
+        fails='source.kafka.brokers cannot change on pipe orders-kafka: it was fixed at creation as '
+              '"pkc-4r297.eu-central-1.aws.confluent.cloud:9092" (got "other:9092"); destination.table cannot change')
+
+
+def test_another_source_kind_fails(run):
+    run(pipe, dict(service_id=SERVICE_PROD, pipe_id=PIPE_KAFKA, source=SOURCES['stream']), requests=[('GET', pipe_path(PIPE_KAFKA))],
+        fails='source cannot change on pipe orders-kafka: it was fixed at creation as "kafka" (got "stream")', verify=no_secret)
+
+
+KAFKA_CHANGE = dict(service_id=SERVICE_PROD, pipe_id=PIPE_KAFKA, name='orders', destination=dict(columns=COLUMNS),
+                    source=dict(kafka=dict(authentication='SCRAM-SHA-256', credentials=dict(username='orders-writer', password='kafka-pass-9'))),
+                    scaling=dict(replicas=4), settings=dict(engine_max_threads=8))
+
+
+def test_change_check_apply_again(run):
+    patch = {'name': 'orders', 'destination': {'columns': [{'name': 'id', 'type': 'UInt64'}]},
+             'source': {'kafka': {'authentication': 'SCRAM-SHA-256'}}}
+    run(pipe, KAFKA_CHANGE, check=True, diff=True, requests=[('GET', pipe_path(PIPE_KAFKA))],
+        result={'changed': True, 'pipe.name': 'orders', 'pipe.scaling.replicas': 4, 'pipe.settings.engine_max_threads': 8,
+                'pipe.source.kafka.brokers': 'pkc-4r297.eu-central-1.aws.confluent.cloud:9092',
+                'diff.after.source': {'kafka': {'authentication': 'SCRAM-SHA-256'}}, 'diff.after.scaling': {'replicas': 4}},
+        then=dict(args=KAFKA_CHANGE, diff=True,
+                  requests=[('GET', pipe_path(PIPE_KAFKA)), ('PATCH', pipe_path(PIPE_KAFKA), patch),
+                            ('PATCH', pipe_path(PIPE_KAFKA, '/scaling'), {'replicas': 4}),
+                            ('PUT', pipe_path(PIPE_KAFKA, '/settings'), {'engine_max_threads': 8})],
+                  result={'changed': True, 'pipe.settings.engine_max_threads': 8, 'pipe.scaling.replicas': 4}, verify=no_secret,
+                  then=dict(args=KAFKA_CHANGE, requests=[('GET', pipe_path(PIPE_KAFKA))], result={'changed': False})))
+
+
+def test_credentials_always_are_a_command_masked_in_the_diff(run):
+    always = dict(service_id=SERVICE_PROD, pipe_id=PIPE_KAFKA, update_credentials='always',
+                  source=dict(kafka=dict(credentials=dict(username='orders-writer', password='kafka-pass-9'))))
+    run(pipe, always, diff=True,
+        requests=[('GET', pipe_path(PIPE_KAFKA)),
+                  ('PATCH', pipe_path(PIPE_KAFKA), {'source': {'kafka': {'credentials': {'username': 'orders-writer', 'password': 'kafka-pass-9'}}}})],
+        result={'changed': True, 'diff.after.source.kafka.credentials': '********'}, verify=no_secret)
+
+
+POSTGRES_TABLES = [dict(source_schema_name='public', source_table='users', target_table='public_users'),
+                   dict(source_schema_name='public', source_table='accounts', target_table='public_accounts'),
+                   dict(source_schema_name='public', source_table='orders', target_table='public_orders')]
+PG = pipe_path(PIPE_POSTGRES)
+
+
+def test_postgres_tables_added_and_removed_while_paused(run):
+    desired = dict(service_id=SERVICE_PROD, pipe_id=PIPE_POSTGRES, source=dict(postgres=dict(table_mappings=POSTGRES_TABLES)))
+    invoices = {'sourceSchemaName': 'billing', 'sourceTable': 'invoices', 'targetTable': 'billing_invoices', 'excludedColumns': ['internal_note'],
+                'useCustomSortingKey': False, 'sortingKeys': [], 'tableEngine': 'MergeTree'}
+    orders = {'sourceSchemaName': 'public', 'sourceTable': 'orders', 'targetTable': 'public_orders'}
+    run(pipe, desired, check=True, diff=True, requests=[('GET', PG)], result={'changed': True},
+        then=dict(args=desired, config={'transition_reads': 1},
+                  requests=[('GET', PG), ('GET', PG), ('PATCH', PG + '/state', {'command': 'stop'}), ('GET', PG), ('GET', PG),
+                            ('PATCH', PG, {'source': {'postgres': {'tableMappingsToRemove': [invoices], 'tableMappingsToAdd': [orders]}}}),
+                            ('GET', PG), ('GET', PG)],
+                  result={'changed': True, 'pipe.state': 'Running'},
+                  then=dict(args=desired, requests=[('GET', PG)], result={'changed': False})))
+
+
+def test_a_changed_postgres_mapping_is_removed_then_added_with_a_warning(run):
+    tables = [dict(POSTGRES_TABLES[0], target_table='users_v2'), POSTGRES_TABLES[1],
+              dict(source_schema_name='billing', source_table='invoices')]
+    desired = dict(service_id=SERVICE_PROD, pipe_id=PIPE_POSTGRES, source=dict(postgres=dict(table_mappings=tables)))
+    result = run(pipe, desired, config={'transition_reads': 1}, diff=True,
+                 requests=[('GET', PG), ('GET', PG), ('PATCH', PG + '/state'), ('GET', PG), ('GET', PG), ('PATCH', PG),
+                           ('GET', PG), ('PATCH', PG + '/state'), ('GET', PG), ('GET', PG), ('PATCH', PG), ('GET', PG), ('GET', PG)],
+                 result={'changed': True, 'diff.after.newSnapshotOf': ['public.users']})
+    assert 'takes a new snapshot of the table' in json.dumps(result['warnings'])
+    assert [m['targetTable'] for m in result['pipe']['source']['postgres']['tableMappings']][-1] == 'users_v2'
+
+
+def test_delete_check_apply_again(run):
+    gone = dict(service_id=SERVICE_PROD, name='clicks-stream', state='absent')
+    run(pipe, gone, check=True, diff=True, requests=[LIST], result={'changed': True, 'diff.after': {}, 'pipe.id': PIPE_STREAM},
+        then=dict(args=gone, config={'deleted_pipe_reads': 2},
+                  requests=[LIST, ('DELETE', pipe_path(PIPE_STREAM)), ('GET', pipe_path(PIPE_STREAM)),
+                            ('GET', pipe_path(PIPE_STREAM)), ('GET', pipe_path(PIPE_STREAM))],
+                  result={'changed': True, 'pipe.id': PIPE_STREAM},
+                  then=dict(args=gone, requests=[LIST], result={'changed': False, 'pipe': {}})))
+
+
+def test_a_lost_delete_answer_is_confirmed_by_a_read(run):
+    run(pipe, dict(service_id=SERVICE_PROD, pipe_id=PIPE_STREAM, state='absent', wait=False),
+        faults=[{'method': 'DELETE', 'kind': 'status', 'status': 504, 'apply': True}],
+        requests=[('GET', pipe_path(PIPE_STREAM)), ('DELETE', pipe_path(PIPE_STREAM)), ('GET', pipe_path(PIPE_STREAM))],
+        result={'changed': True})
+
+
+def test_create_on_an_idle_service_wakes_it(run):
+    idle_pipes = service_path(SERVICE_IDLE, '/pipes')
+    run(pipe, args('kafka', service_id=SERVICE_IDLE, wait=False),
+        requests=[('GET', idle_pipes), ('POST', idle_pipes), ('GET', service_path(SERVICE_IDLE)),
+                  ('PATCH', service_path(SERVICE_IDLE, '/state'), {'command': 'awake'}), ('GET', service_path(SERVICE_IDLE)),
+                  ('POST', idle_pipes)],
+        result={'changed': True})
+
+
+def test_create_on_a_stopped_service_fails_and_starts_nothing(run):
+    dev_pipes = service_path(SERVICE_DEV, '/pipes')
+    run(pipe, args('kafka', service_id=SERVICE_DEV), requests=[('GET', dev_pipes), ('POST', dev_pipes)],
+        fails='service %s is stopped; a pipe call never starts a stopped service' % SERVICE_DEV)
