@@ -134,7 +134,9 @@ options:
                 description: PEM encoded CA certificates of the schema registry.
                 type: str
               credentials:
-                description: The schema registry's user and password (write-only, see O(update_credentials)).
+                description:
+                  - The schema registry's user and password (write-only), sent when the pipe is created only (the API's
+                    update takes no schema registry), whatever O(update_credentials) says.
                 type: dict
                 suboptions:
                   username:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every pipe module with -vvv (reads, lists, check mode, diff, writes, waits, a wait timeout and a
-# 404) and searches all of ansible-playbook's output for the object storage pipe's connection
+# 404; engine.cloud.pipe creating, changing and deleting pipes whose credentials are that string) and searches all of ansible-playbook's output for the object storage pipe's connection
 # string, and for its account key alone: neither may appear. Before that, a control playbook
 # prints the pipe as the API returns it (ansible.builtin.uri, -vvv) and the same search must
 # find the string there: that proves the search can fail.
