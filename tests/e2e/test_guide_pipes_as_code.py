@@ -1,0 +1,80 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The guide "Pipes as code" runs as written: its vault file (encrypted with ansible-vault), pipes.yml
+twice, add_table.yml and teardown.yml, against the simulator, with the ENGINE_CLOUD_* variables; what
+each sent is checked in the simulator's request log, and no credential appears in any output."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, ansible_env
+from tests.simulator import fixture_ids as ids
+
+yaml = pytest.importorskip('yaml')
+
+GUIDE = os.path.join(ROOT, 'docs', 'docsite', 'rst', 'guide_pipes_as_code.rst')
+BIN = os.path.dirname(sys.executable)
+
+
+def guide_files():
+    """{file name: content} of the guide's code blocks, each named by its first line (# name)."""
+    with open(GUIDE) as handle:
+        text = handle.read()
+    files = {}
+    for block in re.findall(r'\.\. code-block:: yaml(?:\+jinja)?\n\n((?:   .*\n|\n)+)', text):
+        lines = [line[3:] for line in block.splitlines()]
+        name = re.match(r'# (\S+)', lines[0]).group(1)
+        files[name] = '\n'.join(lines) + '\n'
+    return files
+
+
+def test_the_guide_names_its_files():
+    assert sorted(guide_files()) == ['add_table.yml', 'pipes.yml', 'teardown.yml', 'vault.yml']
+
+
+def test_the_guide_runs_as_written(tmp_path, simulator, collections_path):
+    files = guide_files()
+    for name, content in files.items():
+        (tmp_path / name).write_text(content)
+    secrets = list(yaml.safe_load(files['vault.yml']).values())
+    (tmp_path / 'vault-pass').write_text('guide-vault-password\n')
+    env = ansible_env(collections_path, ANSIBLE_VAULT_PASSWORD_FILE=str(tmp_path / 'vault-pass'))
+    subprocess.check_call([os.path.join(BIN, 'ansible-vault'), 'encrypt', 'vault.yml'], cwd=str(tmp_path), env=env,
+                          stdout=subprocess.DEVNULL)
+    assert not any(secret in (tmp_path / 'vault.yml').read_text() for secret in secrets)
+    simulator.reset(transition_delay=0)
+    connection = ids.cloud_connection(simulator.url)
+    env.update(ENGINE_CLOUD_API_URL=connection['api_url'], ENGINE_CLOUD_KEY_ID=connection['api_key_id'],
+               ENGINE_CLOUD_KEY_SECRET=connection['api_key_secret'], ENGINE_CLOUD_ORGANIZATION_ID=connection['organization_id'])
+
+    def play(name):
+        simulator.clear_requests()
+        run = subprocess.run([os.path.join(BIN, 'ansible-playbook'), '-v', name], cwd=str(tmp_path), env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, universal_newlines=True, check=False)
+        assert run.returncode == 0, run.stdout[-6000:]
+        assert not any(secret in run.stdout for secret in secrets)
+        return [(entry['method'], entry['path'].rsplit('/', 1)[-1], entry['body']) for entry in simulator.requests()
+                if entry['method'] != 'GET']
+
+    created = play('pipes.yml')
+    assert [method for method, dummy, dummy2 in created] == ['POST', 'PATCH', 'POST']
+    assert created[0][2]['source']['kafka']['credentials']['password'] == secrets[0]
+    assert created[2][2]['source']['postgres']['credentials']['password'] == secrets[1]
+    assert play('pipes.yml') == []
+    added = play('add_table.yml')
+    assert [(method, path) for method, path, dummy in added] == [('PATCH', 'state'), ('PATCH', added[1][1])]
+    assert added[1][2] == {'source': {'postgres': {'tableMappingsToAdd': [
+        {'sourceSchemaName': 'public', 'sourceTable': 'invoices', 'targetTable': 'shop_invoices'}]}}}
+    assert [method for method, dummy, dummy2 in play('teardown.yml')] == ['DELETE', 'DELETE']
+    assert [pipe['name'] for pipe in simulator.state()['pipes'] if pipe['serviceId'] == ids.SERVICE_PROD] == [
+        'orders-kafka', 'events-objectstorage', 'clicks-stream', 'users-postgres']
