@@ -351,8 +351,7 @@ def _leaves(value, prefix):
     """(dotted API path, value) of every leaf of a dict; lists are leaves."""
     if isinstance(value, dict):
         for key, item in value.items():
-            for leaf in _leaves(item, '%s.%s' % (prefix, key) if prefix else key):
-                yield leaf
+            yield from _leaves(item, '%s.%s' % (prefix, key) if prefix else key)
     else:
         yield prefix, value
 

@@ -29,8 +29,8 @@ description:
     mappings to remove and which to add, pauses the pipe for the edit (as M(engine.cloud.pipe_state) does, the API
     resumes it by itself afterwards) and sends only the two lists. A mapping of a table cannot be edited in place, and
     the API refuses to remove and add the same table in one request, so a changed mapping is removed in one edit and
-    added back in the next. Adding a table takes a new snapshot of it: the diff (C(newSnapshotOf)) and a warning say so.
-  - What the API would drop or refuse for a kind fails before any request, naming the option: a postgres pipe takes no
+    added back in the next. Adding a table takes a new snapshot of it, which the diff (C(newSnapshotOf)) and a warning say.
+  - What the API would drop or refuse for a kind fails before any request, naming the option. A postgres pipe takes no
     O(destination.table_definition) (the API would drop it silently), no O(field_mappings) and no O(scaling)
     (postgres pipes scale at the service level).
   - With O(state=absent), the pipe is deleted and, with O(wait=true), the module waits until reads answer 404. An
@@ -38,13 +38,13 @@ description:
     before you create an identical postgres pipe again.
   - The credentials (O(source.kafka.credentials), O(source.object_storage.access_key),
     O(source.object_storage.connection_string), O(source.object_storage.service_account_key),
-    O(source.stream.access_key), O(source.postgres.credentials), the schema registry's credentials) are write-only:
+    O(source.stream.access_key), O(source.postgres.credentials), the schema registry's credentials) are write-only;
     no read shows them, so whether the pipe holds the ones given cannot be compared. They are sent when the pipe is
     created, and on every run with O(update_credentials=always). They never appear in a result, a diff, a warning or
     an error message.
-  - A pipe call that the API refuses because the service is idle (HTTP 424, C(Current state: idle)) wakes the service
+  - A pipe call that the API refuses because the service is idle (HTTP 424 naming the current state C(idle)) wakes the service
     once (the C(awake) command of M(engine.cloud.service_state)), waits until it runs and is sent again. A stopped
-    service is never started: the task fails and says so.
+    service is never started; the task fails and says so.
   - The pipe is returned with secret-bearing values (for example C(connectionString)) masked.
 author:
   - engine.cloud contributors (@engine-cloud)
@@ -737,7 +737,7 @@ SOURCE = dict(
                                    partition_key=_str(no_log=False), partition_by_expr=_str())),
         credentials=_USER, validate_samples=_BOOL)),
 )
-KINDS = [name for name in SOURCE]
+KINDS = list(SOURCE)
 SPEC = dict(
     state=_str(choices=['present', 'absent'], default='present'),
     pipe_id=_str(),

@@ -6,7 +6,8 @@ import pytest
 
 from .fixture_ids import PIPE_DEV, PIPE_KAFKA, PIPE_OBJECT_STORAGE, PIPE_POSTGRES, PIPE_STREAM, SERVICE_DEV, SERVICE_IDLE, SERVICE_PROD, pipe_path, service_path
 from .test_cloud import assert_error
-from .test_openapi import TEMPLATE, document, validate  # noqa: F401 (document is a fixture)
+# document is a fixture of test_openapi, used here as one.
+from .test_openapi import TEMPLATE, document, validate  # noqa: F401  pylint: disable=unused-import
 
 PIPES = service_path(SERVICE_PROD, '/pipes')
 COLUMNS = [{'name': 'id', 'type': 'UInt64'}]
