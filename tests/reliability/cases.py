@@ -422,3 +422,41 @@ def options_of(module):
     """Every option name of the module, with the shared ones, for the coverage table."""
     names = set(SHARED[module.api]) | set(COMMON) | set(documentation(module.name)['options'])
     return sorted(names)
+
+
+# --- a create whose answer is lost ------------------------------------------------------------------
+# A create (POST) whose answer is lost may have been applied; it is never sent again blindly: the module
+# reads the collection by name first. Whatever the fault, exactly one resource of that name remains.
+# (Not the late answer, slower than api_timeout: the read after it may come before the server has made
+# the resource, which no client can tell apart from a create that was not applied.)
+LOST_CREATE_FAULTS = ('502', '504', 'connection reset', '502 applied', '504 applied', 'connection reset applied')
+PIPE_CREATE = dict(service_id=SERVICE_PROD, name='reliability-created', wait=False,
+                   source=dict(stream=dict(format='JSONEachRow', stream_name='reliability', region='eu-central-1',
+                                           authentication='IAM_ROLE', iam_role='arn:aws:iam::123456789012:role/reliability')),
+                   destination=dict(database='analytics', table='reliability', managed_table=True, columns=[dict(name='id', type='UInt64')]))
+
+
+class LostCreate:
+    """One fault on the create of a resource (module.fqcn, args with a name), on collection (a path)."""
+
+    def __init__(self, label, module_name, args, collection, fault):
+        self.label, self.module, self.args, self.collection, self.fault = label, BY_NAME[module_name], args, collection, fault
+        self.key = re.sub(r'[^a-z0-9]+', '_', ('%s %s' % (label, fault.name)).lower()).strip('_')
+
+    def spec(self):
+        return dict(self.fault.spec, method='POST', path=re.escape(self.collection) + '$', count=1)
+
+    def run_args(self):
+        return dict(self.args, api_retries=RETRIES, api_timeout=TIMEOUT)
+
+    @property
+    def posts(self):
+        """The creates sent: one when the first was applied, else a second after the read found none."""
+        return 1 if self.fault.applied else 2
+
+    def __repr__(self):
+        return self.key
+
+
+LOST_CREATES = [LostCreate('pipe create', 'pipe', PIPE_CREATE, service_path(SERVICE_PROD, '/pipes'), FAULT_BY_NAME[name])
+                for name in LOST_CREATE_FAULTS]

@@ -96,6 +96,7 @@ class Suite:
             self._job(('faults', cases.label(module), 'write'), self._faults, module, 'write')
         for module in cases.MODULES:
             self._job(('bad', module.name), self._bad_inputs, module)
+        self._job('lost_creates', self._lost_creates)
         self._job('tls', self._tls)
         self._job('check', self._check_mode)
         self._job('planted', self._planted)
@@ -103,7 +104,8 @@ class Suite:
 
     def result(self, key):
         if key not in self.jobs:
-            function = dict(tls=self._tls, check=self._check_mode, planted=self._planted, group_all=self._group_all)
+            function = dict(tls=self._tls, check=self._check_mode, planted=self._planted, group_all=self._group_all,
+                            lost_creates=self._lost_creates)
             if isinstance(key, tuple) and key[0] == 'load':
                 self._job(key, self._load, key[1])
             elif isinstance(key, tuple) and key[0] == 'faults':
@@ -186,6 +188,35 @@ class Suite:
         initial = resource(_load_json(os.path.join(run.directory, 'initial.json')), kind, object_id)
         reference = resource(_load_json(os.path.join(run.directory, 'reference.json')), kind, object_id)
         return initial, reference, run.registered['reference']
+
+    # --- a create whose answer is lost ------------------------------------------------------------
+
+    def _lost_creates(self):
+        """One playbook: each lost-create case on a fresh state; its log and the state after it are kept."""
+        sim = self.simulator('lost-creates')
+        try:
+            tasks, names, previous = [], {}, None
+            for case in cases.LOST_CREATES:
+                arm = admin_task(sim, 'Arm %s' % case.key, reset={}, faults=[case.spec()])
+                if previous:
+                    arm['sim_admin'].update(requests=True, snapshot=previous.key + '.json')
+                    arm['register'] = 'l_' + previous.key
+                tasks += [arm, module_task(case.module, case.run_args(), 'r_' + case.key, 'Run %s' % case.key)]
+                names[case.key] = "{'result': r_%s, 'log': l_%s.requests}" % (case.key, case.key)
+                previous = case
+            tasks.append(dict(admin_task(sim, 'Read the log of %s' % previous.key, requests=True, snapshot=previous.key + '.json'),
+                              register='l_' + previous.key))
+            tasks.append(dump_task_raw(sim, names))
+            return self.ansible.playbook('lost-creates', [play('Lost create answers', tasks, sim_url=sim.url)])
+        finally:
+            sim.stop()
+
+    def lost_create_outcome(self, case):
+        run = self.result('lost_creates')
+        entry = run.registered.get(case.key)
+        if entry is None:
+            raise AssertionError('no result for %s\n%s' % (case.key, run.explain()))
+        return Outcome(run, entry['result'], entry['log'], _load_json(os.path.join(run.directory, case.key + '.json')))
 
     # --- bad input --------------------------------------------------------------------------------
 
