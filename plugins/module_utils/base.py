@@ -51,6 +51,10 @@ OBSERVABILITY_CONNECTION = dict(
 )
 
 
+# ansible-core's message for a string where a dict of options is wanted (it names no option).
+DICT_REQUESTED = 'dictionary requested, could not parse JSON or key=value'
+
+
 def option_source(connection, name):
     """How messages point at a connection option: 'api_url or the ENGINE_CLOUD_API_URL environment variable'."""
     return '%s or the %s environment variable' % (name, connection[name]['fallback'][1][0])
@@ -124,6 +128,12 @@ class EngineModule(AnsibleModule):
             value = self.params.get(name)
             if option.get('no_log') and isinstance(value, str) and value:
                 self.no_log_values.add(value)
+        if msg == DICT_REQUESTED:
+            # ansible-core lists the no_log values of a dict option's suboptions before it validates the
+            # option; a string there fails with this bare message. Name the dict options that got one.
+            named = sorted(name for name, option in self.argument_spec.items()
+                           if option.get('type') == 'dict' and isinstance(self.params.get(name), str))
+            msg = '%s: %s must be a dictionary' % (msg, ', '.join(named)) if named else msg
         super(EngineModule, self).fail_json(msg=msg, **kwargs)
 
     def connection_errors(self):

@@ -126,6 +126,7 @@ def test_two_pipes_of_one_name_fail_before_any_write(run):
     ('kafka', dict(settings=dict(engine_max_threads=99)), 'settings.engine_max_threads must be between 0 and 64, got 99'),
     ('kafka', dict(source=dict(kafka=SOURCES['kafka']['kafka'], stream=SOURCES['stream']['stream'])), 'mutually exclusive'),
     ('kafka', dict(pipe_id='not-a-uuid'), 'pipe_id must be a UUID'),
+    ('kafka', dict(source='not-a-dict'), 'could not parse JSON or key=value: source must be a dictionary'),
 ])
 def test_bad_input_sends_nothing_and_names_the_option(run, kind, more, fragment):
     run(pipe, args(kind, **more), requests=[], fails=fragment, verify=no_secret)
