@@ -33,6 +33,9 @@ options:
   api_token:
     env:
       - name: ENGINE_OBSERVABILITY_TOKEN
+  api_rate_limit:
+    env:
+      - name: ENGINE_OBSERVABILITY_RATE_LIMIT
 extends_documentation_fragment:
   - engine.cloud.chart_series
   - engine.cloud.observability
@@ -84,10 +87,12 @@ from ansible.utils.display import Display
 
 from ansible_collections.engine.cloud.plugins.module_utils import chart, observability
 from ansible_collections.engine.cloud.plugins.module_utils.base import OBSERVABILITY_CONNECTION, common_spec
-from ansible_collections.engine.cloud.plugins.plugin_utils.api import call, checked_options, open_client, raise_on_errors
+from ansible_collections.engine.cloud.plugins.plugin_utils.api import call, open_client, plugin_options, raise_on_errors, without_fallbacks
 
 display = Display()
-SPEC = dict(common_spec(observability.RATE_LIMIT), **dict(OBSERVABILITY_CONNECTION, **chart.SPEC))
+NAME = 'engine.cloud.chart_series lookup'
+# The module's options and checks; the environment variables come from DOCUMENTATION (set_options).
+SPEC = without_fallbacks(dict(common_spec(observability.RATE_LIMIT), **dict(OBSERVABILITY_CONNECTION, **chart.SPEC)))
 
 
 class LookupModule(LookupBase):
@@ -96,7 +101,7 @@ class LookupModule(LookupBase):
         if terms:
             raise AnsibleError('engine.cloud.chart_series takes keyword arguments only (series=..., start_time=...), '
                                'got %d positional term(s)' % len(terms))
-        params = checked_options(SPEC, kwargs, 'engine.cloud.chart_series lookup')
+        params = plugin_options(self, SPEC, variables, kwargs, NAME)
         body, errors = chart.request(params)
         raise_on_errors(errors)
         client = open_client(params, observability, display.warning, secrets=[params['api_token']])

@@ -11,6 +11,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from collections.abc import Mapping
+
 from ansible.errors import AnsibleError
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 from ansible.module_utils.common.parameters import remove_values
@@ -39,6 +41,36 @@ def checked_options(spec, values, plugin):
         secrets = [result.validated_parameters.get(name) for name, option in spec.items() if option.get('no_log')]
         raise_on_errors([message], [secret for secret in secrets if isinstance(secret, str)])
     return result.validated_parameters
+
+
+def plain(value):
+    """value with every mapping turned into a dict and every list or tuple into a list, at every depth.
+    From ansible-core 2.19 on, a plugin's arguments are lazy containers that render their items when
+    they are read, and a deep copy of one (ArgumentSpecValidator makes one) copies its template engine
+    with it, which breaks that copy's filter plugins; their items read here are plain values."""
+    if isinstance(value, Mapping):
+        return dict((key, plain(item)) for key, item in value.items())
+    if isinstance(value, (list, tuple)):
+        return [plain(item) for item in value]
+    return value
+
+
+def without_fallbacks(spec):
+    """A module's argument spec without its environment fallbacks: a plugin has them from the env
+    entries of its DOCUMENTATION, through set_options."""
+    return dict((name, dict((key, value) for key, value in option.items() if key != 'fallback')) for name, option in spec.items())
+
+
+def plugin_options(plugin, spec, variables, direct, name):
+    """Every option of plugin (a lookup or other configurable plugin): the values given directly
+    checked as a module checks its arguments (see checked_options, with spec: the plugin's options
+    as an argument spec, without fallbacks, and nothing required that an environment variable or a
+    variable can give), then set as Ansible sets a plugin's options (set_options), which adds the
+    env and vars entries and the defaults of its DOCUMENTATION. name names the plugin in messages."""
+    given = plain(direct)
+    checked = checked_options(spec, given, name)
+    plugin.set_options(var_options=variables, direct=dict((option, checked[option]) for option in given))
+    return dict((option, plugin.get_option(option)) for option in spec)
 
 
 def open_client(params, layer, warn, secrets=()):
