@@ -21,7 +21,7 @@ description:
     C(engine_endpoints) (the enabled endpoints) and C(engine_service) (the whole service as
     M(engine.cloud.service_info) returns it); O(hostvars_prefix) and O(hostvars_suffix) change the C(engine_) in
     these names. Secret-bearing values are masked as in every module's result."
-  - O(filters) chooses the services: by tag on the API's side, by state, tier, provider, region and name pattern on the
+  - O(filters) chooses the services, by tag on the API's side, by state, tier, provider, region and name pattern on the
     plugin's.
   - "Every value that comes from the API is marked unsafe: a service name or tag that holds C({{ ... }}) stays that
     text when a task reads it, and is never rendered as a template, on every ansible-core version."
@@ -54,8 +54,8 @@ options:
         that names it. A valid host name has only letters, digits, C(.), C(_) and C(-) (the API allows spaces in service
         names), is not one Ansible reserves (C(all), C(ungrouped), C(localhost)), and no other service of the organization
         has it.
-      - A template comes from the inventory source, and is trusted; the values it reads come from the API and are data:
-        a C({{ ... }}) in a service's name stays that text in the host name (which then falls back to the id).
+      - A template comes from the inventory source, and is trusted; the values it reads come from the API and are data,
+        so a C({{ ... }}) in a service's name stays that text in the host name (which then falls back to the id).
       - The service's name is in C(engine_name) either way.
     type: str
     default: name
@@ -106,13 +106,13 @@ options:
       name:
         description:
           - A shell-style pattern (Python's C(fnmatch)), or a list of them (any of them), that the whole service name must
-            match: C(*) matches any text, C(?) one character, C([abc]) one of these characters, C([!abc]) any other.
+            match (C(*) matches any text, C(?) one character, C([abc]) one of these characters, C([!abc]) any other).
             Case-sensitive. For example V(ingest-*). Filtered by the plugin.
         type: list
         elements: str
       tags:
         description:
-          - A dict of tag key to value: only the services that have every one of these tags. A key whose value is V(null)
+          - A dict of tag key to value, for the services that have every one of these tags. A key whose value is V(null)
             (C(~)) matches the tag with any value, and a tag without a value. Values match exactly (case-sensitive).
           - Filtered by the API (one C(filter=tag:Key=Value), or C(filter=tag:Key) for a null value, per tag); the plugin
             checks the answer again, so the hosts are the same whatever way the API combines several filters.
