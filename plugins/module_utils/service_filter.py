@@ -15,7 +15,7 @@ from fnmatch import fnmatchcase
 
 from ansible.module_utils.six import string_types
 
-from ansible_collections.engine.cloud.plugins.module_utils.service import TAG_CHARACTERS, TAG_KEY_MAX, TAG_VALUE_MAX
+from ansible_collections.engine.cloud.plugins.module_utils.service import check_tags
 
 # The fields the inventory plugin matches itself: each a value or a list of values (any of them).
 FIELDS = ('state', 'tier', 'provider', 'region')
@@ -24,26 +24,12 @@ FILTERS = FIELDS + ('name', 'tags')
 
 def check_tag_filter(option, tags):
     """(tags with string values, [error messages]): a dict of tag key to value, where null means the key with
-    any value; keys of 1 to 128 and values of 1 to 256 letters, digits, dots, underscores or hyphens (the
-    characters of tags; an integer value is taken as its digits)."""
+    any value; keys and values as tags have them (service.check_tags)."""
     if tags is None:
         return {}, []
     if not isinstance(tags, dict):
         return {}, ['%s must be a dict of tag key to value (null for any value), got %r' % (option, tags)]
-    checked, errors = {}, []
-    rule = 'letters, digits, dots, underscores or hyphens'
-    for key in sorted(tags, key=str):
-        value = tags[key]
-        if not isinstance(key, string_types) or not TAG_CHARACTERS.match(key) or len(key) > TAG_KEY_MAX:
-            errors.append('%s keys must be 1 to %d %s, got %r' % (option, TAG_KEY_MAX, rule, key))
-            continue
-        if isinstance(value, int) and not isinstance(value, bool):
-            value = str(value)
-        if value is not None and (not isinstance(value, string_types) or not TAG_CHARACTERS.match(value) or len(value) > TAG_VALUE_MAX):
-            errors.append('%s.%s must be 1 to %d %s, or null for any value, got %r' % (option, key, TAG_VALUE_MAX, rule, value))
-            continue
-        checked[str(key)] = None if value is None else str(value)
-    return checked, errors
+    return check_tags(option, tags, null='any value')
 
 
 def tag_query(tags):

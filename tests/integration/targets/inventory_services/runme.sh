@@ -40,6 +40,19 @@ said() {
     tr '\n' ' ' <"$work/last.log" | grep -q -- "$1"
 }
 
+# source_fails WHAT [NAME=VALUE...] COMMAND...: COMMAND (an ansible-inventory run, with the connection from the
+# environment and NAME=VALUE added to it) fails its source (WHAT says which); its output is kept
+source_fails() {
+    local what=$1
+    shift
+    if cloud_env ANSIBLE_INVENTORY_UNPARSED_FAILED=true "$@" >"$work/last.log" 2>&1; then
+        cat "$work/last.log"
+        echo "inventory_services: $what did not fail the source" >&2
+        exit 1
+    fi
+    cat "$work/last.log" >>"$output"
+}
+
 # requests N: the simulator received N API requests since the last call, each a GET of the list
 requests() {
     run ansible-playbook -i localhost, -e "@$CONFIG" -e "expected_requests=$1" requests.yml
@@ -102,12 +115,7 @@ fi
 # 3. strict: true turns an expression that cannot be evaluated into a failure of the source.
 printf 'plugin: engine.cloud.services\nstrict: true\ncompose:\n  engine_owner: engine_tags.owner\n' >"$work/strict.engine_cloud.yml"
 run ansible-playbook -i localhost, -e "@$CONFIG" reset.yml
-if cloud_env ANSIBLE_INVENTORY_UNPARSED_FAILED=true ansible-inventory -i "$work/strict.engine_cloud.yml" --list >"$work/last.log" 2>&1; then
-    cat "$work/last.log"
-    echo "inventory_services: strict: true did not fail" >&2
-    exit 1
-fi
-cat "$work/last.log" >>"$output"
+source_fails 'strict: true' ansible-inventory -i "$work/strict.engine_cloud.yml" --list
 said 'Could not set engine_owner for host'
 requests 1
 
@@ -133,18 +141,12 @@ if grep -r -l -F "$KEY_SECRET" "$work/cache"; then
 fi
 
 # 5. A refused key fails the source, saying what to check.
-if cloud_env ENGINE_CLOUD_KEY_SECRET=not-the-secret ANSIBLE_INVENTORY_UNPARSED_FAILED=true \
-    ansible-inventory -vvv -i "$work/ids.engine_cloud.yml" --list >"$work/last.log" 2>&1; then
-    cat "$work/last.log"
-    echo "inventory_services: a refused key did not fail the source" >&2
-    exit 1
-fi
+source_fails 'a refused key' ENGINE_CLOUD_KEY_SECRET=not-the-secret ansible-inventory -vvv -i "$work/ids.engine_cloud.yml" --list
 said 'HTTP 401 UNAUTHORIZED.*check api_key_id and api_key_secret (ENGINE_CLOUD_KEY_ID, ENGINE_CLOUD_KEY_SECRET)'
 if grep -q -F 'not-the-secret' "$work/last.log"; then
     echo "inventory_services: the refused secret is in the output" >&2
     exit 1
 fi
-cat "$work/last.log" >>"$output"
 
 # 6. Filters: by tag on the API's side, by tier and name on the plugin's; a hostname template; a prefix.
 cat >"$work/filters.engine_cloud.yml" <<'SOURCE'
@@ -168,12 +170,7 @@ run ansible-playbook -i localhost, -e "@$CONFIG" reset.yml
 run cloud_env ansible-playbook -i "$work/filters.engine_cloud.yml" -e "@$CONFIG" check_filters.yml
 printf 'plugin: engine.cloud.services\nfilters:\n  status: running\n' >"$work/badfilter.engine_cloud.yml"
 run ansible-playbook -i localhost, -e "@$CONFIG" reset.yml
-if cloud_env ANSIBLE_INVENTORY_UNPARSED_FAILED=true ansible-inventory -i "$work/badfilter.engine_cloud.yml" --list >"$work/last.log" 2>&1; then
-    cat "$work/last.log"
-    echo "inventory_services: an unknown filter did not fail the source" >&2
-    exit 1
-fi
-cat "$work/last.log" >>"$output"
+source_fails 'an unknown filter' ansible-inventory -i "$work/badfilter.engine_cloud.yml" --list
 said 'filters.status is not a filter: use state, tier, provider, region, name, tags'
 requests 0
 
