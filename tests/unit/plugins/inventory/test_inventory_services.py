@@ -420,7 +420,8 @@ def test_a_hostname_template_that_cannot_be_rendered_fails_naming_the_service(si
 
 @pytest.mark.parametrize('prefix, suffix', [('svc_', ''), ('', '_of_service'), ('cloud_', '_x')])
 def test_the_host_variables_are_named_with_the_prefix_and_suffix(sim, prefix, suffix):
-    name = lambda key: prefix + key + suffix  # noqa: E731
+    def name(key):
+        return prefix + key + suffix
     inventory = parse(plugin_with(
         sim, hostvars_prefix=prefix, hostvars_suffix=suffix, hostname=trust_as_template('{{ %s }}' % name('id')),
         filters=dict(tags=dict(gdpr=None)), keyed_groups=[dict(key=trust_as_template(name('tier')), prefix='tier')],
