@@ -85,11 +85,11 @@ def open_client(params, layer, warn, secrets=()):
     return base.open_client(params, layer.RATE_LIMIT, warn, **layer.client_options(params))
 
 
-def call(client, method, path, body=None, hints=None):
+def call(client, method, path, body=None, hints=None, params=None):
     """One API call; an API error is an AnsibleError with the text a module fails with, and
     hints (HTTP status -> what to check) for the statuses the client gives no hint for."""
     try:
-        return client.request(method, path, body=body)
+        return client.request(method, path, params=params, body=body)
     except ApiError as error:
         error.hint = error.hint or (hints or {}).get(error.status)
         raise AnsibleError(str(error))
