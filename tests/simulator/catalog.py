@@ -47,6 +47,12 @@ MODULES = [
            dict(series=[dict(source_id=SOURCE_METRICS, agg_fn='count', where='level:error', group_by=[])], start_time='now-1h',
                 end_time='now', granularity='1m'),
            ('POST', '/api/v2/charts/series')),
+    # Before service_state: the reliability suite's real runs share one simulator, and the API refuses a
+    # pipe update once the service is stopped.
+    Module('pipe', 'cloud', _pipe(PIPE_KAFKA, name='orders-kafka-2', destination=dict(columns=[dict(name='order_id', type='UInt64')])),
+           ('GET', pipe_path(PIPE_KAFKA)), ('PATCH', pipe_path(PIPE_KAFKA)), ('pipes', PIPE_KAFKA),
+           unchanged=_pipe(PIPE_KAFKA, name='orders-kafka'),
+           toggle=(_pipe(PIPE_KAFKA, name='bench a'), _pipe(PIPE_KAFKA, name='bench b'))),
     Module('service', 'cloud',
            dict(PROD, name='prod-analytics-2', ip_access_list=[dict(source='10.20.0.0/16', description='reliability suite')],
                 private_endpoint_ids=[ATTACHABLE_ENDPOINT]),
@@ -69,10 +75,6 @@ MODULES = [
            unchanged=_pipe(PIPE_OBJECT_STORAGE, settings=dict(engine_max_threads=3)),
            toggle=(_pipe(PIPE_OBJECT_STORAGE, settings=dict(engine_max_threads=4)),
                    _pipe(PIPE_OBJECT_STORAGE, settings=dict(engine_max_threads=5)))),
-    Module('pipe', 'cloud', _pipe(PIPE_KAFKA, name='orders-kafka-2', destination=dict(columns=[dict(name='order_id', type='UInt64')])),
-           ('GET', pipe_path(PIPE_KAFKA)), ('PATCH', pipe_path(PIPE_KAFKA)), ('pipes', PIPE_KAFKA),
-           unchanged=_pipe(PIPE_KAFKA, name='orders-kafka'),
-           toggle=(_pipe(PIPE_KAFKA, name='bench a'), _pipe(PIPE_KAFKA, name='bench b'))),
 ]
 BY_NAME = dict((module.name, module) for module in MODULES)
 WRITERS = [module for module in MODULES if module.write]
