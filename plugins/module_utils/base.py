@@ -175,41 +175,43 @@ class EngineModule(AnsibleModule):
         self.exit_json(changed=changed, **mask_secrets(result))
 
     def converge(self, key, read, plan, write):
-        """Read, write what differs, exit. No difference: unchanged, no write. Check mode: the prediction.
+        """Read, write what differs, exit: apply() as the whole task."""
+        resource, diff = self.apply(read, plan, write)
+        self.exit(changed=diff is not None, diff=diff, **{key: resource})
+
+    def apply(self, read, plan, write, current=None):
+        """One converge step: (the resource after it, its diff or None when nothing differs). It does not exit,
+        so that a module can take several steps (a service PATCH, then its scaling) and exit once.
 
         plan(current) gives (body, diff): exactly what differs, in the API's terms, and the diff to show.
-        write(body) sends it and returns the resource after the change; an API error raises.
+        write(body) sends it and returns the resource after the change; an API error raises. current: the
+        resource as just read (read() otherwise). Check mode: the prediction, nothing sent.
         A write whose answer was lost may have been applied, so it is not sent again as it was: the
         resource is read again and only what still differs is sent (nothing, if the first attempt did
-        the work: the task reports the first diff), at most api_retries times."""
-        current = read()
+        the work: the step reports the first diff), at most api_retries times."""
+        current = read() if current is None else current
         body, diff = plan(current)
         if not body:
-            self.exit(changed=False, **{key: current})
+            return current, None
         if self.check_mode:
             predicted = dict(current)
             predicted.update(diff['after'])
-            self.exit(changed=True, diff=diff, **{key: predicted})
+            return predicted, diff
         for resent in itertools.count():
-            lost = self._write_lost(key, body, diff, write)
+            try:
+                return write(body), diff
+            except http.ApiError as error:
+                if not error.answer_lost:
+                    self.fail_api(error)
+                lost = error
             CLOCK.sleep(self.client.backoff(resent))
             current = read()
             body, dummy = plan(current)
             if not body:
-                self.exit(changed=True, diff=diff, **{key: current})
+                return current, diff
             if resent >= self.params['api_retries']:
                 self.fail_api(lost, 'a read afterwards shows %s still to change, and api_retries (%d) allows no further attempt'
                               % (', '.join(sorted(body)), self.params['api_retries']))
-
-    def _write_lost(self, key, body, diff, write):
-        """Write body and exit with the result; return the error when the answer was lost."""
-        try:
-            result = write(body)
-        except http.ApiError as error:
-            if not error.answer_lost:
-                self.fail_api(error)
-            return error
-        self.exit(changed=True, diff=diff, **{key: result})
 
 
 class WaitError(Exception):

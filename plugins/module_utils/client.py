@@ -41,9 +41,10 @@ _HTML_TITLE = re.compile(r'<title>(.*?)</title>', re.I | re.S)
 # already shows: "HTTPConnection(host='h', port=1): " (urllib3 2) or "<urllib3...HTTPConnection object at 0x..>: " (1.26).
 _CONNECTION_PREFIX = re.compile(r"^(?:<[^<>]* object at 0x[0-9a-fA-F]+>|\w+\(host='[^']*', port=\d+\)):\s*")
 _MAX_TEXT = 300
-# A write that is not safe to send twice (every PATCH: service details, scaling, state commands). When
-# its answer is lost (a timeout, a reset after sending, or a 502, 503 or 504 from a gateway), the server
-# may have applied it, so it is not retried: the error says so, and the module reads the resource again.
+# Writes that are not safe to send twice. When the answer to one is lost (a timeout, a reset after
+# sending, or a 502, 503 or 504 from a gateway), the server may have applied it, so it is not retried:
+# the error says so, and the module reads the resource again. An API's layer names its own
+# (client_options); a PATCH is never replayed on either API.
 NOT_REPLAYABLE = frozenset(('PATCH',))
 LOST_ANSWER_STATUSES = frozenset((502, 503, 504))
 LOST_ANSWER_HINT = 'The answer to this write was lost, so it may have been applied; it was not sent again'
@@ -196,8 +197,10 @@ class HttpClient:
     """One keep-alive session for one module run, against one API base address."""
 
     def __init__(self, base_url, auth=None, token=None, timeout=30, validate_certs=True, retries=5,
-                 user_agent='engine.cloud', auth_hint=None, url_hint=None, jitter=random.random, pacer=UNPACED):
+                 user_agent='engine.cloud', auth_hint=None, url_hint=None, jitter=random.random, pacer=UNPACED,
+                 not_replayable=NOT_REPLAYABLE):
         self.base_url = base_url.rstrip('/')
+        self.not_replayable = not_replayable
         self.pacer = pacer
         self.timeout = timeout
         self.retries = retries
@@ -246,7 +249,7 @@ class HttpClient:
     def _answer_lost(self, method, exc=None, status=None):
         """Whether a write that is not safe to replay may have been applied although its answer is lost.
         A connection that could not even be opened (refused, unresolved name, connect timeout) sent nothing."""
-        if method not in NOT_REPLAYABLE:
+        if method not in self.not_replayable:
             return False
         if exc is None:
             return status in LOST_ANSWER_STATUSES

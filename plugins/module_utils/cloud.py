@@ -41,11 +41,16 @@ def connection_errors(params, uuid_options=('organization_id',)):
         [validate.url('api_url', params['api_url'])] + [validate.uuid(name, params[name]) for name in uuid_options])
 
 
+# Every write of this API changes something: a create (POST) or a delete whose answer was lost is
+# never sent again before a read has shown whether it was applied (module_utils/lifecycle.py).
+NOT_REPLAYABLE = frozenset(('PATCH', 'POST', 'DELETE'))
+
+
 def client_options(params):
-    """The management API's part of the HTTP client: base address, Basic auth, what a 401 means and
-    what to check when no connection can be made."""
+    """The management API's part of the HTTP client: base address, Basic auth, what a 401 means,
+    what to check when no connection can be made, and which writes are never replayed."""
     return dict(base_url=params['api_url'], auth=(params['api_key_id'], params['api_key_secret']), auth_hint=AUTH_HINT,
-                url_hint='Check %s' % option_source(CLOUD_CONNECTION, 'api_url'))
+                url_hint='Check %s' % option_source(CLOUD_CONNECTION, 'api_url'), not_replayable=NOT_REPLAYABLE)
 
 
 def wait_options(timeout):

@@ -59,6 +59,18 @@ def diff(before, after):
                 after=mask_secrets(dict(after)))
 
 
+def merge_diffs(diffs):
+    """One diff of several steps' diffs (Nones are steps that changed nothing), or None when none changed."""
+    taken = [item for item in diffs if item is not None]
+    if not taken:
+        return None
+    merged = dict(before={}, after={})
+    for item in taken:
+        for side in ('before', 'after'):
+            merged[side].update(item[side])
+    return merged
+
+
 # Results repeat the same few keys thousands of times (10 000 chart rows, 5 000 alerts): remember
 # the verdict per key instead of running the regex on every occurrence.
 _SECRET_NAMES = {}

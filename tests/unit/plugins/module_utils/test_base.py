@@ -119,7 +119,7 @@ class Exited(Exception):
 class Stub:
     """What EngineModule.converge uses of the module: params, check mode, the client's backoff, exit and fail."""
 
-    _write_lost = EngineModule._write_lost
+    apply = EngineModule.apply
 
     def __init__(self, api_retries=2, check_mode=False):
         self.params, self.check_mode = dict(api_retries=api_retries), check_mode

@@ -14,22 +14,25 @@ import pytest
 import requests
 
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
+from ansible_collections.engine.cloud.plugins.module_utils import cloud
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import (KEY_ID, KEY_SECRET, PIPE_KAFKA, SOURCE_METRICS, TOKEN, pipe_path,
                                                                           service_path)
 
 SIM_URL = 'http://simulator.test'
 SERVICE = service_path()
+SERVICES = SERVICE.rsplit('/', 1)[0]
 ALERTS = '/api/v2/alerts'
 SERIES = '/api/v2/charts/series'
 
 
 def cloud_client(**options):
     """A management-API client; jitter 0.5 puts each backoff wait at three quarters of 1, 2, 4 ... seconds."""
-    return http.HttpClient(**dict(dict(base_url=SIM_URL, auth=(KEY_ID, KEY_SECRET), retries=5, jitter=lambda: 0.5), **options))
+    return http.HttpClient(**dict(dict(base_url=SIM_URL, auth=(KEY_ID, KEY_SECRET), retries=5, jitter=lambda: 0.5,
+                                       not_replayable=cloud.NOT_REPLAYABLE), **options))
 
 
 def observability_client(**options):
-    return cloud_client(**dict(dict(auth=None, token=TOKEN), **options))
+    return cloud_client(**dict(dict(auth=None, token=TOKEN, not_replayable=http.NOT_REPLAYABLE), **options))
 
 
 def fault(**spec):
@@ -220,6 +223,15 @@ def refused_connection():
 def test_a_patch_whose_answer_is_lost_is_not_sent_again(sim, lost):
     sim.faults(dict(lost, count=2))
     error = failure(cloud_client(), 'PATCH', SERVICE, body={'name': 'renamed'})
+    assert error.answer_lost is True and str(error).endswith(LOST)
+    assert len(sim.requests()) == 1 and sim.clock.sleeps == []
+
+
+@pytest.mark.parametrize('method, path', [('POST', SERVICES), ('DELETE', SERVICE)], ids=['create', 'delete'])
+@pytest.mark.parametrize('lost', [fault(status=504), fault(kind='reset')], ids=['504', 'reset'])
+def test_a_create_or_delete_of_the_management_api_whose_answer_is_lost_is_not_sent_again(sim, method, path, lost):
+    sim.faults(dict(lost, method=method, count=2))
+    error = failure(cloud_client(), method, path, body={'name': 'x'} if method == 'POST' else None)
     assert error.answer_lost is True and str(error).endswith(LOST)
     assert len(sim.requests()) == 1 and sim.clock.sleeps == []
 

@@ -1,0 +1,192 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+"""The life of a resource that the management API creates and deletes (a service, a pipe): found by
+id or by name, fields fixed at creation, a create or a delete whose answer was lost never sent again
+before a read has shown what became of it, and the waits after both. One implementation, used by
+the service and pipe modules with a Kind each."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import itertools
+import json
+
+from ansible_collections.engine.cloud.plugins.module_utils import client as http
+from ansible_collections.engine.cloud.plugins.module_utils.base import Wait, WaitError
+from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
+from ansible_collections.engine.cloud.plugins.module_utils.compare import equal, mask_secrets
+
+# What a wait for a deleted resource sees once reads answer 404.
+GONE = {'state': None}
+
+
+class Kind:
+    """One kind of resource, as its lifecycle needs to know it.
+
+    collection(module) and item(module, resource_id): the paths of the list and of one resource.
+    ready / failures: the states that end / fail the wait after a create. deleting: states of a delete in
+    progress (nothing to send, only to wait). gone: states that reads show for a deleted resource, besides 404.
+    answer_key: where the create answer holds the resource (a service's answer also holds its password)."""
+
+    def __init__(self, noun, key, id_option, collection, item, ready, failures, deleting=(), gone=(), answer_key=None):
+        self.noun, self.key, self.id_option = noun, key, id_option
+        self.collection, self.item = collection, item
+        self.ready, self.failures = frozenset(ready), frozenset(failures)
+        self.deleting, self.gone = frozenset(deleting), frozenset(gone)
+        self.answer_key = answer_key
+
+    def resource(self, answer):
+        """The resource in a create answer."""
+        return answer[self.answer_key] if self.answer_key else answer
+
+
+class Lifecycle:
+    """Find, create, wait for and delete one resource of a kind, for one module run (a CloudModule with the
+    options name, the kind's id option, wait and wait_timeout). One wait_timeout budget covers every wait."""
+
+    def __init__(self, module, kind):
+        self.module, self.kind = module, kind
+        self._wait = None
+
+    # --- finding -------------------------------------------------------------------------------
+
+    def find(self):
+        """The resource the task names, or None: by id (404 or a gone state: None), else by name (one list request)."""
+        resource_id = self.module.params.get(self.kind.id_option)
+        if resource_id is not None:
+            resource = self.read(resource_id)
+            return None if resource is None or resource.get('state') in self.kind.gone else resource
+        return self.one_named(self.module.params['name'])
+
+    def read(self, resource_id):
+        """The resource as the API shows it now, or None once it answers 404."""
+        answer = self.module.call('GET', self.kind.item(self.module, resource_id), missing_ok=True)
+        return None if answer is None else answer.get('result')
+
+    def one_named(self, name):
+        """The one resource of that name (deleted ones aside), or None; two or more fail before any write."""
+        listed = self.module.call('GET', self.kind.collection(self.module)).get('result') or []
+        named = [item for item in listed if item.get('name') == name and item.get('state') not in self.kind.gone]
+        if len(named) > 1:
+            self.module.fail('%d %ss are named %s (%s): a %s found by name must be the only one of that name; give %s '
+                             'to choose one. Nothing was sent' % (len(named), self.kind.noun, json.dumps(name),
+                                                                   ', '.join(sorted(item.get('id') for item in named)),
+                                                                   self.kind.noun, self.kind.id_option))
+        return named[0] if named else None
+
+    def fixed_errors(self, current, fields):
+        """A message for each (option, wanted, current value) whose wanted value (None: not asked for) differs:
+        those fields are fixed when the resource is created."""
+        name = current.get('name') or current.get('id')
+        return ['%s cannot change on %s %s: it was fixed at creation as %s (got %s)'
+                % (option, self.kind.noun, name, json.dumps(value, sort_keys=True), json.dumps(wanted, sort_keys=True))
+                for option, wanted, value in fields if wanted is not None and not equal(value, wanted)]
+
+    # --- creating ------------------------------------------------------------------------------
+
+    def create(self, body, predicted):
+        """POST body to the collection and return the answer's result. Check mode: exit with predicted.
+
+        A create whose answer was lost may have made the resource: the list is read again, by name, and a
+        resource of that name is taken as the one created (the answer is then rebuilt around it, without
+        anything only the answer held, such as a generated password); without one, the create is sent
+        again, at most api_retries times."""
+        module, kind = self.module, self.kind
+        if module.params.get(kind.id_option) is not None:
+            module.fail('%s %s does not exist, and a %s is created from its name alone (without %s). Nothing was sent'
+                        % (kind.noun, module.params[kind.id_option], kind.noun, kind.id_option))
+        if module.check_mode:
+            module.exit(changed=True, diff=dict(before={}, after=mask_secrets(predicted)), **{kind.key: predicted})
+        for attempt in itertools.count():
+            try:
+                return module.request('POST', kind.collection(module), body=body).get('result')
+            except http.ApiError as error:
+                if not error.answer_lost:
+                    module.fail_api(error)
+                lost = error
+            CLOCK.sleep(module.client.backoff(attempt))
+            created = self.one_named(body['name'])
+            if created is not None:
+                return {kind.answer_key: created} if kind.answer_key else created
+            if attempt >= module.params['api_retries']:
+                module.fail_api(lost, 'a read of the %ss afterwards shows none named %s, and api_retries (%d) allows no further '
+                                      'attempt' % (kind.noun, json.dumps(body['name']), module.params['api_retries']))
+
+    def wait_ready(self, resource):
+        """With wait=true, the resource once a read shows it in a ready state (the create answer is never taken
+        for a poll); a failure state or wait_timeout fails the task. With wait=false, resource as given."""
+        if not self.module.params['wait']:
+            return resource
+        path = self.kind.item(self.module, resource['id'])
+        return self._until(lambda: self.module.call('GET', path).get('result'), resource,
+                           lambda seen: seen.get('state') in self.kind.ready, lambda seen: seen.get('state') in self.kind.failures,
+                           ' or '.join(sorted(self.kind.ready)), first=None)
+
+    # --- deleting ------------------------------------------------------------------------------
+
+    def absent(self):
+        """Nothing to delete: exit unchanged."""
+        self.module.exit(changed=False, **{self.kind.key: {}})
+
+    def delete(self, current, prepare=None):
+        """Delete current and exit. A delete in progress is only waited for. prepare(current), when given, does
+        what must come before the DELETE (sending what it must, without exiting) and returns the resource as
+        last read. A lost answer is followed by a read: a resource that is gone, or going, is not deleted again;
+        one that is still there is, at most api_retries times (a 404 to a DELETE sent again means it was gone)."""
+        module, kind = self.module, self.kind
+        if current.get('state') in kind.deleting:
+            module.exit(changed=False, **{kind.key: self._wait_gone(current)})
+        diff = dict(before=mask_secrets(current), after={})
+        if module.check_mode:
+            module.exit(changed=True, diff=diff, **{kind.key: current})
+        if prepare is not None:
+            current = prepare(current)
+        path = kind.item(module, current['id'])
+        for attempt in itertools.count():
+            try:
+                module.request('DELETE', path)
+                break
+            except http.ApiError as error:
+                if error.status == 404 and attempt > 0:
+                    break
+                if not error.answer_lost:
+                    module.fail_api(error)
+                lost = error
+            CLOCK.sleep(module.client.backoff(attempt))
+            seen = self.read(current['id'])
+            if seen is None or seen.get('state') in kind.gone | kind.deleting:
+                break
+            if attempt >= module.params['api_retries']:
+                module.fail_api(lost, 'a read afterwards shows the %s in state %s, so the delete did not take effect, and '
+                                      'api_retries (%d) allows no further attempt' % (kind.noun, seen.get('state'),
+                                                                                       module.params['api_retries']))
+        module.exit(changed=True, diff=diff, **{kind.key: self._wait_gone(current)})
+
+    def _wait_gone(self, resource):
+        """With wait=true, poll until reads answer 404 or show a gone state; the resource as last seen before."""
+        if not self.module.params['wait']:
+            return resource
+        last = [resource]
+
+        def read():
+            seen = self.read(resource['id'])
+            if seen is None:
+                return GONE
+            last.append(seen)
+            return seen
+        goal = 'gone (HTTP 404%s)' % ''.join(' or %s' % state for state in sorted(self.kind.gone))
+        self._until(read, resource, lambda seen: seen is GONE or seen.get('state') in self.kind.gone, lambda seen: False, goal,
+                    first=resource if resource.get('state') in self.kind.deleting else None)
+        return last[-1]
+
+    def _until(self, read, resource, done, failed, goal, first):
+        if self._wait is None:
+            self._wait = Wait(self.module.params['wait_timeout'], '%s %s' % (self.kind.noun, resource.get('name') or resource.get('id')))
+        try:
+            return self._wait.until(read, done, failed, goal, current=first)
+        except WaitError as error:
+            self.module.fail(str(error), **{self.kind.key: error.resource})

@@ -1,0 +1,226 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The shared lifecycle (module_utils/lifecycle.py) on a scripted API: finding by id or name, fields fixed at
+creation, a create or delete whose answer is lost (applied or not), and the waits. The service and pipe modules'
+own tests run it against the simulator."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import pytest
+
+from ansible_collections.engine.cloud.plugins.module_utils import client as http
+from ansible_collections.engine.cloud.plugins.module_utils.lifecycle import Kind, Lifecycle
+
+KIND = Kind('thing', 'thing', 'thing_id', lambda module: '/things', lambda module, thing_id: '/things/' + thing_id,
+            ready=('up',), failures=('broken',), deleting=('going',), gone=('gone',), answer_key='thing')
+
+
+class Exited(Exception):
+    def __init__(self, **result):
+        super(Exited, self).__init__(result)
+        self.result = result
+
+
+class Api:
+    """An API of things: POST makes one (answer {thing, secret}), DELETE removes it; each request is logged.
+    lose: a list of (method, applied) for the next requests of that method whose answer is lost."""
+
+    def __init__(self, *things, **options):
+        self.things = dict((thing['id'], dict(thing)) for thing in things)
+        self.lose = list(options.get('lose', ()))
+        self.log = []
+        self.created = 0
+        self.after_create = options.get('after_create', ['up'])
+        self.after_delete = options.get('after_delete', [None])
+
+    def handle(self, method, path, body=None):
+        self.log.append((method, path))
+        lost = next((item for item in self.lose if item[0] == method), None)
+        if lost:
+            self.lose.remove(lost)
+            if lost[1]:
+                self._apply(method, path, body)
+            raise http.ApiError('no response within api_timeout (2 s)', method=method, path=path, answer_lost=True)
+        return self._apply(method, path, body)
+
+    def _apply(self, method, path, body):
+        if method == 'POST':
+            self.created += 1
+            thing = dict(body, id='t%d' % self.created, state='new', later=list(self.after_create))
+            self.things[thing['id']] = thing
+            return {'result': {'thing': self.view(thing), 'secret': 's3cret'}}
+        thing_id = path.rsplit('/', 1)[1]
+        if path == '/things':
+            return {'result': [self.view(thing) for thing in self.things.values()]}
+        thing = self.things.get(thing_id)
+        if thing is None:
+            raise http.ApiError('not found', status=404, method=method, path=path)
+        if method == 'DELETE':
+            thing.update(state='going', later=list(self.after_delete))
+            return {}
+        return {'result': self.view(thing, read=True)}
+
+    def view(self, thing, read=False):
+        if read and thing.get('later'):
+            thing['state'] = thing['later'].pop(0)
+            if thing['state'] is None:
+                del self.things[thing['id']]
+                raise http.ApiError('not found', status=404, method='GET', path='/things/' + thing['id'])
+        return dict((key, value) for key, value in thing.items() if key != 'later')
+
+
+class Module:
+    """What the lifecycle uses of a CloudModule."""
+
+    def __init__(self, api, check_mode=False, **params):
+        self.api, self.check_mode = api, check_mode
+        self.params = dict(dict(thing_id=None, name=None, wait=True, wait_timeout=60, api_retries=2), **params)
+        self.client = http.HttpClient('http://api.test', jitter=lambda: 0.5)
+
+    def request(self, method, path, params=None, body=None):
+        return self.api.handle(method, path, body)
+
+    def call(self, method, path, params=None, body=None, missing_ok=False):
+        try:
+            return self.request(method, path, body=body)
+        except http.ApiError as error:
+            if missing_ok and error.status == 404:
+                return None
+            self.fail_api(error)
+
+    def exit(self, changed=False, diff=None, **result):
+        raise Exited(changed=changed, diff=diff, **result)
+
+    def fail(self, msg, **result):
+        raise Exited(failed=True, msg=msg, **result)
+
+    def fail_api(self, error, more=None, **result):
+        self.fail(str(error) if more is None else '%s; %s' % (error, more), **result)
+
+
+def outcome(call, *args):
+    with pytest.raises(Exited) as info:
+        call(*args)
+    return info.value.result
+
+
+def test_found_by_id_by_name_or_not_at_all():
+    api = Api(dict(id='a', name='one', state='up'), dict(id='b', name='two', state='up'), dict(id='c', name='two', state='gone'))
+    assert Lifecycle(Module(api, thing_id='a'), KIND).find()['name'] == 'one'
+    assert Lifecycle(Module(api, thing_id='zz'), KIND).find() is None
+    assert Lifecycle(Module(api, thing_id='c'), KIND).find() is None  # a deleted one is not there
+    assert Lifecycle(Module(api, name='two'), KIND).find()['id'] == 'b'  # the deleted namesake is left aside
+    assert Lifecycle(Module(api, name='three'), KIND).find() is None
+    assert api.log == [('GET', '/things/a'), ('GET', '/things/zz'), ('GET', '/things/c'), ('GET', '/things'), ('GET', '/things')]
+
+
+def test_two_of_one_name_fail_before_any_write_listing_them():
+    api = Api(dict(id='a', name='twin', state='up'), dict(id='b', name='twin', state='up'))
+    result = outcome(Lifecycle(Module(api, name='twin'), KIND).find)
+    assert result['failed'] and result['msg'] == ('2 things are named "twin" (a, b): a thing found by name must be the only one of '
+                                                  'that name; give thing_id to choose one. Nothing was sent')
+    assert api.log == [('GET', '/things')]
+
+
+def test_fixed_fields_that_differ_are_named_with_their_current_value():
+    life = Lifecycle(Module(Api()), KIND)
+    current = dict(id='a', name='one', region='eu', size=4)
+    assert life.fixed_errors(current, [('region', 'us', 'eu'), ('size', '4', 4), ('zone', None, 'z')]) == [
+        'region cannot change on thing one: it was fixed at creation as "eu" (got "us")']
+
+
+def test_check_mode_create_predicts_and_sends_nothing():
+    api = Api()
+    result = outcome(Lifecycle(Module(api, check_mode=True, name='new'), KIND).create, {'name': 'new'}, {'name': 'new', 'password': 'x'})
+    assert result == dict(changed=True, diff={'before': {}, 'after': {'name': 'new', 'password': '********'}},
+                          thing={'name': 'new', 'password': 'x'})
+    assert api.log == []
+
+
+def test_a_create_returns_the_answer_and_waits_until_ready(clock):
+    api = Api(after_create=['starting', 'starting', 'up'])
+    life = Lifecycle(Module(api, name='new'), KIND)
+    answer = life.create({'name': 'new'}, {})
+    assert answer['secret'] == 's3cret' and answer['thing']['state'] == 'new'
+    assert life.wait_ready(answer['thing'])['state'] == 'up'
+    assert api.log == [('POST', '/things')] + [('GET', '/things/t1')] * 3
+    assert clock.sleeps == [1, 2, 4]
+
+
+@pytest.mark.parametrize('applied', [True, False], ids=['applied', 'not applied'])
+def test_a_create_whose_answer_is_lost_is_never_replayed_blindly(clock, applied):
+    api = Api(lose=[('POST', applied)])
+    answer = Lifecycle(Module(api, name='new'), KIND).create({'name': 'new'}, {})
+    assert len(api.things) == 1 and answer['thing']['name'] == 'new'
+    if applied:  # the read by name found it: no second POST, and no secret (only the lost answer had it)
+        assert api.log == [('POST', '/things'), ('GET', '/things')] and 'secret' not in answer
+    else:
+        assert api.log == [('POST', '/things'), ('GET', '/things'), ('POST', '/things')] and answer['secret'] == 's3cret'
+
+
+def test_a_create_lost_every_time_stops_after_api_retries(clock):
+    api = Api(lose=[('POST', False)] * 5)
+    result = outcome(Lifecycle(Module(api, name='new', api_retries=1), KIND).create, {'name': 'new'}, {})
+    assert result['failed'] and result['msg'].endswith('a read of the things afterwards shows none named "new", and api_retries (1) '
+                                                       'allows no further attempt')
+    assert [method for method, path in api.log] == ['POST', 'GET', 'POST', 'GET'] and not api.things
+
+
+def test_a_create_that_ends_in_a_failure_state_fails_the_task(clock):
+    api = Api(after_create=['starting', 'broken'])
+    life = Lifecycle(Module(api, name='new'), KIND)
+    result = outcome(life.wait_ready, life.create({'name': 'new'}, {})['thing'])
+    assert result['failed'] and result['msg'] == 'thing new entered the failure state broken' and result['thing']['state'] == 'broken'
+
+
+def test_an_existing_id_is_needed_when_the_task_gives_one():
+    api = Api()
+    result = outcome(Lifecycle(Module(api, thing_id='zz'), KIND).create, {'name': 'x'}, {})
+    assert result['failed'] and 'thing zz does not exist' in result['msg'] and api.log == []
+
+
+def test_check_mode_delete_shows_what_would_go(clock):
+    api = Api(dict(id='a', name='one', state='up', token='t0ken'))
+    life = Lifecycle(Module(api, check_mode=True, name='one'), KIND)
+    result = outcome(life.delete, life.find())
+    assert result['changed'] and result['diff'] == {'before': {'id': 'a', 'name': 'one', 'state': 'up', 'token': '********'}, 'after': {}}
+    assert api.log == [('GET', '/things')]
+
+
+def test_a_delete_is_prepared_sent_and_waited_for(clock):
+    api = Api(dict(id='a', name='one', state='up'), after_delete=['going', 'going', None])
+    life = Lifecycle(Module(api, name='one'), KIND)
+    prepared = []
+    result = outcome(life.delete, life.find(), lambda current: prepared.append(current['id']) or dict(current, state='stopped'))
+    assert result['changed'] and result['thing']['state'] == 'going' and prepared == ['a'] and not api.things
+    assert api.log == [('GET', '/things'), ('DELETE', '/things/a')] + [('GET', '/things/a')] * 3
+
+
+@pytest.mark.parametrize('after_delete', [['gone'], [None]], ids=['a gone state', '404'])
+def test_a_delete_whose_answer_is_lost_is_confirmed_by_a_read(clock, after_delete):
+    api = Api(dict(id='a', name='one', state='up'), lose=[('DELETE', True)], after_delete=after_delete)
+    life = Lifecycle(Module(api, name='one'), KIND)
+    assert outcome(life.delete, life.find())['changed']
+    assert [method for method, path in api.log].count('DELETE') == 1
+
+
+def test_a_delete_lost_before_it_was_applied_is_sent_again(clock):
+    api = Api(dict(id='a', name='one', state='up'), lose=[('DELETE', False)])
+    life = Lifecycle(Module(api, name='one'), KIND)
+    assert outcome(life.delete, life.find())['changed']
+    assert [method for method, path in api.log] == ['GET', 'DELETE', 'GET', 'DELETE', 'GET']
+
+
+def test_a_delete_in_progress_is_only_waited_for(clock):
+    api = Api(dict(id='a', name='one', state='going', later=['going', 'gone']))
+    life = Lifecycle(Module(api, name='one'), KIND)
+    result = outcome(life.delete, life.find())
+    assert result['changed'] is False and 'DELETE' not in [method for method, path in api.log]
+
+
+def test_nothing_to_delete_is_unchanged():
+    assert outcome(Lifecycle(Module(Api()), KIND).absent) == dict(changed=False, diff=None, thing={})
