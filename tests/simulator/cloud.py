@@ -555,10 +555,15 @@ def _remember_password(service, password_hash, double_sha1_hash):
     service['sim'].update(passwordHash=password_hash, doubleSha1Hash=double_sha1_hash)
 
 
+def new_service_id():
+    """A new service's id (unit tests replace it to know the paths in advance)."""
+    return str(uuid.uuid4())
+
+
 def create_service(store, _service, _params, body):
     """POST services: a new service, started asynchronously; the answer holds the generated password, once."""
     _check_create(store, body)
-    service_id = str(uuid.uuid4())
+    service_id = new_service_id()
     horizontal = body.get('autoscalingMode') == 'horizontal'
     host = '%s-%s.%s.%s.engine.cloud' % (re.sub(r'[^a-z0-9]+', '-', body['name'].lower()), service_id[:6], body['region'],
                                          body['provider'])
