@@ -172,7 +172,7 @@ options:
     description:
       - After a create, wait until the service is C(running) or C(idle) (C(failed) fails the task); after a delete,
         until reads show it gone.
-      - O(state=absent) always waits for a stop to end, whatever O(wait) says: the API deletes a stopped service only.
+      - O(state=absent) always waits for a stop to end, whatever O(wait) says, since the API deletes a stopped service only.
     type: bool
     default: true
   wait_timeout:
@@ -311,7 +311,7 @@ notes:
   - When the answer to the delete is lost, the service is read again; it is deleted again only when the read still shows
     it, not deleting (at most O(api_retries) times).
   - A new service without O(password) returns its generated password once, as C(initial_password), in the run that
-    created it; no later read shows it. Register the result with C(no_log: true) and store the password (for example in
+    created it; no later read shows it. Register the result with C(no_log=true) and store the password (for example in
     a vault), or give O(password).
 seealso:
   - module: engine.cloud.service_info
