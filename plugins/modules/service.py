@@ -390,10 +390,11 @@ EXAMPLES = r'''
       cost-center: 4711
     enable_core_dumps: true
 
-- name: Delete the staging service (stopped first, then deleted; waits until it is gone)
+- name: Delete the staging service (stopped first, then deleted), without waiting until reads show it gone
   engine.cloud.service:
     name: staging-eu
     state: absent
+    wait: false
 '''
 
 RETURN = r'''
