@@ -77,9 +77,8 @@ options:
     type: str
   encryption_key:
     description:
-      - Customer-provided disk encryption key. Fixed at creation.
+      - Customer-provided disk encryption key (its identifier, for example a key ARN, not key material). Fixed at creation.
     type: str
-    no_log: false
   encryption_assumed_role_identifier:
     description:
       - Role to assume for the disk encryption. Fixed at creation.

@@ -95,8 +95,8 @@ def test_analytics_is_created_once_with_its_vault_password(project):
     log = project('analytics.yml')
     created = writes(log)
     assert [(method, path) for method, path, dummy in created] == [('POST', ''), ('PATCH', created[1][1])]
-    assert created[0][2]['name'] == 'analytics-eu' and created[0][2]['tags'] == [{'key': 'env', 'value': 'production'},
-                                                                                  {'key': 'team', 'value': 'data-platform'}]
+    tags = [{'key': 'env', 'value': 'production'}, {'key': 'team', 'value': 'data-platform'}]
+    assert created[0][2]['name'] == 'analytics-eu' and created[0][2]['tags'] == tags
     assert created[1][1].endswith('/password') and created[1][2] == hashes(PASSWORD)
     assert writes(project('analytics.yml')) == []
 

@@ -21,8 +21,8 @@ import yaml
 
 from harness import ROOT
 from tests.simulator import catalog
-from tests.simulator.fixture_ids import (DASHBOARD_HEALTH, ORGANIZATION, PIPE_POSTGRES, SERVICE_DEV, SERVICE_PROD, SOURCE_METRICS, pipe_path,
-                                        service_path)
+from tests.simulator.fixture_ids import (DASHBOARD_HEALTH, ORGANIZATION, PIPE_POSTGRES, SERVICE_DEV, SERVICE_PROD, SOURCE_METRICS,
+                                         pipe_path, service_path)
 
 # The modules the suite drives: the catalog every suite reads.
 MODULES, BY_NAME, WRITERS = catalog.MODULES, catalog.BY_NAME, catalog.WRITERS
