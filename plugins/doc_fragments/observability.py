@@ -11,7 +11,8 @@ __metaclass__ = type
 class ModuleDocFragment(object):
 
     # Options of every module and plugin that talks to the observability API. Plugins add the env
-    # entries of observability_url and api_token in their own options.
+    # entries of observability_url, api_token and api_rate_limit in their own options (set_options
+    # reads them); modules have the same variables as fallbacks in their argument spec.
     DOCUMENTATION = r'''
 options:
   observability_url:

@@ -19,14 +19,18 @@ description:
   - "Every host gets the variables C(engine_id), C(engine_name), C(engine_state), C(engine_tier), C(engine_provider),
     C(engine_region), C(engine_tags) (a dict of tag key to value; a tag without a value maps to C(null)),
     C(engine_endpoints) (the enabled endpoints) and C(engine_service) (the whole service as
-    M(engine.cloud.service_info) returns it). Secret-bearing values are masked as in every module's result."
+    M(engine.cloud.service_info) returns it); O(hostvars_prefix) and O(hostvars_suffix) change the C(engine_) in
+    these names. Secret-bearing values are masked as in every module's result."
+  - O(filters) chooses the services, by tag on the API's side, by state, tier, provider, region and name pattern on the
+    plugin's.
   - "Every value that comes from the API is marked unsafe: a service name or tag that holds C({{ ... }}) stays that
     text when a task reads it, and is never rendered as a template, on every ansible-core version."
   - "Hosts are services, not machines: a play on them runs the modules on the controller, with
     C(delegate_to: localhost) on each task (the modules then use the Python that runs Ansible), or with
     C(connection: local) and C(ansible_python_interpreter: \"{{ ansible_playbook_python }}\") on the play;
     and with C(service_id: \"{{ engine_id }}\")."
-  - A service whose name is not a valid host name (see O(hostname)) is named by its id instead, with a warning.
+  - A service whose name (or the name that the O(hostname) template gives it) is not a valid host name is named by its
+    id instead, with a warning.
   - The connection options may be templates, for example C("{{ vault_engine_key_secret }}"); they are rendered
     with the extra variables of the run (C(-e @vault.yml) with a vaulted file). An inline vaulted value works too.
     Without them, the environment variables of the modules are used.
@@ -43,14 +47,77 @@ options:
     choices: [engine.cloud.services]
   hostname:
     description:
-      - What names each host. V(name) is the service's name, V(id) its UUID.
-      - With V(name), a service is named by its id when its name is not a valid host name, with a warning that names it.
-        A valid host name has only letters, digits, C(.), C(_) and C(-) (the API allows spaces in service names),
-        is not one Ansible reserves (C(all), C(ungrouped), C(localhost)), and no other service of the organization has it.
+      - What names each host. V(name) is the service's name, V(id) its UUID; any other value is a template, rendered
+        for each service with its host variables (with O(hostvars_prefix) and O(hostvars_suffix)) and the extra
+        variables of the run, for example V({{ engine_name }}-{{ engine_region }}).
+      - With V(name) or a template, a service is named by its id when the name is not a valid host name, with a warning
+        that names it. A valid host name has only letters, digits, C(.), C(_) and C(-) (the API allows spaces in service
+        names), is not one Ansible reserves (C(all), C(ungrouped), C(localhost)), and no other service of the organization
+        has it.
+      - A template comes from the inventory source, and is trusted; the values it reads come from the API and are data,
+        so a C({{ ... }}) in a service's name stays that text in the host name (which then falls back to the id).
       - The service's name is in C(engine_name) either way.
     type: str
-    choices: [name, id]
     default: name
+  hostvars_prefix:
+    description:
+      - The prefix of the names of the host variables this plugin sets (C(engine_id), C(engine_name), ...).
+      - Letters, digits and underscores, not starting with a digit, so that every name is a valid variable name.
+      - O(compose), O(groups), O(keyed_groups) and a O(hostname) template use the names with this prefix.
+    type: str
+    default: engine_
+  hostvars_suffix:
+    description:
+      - The suffix of the names of the host variables this plugin sets, for example V(_svc) for C(engine_name_svc).
+      - Letters, digits and underscores.
+    type: str
+    default: ''
+  filters:
+    description:
+      - Only the services that pass every filter given here become hosts. Without it, every service of the organization.
+      - O(filters.tags) is filtered by the API (the list request carries C(filter=tag:Key=Value)); the other filters by the
+        plugin, on the list the API answered.
+      - With the cache, the plugin filters cached services again on each run, so changing O(filters.state),
+        O(filters.tier), O(filters.provider), O(filters.region) or O(filters.name) needs no C(--flush-cache); the API's
+        answer for other O(filters.tags) is cached apart.
+    type: dict
+    default: {}
+    suboptions:
+      state:
+        description:
+          - A state, or a list of states (any of them), for example V(running) or V([running, idle]). Filtered by the plugin.
+        type: list
+        elements: str
+      tier:
+        description:
+          - A tier, or a list of tiers, for example V(production). Filtered by the plugin.
+        type: list
+        elements: str
+      provider:
+        description:
+          - A cloud provider, or a list of them (V(aws), V(gcp), V(azure)). Filtered by the plugin.
+        type: list
+        elements: str
+      region:
+        description:
+          - A region code, or a list of them, for example V(eu-central-1). Filtered by the plugin.
+        type: list
+        elements: str
+      name:
+        description:
+          - A shell-style pattern (Python's C(fnmatch)), or a list of them (any of them), that the whole service name must
+            match (C(*) matches any text, C(?) one character, C([abc]) one of these characters, C([!abc]) any other).
+            Case-sensitive. For example V(ingest-*). Filtered by the plugin.
+        type: list
+        elements: str
+      tags:
+        description:
+          - A dict of tag key to value, for the services that have every one of these tags. A key whose value is V(null)
+            (C(~)) matches the tag with any value, and a tag without a value. Values match exactly (case-sensitive).
+          - Filtered by the API (one C(filter=tag:Key=Value), or C(filter=tag:Key) for a null value, per tag); the plugin
+            checks the answer again, so the hosts are the same whatever way the API combines several filters.
+          - Keys are 1 to 128, values 1 to 256 letters, digits, C(.), C(_) or C(-), as tags have them.
+        type: dict
   api_url:
     env:
       - name: ENGINE_CLOUD_API_URL
@@ -72,7 +139,8 @@ extends_documentation_fragment:
   - inventory_cache
 notes:
   - "With the cache enabled, a run within O(cache_timeout) of the last one sends no request; C(--flush-cache)
-    (or C(meta: refresh_inventory)) reads the services again. The cache holds the masked services only."
+    (or C(meta: refresh_inventory)) reads the services again. The cache holds the masked services only, as the API
+    answered them (O(filters.tags) applied); the other filters apply to them on each run."
 seealso:
   - module: engine.cloud.service_info
   - module: engine.cloud.service_state
@@ -115,6 +183,28 @@ cache_timeout: 600
 # Every host named by its service id.
 plugin: engine.cloud.services
 hostname: id
+
+---
+# Only the running production services of team ingest on AWS or Azure whose name starts with "ingest-".
+# The API filters by tag (GET .../services?filter=tag:team=ingest&filter=tag:gdpr); the plugin the rest.
+plugin: engine.cloud.services
+filters:
+  tags:
+    team: ingest
+    gdpr:        # null: the gdpr tag with any value (or none)
+  state: running
+  tier: production
+  provider: [aws, azure]
+  name: ingest-*
+
+---
+# Hosts named by a template of their host variables, and these variables named svc_name, svc_region, ...
+plugin: engine.cloud.services
+hostvars_prefix: svc_
+hostname: "{{ svc_name }}.{{ svc_provider }}-{{ svc_region }}"
+keyed_groups:
+  - key: svc_tier
+    prefix: tier
 '''
 
 import re
@@ -122,10 +212,12 @@ from collections import Counter
 
 from ansible.errors import AnsibleError
 from ansible.module_utils.common.text.converters import to_text
+from ansible.module_utils.six.moves.urllib.parse import urlencode
 from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructable
 from ansible.utils.unsafe_proxy import wrap_var
+from ansible.utils.vars import combine_vars
 
-from ansible_collections.engine.cloud.plugins.module_utils import cloud
+from ansible_collections.engine.cloud.plugins.module_utils import cloud, service_filter
 from ansible_collections.engine.cloud.plugins.module_utils.compare import mask_secrets
 from ansible_collections.engine.cloud.plugins.plugin_utils.api import call, open_client
 
@@ -133,6 +225,8 @@ TEMPLATED_OPTIONS = ('api_url', 'api_key_id', 'api_key_secret', 'organization_id
 CLIENT_OPTIONS = TEMPLATED_OPTIONS + ('validate_certs', 'api_timeout', 'api_retries', 'api_rate_limit')
 RESERVED_NAMES = ('all', 'ungrouped', 'localhost')
 _HOST_NAME = re.compile(r'^[A-Za-z0-9][A-Za-z0-9._-]*\Z')
+# hostvars_prefix + name + hostvars_suffix must be a variable name.
+_AFFIXES = {'hostvars_prefix': re.compile(r'^(?:[A-Za-z_][A-Za-z0-9_]*)?\Z'), 'hostvars_suffix': re.compile(r'^[A-Za-z0-9_]*\Z')}
 # What to check when the list is refused with these statuses (a 401 names the key already).
 HINTS = {
     403: 'Check organization_id (ENGINE_CLOUD_ORGANIZATION_ID): the API key has no access to it',
@@ -140,15 +234,17 @@ HINTS = {
 }
 
 
-def host_vars(service):
-    """The engine_* variables of a (masked) service, marked unsafe: what the API says is data, never a template.
-    Before ansible-core 2.19 a host variable that holds "{{ ... }}" is templated when a task reads it, so a service
-    named "{{ lookup('pipe', 'id') }}" would run a command on the controller (2.19 and later trust no inventory data)."""
-    return wrap_var(dict(
-        engine_id=service.get('id'), engine_name=service.get('name'), engine_state=service.get('state'),
-        engine_tier=service.get('tier'), engine_provider=service.get('provider'), engine_region=service.get('region'),
-        engine_tags=dict((tag.get('key'), tag.get('value')) for tag in service.get('tags') or []),
-        engine_endpoints=service.get('endpoints') or [], engine_service=service))
+def host_vars(service, prefix='engine_', suffix=''):
+    """The host variables of a (masked) service, named prefix + name + suffix, marked unsafe: what the API says is data,
+    never a template. Before ansible-core 2.19 a host variable that holds "{{ ... }}" is templated when a task reads it,
+    so a service named "{{ lookup('pipe', 'id') }}" would run a command on the controller (2.19 and later trust no
+    inventory data)."""
+    values = dict(
+        id=service.get('id'), name=service.get('name'), state=service.get('state'), tier=service.get('tier'),
+        provider=service.get('provider'), region=service.get('region'),
+        tags=dict((tag.get('key'), tag.get('value')) for tag in service.get('tags') or []),
+        endpoints=service.get('endpoints') or [], service=service)
+    return wrap_var(dict((prefix + name + suffix, value) for name, value in values.items()))
 
 
 def why_not_a_host_name(name, taken):
@@ -172,16 +268,37 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
     def parse(self, inventory, loader, path, cache=True):
         super(InventoryModule, self).parse(inventory, loader, path, cache)
         self._read_config_data(path)
-        cache_key = self.get_cache_key(path)
+        filters = self._checked_options()
+        query = service_filter.tag_query(filters.get('tags') or {})
+        # The API's answer depends on the tag filter: another filter is another cache entry.
+        cache_key = self.get_cache_key(path + ('?' + urlencode(query) if query else ''))
         use_cache = self.get_option('cache') and cache
         services = self._cache.get(cache_key) if use_cache else None
         if services is None:
-            services = self._list_services()
+            services = self._list_services(query)
             if self.get_option('cache'):
                 self._cache[cache_key] = services
         else:
             self.display.vvv('engine.cloud.services: %d services from the cache' % len(services))
-        self._populate(services)
+        kept = [service for service in services if service_filter.matches(service, filters)]
+        if filters:
+            self.display.vvv('engine.cloud.services: %d of %d services pass the filters' % (len(kept), len(services)))
+        self._populate(kept)
+
+    def _checked_options(self):
+        """The filters, checked with the other options of this plugin: a bad one fails before any request."""
+        filters, errors = service_filter.check_filters('filters', self.get_option('filters'))
+        for name, pattern in sorted(_AFFIXES.items()):
+            value = self.get_option(name) or ''
+            if not pattern.match(value):
+                errors.append('%s must be letters, digits and underscores%s (it makes variable names), got %r'
+                              % (name, ', not starting with a digit' if name == 'hostvars_prefix' else '', value))
+        hostname = self.get_option('hostname')
+        if hostname not in ('name', 'id') and not self.templar.is_template(hostname):
+            errors.append('hostname must be name, id or a template such as "{{ engine_name }}-{{ engine_region }}", got %r' % hostname)
+        if errors:
+            raise AnsibleError('; '.join(errors))
+        return filters
 
     def _connection(self):
         """The connection options, the strings among them rendered as templates with the extra vars."""
@@ -192,38 +309,57 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                 params[name] = to_text(self.templar.template(params[name]))
         return params
 
-    def _list_services(self):
-        """Every service of the organization, masked, from one request."""
+    def _list_services(self, query):
+        """The services of the organization that the API lists with query (the tag filter), masked, from one request."""
         params = self._connection()
         client = open_client(params, cloud, self.display.warning, secrets=[params['api_key_secret']])
         path = cloud.services_path(params['organization_id'])
-        services = call(client, 'GET', path, hints=HINTS).get('result')
+        services = call(client, 'GET', path, hints=HINTS, params=query).get('result')
         if not isinstance(services, list):
             raise AnsibleError('GET %s answered without a list of services' % path)
-        self.display.vvv('engine.cloud.services: %d services from GET %s' % (len(services), path))
+        shown = path + ('?' + urlencode(query) if query else '')
+        self.display.vvv('engine.cloud.services: %d services from GET %s' % (len(services), shown))
         return mask_secrets(services)
 
     def _populate(self, services):
         strict = self.get_option('strict')
-        for service, host in zip(services, self._host_names(services)):
+        all_vars = [host_vars(service, self.get_option('hostvars_prefix') or '', self.get_option('hostvars_suffix') or '')
+                    for service in services]
+        for service, variables, host in zip(services, all_vars, self._host_names(services, all_vars)):
             self.inventory.add_host(host)
-            for name, value in host_vars(service).items():
+            for name, value in variables.items():
                 self.inventory.set_variable(host, name, value)
             variables = self.inventory.get_host(host).get_vars()
             self._set_composite_vars(self.get_option('compose'), variables, host, strict=strict)
             self._add_host_to_composed_groups(self.get_option('groups'), variables, host, strict=strict)
             self._add_host_to_keyed_groups(self.get_option('keyed_groups'), variables, host, strict=strict)
 
-    def _host_names(self, services):
-        """The host name of each service, in order: its id, or its name where that is a valid host name."""
-        if self.get_option('hostname') == 'id':
+    def _host_names(self, services, all_vars):
+        """The host name of each service, in order: its id, or its name (or the hostname template's) where that is a
+        valid host name."""
+        hostname = self.get_option('hostname')
+        if hostname == 'id':
             return [service['id'] for service in services]
-        taken = Counter(service.get('name') for service in services)
+        if hostname == 'name':
+            wanted, what = [service.get('name') for service in services], 'its name'
+        else:
+            wanted = [self._render_hostname(hostname, service, variables) for service, variables in zip(services, all_vars)]
+            what = 'the name its hostname template gives'
+        taken = Counter(wanted)
         names = []
-        for service in services:
-            problem = why_not_a_host_name(service.get('name'), taken)
+        for service, name in zip(services, wanted):
+            problem = why_not_a_host_name(name, taken)
             if problem:
-                self.display.warning('engine.cloud.services: service %s is named by its id: its name %r %s. '
-                                     'Set hostname: id to name every host by its id.' % (service['id'], service.get('name'), problem))
-            names.append(service['id'] if problem else service['name'])
+                self.display.warning('engine.cloud.services: service %s is named by its id: %s %r %s. '
+                                     'Set hostname: id to name every host by its id.' % (service['id'], what, name, problem))
+            names.append(service['id'] if problem else str(name))
         return names
+
+    def _render_hostname(self, template, service, variables):
+        """The hostname template rendered with the service's host variables (unsafe: API data stays data) over the
+        extra variables."""
+        self.templar.available_variables = combine_vars(self._vars, variables)
+        try:
+            return to_text(self.templar.template(template))
+        except AnsibleError as error:
+            raise AnsibleError('hostname %r cannot be rendered for service %s: %s' % (template, service.get('id'), to_text(error)))

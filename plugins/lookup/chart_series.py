@@ -17,13 +17,17 @@ description:
   - It takes the options of M(engine.cloud.chart_series) as keyword arguments, checks them in the same way
     (a bad value raises an error that names the option, and nothing is sent), sends the same request
     and returns the same rows, through the same code as the module.
+  - The keyword arguments can be literals or any value a template reads, such as variables built with filters,
+    facts, another host's variables or a loop item.
   - It takes no positional terms.
   - Use it with the C(query) function, or with C(lookup) and C(wantlist=true); then the result is always the list of rows.
     A plain C(lookup) returns a single row as a dict instead of a list, and no rows as an empty list.
   - Every evaluation of the template sends one query. To use the rows more than once (a variable that several
     tasks or expressions read is evaluated each time), store them once with C(ansible.builtin.set_fact).
   - Lookups run on the controller and do not see C(module_defaults); give the connection as keyword arguments
-    or set the environment variables E(ENGINE_OBSERVABILITY_URL) and E(ENGINE_OBSERVABILITY_TOKEN).
+    or set the environment variables E(ENGINE_OBSERVABILITY_URL) and E(ENGINE_OBSERVABILITY_TOKEN) (and
+    E(ENGINE_OBSERVABILITY_RATE_LIMIT) for O(api_rate_limit)) in the environment of C(ansible-playbook).
+    A keyword argument wins over its environment variable.
 author:
   - engine.cloud contributors (@engine-cloud)
 options:
@@ -33,6 +37,9 @@ options:
   api_token:
     env:
       - name: ENGINE_OBSERVABILITY_TOKEN
+  api_rate_limit:
+    env:
+      - name: ENGINE_OBSERVABILITY_RATE_LIMIT
 extends_documentation_fragment:
   - engine.cloud.chart_series
   - engine.cloud.observability
@@ -84,10 +91,12 @@ from ansible.utils.display import Display
 
 from ansible_collections.engine.cloud.plugins.module_utils import chart, observability
 from ansible_collections.engine.cloud.plugins.module_utils.base import OBSERVABILITY_CONNECTION, common_spec
-from ansible_collections.engine.cloud.plugins.plugin_utils.api import call, checked_options, open_client, raise_on_errors
+from ansible_collections.engine.cloud.plugins.plugin_utils.api import call, open_client, plugin_options, raise_on_errors, without_fallbacks
 
 display = Display()
-SPEC = dict(common_spec(observability.RATE_LIMIT), **dict(OBSERVABILITY_CONNECTION, **chart.SPEC))
+NAME = 'engine.cloud.chart_series lookup'
+# The module's options and checks; the environment variables come from DOCUMENTATION (set_options).
+SPEC = without_fallbacks(dict(common_spec(observability.RATE_LIMIT), **dict(OBSERVABILITY_CONNECTION, **chart.SPEC)))
 
 
 class LookupModule(LookupBase):
@@ -96,7 +105,7 @@ class LookupModule(LookupBase):
         if terms:
             raise AnsibleError('engine.cloud.chart_series takes keyword arguments only (series=..., start_time=...), '
                                'got %d positional term(s)' % len(terms))
-        params = checked_options(SPEC, kwargs, 'engine.cloud.chart_series lookup')
+        params = plugin_options(self, SPEC, variables, kwargs, NAME)
         body, errors = chart.request(params)
         raise_on_errors(errors)
         client = open_client(params, observability, display.warning, secrets=[params['api_token']])

@@ -13,6 +13,7 @@ __metaclass__ = type
 import itertools
 
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
+from ansible_collections.engine.cloud.plugins.module_utils import service_filter
 from ansible_collections.engine.cloud.plugins.module_utils import validate
 from ansible_collections.engine.cloud.plugins.module_utils.base import (
     CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, EngineModule, Wait, WaitError, missing_connection_errors, option_source, unused)
@@ -89,9 +90,11 @@ class CloudModule(EngineModule):
     def get(self, *parts):
         return self.call('GET', self.path(*parts)).get('result')
 
-    def list_services(self):
-        """Every service of the organization, in one request."""
-        return self.call('GET', services_path(self.params['organization_id'])).get('result')
+    def list_services(self, tags=None):
+        """Every service of the organization, in one request; with tags (service_filter.check_tag_filter's), those
+        that have these tags: the API filters, and what it sends is checked again."""
+        listed = self.call('GET', services_path(self.params['organization_id']), params=service_filter.tag_query(tags or {})).get('result')
+        return [service for service in listed if service_filter.has_tags(service, tags or {})] if tags else listed
 
     def send(self, method, body, *parts):
         """A write; an API error raises http.ApiError for the caller to judge (see EngineModule.converge)."""

@@ -200,9 +200,9 @@ TAG_CHARACTERS = re.compile(r'^[a-zA-Z0-9._-]+\Z')
 TAG_KEY_MAX, TAG_VALUE_MAX, TAGS_MAX = 128, 256, 50
 
 
-def check_tags(option, tags):
+def check_tags(option, tags, null='a tag without a value'):
     """(tags with string values, [error messages]): a key of 1 to 128 and a value of up to 256 letters, digits,
-    dots, underscores or hyphens (an integer value is taken as its digits; null means a tag without a value)."""
+    dots, underscores or hyphens (an integer value is taken as its digits; null means what null says)."""
     if tags is None:
         return None, []
     checked, errors = {}, []
@@ -217,7 +217,7 @@ def check_tags(option, tags):
         if isinstance(value, int) and not isinstance(value, bool):
             value = str(value)
         if value is not None and (not isinstance(value, str) or not TAG_CHARACTERS.match(value) or len(value) > TAG_VALUE_MAX):
-            errors.append('%s.%s must be 1 to %d %s, or null for a tag without a value, got %r' % (option, key, TAG_VALUE_MAX, rule, value))
+            errors.append('%s.%s must be 1 to %d %s, or null for %s, got %r' % (option, key, TAG_VALUE_MAX, rule, null, value))
             continue
         checked[key] = value
     return checked, errors

@@ -23,6 +23,18 @@ options:
       - UUID of the service to read.
       - Without it, the module lists every service of the organization (one request) and returns them as RV(services).
     required: false
+  tags:
+    description:
+      - In list mode (without O(service_id)), only the services that have every one of these tags, as a dict of tag key
+        to value. A key whose value is V(null) (C(~)) matches the tag with any value, and a tag without a value.
+      - The API filters the list (one C(filter=tag:Key=Value), or C(filter=tag:Key) for a null value, per tag, sent with
+        the one list request); the module checks the services it gets again, so the result is the same whatever way the
+        API combines several filters.
+      - Keys are 1 to 128, values 1 to 256 letters, digits, C(.), C(_) or C(-), as tags have them; values match
+        exactly (case-sensitive).
+      - Cannot be used with O(service_id).
+    type: dict
+    version_added: 0.1.0
 extends_documentation_fragment:
   - engine.cloud.cloud
   - engine.cloud.cloud.SERVICE_ID
@@ -53,12 +65,24 @@ EXAMPLES = r'''
 - name: Show the names of the development services
   ansible.builtin.debug:
     msg: "{{ all_services.services | selectattr('tier', 'equalto', 'development') | map(attribute='name') | list }}"
+
+- name: List the services of team ingest that carry the gdpr tag, with any value (filtered by the API)
+  engine.cloud.service_info:
+    tags:
+      team: ingest
+      gdpr:
+  register: gdpr_services
+
+- name: Show their names
+  ansible.builtin.debug:
+    msg: "{{ gdpr_services.services | map(attribute='name') | list }}"
 '''
 
 RETURN = r'''
 services:
   description:
     - Every service of the organization, as the API lists them; each element has the keys of RV(service).
+    - With O(tags), only the services that have those tags.
   returned: when O(service_id) is not set
   type: list
   elements: dict
@@ -155,13 +179,18 @@ service:
       sample: tde-key-2024-03-11-a1b2c3
 '''
 
+from ansible_collections.engine.cloud.plugins.module_utils import service_filter
 from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule
 
 
 def main():
-    module = CloudModule({}, service_id_required=False)
+    module = CloudModule(dict(tags=dict(type='dict')), service_id_required=False)
+    tags, errors = service_filter.check_tag_filter('tags', module.params['tags'])
+    if module.params['tags'] is not None and module.params['service_id'] is not None:
+        errors.append('tags filters the list of services: use it without service_id')
+    module.fail_on_errors(*errors)
     if module.params['service_id'] is None:
-        module.exit(services=module.list_services())
+        module.exit(services=module.list_services(tags))
     module.exit(service=module.get())
 
 

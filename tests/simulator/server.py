@@ -127,6 +127,17 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(response.body)
 
 
+def logged_query(pairs):
+    """The query as the request log shows it: name -> value, or -> [values] for a name given more than once."""
+    query = {}
+    for name, value in pairs:
+        if name in query:
+            query[name] = (query[name] if isinstance(query[name], list) else [query[name]]) + [value]
+        else:
+            query[name] = value
+    return query
+
+
 def dispatch(store, request, pause=None):
     """Answer one request as the simulator does, over HTTP or in process: admin or API routing, the
     request log and injected faults. Returns the Response, or None when a ``reset`` fault closes the
@@ -137,7 +148,7 @@ def dispatch(store, request, pause=None):
     api = _api_of(request.path)
     if api is None:
         return Response.text(404, 'Not Found')
-    entry = store.log(time=store.now_iso(), api=api.NAME, method=request.method, path=request.path, query=request.query,
+    entry = store.log(time=store.now_iso(), api=api.NAME, method=request.method, path=request.path, query=logged_query(request.query_pairs),
                       status=None, body=request.json_body(), fault=None, handled=True)
     fault = store.take_fault(request.method, request.path)
     if fault is None:

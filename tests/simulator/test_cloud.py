@@ -524,3 +524,60 @@ def test_faults_apply_to_lists(sim):
     assert sim.cloud('GET', SERVICES).status == 503
     assert sim.cloud('GET', SERVICES).status == 200
     assert [entry['fault'] for entry in sim.requests_log()] == [None, 'status', None]
+
+
+# The list's tag filter (the reference, "list by tag") ----------------------------------------------
+
+def listed_ids(reply):
+    assert reply.status == 200, reply.text
+    return [service['id'] for service in reply.result]
+
+
+@pytest.mark.parametrize('query, expected', [
+    ('filter=tag:team=ingest', [SERVICE_INGEST_STAGING, SERVICE_INGEST_EU]),
+    ('filter=tag%3Ateam%3Dingest', [SERVICE_INGEST_STAGING, SERVICE_INGEST_EU]),  # as a client encodes it
+    ('filter=tag:team', [SERVICE_PROD, SERVICE_INGEST_STAGING, SERVICE_INGEST_EU, SERVICE_HORIZONTAL]),
+    ('filter=tag:gdpr', [SERVICE_INGEST_EU]),
+    ('filter=tag:env=production', [SERVICE_PROD, SERVICE_INGEST_EU]),
+    ('filter=tag:team=ingest&filter=tag:env=production', [SERVICE_INGEST_EU]),  # AND
+    ('filter=tag:team=ingest&filter=tag:gdpr', [SERVICE_INGEST_EU]),
+    ('filter=tag:team=events&filter=tag:env', []),
+    ('filter=tag:env=Production', []),  # values match exactly
+    ('filter=tag:owner', []),
+    ('', [SERVICE_PROD, SERVICE_DEV, SERVICE_IDLE, SERVICE_INGEST_STAGING, SERVICE_INGEST_EU, SERVICE_HORIZONTAL]),
+], ids=['key=value', 'encoded', 'key alone', 'a tag without a value', 'two services', 'two filters', 'a value and a key',
+        'no service has both', 'case', 'no service has it', 'no filter'])
+def test_services_list_filters_by_tag(sim, query, expected):
+    assert listed_ids(sim.cloud('GET', SERVICES + '?' + query)) == expected
+
+
+@pytest.mark.parametrize('query, fragment', [
+    ('filter=name:ingest-eu', 'filter name:ingest-eu: unknown filter kind (the only one is tag:)'),
+    ('filter=state=running', 'filter state=running: unknown filter kind'),
+    ('filter=', 'filter : unknown filter kind'),
+    ('filter=tag:', 'filter tag:: must be tag:Key=Value or tag:Key'),
+    ('filter=tag:team=', 'filter tag:team=: must be tag:Key=Value or tag:Key'),
+    ('filter=tag:=ingest', 'filter tag:=ingest: must be'),
+    ('filter=tag:team=in%20gest', 'filter tag:team=in gest: must be'),
+    ('filter=tag:team=a=b', 'filter tag:team=a=b: must be'),
+    ('filter=tag:' + 'k' * 129, 'must be tag:Key=Value or tag:Key, the key 1 to 128'),
+    ('filter=tag:team=' + 'v' * 257, 'the value 1 to 256'),
+    ('filter=tag:team&tag=ingest', 'query parameter tag: unknown'),
+    ('filter=tag:team=ingest&filter=tag:env=prod&filter=size:10', 'filter size:10: unknown filter kind'),
+    ('limit=5', 'query parameter limit: unknown'),
+])
+def test_a_malformed_filter_is_a_400(sim, query, fragment):
+    assert_error(sim.cloud('GET', SERVICES + '?' + query), 400, 'BAD_REQUEST', fragment)
+
+
+def test_the_longest_key_and_value_are_accepted(sim):
+    sim.admin('PATCH', 'services/' + SERVICE_DEV, {'tags': [{'key': 'k' * 128, 'value': 'v' * 256}]})
+    assert listed_ids(sim.cloud('GET', SERVICES + '?filter=tag:%s=%s' % ('k' * 128, 'v' * 256))) == [SERVICE_DEV]
+
+
+def test_the_filtered_list_is_logged_with_every_filter(sim):
+    sim.cloud('GET', SERVICES + '?filter=tag:team=ingest&filter=tag:gdpr')
+    sim.cloud('GET', SERVICES + '?filter=tag:team')
+    sim.cloud('GET', SERVICES)
+    assert [(entry['path'], entry['query']) for entry in sim.requests_log()] == [
+        (SERVICES, {'filter': ['tag:team=ingest', 'tag:gdpr']}), (SERVICES, {'filter': 'tag:team'}), (SERVICES, {})]

@@ -272,7 +272,7 @@ class ModuleRun:
 def logged(log, expected):
     """The log entries in the shape of the expected ones: (method, path[?query]) or with the body."""
     shapes = [len(item) for item in expected] + [2] * (len(log) - len(expected))
-    return [(entry['method'], entry['path'] + ('?' + urlencode(entry['query']) if entry['query'] else ''))
+    return [(entry['method'], entry['path'] + ('?' + urlencode(entry['query'], doseq=True) if entry['query'] else ''))
             + ((entry['body'],) if size == 3 else ()) for entry, size in zip(log, shapes)]
 
 

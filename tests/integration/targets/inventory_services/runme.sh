@@ -8,6 +8,10 @@
 #   3. strict: true fails on a compose expression that cannot be evaluated;
 #   4. the cache: a second run sends 0 requests, --flush-cache reads again; the cache holds no secret;
 #   5. a refused key fails the source with what to check;
+#   6. filters (the tag filter sent to the API, the others applied by the plugin), a hostname template and
+#      hostvars_prefix: check_filters.yml; a bad filter fails the source before any request;
+#   7. API data is never rendered: a service renamed (and tagged) to a template that would create a file,
+#      read by tasks (check_injection.yml) and by a hostname template, stays text, and the file never appears;
 # and no output of any run holds the key secret.
 set -eu -o pipefail
 
@@ -27,6 +31,25 @@ output="$work/output.log"  # every run's output, searched for the key secret at 
 # run COMMAND...: runs it, keeps its output (shown on failure)
 run() {
     "$@" >"$work/last.log" 2>&1 || { cat "$work/last.log"; echo "inventory_services: failed: $*" >&2; return 1; }
+    cat "$work/last.log" >>"$output"
+}
+
+# said PATTERN: the last run's output holds PATTERN (a grep pattern), also where ansible-core before 2.19 wrapped
+# a warning or an error over several lines (a line break for a space)
+said() {
+    tr '\n' ' ' <"$work/last.log" | grep -q -- "$1"
+}
+
+# source_fails WHAT [NAME=VALUE...] COMMAND...: COMMAND (an ansible-inventory run, with the connection from the
+# environment and NAME=VALUE added to it) fails its source (WHAT says which); its output is kept
+source_fails() {
+    local what=$1
+    shift
+    if cloud_env ANSIBLE_INVENTORY_UNPARSED_FAILED=true "$@" >"$work/last.log" 2>&1; then
+        cat "$work/last.log"
+        echo "inventory_services: $what did not fail the source" >&2
+        exit 1
+    fi
     cat "$work/last.log" >>"$output"
 }
 
@@ -65,7 +88,7 @@ compose:
 SOURCE
 run ansible-playbook -vvv -i "$work/groups.engine_cloud.yml" -e "@$CONFIG" -e "@$work/vault.yml" \
     --vault-password-file "$work/vault-password" check_hosts.yml
-grep -q "service .* is named by its id: its name 'reporting replica' is not a valid inventory host name" "$work/last.log" || {
+said "service .* is named by its id: its name 'reporting replica' is not a valid inventory host name" || {
     echo "inventory_services: no warning for the service named 'reporting replica'" >&2
     exit 1
 }
@@ -84,7 +107,7 @@ requests 1
 # 2. hostname: id, the connection from the environment.
 printf 'plugin: engine.cloud.services\nhostname: id\n' >"$work/ids.engine_cloud.yml"
 run cloud_env ansible-playbook -i "$work/ids.engine_cloud.yml" -e "@$CONFIG" check_ids.yml
-if grep -q 'is named by its id' "$work/last.log"; then
+if said 'is named by its id'; then
     echo "inventory_services: hostname: id warned about a name" >&2
     exit 1
 fi
@@ -92,13 +115,8 @@ fi
 # 3. strict: true turns an expression that cannot be evaluated into a failure of the source.
 printf 'plugin: engine.cloud.services\nstrict: true\ncompose:\n  engine_owner: engine_tags.owner\n' >"$work/strict.engine_cloud.yml"
 run ansible-playbook -i localhost, -e "@$CONFIG" reset.yml
-if cloud_env ANSIBLE_INVENTORY_UNPARSED_FAILED=true ansible-inventory -i "$work/strict.engine_cloud.yml" --list >"$work/last.log" 2>&1; then
-    cat "$work/last.log"
-    echo "inventory_services: strict: true did not fail" >&2
-    exit 1
-fi
-cat "$work/last.log" >>"$output"
-grep -q 'Could not set engine_owner for host' "$work/last.log"
+source_fails 'strict: true' ansible-inventory -i "$work/strict.engine_cloud.yml" --list
+said 'Could not set engine_owner for host'
 requests 1
 
 # 4. The cache: one request, then none, then one again after --flush-cache.
@@ -114,8 +132,8 @@ requests 1
 run cloud_env ansible-inventory -vvv -i "$work/cache.engine_cloud.yml" --list
 grep -q 'engine.cloud.services: 6 services from the cache' "$work/last.log"
 requests 0
-run cloud_env ansible-inventory -i "$work/cache.engine_cloud.yml" --list --flush-cache
-requests 1
+# (ansible-inventory takes --flush-cache from ansible-core 2.17 on, ansible-playbook on every line)
+run cloud_env ansible-playbook -i "$work/cache.engine_cloud.yml" --flush-cache -e "@$CONFIG" -e expected_requests=1 requests.yml
 test -n "$(ls -A "$work/cache")"
 if grep -r -l -F "$KEY_SECRET" "$work/cache"; then
     echo "inventory_services: the cache holds the key secret" >&2
@@ -123,18 +141,54 @@ if grep -r -l -F "$KEY_SECRET" "$work/cache"; then
 fi
 
 # 5. A refused key fails the source, saying what to check.
-if cloud_env ENGINE_CLOUD_KEY_SECRET=not-the-secret ANSIBLE_INVENTORY_UNPARSED_FAILED=true \
-    ansible-inventory -vvv -i "$work/ids.engine_cloud.yml" --list >"$work/last.log" 2>&1; then
-    cat "$work/last.log"
-    echo "inventory_services: a refused key did not fail the source" >&2
-    exit 1
-fi
-grep -q 'HTTP 401 UNAUTHORIZED.*check api_key_id and api_key_secret (ENGINE_CLOUD_KEY_ID, ENGINE_CLOUD_KEY_SECRET)' "$work/last.log"
+source_fails 'a refused key' ENGINE_CLOUD_KEY_SECRET=not-the-secret ansible-inventory -vvv -i "$work/ids.engine_cloud.yml" --list
+said 'HTTP 401 UNAUTHORIZED.*check api_key_id and api_key_secret (ENGINE_CLOUD_KEY_ID, ENGINE_CLOUD_KEY_SECRET)'
 if grep -q -F 'not-the-secret' "$work/last.log"; then
     echo "inventory_services: the refused secret is in the output" >&2
     exit 1
 fi
-cat "$work/last.log" >>"$output"
+
+# 6. Filters: by tag on the API's side, by tier and name on the plugin's; a hostname template; a prefix.
+cat >"$work/filters.engine_cloud.yml" <<'SOURCE'
+plugin: engine.cloud.services
+filters:
+  tags:
+    team:
+  state: [running, idle]
+  tier: production
+  provider: [aws, azure]
+  region: [eu-central-1, germanywestcentral]
+  name: [prod-*, ingest-*]
+hostvars_prefix: svc_
+hostname: "{{ svc_name }}.{{ svc_provider }}"
+keyed_groups:
+  - {key: svc_tier, prefix: tier}
+compose:
+  team: svc_tags.team
+SOURCE
+run ansible-playbook -i localhost, -e "@$CONFIG" reset.yml
+run cloud_env ansible-playbook -i "$work/filters.engine_cloud.yml" -e "@$CONFIG" check_filters.yml
+printf 'plugin: engine.cloud.services\nfilters:\n  status: running\n' >"$work/badfilter.engine_cloud.yml"
+run ansible-playbook -i localhost, -e "@$CONFIG" reset.yml
+source_fails 'an unknown filter' ansible-inventory -i "$work/badfilter.engine_cloud.yml" --list
+said 'filters.status is not a filter: use state, tier, provider, region, name, tags'
+requests 0
+
+# 7. A service named (and tagged) with a template that would create $marker when rendered: tasks read its host
+# variables, a hostname template reads its name, and the file never appears.
+marker="$work/rendered-from-api-data"
+injected="{{ lookup('pipe', 'touch $marker') }}"
+injected_id=$(python3 inject.py "$(config engine_sim_admin_url)" "$injected")
+printf 'plugin: engine.cloud.services\nhostname: "{{ engine_name }}"\nfilters:\n  tags:\n    owner:\n' >"$work/injected.engine_cloud.yml"
+run cloud_env ENGINE_INJECTED="$injected" ansible-playbook -i "$work/injected.engine_cloud.yml" -e "@$CONFIG" \
+    -e "injected_id=$injected_id" check_injection.yml
+said "service $injected_id is named by its id: the name its hostname template gives .* is not a valid inventory host name"
+run cloud_env ansible-inventory -i "$work/injected.engine_cloud.yml" --list
+grep -q -F "touch $marker" "$work/last.log"
+if [ -e "$marker" ]; then
+    echo "inventory_services: FAILED: a template in the API's data was rendered: $marker exists" >&2
+    exit 1
+fi
 
 # The search finds the secret where it is (control), and in no output of the runs.
 grep -q -F "$KEY_SECRET" "$CONFIG"

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The engine.cloud.chart_series lookup against the simulator. main.yml: the same rows as the module
 # for the same options (and the same request, from the simulator's log), and every bad option an
-# error that names it, with nothing sent. env.yml runs with ENGINE_OBSERVABILITY_URL and
-# ENGINE_OBSERVABILITY_TOKEN set, the way a lookup gets its connection without keyword arguments
-# (a lookup runs in the ansible-playbook process: only that process's environment counts).
+# error that names it, with nothing sent. templated.yml: the arguments from variables templated
+# with filters, facts, a loop and inventory variables (hosts.yml adds the host that holds them).
+# env.yml runs with ENGINE_OBSERVABILITY_URL and ENGINE_OBSERVABILITY_TOKEN set, the way a lookup
+# gets its connection without keyword arguments (a lookup runs in the ansible-playbook process:
+# only that process's environment counts), and a bad ENGINE_OBSERVABILITY_RATE_LIMIT.
 set -eu -o pipefail
 
 # ansible-test passes integration_config.yml to role targets only; script targets read it here.
@@ -16,5 +18,7 @@ config() {
 
 ansible-playbook -i "${INVENTORY_PATH:-localhost,}" -e "@$CONFIG" main.yml "$@"
 
+ansible-playbook -i "${INVENTORY_PATH:-localhost,}" -i hosts.yml -e "@$CONFIG" templated.yml "$@"
+
 ENGINE_OBSERVABILITY_URL=$(config engine_observability_url) ENGINE_OBSERVABILITY_TOKEN=$(config engine_api_token) \
-    ansible-playbook -i "${INVENTORY_PATH:-localhost,}" -e "@$CONFIG" env.yml "$@"
+    ENGINE_OBSERVABILITY_RATE_LIMIT=0/60 ansible-playbook -i "${INVENTORY_PATH:-localhost,}" -e "@$CONFIG" env.yml "$@"

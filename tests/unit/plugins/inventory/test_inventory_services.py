@@ -25,7 +25,8 @@ from ansible_collections.engine.cloud.plugins.inventory.services import Inventor
 from ansible_collections.engine.cloud.plugins.module_utils.compare import MASK
 from ansible_collections.engine.cloud.plugins.modules import service_info
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import (
-    KEY_ID, KEY_SECRET, ORGANIZATION, SERVICE_DEV, SERVICE_IDLE, SERVICE_INGEST_EU, SERVICE_INGEST_STAGING, SERVICE_PROD, cloud_connection)
+    KEY_ID, KEY_SECRET, ORGANIZATION, SERVICE_DEV, SERVICE_HORIZONTAL, SERVICE_IDLE, SERVICE_INGEST_EU, SERVICE_INGEST_STAGING, SERVICE_PROD,
+    cloud_connection)
 
 try:
     from ansible.template import trust_as_template
@@ -47,8 +48,9 @@ pytestmark = pytest.mark.usefixtures('controller', 'shown_warnings')
 def plugin_with(sim, **options):
     """The plugin with these options (others at their documented defaults), connected to the simulator,
     and a cache in a dict."""
-    values = dict(plugin='engine.cloud.services', hostname='name', validate_certs=True, api_timeout=30, api_retries=5,
-                  api_rate_limit=None, compose={}, groups={}, keyed_groups=[], strict=False, cache=False)
+    values = dict(plugin='engine.cloud.services', hostname='name', hostvars_prefix='engine_', hostvars_suffix='', filters={},
+                  validate_certs=True, api_timeout=30, api_retries=5, api_rate_limit=None, compose={}, groups={}, keyed_groups=[],
+                  strict=False, cache=False)
     values.update(cloud_connection(sim.url))
     values.update(options)
     plugin = InventoryModule()
@@ -144,6 +146,20 @@ def test_api_data_is_never_templated(sim, tmp_path):
     for expression in ('{{ engine_name }}', '{{ engine_tags.owner }}', '{{ engine_service.name }}', '{{ engine_service.tags[0].value }}'):
         assert templar.template(trust_as_template(expression)) == template
     assert not marker.exists()
+
+
+def test_a_hostname_template_renders_api_data_as_text(sim, tmp_path, shown_warnings):
+    """A hostname template is trusted (it comes from the source); the service's name it reads is not: the name
+    stays its text, is no valid host name, and the host is named by its id."""
+    marker = tmp_path / 'ran'
+    template = "{{ lookup('pipe', 'touch %s') }}" % marker
+    sim.edit('services', SERVICE_DEV, {'name': template})
+    inventory = parse(plugin_with(sim, hostname=trust_as_template('{{ engine_name }}.{{ engine_provider }}')))
+    assert SERVICE_DEV in inventory.hosts and 'prod-analytics.aws' in inventory.hosts and not marker.exists()
+    assert host_vars(inventory, SERVICE_DEV)['engine_name'] == template
+    assert shown_warnings()[0] == ('engine.cloud.services: service %s is named by its id: the name its hostname template gives %r is not '
+                                   'a valid inventory host name (only letters, digits, ".", "_" and "-"). Set hostname: id to name every '
+                                   'host by its id.' % (SERVICE_DEV, template + '.aws'))
 
 
 def test_constructed_groups_keyed_groups_and_compose(sim):
@@ -276,3 +292,154 @@ def test_verify_file(tmp_path, name, accepted):
     path = tmp_path / name
     path.write_text('plugin: engine.cloud.services\n')
     assert InventoryModule().verify_file(str(path)) is accepted
+
+
+# Filters, the hostname template, the names of the host variables ---------------------------------
+
+EVERY_HOST = ['prod-analytics', 'dev-sandbox', SERVICE_IDLE, 'ingest-staging', 'ingest-eu', 'events-horizontal']
+
+
+def hosts_and_queries(sim, **options):
+    """(the hosts, in the API's order; the query of each request sent) of one parse."""
+    inventory = parse(plugin_with(sim, **options))
+    return [host for host in EVERY_HOST if host in inventory.hosts], [entry['query'] for entry in sim.requests()]
+
+
+@pytest.mark.parametrize('filters, hosts', [
+    (dict(state='running'), ['prod-analytics', 'ingest-staging', 'ingest-eu', 'events-horizontal']),
+    (dict(state=['stopped', 'idle']), ['dev-sandbox', SERVICE_IDLE]),
+    (dict(tier='development'), ['dev-sandbox', 'ingest-staging']),
+    (dict(provider=['gcp', 'azure']), ['ingest-staging', 'ingest-eu']),
+    (dict(region='eu-central-1'), ['prod-analytics', 'dev-sandbox', SERVICE_IDLE, 'events-horizontal']),
+    (dict(name='ingest-*'), ['ingest-staging', 'ingest-eu']),
+    (dict(name='*-eu'), ['ingest-eu']),
+    (dict(name=['reporting ?eplica', 'dev-*']), ['dev-sandbox', SERVICE_IDLE]),
+    (dict(name='[dp]*'), ['prod-analytics', 'dev-sandbox']),
+    (dict(name='Ingest-*'), []),  # case-sensitive
+    (dict(name='ingest'), []),  # the whole name
+    (dict(state='running', tier='production', provider='aws'), ['prod-analytics', 'events-horizontal']),
+    (dict(state='running', region='nowhere-1'), []),
+    (dict(state=None), EVERY_HOST),
+    ({}, EVERY_HOST),
+], ids=['state', 'states', 'tier', 'providers', 'region', 'name glob', 'name suffix', 'names', 'name set', 'name case', 'name whole',
+        'three filters', 'no match', 'a null filter', 'none'])
+def test_the_plugin_filters_by_state_tier_provider_region_and_name(sim, filters, hosts):
+    assert hosts_and_queries(sim, filters=filters) == (hosts, [{}])
+
+
+@pytest.mark.parametrize('filters, hosts, query', [
+    (dict(tags=dict(team='ingest')), ['ingest-staging', 'ingest-eu'], {'filter': 'tag:team=ingest'}),
+    (dict(tags=dict(team=None)), ['prod-analytics', 'ingest-staging', 'ingest-eu', 'events-horizontal'], {'filter': 'tag:team'}),
+    (dict(tags=dict(gdpr=None, team='ingest')), ['ingest-eu'], {'filter': ['tag:gdpr', 'tag:team=ingest']}),
+    (dict(tags=dict(env='production'), state='running', name='prod-*'), ['prod-analytics'], {'filter': 'tag:env=production'}),
+    (dict(tags=dict(env='production'), provider='gcp'), [], {'filter': 'tag:env=production'}),
+    (dict(tags={}), EVERY_HOST, {}),
+], ids=['key=value', 'key with any value', 'two tags', 'tags and the plugin filters', 'no match', 'empty'])
+def test_the_api_filters_by_tag(sim, filters, hosts, query):
+    assert hosts_and_queries(sim, filters=filters) == (hosts, [query])
+
+
+def test_what_the_api_sends_for_tags_is_checked_again(sim, run):
+    """The reference does not say how the API combines several tag filters: an API that ORed them (here, one that
+    answers every service) still gives only the services that have every tag."""
+    everything = {'status': 200, 'requestId': 'r-1', 'result': listed_by_the_module(run)}
+    sim.clear_requests()
+    sim.faults(dict(kind='status', status=200, method='GET', path=LIST, body=everything))
+    assert hosts_and_queries(sim, filters=dict(tags=dict(team='ingest', env='staging'))) == (
+        ['ingest-staging'], [{'filter': ['tag:env=staging', 'tag:team=ingest']}])
+
+
+@pytest.mark.parametrize('options, message', [
+    (dict(filters=dict(status='running')), 'filters.status is not a filter: use state, tier, provider, region, name, tags'),
+    (dict(filters=dict(state=[])), 'filters.state must be a value or a non-empty list of values (strings), got []'),
+    (dict(filters=dict(tier=['production', 3])), "filters.tier must be a value or a non-empty list of values (strings), got ['production', 3]"),
+    (dict(filters=dict(name='')), "filters.name must be a pattern or a non-empty list of patterns (strings), got ''"),
+    (dict(filters=dict(tags=['team'])), "filters.tags must be a dict of tag key to value (null for any value), got ['team']"),
+    (dict(filters=dict(tags={'team': 'in gest'})), "filters.tags.team must be 1 to 256 letters, digits, dots, underscores or hyphens, "
+                                                   "or null for any value, got 'in gest'"),
+    (dict(filters=dict(tags={'a b': None})), "filters.tags keys must be 1 to 128 letters, digits, dots, underscores or hyphens, got 'a b'"),
+    (dict(filters=['state=running']), "filters must be a dict (keys: state, tier, provider, region, name, tags), got ['state=running']"),
+    (dict(hostvars_prefix='engine-'), "hostvars_prefix must be letters, digits and underscores, not starting with a digit (it makes "
+                                      "variable names), got 'engine-'"),
+    (dict(hostvars_prefix='1_'), "hostvars_prefix must be letters, digits and underscores, not starting with a digit"),
+    (dict(hostvars_suffix='.x'), "hostvars_suffix must be letters, digits and underscores (it makes variable names), got '.x'"),
+    (dict(hostname='engine_name'), 'hostname must be name, id or a template such as "{{ engine_name }}-{{ engine_region }}", '
+                                   "got 'engine_name'"),
+])
+def test_bad_filters_and_names_fail_before_any_request(sim, options, message):
+    with pytest.raises(AnsibleError) as raised:
+        parse(plugin_with(sim, **options))
+    assert message in str(raised.value) and sim.requests() == []
+
+
+def test_every_bad_option_is_named_at_once(sim):
+    with pytest.raises(AnsibleError) as raised:
+        parse(plugin_with(sim, filters=dict(state=[], colour='red'), hostvars_suffix='-x'))
+    assert str(raised.value).split('; ') == [
+        'filters.colour is not a filter: use state, tier, provider, region, name, tags',
+        'filters.state must be a value or a non-empty list of values (strings), got []',
+        "hostvars_suffix must be letters, digits and underscores (it makes variable names), got '-x'"]
+
+
+def test_the_cache_holds_the_answer_to_each_tag_filter_and_the_plugin_filters_it_again(sim):
+    plugin = plugin_with(sim, cache=True, filters=dict(tags=dict(team='ingest')))
+    assert sorted(parse(plugin).hosts) == ['ingest-eu', 'ingest-staging']
+    cache = plugin._cache
+    plugin = plugin_with(sim, cache=True, filters=dict(tags=dict(team='ingest'), provider='gcp'))
+    plugin._cache = cache
+    assert sorted(parse(plugin).hosts) == ['ingest-staging']  # from the cache, filtered again
+    assert len(sim.requests()) == 1
+    plugin = plugin_with(sim, cache=True, filters=dict(tags=dict(team='events')))
+    plugin._cache = cache
+    assert sorted(parse(plugin).hosts) == ['events-horizontal']  # another tag filter: another answer
+    assert [entry['query'] for entry in sim.requests()] == [{'filter': 'tag:team=ingest'}, {'filter': 'tag:team=events'}]
+
+
+def test_a_hostname_template_names_the_hosts_with_their_variables_and_the_extra_vars(sim, monkeypatch, shown_warnings):
+    monkeypatch.setattr('ansible.plugins.inventory.load_extra_vars', lambda loader: dict(site='fra'))
+    inventory = parse(plugin_with(sim, hostname=trust_as_template('{{ site }}-{{ engine_name }}.{{ engine_tags.env | default("none") }}')))
+    assert sorted(inventory.hosts) == sorted(['fra-prod-analytics.production', 'fra-dev-sandbox.dev', 'fra-ingest-staging.staging',
+                                              'fra-ingest-eu.production', 'fra-events-horizontal.none', SERVICE_IDLE])
+    assert host_vars(inventory, 'fra-ingest-eu.production')['engine_id'] == SERVICE_INGEST_EU
+    assert len(shown_warnings()) == 1  # 'fra-reporting replica.none'
+
+
+def test_a_hostname_template_that_gives_two_services_one_name_names_both_by_id(sim, shown_warnings):
+    inventory = parse(plugin_with(sim, hostname=trust_as_template('{{ engine_provider }}-{{ engine_state }}')))
+    assert sorted(inventory.hosts) == sorted(['aws-stopped', 'aws-idle', 'gcp-running', 'azure-running', SERVICE_PROD, SERVICE_HORIZONTAL])
+    warnings = shown_warnings()
+    assert sorted(text.split(' ')[2] for text in warnings) == sorted([SERVICE_PROD, SERVICE_HORIZONTAL])
+    assert all("the name its hostname template gives 'aws-running' is the name of 2 services" in text for text in warnings)
+
+
+def test_a_hostname_template_that_cannot_be_rendered_fails_naming_the_service(sim):
+    with pytest.raises(AnsibleError) as raised:
+        parse(plugin_with(sim, hostname=trust_as_template('{{ engine_tags.team }}')))
+    assert "hostname '{{ engine_tags.team }}' cannot be rendered for service %s" % SERVICE_DEV in str(raised.value)
+
+
+@pytest.mark.parametrize('prefix, suffix', [('svc_', ''), ('', '_of_service'), ('cloud_', '_x')])
+def test_the_host_variables_are_named_with_the_prefix_and_suffix(sim, prefix, suffix):
+    def name(key):
+        return prefix + key + suffix
+    inventory = parse(plugin_with(
+        sim, hostvars_prefix=prefix, hostvars_suffix=suffix, hostname=trust_as_template('{{ %s }}' % name('id')),
+        filters=dict(tags=dict(gdpr=None)), keyed_groups=[dict(key=trust_as_template(name('tier')), prefix='tier')],
+        compose=dict(team=trust_as_template('%s.team' % name('tags')))))
+    assert list(inventory.hosts) == [SERVICE_INGEST_EU]
+    variables = inventory.get_host(SERVICE_INGEST_EU).vars  # what the plugin set, without the magic variables
+    assert sorted(key for key in variables if key not in ('inventory_file', 'inventory_dir', 'team')) == sorted(
+        name(key) for key in ('id', 'name', 'state', 'tier', 'provider', 'region', 'tags', 'endpoints', 'service'))
+    assert variables[name('name')] == 'ingest-eu' and variables['team'] == 'ingest' and 'engine_name' not in variables
+    assert [host.name for host in inventory.groups['tier_production'].get_hosts()] == [SERVICE_INGEST_EU]
+
+
+def test_prefixed_api_data_is_never_templated(sim, tmp_path):
+    marker = tmp_path / 'ran'
+    template = "{{ lookup('pipe', 'touch %s') }}" % marker
+    sim.edit('services', SERVICE_DEV, {'name': template, 'tags': [{'key': 'owner', 'value': template}]})
+    variables = host_vars(parse(plugin_with(sim, hostname='id', hostvars_prefix='svc_', hostvars_suffix='_x')), SERVICE_DEV)
+    templar = Templar(loader=DataLoader(), variables=variables)
+    for expression in ('{{ svc_name_x }}', '{{ svc_tags_x.owner }}', '{{ svc_service_x.name }}'):
+        assert templar.template(trust_as_template(expression)) == template
+    assert not marker.exists()

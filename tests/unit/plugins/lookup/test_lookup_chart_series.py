@@ -5,40 +5,94 @@
 """The chart_series lookup against the simulator in process (tests/unit/conftest.py): keyword
 arguments checked as the module checks its options, the module's request and rows for the same
 options, AnsibleErrors that name the option, the environment fallbacks, and no token in any
-message. "Now" is the fake clock's, set to NOW for every test here."""
+message. "Now" is the fake clock's, set to NOW for every test here.
+
+The lookup is loaded as Ansible loads it (its DOCUMENTATION, fragments included, gives set_options its
+options), and called both directly and from templates, where Ansible hands it what a play gives a
+lookup: from ansible-core 2.19 on, lazy containers that render their items when read."""
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import os
 import re
+import sys
 
 import pytest
 
+from ansible import constants as C
 from ansible.errors import AnsibleError
+from ansible.module_utils.basic import env_fallback
+from ansible.parsing.dataloader import DataLoader
+from ansible.plugins.loader import init_plugin_loader, lookup_loader
+from ansible.template import Templar
+from ansible.utils.collection_loader import AnsibleCollectionConfig
 
-from ansible_collections.engine.cloud.plugins.lookup.chart_series import LookupModule
+from ansible_collections.engine.cloud.plugins.lookup.chart_series import SPEC, LookupModule
+from ansible_collections.engine.cloud.plugins.module_utils.base import OBSERVABILITY_CONNECTION, common_spec
+from ansible_collections.engine.cloud.plugins.module_utils.observability import RATE_LIMIT
 from ansible_collections.engine.cloud.plugins.modules import chart_series
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import SOURCE_METRICS, TOKEN, observability_connection
+
+try:
+    from ansible.template import trust_as_template
+except ImportError:  # before ansible-core 2.19 every string of a play's variables is a template
+    def trust_as_template(value):
+        return value
 
 NOW = 1728740220125  # 2024-10-12T13:37:00.125Z
 HOUR = 3600 * 1000
 PATH = '/api/v2/charts/series'
 SERIES = [dict(source_id=SOURCE_METRICS, agg_fn='count')]
 ONE_HOUR = dict(series=SERIES, start_time='-1h')
+ENVIRONMENT = ('ENGINE_OBSERVABILITY_URL', 'ENGINE_OBSERVABILITY_TOKEN', 'ENGINE_OBSERVABILITY_RATE_LIMIT')
+
+
+def install_collection_loader():
+    """Ansible's collection loader, as ansible-playbook installs it, unless it is there already (ansible-test
+    units installs it). The collection's packages imported so far came from PYTHONPATH as plain namespace
+    packages, without the collection's metadata: the loader imports those again; every module keeps its one
+    instance (the fake clock of conftest.py patches the one the lookup uses)."""
+    if AnsibleCollectionConfig.collection_finder is not None:
+        return
+    for name in [name for name, module in sys.modules.items()
+                 if name.split('.')[0] == 'ansible_collections' and getattr(module, '__file__', None) is None]:
+        del sys.modules[name]
+    init_plugin_loader([os.path.abspath(__file__).rsplit(os.sep + 'ansible_collections' + os.sep, 1)[0]])
 
 
 @pytest.fixture(autouse=True)
 def controller_at_now(controller, clock, monkeypatch):
-    """The controller's process, at NOW, without the connection's environment variables."""
+    """The controller's process, at NOW, without the lookup's environment variables."""
+    install_collection_loader()
     clock.now = NOW / 1000.0
-    for name in ('ENGINE_OBSERVABILITY_URL', 'ENGINE_OBSERVABILITY_TOKEN'):
+    for name in ENVIRONMENT:
         monkeypatch.delenv(name, raising=False)
+
+
+def loaded():
+    """A new instance of the lookup, from Ansible's plugin loader."""
+    plugin = lookup_loader.get('engine.cloud.chart_series')
+    assert isinstance(plugin, LookupModule)
+    return plugin
 
 
 def lookup(sim, *terms, **options):
     """The lookup's rows for these options, connected to the simulator unless options say otherwise."""
-    return LookupModule().run(list(terms), variables={}, **dict(observability_connection(sim.url), **options))
+    return loaded().run(list(terms), variables={}, **dict(observability_connection(sim.url), **options))
+
+
+def templated(expression, **variables):
+    """The value of expression (a template) with these variables, as a task renders it: every string among
+    the variables is a template too."""
+    def trusted(value):
+        if isinstance(value, dict):
+            return dict((key, trusted(item)) for key, item in value.items())
+        if isinstance(value, list):
+            return [trusted(item) for item in value]
+        return trust_as_template(value) if isinstance(value, str) else value
+    return Templar(loader=DataLoader(), variables=trusted(variables)).template(trust_as_template(expression))
 
 
 def sent(sim):
@@ -86,7 +140,7 @@ def test_the_connection_options_reach_the_client(sim):
 def test_connection_from_the_environment(sim, monkeypatch):
     monkeypatch.setenv('ENGINE_OBSERVABILITY_URL', sim.url)
     monkeypatch.setenv('ENGINE_OBSERVABILITY_TOKEN', TOKEN)
-    assert LookupModule().run([], variables={}, **ONE_HOUR)
+    assert loaded().run([], variables={}, **ONE_HOUR)
     assert [(method, path, status) for method, path, dummy, status in sent(sim)] == [('POST', PATH, 200)]
 
 
@@ -120,7 +174,7 @@ def test_without_a_connection_the_missing_options_are_named(sim):
     with pytest.raises(AnsibleError, match='observability_url is required: set observability_url or the ENGINE_OBSERVABILITY_URL '
                                            'environment variable; api_token is required: set api_token or the '
                                            'ENGINE_OBSERVABILITY_TOKEN environment variable'):
-        LookupModule().run([], variables={}, **ONE_HOUR)
+        loaded().run([], variables={}, **ONE_HOUR)
     assert sim.requests() == []
 
 
@@ -145,3 +199,87 @@ def test_a_bad_token_in_a_message_is_masked(sim):
         lookup(sim, api_token='secret-token', validate_certs='secret-token', **ONE_HOUR)
     assert 'validate_certs' in str(raised.value) and 'secret-token' not in str(raised.value)
     assert sim.requests() == []
+
+
+# Filters that ansible-core brings (flatten, from_json, split), not Jinja's own: on ansible-core 2.19 to 2.21 a deep
+# copy of a lazy container fails to load those (a copied filter plugin loader), and the lookup made one before.
+# A play's ways to give the lookup its arguments: (the play's variables, the query's keyword arguments as
+# template text, the same options as plain values). The connection comes from the variables url and token.
+TEMPLATED = {
+    'a variable made with a filter (issue 19)': (
+        dict(fx="{{ '{\"s\": \"%s\"}' | from_json }}" % SOURCE_METRICS, query_series=[dict(source_id='{{ fx.s }}', agg_fn='count')]),
+        "series=query_series, start_time='-1h'", ONE_HOUR),
+    'every option from one variable, filters at every depth': (
+        dict(ids=[SOURCE_METRICS], options=dict(series=[dict(source_id='{{ ids | first }}', agg_fn="{{ 'COUNT' | lower }}",
+                                                             group_by="{{ 'host' | split(',') }}")],
+                                                start_time="{{ '-1h' | string }}", granularity='5m')),
+        '**options', dict(series=[dict(source_id=SOURCE_METRICS, agg_fn='count', group_by=['host'])], start_time='-1h', granularity='5m')),
+    'a literal list around variables': (
+        dict(source="{{ [ids] | flatten | first }}", ids=SOURCE_METRICS, window=dict(start='-2h', end="{{ 'now-1h' }}")),
+        "series=[{'source_id': source, 'agg_fn': 'count'}], start_time=window.start, end_time=window.end",
+        dict(series=SERIES, start_time='-2h', end_time='now-1h')),
+}
+
+
+@pytest.mark.parametrize('variables, arguments, options', list(TEMPLATED.values()), ids=list(TEMPLATED))
+def test_templated_arguments_send_what_the_same_plain_options_send(sim, variables, arguments, options):
+    rows = templated("{{ query('engine.cloud.chart_series', observability_url=url, api_token=token, %s) }}" % arguments,
+                     url=sim.url, token=TOKEN, **variables)
+    request = sent(sim)
+    sim.clear_requests()
+    assert rows == lookup(sim, **options) and len(rows) >= 12
+    assert len(request) == 1 and request == sent(sim)
+
+
+@pytest.mark.parametrize('variables, arguments, message', [
+    (dict(bad_series=[dict(source_id='{{ source }}', agg_fn="{{ ['median'] | flatten | first }}")]), "series=bad_series, start_time='-1h'",
+     'value of agg_fn must be one of: count, count_distinct,'),
+    (dict(options=dict(series=[dict(source_id='{{ source }}', agg_fn='count')], start_time='-1h', step="{{ ['5m'] | flatten | first }}")), '**options',
+     'Unsupported parameters for (engine.cloud.chart_series lookup): step. Supported'),
+    (dict(options=dict(series=[dict(source_id='{{ source }}', agg_fn='count')], start_time='-1h', validate_certs='{{ [token] | flatten | first }}')),
+     '**options', "argument 'validate_certs' is of type"),
+], ids=['choices in a suboption', 'an unknown option', 'a type, the token masked'])
+def test_templated_bad_arguments_raise_the_modules_message(sim, variables, arguments, message):
+    with pytest.raises(AnsibleError) as raised:
+        templated("{{ query('engine.cloud.chart_series', observability_url=url, api_token=token, %s) }}" % arguments,
+                  url=sim.url, token=TOKEN, source=SOURCE_METRICS, **variables)
+    assert message in str(raised.value)
+    assert TOKEN not in str(raised.value)
+    assert sim.requests() == []
+
+
+def test_the_options_are_the_plugins_options(sim):
+    """What the lookup used is what get_option says: given, from the environment or DOCUMENTATION's default."""
+    plugin = loaded()
+    plugin.run([], variables={}, granularity='5m', **dict(observability_connection(sim.url), **ONE_HOUR))
+    assert plugin.get_option('granularity') == '5m' and plugin.get_option('start_time') == '-1h'
+    assert plugin.get_option('series') == [dict(source_id=SOURCE_METRICS, agg_fn='count', field=None, where='', group_by=[])]
+    assert (plugin.get_option('api_timeout'), plugin.get_option('end_time'), plugin.get_option('validate_certs')) == (30, 'now', True)
+
+
+def test_every_option_is_documented_with_the_environment_variable_of_the_module():
+    """The env entries of DOCUMENTATION are the lookup's fallbacks, and name the variables the module reads
+    (and its messages name); the lookup's argument spec has none of its own."""
+    definitions = C.config.get_configuration_definitions('lookup', loaded()._load_name)
+    assert sorted(definitions) == sorted(SPEC)
+    documented = dict((name, [entry['name'] for entry in option['env']]) for name, option in definitions.items() if option.get('env'))
+    module_spec = dict(common_spec(RATE_LIMIT), **OBSERVABILITY_CONNECTION)
+    assert documented == dict((name, option['fallback'][1]) for name, option in module_spec.items() if option.get('fallback'))
+    assert all(option['fallback'][0] is env_fallback for option in module_spec.values() if option.get('fallback'))
+    assert [name for name, option in SPEC.items() if 'fallback' in option] == []
+
+
+def test_the_rate_limit_from_the_environment_is_checked_and_an_argument_wins(sim, monkeypatch):
+    monkeypatch.setenv('ENGINE_OBSERVABILITY_RATE_LIMIT', '0/60')
+    with pytest.raises(AnsibleError, match=re.escape("api_rate_limit must be REQUESTS/SECONDS")):
+        lookup(sim, **ONE_HOUR)
+    assert sim.requests() == []
+    assert lookup(sim, api_rate_limit='off', **ONE_HOUR)
+    assert len(sim.requests()) == 1
+
+
+def test_an_argument_wins_over_the_environment(sim, monkeypatch):
+    monkeypatch.setenv('ENGINE_OBSERVABILITY_URL', 'https://observability.engine.example')
+    monkeypatch.setenv('ENGINE_OBSERVABILITY_TOKEN', 'not-the-token')
+    assert lookup(sim, **ONE_HOUR)
+    assert [status for dummy, dummy, dummy, status in sent(sim)] == [200]

@@ -9,13 +9,29 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+try:
+    from urllib.parse import urlencode
+except ImportError:  # Python 2
+    from urllib import urlencode
+
 from ansible_collections.engine.cloud.plugins.modules import service_info
-from ansible_collections.engine.cloud.tests.simulator.fixture_ids import ORGANIZATION, SERVICE_PROD, service_path
+from ansible_collections.engine.cloud.tests.simulator.fixture_ids import (
+    ORGANIZATION, SERVICE_DEV, SERVICE_HORIZONTAL, SERVICE_IDLE, SERVICE_INGEST_EU, SERVICE_INGEST_STAGING, SERVICE_PROD, service_path)
 
 MISSING = '00000000-0000-4000-8000-000000000000'
 # Each connection option and its environment variable, as the failure names them.
+LIST = '/v1/organizations/%s/services' % ORGANIZATION
 CLOUD_OPTIONS = (('api_url', 'ENGINE_CLOUD_API_URL'), ('api_key_id', 'ENGINE_CLOUD_KEY_ID'),
                  ('api_key_secret', 'ENGINE_CLOUD_KEY_SECRET'), ('organization_id', 'ENGINE_CLOUD_ORGANIZATION_ID'))
+
+
+def filtered(*filters):
+    """The list request with these tag filters, as the log shows it."""
+    return ('GET', '%s?%s' % (LIST, urlencode([('filter', item) for item in filters])))
+
+
+def ids(*expected):
+    return lambda result, sim: [item['id'] for item in result['services']] == list(expected)
 
 
 def names_every_empty_option(result, sim):
@@ -51,8 +67,49 @@ CASES = {
         requests=[('GET', '/v1/organizations/%s/services' % ORGANIZATION)],
         result={'changed': False}, absent=['service'],
         verify=lambda result, sim: [item['id'] for item in result['services']] == [item['id'] for item in sim.state()['services']]),
+    'tags: the API filters the list, one filter per tag in key order': dict(
+        args=dict(tags=dict(team='ingest', env='production')), check=True,
+        requests=[filtered('tag:env=production', 'tag:team=ingest')],
+        result={'changed': False}, absent=['service'], verify=ids(SERVICE_INGEST_EU)),
+    'tags: a null value is the key with any value, a tag without a value too': dict(
+        args=dict(tags=dict(gdpr=None)),
+        requests=[filtered('tag:gdpr')], verify=ids(SERVICE_INGEST_EU)),
+    'tags: a key alone and a value': dict(
+        args=dict(tags=dict(team=None, env='production')),
+        requests=[filtered('tag:env=production', 'tag:team')], verify=ids(SERVICE_PROD, SERVICE_INGEST_EU)),
+    'tags: an integer value is sent as its digits': dict(
+        args=dict(tags=dict(tier=2)), edits=[('services', SERVICE_DEV, {'tags': [{'key': 'tier', 'value': '2'}]})],
+        requests=[filtered('tag:tier=2')], verify=ids(SERVICE_DEV)),
+    'tags: no service has them': dict(
+        args=dict(tags=dict(team='events', env='production')),
+        requests=[filtered('tag:env=production', 'tag:team=events')], result={'services': []}),
+    'tags: an empty dict filters nothing': dict(
+        args=dict(tags={}), requests=[('GET', LIST)],
+        verify=ids(SERVICE_PROD, SERVICE_DEV, SERVICE_IDLE, SERVICE_INGEST_STAGING, SERVICE_INGEST_EU, SERVICE_HORIZONTAL)),
+    'tags with service_id fail before any request': dict(
+        args=dict(service_id=SERVICE_PROD, tags=dict(team='ingest')),
+        requests=[], fails='tags filters the list of services: use it without service_id'),
+    'tags: keys and values the API cannot hold fail before any request, naming each': dict(
+        args=dict(tags={'team': 'in gest', 'en v': 'dev', 'ok': True, 'empty': '', 'long': 'v' * 257}),
+        requests=[], fails='tags',
+        verify=lambda result, sim: result['msg'].split('; ') == [
+            "tags.empty must be 1 to 256 letters, digits, dots, underscores or hyphens, or null for any value, got ''",
+            "tags keys must be 1 to 128 letters, digits, dots, underscores or hyphens, got 'en v'",
+            "tags.long must be 1 to 256 letters, digits, dots, underscores or hyphens, or null for any value, got '%s'" % ('v' * 257),
+            "tags.ok must be 1 to 256 letters, digits, dots, underscores or hyphens, or null for any value, got True",
+            "tags.team must be 1 to 256 letters, digits, dots, underscores or hyphens, or null for any value, got 'in gest'"]),
 }
 
 
 def test_service_info(run, case):
     run(service_info, **case)
+
+
+def test_tags_what_the_api_sends_is_checked_again(run, sim):
+    """The reference does not say how the API combines several filters: an API that ORed them (here, one that
+    answers every service) still gives only the services that have every tag."""
+    everything = {'status': 200, 'requestId': 'r-1', 'result': run(service_info, requests=[('GET', LIST)])['services']}
+    result = run(service_info, args=dict(tags=dict(team='ingest', env='staging')),
+                 faults=[dict(kind='status', status=200, method='GET', path=LIST, body=everything)],
+                 requests=[filtered('tag:env=staging', 'tag:team=ingest')])
+    assert len(everything['result']) == 6 and [item['id'] for item in result['services']] == [SERVICE_INGEST_STAGING]
