@@ -309,6 +309,9 @@ notes:
     only, so C(initial_password) is then not returned and a warning says so; give O(password) to set one.
   - When the answer to the delete is lost, the service is read again; it is deleted again only when the read still shows
     it, not deleting (at most O(api_retries) times).
+  - When the answer to the password request is lost, the same two hashes are sent again (at most O(api_retries) times):
+    setting the same password twice leaves it as it is.
+  - A service that is being deleted (C(terminating), C(softdeleting)) fails O(state=present) before any write.
   - A new service without O(password) returns its generated password once, as C(initial_password), in the run that
     created it; no later read shows it. Register the result with C(no_log=true) and store the password (for example in
     a vault), or give O(password).
@@ -571,6 +574,10 @@ def main():
         life.delete(current, prepare=lambda service: module.bring(rules.SERVICE_TABLE, 'stopped', 'service', current=service, wait=True)[0])
     if current is None:
         create(module, life, params, tags)
+    if current.get('state') in KIND.deleting:
+        module.fail('service %s is being deleted (state %s): state=present cannot change it; once reads show it gone, the task '
+                    'creates a new one by name. Nothing was sent' % (current.get('name') or current['id'], current['state']),
+                    service=current)
     module.params['service_id'] = current['id']
     module.fail_on_errors(*life.fixed_errors(current, rules.fixed_fields(params, current)))
     service, patched = module.apply(module.get, patch_plan(module, params), lambda body: module.send('PATCH', body), current=current)

@@ -237,6 +237,15 @@ LIFECYCLE_CASES = {
                   ('GET', service_path())],
         result={'changed': True}, verify=lambda result, sim: sim.find('services', SERVICE_PROD)['state'] == 'terminated',
         then=dict(args=dict(service_id=SERVICE_PROD, state='absent'), requests=[('GET', service_path())], result={'changed': False})),
+    'present on a service being deleted fails before any write': dict(
+        args=dict(service_id=SERVICE_DEV, name='dev-sandbox'), edits=[('services', SERVICE_DEV, {'state': 'terminating'})],
+        requests=[('GET', service_path(SERVICE_DEV))], fails='service dev-sandbox is being deleted (state terminating)'),
+    'a lost answer to the password request: the same hashes sent again': dict(
+        args=dict(service_id=SERVICE_PROD, password=PASSWORD, update_password='always'),
+        faults=[{'method': 'PATCH', 'path': '/password$', 'kind': 'status', 'status': 503}],
+        requests=[('GET', service_path()), ('PATCH', service_path(suffix='/password'), password_body(PASSWORD)),
+                  ('PATCH', service_path(suffix='/password'), password_body(PASSWORD))],
+        result={'changed': True}, verify=lambda result, sim: hashes_of(sim, SERVICE_PROD) == password_body(PASSWORD)),
     'absent in check mode: the diff shows the service that would be deleted, nothing is sent': dict(
         args=dict(service_id=SERVICE_DEV, state='absent'), check=True, diff=True, requests=[('GET', service_path(SERVICE_DEV))],
         result={'changed': True, 'diff.after': {}, 'diff.before.name': 'dev-sandbox'},
