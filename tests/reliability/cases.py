@@ -208,6 +208,8 @@ def all_fault_cases():
 SERVICES_PATH = '/v1/organizations/%s/services' % ORGANIZATION
 NEW_NAME = 'reliability new'
 NEW_SERVICE = dict(name=NEW_NAME, provider='aws', region='eu-central-1', wait=False)
+# A password given to a task: sent as its two hashes only; the secrets scan looks for it in every output.
+SERVICE_PASSWORD = 'reliability-Service-Pw-5b1e'
 
 
 class LifecycleCase:
@@ -262,6 +264,11 @@ LIFECYCLE_CASES = [
     LifecycleCase('absent_while_deleting', dict(service_id=SERVICE_DEV, state='absent'), [],
                   edits=[('services', SERVICE_DEV, {'state': 'terminating', 'then': {'state': 'terminated', 'reads': 2}})],
                   gone=SERVICE_DEV, changed=False),
+    # A password: set after the create that was found by name, and as a command on an existing service.
+    LifecycleCase('create_lost_applied_with_password', dict(NEW_SERVICE, password=SERVICE_PASSWORD), [_POST, ('PATCH', None)],
+                  [_lost('POST', apply=True)], named=1),
+    LifecycleCase('password_always', dict(service_id=SERVICE_PROD, password=SERVICE_PASSWORD, update_password='always'),
+                  [('PATCH', service_path(SERVICE_PROD, '/password'))]),
     # A lost stop before the delete: the table decides again from a read, the stop is not sent twice once it took effect.
     LifecycleCase('delete_stop_lost_applied', dict(service_id=SERVICE_PROD, state='absent'), [_STOP_PROD, _DELETE_PROD],
                   [_lost('PATCH', apply=True, path='/state$')], gone=SERVICE_PROD),
