@@ -293,9 +293,9 @@ attributes:
         an empty before and the service to create; for a delete, the service and an empty after. A password that is set
         shows as C(password) with a masked value.
   idempotent:
-    support: full
+    support: partial
     details:
-      - Except with O(update_password=always), which sets the password on every run.
+      - Idempotent, except with O(update_password=always), which sets the password on every run and reports C(changed).
 notes:
   - The API removes entries before it adds them, so a description change is sent as a remove and an add of the same source.
   - When the answer to the C(PATCH) is lost (no response within O(api_timeout), a connection reset, HTTP 502, 503 or 504),
