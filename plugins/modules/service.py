@@ -309,8 +309,8 @@ notes:
     only, so C(initial_password) is then not returned and a warning says so; give O(password) to set one.
   - When the answer to the delete is lost, the service is read again; it is deleted again only when the read still shows
     it, not deleting (at most O(api_retries) times).
-  - When the answer to the password request is lost, the same two hashes are sent again (at most O(api_retries) times):
-    setting the same password twice leaves it as it is.
+  - When the answer to the password request is lost, the same two hashes are sent again (at most O(api_retries) times),
+    since setting the same password twice leaves it as it is.
   - A service that is being deleted (C(terminating), C(softdeleting)) fails O(state=present) before any write.
   - A new service without O(password) returns its generated password once, as C(initial_password), in the run that
     created it; no later read shows it. Register the result with C(no_log=true) and store the password (for example in
@@ -488,6 +488,7 @@ initial_password:
     - The password the API generated for the default user of a service this run created without O(password).
     - Returned once, in the run that created the service, and never again (no read shows it); not returned when the
       answer to the create was lost. Register the result with C(no_log=true) and store it.
+    - Also returned when a step after the create failed (the wait, the update of the private endpoints).
   returned: when this run created the service and O(password) was not given
   type: str
   sample: Tz8-0bXk3wLq9Rm2Yp4s
@@ -611,6 +612,8 @@ def create(module, life, params, tags):
     answer = life.create(body, predicted)
     service, password = answer['service'], answer.get('password')
     module.params['service_id'] = service['id']
+    if params['password'] is None and password is not None:
+        keep_initial_password(module, password)
     if params['password'] is not None:
         set_password(module, params['password'])
         password = None
@@ -624,10 +627,20 @@ def create(module, life, params, tags):
     if module._diff:
         result['diff'] = dict(before={}, after=mask_secrets(predicted))
     if password is not None:
-        # returned once, by design (documented: register with no_log); the client had hidden it as a secret
-        module.no_log_values.discard(password)
         result['initial_password'] = password
     module.exit_json(**result)
+
+
+def keep_initial_password(module, password):
+    """The generated password is returned once, by design (documented: register with no_log): the client had hidden
+    it as a secret of the answer. A step after the create that fails (the wait, the update) returns it too, since
+    no later run can."""
+    module.no_log_values.discard(password)
+    fail_json = module.fail_json
+
+    def fail_with_password(msg, **result):
+        fail_json(msg=msg, initial_password=password, **result)
+    module.fail_json = fail_with_password
 
 
 def set_password(module, password):

@@ -175,6 +175,12 @@ LIFECYCLE_CASES = {
         result={'changed': True, 'service.state': 'provisioning'},
         verify=lambda result, sim: password_body(result['initial_password']) == hashes_of(sim, NEW),
         then=dict(args=dict(name='reporting-eu'), requests=[LIST], result={'changed': False}, absent=['initial_password'])),
+    'a step after the create that fails still returns the generated password': dict(
+        args=dict(name='staging-eu', provider='aws', region='eu-central-1', private_endpoint_ids=['vpce-not-available']),
+        requests=[LIST, ('POST', SERVICES), ('GET', service_path(NEW)),
+                  ('PATCH', service_path(NEW), {'privateEndpointIds': {'add': ['vpce-not-available']}})],
+        fails='vpce-not-available is not an available private endpoint',
+        verify=lambda result, sim: password_body(result['initial_password']) == hashes_of(sim, NEW)),
     'private endpoints are set by an update once the service runs': dict(
         args=dict(name='staging-eu', provider='aws', region='eu-central-1', private_endpoint_ids=['vpce-0f9e8d7c6b5a49382']),
         config={'transition_reads': 1},
