@@ -101,7 +101,12 @@ class CloudModule(EngineModule):
         return self.request(method, self.path(*parts), body=body).get('result')
 
     def reach(self, table, goal, key, *parts):
-        """Bring the resource at parts (the service itself without parts) to goal and exit.
+        """Bring the resource at parts (the service itself without parts) to goal and exit (see bring)."""
+        resource, changed, diff = self.bring(table, goal, key, *parts)
+        self.exit(changed=changed, diff=diff, **{key: resource})
+
+    def bring(self, table, goal, key, *parts, **options):
+        """Bring the resource at parts to goal; return (resource, changed, diff) without exiting (a failure fails).
 
         table (a states.StateTable) says what to do in each state: nothing, a command (PATCH <resource>/state),
         wait a transition out and decide again (also with wait=false, within wait_timeout), or fail before
@@ -110,13 +115,14 @@ class CloudModule(EngineModule):
         a command of table.once never is (its effect is looked for in the wait instead). A command the API
         refuses in the current state (409, or 400 "already") is decided again from a fresh read.
         With wait=true, the module then polls until the goal's settled state (the first poll is a read,
-        never the command's answer)."""
+        never the command's answer). options: current (the resource as just read, instead of a first read),
+        wait (instead of the wait option). Check mode: the prediction, nothing sent."""
         def read():
             return self.get(*parts)
 
         name = parts[-1] if parts else self.params['service_id']
         wait = Wait(self.params['wait_timeout'], '%s %s' % (table.noun, name))
-        first = resource = read()
+        first = resource = options.get('current') or read()
         command = Command()
         for rounds in itertools.count():
             action = table.action(goal, resource, predict=self.check_mode)
@@ -128,7 +134,7 @@ class CloudModule(EngineModule):
             if action is None or (command.lost and action in table.once):
                 break
             if self.check_mode:
-                self.exit(changed=True, diff=state_diff(table, goal, first), **{key: dict(resource, state=table.target(goal, first))})
+                return dict(resource, state=table.target(goal, first)), True, state_diff(table, goal, first)
             if command.lost:
                 self._may_resend(command, table, resource, action)
             try:
@@ -139,7 +145,7 @@ class CloudModule(EngineModule):
                     self.fail_api(error)
             CLOCK.sleep(self.client.backoff(rounds))
             resource = read()
-        self._settle(wait, read, key, table, goal, first, resource, command)
+        return self._settle(wait, read, key, table, goal, first, resource, command, options.get('wait', self.params['wait']))
 
     def _may_resend(self, command, table, resource, action):
         """A command whose answer was lost and that did not take effect is sent again, at most api_retries times."""
@@ -157,24 +163,24 @@ class CloudModule(EngineModule):
         except WaitError as error:
             self.fail(str(error), **{key: error.resource})
 
-    def _settle(self, wait, read, key, table, goal, first, resource, command):
-        """Exit with the resource: as it is (wait=false), or once it shows goal (wait=true, or a command of
-        table.once whose answer was lost: its effect has to be seen before the task can say it happened)."""
+    def _settle(self, wait, read, key, table, goal, first, resource, command, wanted):
+        """(resource, changed, diff): the resource as it is (wanted false), or once it shows goal (wanted, or a command
+        of table.once whose answer was lost: its effect has to be seen before the task can say it happened)."""
         changed = command.name is not None
         diff = state_diff(table, goal, first) if changed else None
         lost_once = command.lost is not None and command.name in table.once
-        if self.check_mode or not (self.params['wait'] or lost_once):
-            self.exit(changed=changed, diff=diff, **{key: resource})
+        if self.check_mode or not (wanted or lost_once):
+            return resource, changed, diff
         before = command.before or first
         try:
-            resource = wait.until(read, table.done(goal, before, self.params['wait']), table.failed(goal), table.goal_text(goal, first),
+            resource = wait.until(read, table.done(goal, before, wanted), table.failed(goal), table.goal_text(goal, first),
                                   current=None if command.answered else resource,
                                   before=before.get('state') if changed else None, command=command.name)
         except WaitError as error:
             if lost_once:
                 self.fail_api(command.lost, '%s; the %s command was not sent again' % (error, command.name), **{key: error.resource})
             self.fail(str(error), **{key: error.resource})
-        self.exit(changed=changed, diff=diff, **{key: resource})
+        return resource, changed, diff
 
 
 class Command:

@@ -29,7 +29,9 @@ def test_config_defaults_and_patch(sim):
     sim.admin('POST', 'reset')
     assert sim.admin('GET', 'config') == {'transition_delay': 1.0, 'rate_limit': False, 'alerts_paging': True,
                                           'alert_count': 0, 'rate_limit_headers': ['Retry-After', 'X-RateLimit-Reset'],
-                                          'resync_delay': None, 'stale_pipe_answers': False, 'transition_reads': None}
+                                          'resync_delay': None, 'stale_pipe_answers': False, 'transition_reads': None,
+                                          'create_state': 'provisioning', 'delete_refusal': 409, 'deleted_reads': 'gone',
+                                          'unique_service_names': False, 'organization_paid': None}
     assert sim.admin('PATCH', 'config', {'alert_count': 3})['alert_count'] == 3
 
 

@@ -70,7 +70,7 @@ def test_path_errors(sim, path, status, code):
 
 
 def test_wrong_method_is_not_found(sim):
-    assert_error(sim.cloud('DELETE', service_path()), 404, 'NOT_FOUND')
+    assert_error(sim.cloud('PUT', service_path(), {}), 404, 'NOT_FOUND')
 
 
 def test_hidden_attributes_and_disabled_endpoints_are_not_shown(sim):
@@ -505,10 +505,10 @@ def test_list_path_errors(sim, path, status, code):
 def test_lists_need_the_key_take_only_get_and_are_logged(sim, path):
     wrong_secret = 'Basic ' + base64.b64encode(('%s:wrong' % KEY_ID).encode()).decode()
     assert_error(sim.request('GET', path, headers={'Authorization': wrong_secret}), 401, 'UNAUTHORIZED')
-    assert_error(sim.cloud('POST', path, {}), 404, 'NOT_FOUND')
+    assert_error(sim.cloud('PUT', path, {}), 404, 'NOT_FOUND')
     assert sim.cloud('GET', path).status == 200
     assert [(entry['method'], entry['path'], entry['status']) for entry in sim.requests_log()] == [
-        ('GET', path, 401), ('POST', path, 404), ('GET', path, 200)]
+        ('GET', path, 401), ('PUT', path, 404), ('GET', path, 200)]
 
 
 def test_lists_count_against_the_rate_limit(sim):
