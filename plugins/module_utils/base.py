@@ -207,6 +207,7 @@ class EngineModule(AnsibleModule):
             predicted = dict(current)
             predicted.update(diff['after'])
             return predicted, diff
+        lost = None
         for resent in itertools.count():
             try:
                 return write(body), diff

@@ -142,7 +142,7 @@ class CloudModule(EngineModule):
             self.fail_api(error, 'service %s is idle; check mode sends no awake command, so it cannot tell what this task would do'
                           % service_id)
         self._woken = True
-        self.arrive(WAKE_TABLE, 'awake', 'service', wait=True, wait_timeout=self.params.get('wait_timeout') or WAKE_TIMEOUT)
+        self.bring(WAKE_TABLE, 'awake', 'service', wait=True, wait_timeout=self.params.get('wait_timeout') or WAKE_TIMEOUT)
         self.warn('service %s was idle: it was woken (awake) for a pipe call' % service_id)
 
     def send(self, method, body, *parts):
@@ -150,14 +150,12 @@ class CloudModule(EngineModule):
         return self.request(method, self.path(*parts), body=body).get('result')
 
     def reach(self, table, goal, key, *parts):
-        """Bring the resource at parts (the service itself without parts) to goal and exit (see arrive)."""
-        changed, diff, resource = self.arrive(table, goal, key, *parts)
+        """Bring the resource at parts (the service itself without parts) to goal and exit (see bring)."""
+        resource, changed, diff = self.bring(table, goal, key, *parts)
         self.exit(changed=changed, diff=diff, **{key: resource})
 
-    def arrive(self, table, goal, key, *parts, **options):
-        """Bring the resource at parts (the service itself without parts) to goal; return (changed, diff,
-        resource). A failure exits. options wait and wait_timeout replace the module's own (a module
-        without them, or a step that must wait whatever the task says).
+    def bring(self, table, goal, key, *parts, **options):
+        """Bring the resource at parts to goal; return (resource, changed, diff) without exiting (a failure fails).
 
         table (a states.StateTable) says what to do in each state: nothing, a command (PATCH <resource>/state),
         wait a transition out and decide again (also with wait=false, within wait_timeout), or fail before
@@ -166,14 +164,15 @@ class CloudModule(EngineModule):
         a command of table.once never is (its effect is looked for in the wait instead). A command the API
         refuses in the current state (409, or 400 "already") is decided again from a fresh read.
         With wait=true, the module then polls until the goal's settled state (the first poll is a read,
-        never the command's answer)."""
+        never the command's answer). options: current (the resource as just read, instead of a first read),
+        wait and wait_timeout (instead of the module's options, which a module may not have). Check mode: the
+        prediction, nothing sent."""
         def read():
             return self.get(*parts)
 
         name = parts[-1] if parts else self.params['service_id']
-        waits = options.get('wait', self.params.get('wait'))
         wait = Wait(options.get('wait_timeout') or self.params.get('wait_timeout'), '%s %s' % (table.noun, name))
-        first = resource = read()
+        first = resource = options.get('current') or read()
         command = Command()
         for rounds in itertools.count():
             action = table.action(goal, resource, predict=self.check_mode)
@@ -185,7 +184,7 @@ class CloudModule(EngineModule):
             if action is None or (command.lost and action in table.once):
                 break
             if self.check_mode:
-                return True, state_diff(table, goal, first), dict(resource, state=table.target(goal, first))
+                return dict(resource, state=table.target(goal, first)), True, state_diff(table, goal, first)
             if command.lost:
                 self._may_resend(command, table, resource, action)
             try:
@@ -196,7 +195,7 @@ class CloudModule(EngineModule):
                     self.fail_api(error)
             CLOCK.sleep(self.client.backoff(rounds))
             resource = read()
-        return self._settle(wait, read, key, table, goal, first, resource, command, waits)
+        return self._settle(wait, read, key, table, goal, first, resource, command, options.get('wait', self.params.get('wait')))
 
     def _may_resend(self, command, table, resource, action):
         """A command whose answer was lost and that did not take effect is sent again, at most api_retries times."""
@@ -214,24 +213,24 @@ class CloudModule(EngineModule):
         except WaitError as error:
             self.fail(str(error), **{key: error.resource})
 
-    def _settle(self, wait, read, key, table, goal, first, resource, command, waits):
-        """(changed, diff, resource): as it is (wait=false), or once it shows goal (wait=true, or a command of
-        table.once whose answer was lost: its effect has to be seen before the task can say it happened)."""
+    def _settle(self, wait, read, key, table, goal, first, resource, command, wanted):
+        """(resource, changed, diff): the resource as it is (wanted false), or once it shows goal (wanted, or a command
+        of table.once whose answer was lost: its effect has to be seen before the task can say it happened)."""
         changed = command.name is not None
         diff = state_diff(table, goal, first) if changed else None
         lost_once = command.lost is not None and command.name in table.once
-        if self.check_mode or not (waits or lost_once):
-            return changed, diff, resource
+        if self.check_mode or not (wanted or lost_once):
+            return resource, changed, diff
         before = command.before or first
         try:
-            resource = wait.until(read, table.done(goal, before, waits), table.failed(goal), table.goal_text(goal, first),
+            resource = wait.until(read, table.done(goal, before, wanted), table.failed(goal), table.goal_text(goal, first),
                                   current=None if command.answered else resource,
                                   before=before.get('state') if changed else None, command=command.name)
         except WaitError as error:
             if lost_once:
                 self.fail_api(command.lost, '%s; the %s command was not sent again' % (error, command.name), **{key: error.resource})
             self.fail(str(error), **{key: error.resource})
-        return changed, diff, resource
+        return resource, changed, diff
 
 
 class Command:

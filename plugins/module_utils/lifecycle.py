@@ -72,10 +72,10 @@ class Lifecycle:
         listed = self.module.call('GET', self.kind.collection(self.module)).get('result') or []
         named = [item for item in listed if item.get('name') == name and item.get('state') not in self.kind.gone]
         if len(named) > 1:
+            ids = ', '.join(sorted(item.get('id') for item in named))
             self.module.fail('%d %ss are named %s (%s): a %s found by name must be the only one of that name; give %s '
-                             'to choose one. Nothing was sent' % (len(named), self.kind.noun, json.dumps(name),
-                                                                   ', '.join(sorted(item.get('id') for item in named)),
-                                                                   self.kind.noun, self.kind.id_option))
+                             'to choose one. Nothing was sent' % (len(named), self.kind.noun, json.dumps(name), ids,
+                                                                  self.kind.noun, self.kind.id_option))
         return named[0] if named else None
 
     def fixed_errors(self, current, fields):
@@ -101,6 +101,7 @@ class Lifecycle:
                         % (kind.noun, module.params[kind.id_option], kind.noun, kind.id_option))
         if module.check_mode:
             module.exit(changed=True, diff=dict(before={}, after=mask_secrets(predicted)), **{kind.key: predicted})
+        lost = None
         for attempt in itertools.count():
             try:
                 return module.request('POST', kind.collection(module), body=body).get('result')
@@ -145,7 +146,7 @@ class Lifecycle:
             module.exit(changed=True, diff=diff, **{kind.key: current})
         if prepare is not None:
             current = prepare(current)
-        path = kind.item(module, current['id'])
+        path, lost = kind.item(module, current['id']), None
         for attempt in itertools.count():
             try:
                 module.request('DELETE', path)
@@ -162,8 +163,8 @@ class Lifecycle:
                 break
             if attempt >= module.params['api_retries']:
                 module.fail_api(lost, 'a read afterwards shows the %s in state %s, so the delete did not take effect, and '
-                                      'api_retries (%d) allows no further attempt' % (kind.noun, seen.get('state'),
-                                                                                       module.params['api_retries']))
+                                      'api_retries (%d) allows no further attempt'
+                                % (kind.noun, seen.get('state'), module.params['api_retries']))
         module.exit(changed=True, diff=diff, **{kind.key: self._wait_gone(current)})
 
     def _wait_gone(self, resource):

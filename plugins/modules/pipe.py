@@ -846,9 +846,9 @@ def table_mappings(module, pipe):
         return pipe, diff
     parts = ('pipes', pipe['id'])
     for edit in edits:
-        module.arrive(rules.PIPE_TABLE, 'stopped', 'pipe', *parts, wait=True)
+        module.bring(rules.PIPE_TABLE, 'stopped', 'pipe', *parts, wait=True)
         send_edit(module, parts, edit)
-    dummy, dummy2, pipe = module.arrive(rules.PIPE_TABLE, 'started', 'pipe', *parts)
+    pipe, dummy, dummy2 = module.bring(rules.PIPE_TABLE, 'started', 'pipe', *parts)
     return pipe, diff
 
 

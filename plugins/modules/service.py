@@ -10,25 +10,175 @@ __metaclass__ = type
 
 DOCUMENTATION = r'''
 module: service
-short_description: Manage the basic settings of a database service
+short_description: Create, change and delete a database service
 version_added: 0.1.0
 description:
-  - Sets the name, IP access list, private endpoints, release channel, endpoints, tags and core dumps of an
-    existing database service, and rotates its transparent data encryption key.
-  - Reads the service once, compares, and sends one C(PATCH) carrying only what differs; nothing
-    is sent when the service already matches.
+  - Manages a database service from its creation to its deletion, found by O(service_id) or by O(name).
+  - With O(state=present), a service that does not exist is created with every creation field given, then its password
+    is set (when O(password) is given), then the module waits until it runs (O(wait)), then what the create request does
+    not take (O(private_endpoint_ids)) is set by an update.
+  - On an existing service, the fields fixed at creation (O(provider), O(region), O(tier), O(encryption_key),
+    O(encryption_assumed_role_identifier), O(transparent_data_encryption), O(compliance_type), O(profile), O(byoc_id),
+    O(data_warehouse_id), O(readonly), O(min_replica_memory_gb), O(max_replica_memory_gb), O(autoscaling_mode),
+    O(min_replicas), O(max_replicas)) are compared with the service; one that differs fails the task before any write,
+    naming the option and the service's current value. The service is read once and one C(PATCH) carrying only what
+    differs is sent (name, IP access list, private endpoints, release channel, endpoints, tags, core dumps, key
+    rotation), then O(num_replicas), O(idle_scaling) and O(idle_timeout_minutes) converge through the scaling
+    endpoint with the rules and code of M(engine.cloud.service_scaling). Nothing is sent when the service already matches.
+  - With O(state=absent), a service that is not stopped is stopped first (with the state table of
+    M(engine.cloud.service_state), waiting until it is C(stopped)), then deleted; with O(wait=true) the module waits
+    until reads show it gone (HTTP 404, C(terminated) or C(softdeleted)). A service that does not exist, or is already
+    gone, reports no change; one that is being deleted (C(terminating), C(softdeleting)) is only waited for.
   - Before any write, the service just read is checked against what it allows; O(release_channel) on a service
     that is not a production one fails, naming the option and the service's tier.
   - Options left out (or V(null)) are not managed.
-  - To change scaling use M(engine.cloud.service_scaling); to start or stop use M(engine.cloud.service_state).
+  - To start or stop use M(engine.cloud.service_state).
 author:
   - engine.cloud contributors (@engine-cloud)
 options:
+  state:
+    description:
+      - V(present) creates the service when it does not exist and converges it; V(absent) deletes it.
+    type: str
+    choices: [present, absent]
+    default: present
+  service_id:
+    description:
+      - UUID of the service. With it, O(name) is the service's desired name (a rename).
+      - One of O(service_id) and O(name) is required. A service is created from its O(name) alone (without O(service_id)).
+    type: str
   name:
     description:
-      - New name of the service.
-      - 1 to 50 letters, digits, spaces or hyphens, starting and ending with a letter or digit.
+      - Name of the service; 1 to 50 letters, digits, spaces or hyphens, starting and ending with a letter or digit.
+      - Without O(service_id), the service is found by name in one list request. None has it -> created (V(present))
+        or nothing to do (V(absent)); one -> that service; more than one -> the task fails before any write, listing
+        their ids (the API does not promise that names are unique).
+      - With O(service_id), the desired name of that service.
     type: str
+  provider:
+    description:
+      - Cloud provider. Required to create a service; fixed at creation.
+    type: str
+    choices: [aws, gcp, azure]
+  region:
+    description:
+      - The provider's region code, for example V(us-east-1) (aws), V(europe-west4) (gcp), V(eastus2) (azure).
+      - Required to create a service; fixed at creation.
+    type: str
+  tier:
+    description:
+      - Tier of the service (deprecated by the API, which still takes it), for example V(production) or V(development).
+      - Fixed at creation.
+    type: str
+  backup_id:
+    description:
+      - UUID of a backup to create the service from (same region and tier).
+      - Used only when the service is created; no read shows it, so it is not compared on an existing service.
+    type: str
+  encryption_key:
+    description:
+      - Customer-provided disk encryption key (its identifier, for example a key ARN, not key material). Fixed at creation.
+    type: str
+  encryption_assumed_role_identifier:
+    description:
+      - Role to assume for the disk encryption. Fixed at creation.
+    type: str
+  transparent_data_encryption:
+    description:
+      - Whether the service has transparent data encryption (the API's C(hasTransparentDataEncryption)). Fixed at creation.
+    type: bool
+  compliance_type:
+    description:
+      - Regulatory compliance of the service. Fixed at creation.
+    type: str
+    choices: [hipaa, pci]
+  profile:
+    description:
+      - Instance profile, for example V(v1-default) or V(v1-highmem-s). Fixed at creation.
+    type: str
+  byoc_id:
+    description:
+      - Id of a Bring Your Own Cloud region set-up. Fixed at creation.
+    type: str
+  data_warehouse_id:
+    description:
+      - Data warehouse the new service joins (without it, the service is the first of a new warehouse). Fixed at creation.
+    type: str
+  readonly:
+    description:
+      - Whether the service is read-only (the API's C(isReadonly)); a read-only service needs O(data_warehouse_id).
+      - Fixed at creation.
+    type: bool
+  num_replicas:
+    description:
+      - Number of replicas, between 1 and 20 (at least 2 for the first service of a warehouse), for vertical autoscaling.
+      - Sent at creation; on an existing service it converges through the scaling endpoint, as with
+        M(engine.cloud.service_scaling) (the service must be running for a change).
+      - Mutually exclusive with O(min_replicas) and O(max_replicas).
+    type: int
+  min_replica_memory_gb:
+    description:
+      - Lower memory bound of each replica, in GB; a multiple of 4 between 8 and 356 (the API allows at most 120 for
+        organizations that do not pay).
+      - Fixed at creation (no operation of the API changes it).
+    type: int
+  max_replica_memory_gb:
+    description:
+      - Upper memory bound of each replica, in GB; a multiple of 4 between 8 and 356 (120 for organizations that do not
+        pay), at least O(min_replica_memory_gb). With O(autoscaling_mode=horizontal) both bounds are equal.
+      - Fixed at creation.
+    type: int
+  autoscaling_mode:
+    description:
+      - V(vertical) (a fixed O(num_replicas), memory scales; the API's default) or V(horizontal) (the replica count scales
+        between O(min_replicas) and O(max_replicas) at a fixed memory). Fixed at creation.
+    type: str
+    choices: [vertical, horizontal]
+  min_replicas:
+    description:
+      - Lower bound of the replica count, 1 to 20, with O(autoscaling_mode=horizontal) (required to create one). Fixed at creation.
+    type: int
+  max_replicas:
+    description:
+      - Upper bound of the replica count, 1 to 20 and at least O(min_replicas), with O(autoscaling_mode=horizontal)
+        (required to create one). Fixed at creation.
+    type: int
+  idle_scaling:
+    description:
+      - Whether the service may scale down to zero when idle (the API's default is V(true)).
+      - Sent at creation; on an existing service it converges through the scaling endpoint.
+    type: bool
+  idle_timeout_minutes:
+    description:
+      - Minutes without queries before an idle service scales down; at least 5.
+      - Sent at creation; on an existing service it converges through the scaling endpoint.
+    type: int
+  password:
+    description:
+      - Password of the service's default user. Only its two hashes are sent (C(PATCH .../password) with base64(SHA-256)
+        and hex(SHA-1(SHA-1))), never the password itself; it is never returned or logged.
+      - No read shows which password a service has, so setting it is a command, not a comparison; see O(update_password).
+      - Keep it in Ansible Vault.
+    type: str
+  update_password:
+    description:
+      - V(on_create) sets O(password) only right after the module created the service.
+      - V(always) sets it on every run, which then reports C(changed) (as M(ansible.builtin.user) does).
+    type: str
+    choices: [on_create, always]
+    default: on_create
+  wait:
+    description:
+      - After a create, wait until the service is C(running) or C(idle) (C(failed) fails the task); after a delete,
+        until reads show it gone.
+      - O(state=absent) always waits for a stop to end, whatever O(wait) says, since the API deletes a stopped service only.
+    type: bool
+    default: true
+  wait_timeout:
+    description:
+      - Seconds, at least 1, for the waits of a create or of a delete, and separately for the stop before a delete.
+    type: int
+    default: 1800
   ip_access_list:
     description:
       - Addresses allowed to connect to the service.
@@ -61,6 +211,8 @@ options:
     description:
       - Private endpoint ids to attach to the service; each must be one of the service's
         C(availablePrivateEndpointIds).
+      - The API does not take them when it creates a service; a new service gets them with an update right after it
+        was created.
       - Attached ids that are not listed are kept unless O(purge_private_endpoint_ids=true).
     type: list
     elements: str
@@ -97,7 +249,7 @@ options:
         required: true
   transparent_data_encryption_key_id:
     description:
-      - Id of the transparent data encryption key to rotate to.
+      - Id of the transparent data encryption key to rotate to (an existing service; a new one is created with its first key).
       - The key is rotated only when it differs from the service's current C(transparentDataEncryptionKeyId).
       - The service must have transparent data encryption enabled and be running; in check mode, a rotation on a
         service that is not running shows a warning, since the real run would be refused (HTTP 424).
@@ -125,19 +277,25 @@ options:
     type: bool
 extends_documentation_fragment:
   - engine.cloud.cloud
-  - engine.cloud.cloud.SERVICE_ID
   - engine.cloud.observability.UNUSED
   - engine.cloud.attributes
   - engine.cloud.attributes.CLOUD_GROUP
 attributes:
   check_mode:
     support: full
+    details:
+      - Reports what would be created, changed or deleted, and sends no write. A create shows the service the request
+        would make; a delete, the service that would be deleted.
   diff_mode:
     support: full
     details:
-      - The diff shows, in the API's field names, the before and after value of each field that changes.
+      - The diff shows, in the API's field names, the before and after value of each field that changes; for a create,
+        an empty before and the service to create; for a delete, the service and an empty after. A password that is set
+        shows as C(password) with a masked value.
   idempotent:
-    support: full
+    support: partial
+    details:
+      - Idempotent, except with O(update_password=always), which sets the password on every run and reports C(changed).
 notes:
   - The API removes entries before it adds them, so a description change is sent as a remove and an add of the same source.
   - When the answer to the C(PATCH) is lost (no response within O(api_timeout), a connection reset, HTTP 502, 503 or 504),
@@ -145,6 +303,18 @@ notes:
     differs is sent, with the IP access list, private endpoint and tag changes computed anew from that read (an entry
     that is already gone is not removed twice); nothing is sent when the first attempt did the work, and the task reports
     the change it made. At most O(api_retries) such rounds.
+  - When the answer to the create is lost, the service may have been created, and a second create would make a second
+    service. The services are read again by name; a service of that name is taken as the one created, and the create is
+    sent again only when there is none (at most O(api_retries) times). The generated password was in the lost answer
+    only, so C(initial_password) is then not returned and a warning says so; give O(password) to set one.
+  - When the answer to the delete is lost, the service is read again; it is deleted again only when the read still shows
+    it, not deleting (at most O(api_retries) times).
+  - When the answer to the password request is lost, the same two hashes are sent again (at most O(api_retries) times),
+    since setting the same password twice leaves it as it is.
+  - A service that is being deleted (C(terminating), C(softdeleting)) fails O(state=present) before any write.
+  - A new service without O(password) returns its generated password once, as C(initial_password), in the run that
+    created it; no later read shows it. Register the result with C(no_log=true) and store the password (for example in
+    a vault), or give O(password).
 seealso:
   - module: engine.cloud.service_info
   - module: engine.cloud.service_scaling
@@ -152,6 +322,31 @@ seealso:
 '''
 
 EXAMPLES = r'''
+- name: Create the staging service unless it exists (its password comes from Ansible Vault), and wait until it runs
+  engine.cloud.service:
+    name: staging-eu
+    provider: aws
+    region: eu-central-1
+    num_replicas: 2
+    min_replica_memory_gb: 16
+    max_replica_memory_gb: 32
+    idle_timeout_minutes: 30
+    tags:
+      env: staging
+      team: data-platform
+    ip_access_list:
+      - source: 203.0.113.0/24
+        description: Office Berlin
+    password: "{{ vault_staging_password }}"
+
+- name: Create a service without a password and keep the one the API generates (returned once, in this run only)
+  engine.cloud.service:
+    name: reporting-eu
+    provider: aws
+    region: eu-central-1
+  register: reporting
+  no_log: true
+
 - name: Allow the office and the CI runner, keep the other entries
   engine.cloud.service:
     service_id: 3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e51
@@ -196,13 +391,22 @@ EXAMPLES = r'''
       team: data-platform
       cost-center: 4711
     enable_core_dumps: true
+
+- name: Delete the staging service (stopped first, then deleted), without waiting until reads show it gone
+  engine.cloud.service:
+    name: staging-eu
+    state: absent
+    wait: false
 '''
 
 RETURN = r'''
 service:
   description:
     - The service after the change, as the API returns it (the current service when nothing changed).
-    - In check mode, the current service with the changed fields as they would be.
+    - After a create, the service as last read (with O(wait=true), running or idle).
+    - After a delete, the service as last read before it was gone; V({}) when there was nothing to delete.
+    - In check mode, the current service with the changed fields as they would be; for a create, the fields of the
+      create request with C(state) V(provisioning).
   returned: success
   type: dict
   contains:
@@ -271,15 +475,67 @@ service:
       description: Whether the service's infrastructure collects core dumps.
       type: bool
       sample: false
+    provider:
+      description: Cloud provider.
+      type: str
+      sample: aws
+    region:
+      description: Region of the service.
+      type: str
+      sample: eu-central-1
+initial_password:
+  description:
+    - The password the API generated for the default user of a service this run created without O(password).
+    - Returned once, in the run that created the service, and never again (no read shows it); not returned when the
+      answer to the create was lost. Register the result with C(no_log=true) and store it.
+    - Also returned when a step after the create failed (the wait, the update of the private endpoints).
+  returned: when this run created the service and O(password) was not given
+  type: str
+  sample: Tz8-0bXk3wLq9Rm2Yp4s
 '''
 
+
+from ansible_collections.engine.cloud.plugins.module_utils import client as http
 from ansible_collections.engine.cloud.plugins.module_utils import service as rules
-from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule
+from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
+from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule, services_path, wait_options
+from ansible_collections.engine.cloud.plugins.module_utils.compare import MASK, mask_secrets, merge_diffs
+from ansible_collections.engine.cloud.plugins.module_utils.lifecycle import Kind, Lifecycle
+
+KIND = Kind(noun='service', key='service', id_option='service_id',
+            collection=lambda module: services_path(module.params['organization_id']),
+            item=lambda module, service_id: '%s/%s' % (services_path(module.params['organization_id']), service_id),
+            ready=('running', 'idle'), failures=('failed',), deleting=('terminating', 'softdeleting'),
+            gone=('terminated', 'softdeleted'), answer_key='service')
+PASSWORD_DIFF = dict(before={}, after=dict(password=MASK))
 
 
 def main():
     module = CloudModule(dict(
+        state=dict(type='str', default='present', choices=['present', 'absent']),
         name=dict(type='str'),
+        provider=dict(type='str', choices=list(rules.PROVIDERS)),
+        region=dict(type='str'),
+        tier=dict(type='str'),
+        backup_id=dict(type='str'),
+        encryption_key=dict(type='str', no_log=False),
+        encryption_assumed_role_identifier=dict(type='str'),
+        transparent_data_encryption=dict(type='bool'),
+        compliance_type=dict(type='str', choices=['hipaa', 'pci']),
+        profile=dict(type='str'),
+        byoc_id=dict(type='str'),
+        data_warehouse_id=dict(type='str'),
+        readonly=dict(type='bool'),
+        num_replicas=dict(type='int'),
+        min_replica_memory_gb=dict(type='int'),
+        max_replica_memory_gb=dict(type='int'),
+        autoscaling_mode=dict(type='str', choices=['vertical', 'horizontal']),
+        min_replicas=dict(type='int'),
+        max_replicas=dict(type='int'),
+        idle_scaling=dict(type='bool'),
+        idle_timeout_minutes=dict(type='int'),
+        password=dict(type='str', no_log=True),
+        update_password=dict(type='str', default='on_create', choices=['on_create', 'always'], no_log=False),
         ip_access_list=dict(type='list', elements='dict', options=dict(
             source=dict(type='str', required=True),
             description=dict(type='str'),
@@ -296,7 +552,8 @@ def main():
         tags=dict(type='dict'),
         purge_tags=dict(type='bool', default=False),
         enable_core_dumps=dict(type='bool'),
-    ))
+        **wait_options(1800)
+    ), uuid_options=('backup_id',), service_id_required=False, required_one_of=[('service_id', 'name')])
     tags, tag_errors = rules.check_tags('tags', module.params['tags'])
     params = dict(module.params, tags=tags)
     module.fail_on_errors(
@@ -305,16 +562,97 @@ def main():
         else 'transparent_data_encryption_key_id must not be empty',
         None if all((item or '').strip() for item in params['private_endpoint_ids'] or [])
         else 'private_endpoint_ids must not hold empty ids',
+        None if params['password'] is None or params['password'] else 'password must not be empty',
         *(rules.ip_access_list_errors('ip_access_list', params['ip_access_list'])
-          + rules.endpoints_errors('endpoints', params['endpoints']) + tag_errors))
+          + rules.endpoints_errors('endpoints', params['endpoints']) + tag_errors + rules.lifecycle_errors(params)))
+    life = Lifecycle(module, KIND)
+    current = life.find()
+    if params['state'] == 'absent':
+        if current is None:
+            life.absent()
+        module.params['service_id'] = current['id']
+        # the API deletes a stopped service only: service_state's table stops it, and the stop is waited for
+        life.delete(current, prepare=lambda service: module.bring(rules.SERVICE_TABLE, 'stopped', 'service', current=service, wait=True)[0])
+    if current is None:
+        create(module, life, params, tags)
+    if current.get('state') in KIND.deleting:
+        module.fail('service %s is being deleted (state %s): state=present cannot change it; once reads show it gone, the task '
+                    'creates a new one by name. Nothing was sent' % (current.get('name') or current['id'], current['state']),
+                    service=current)
+    module.params['service_id'] = current['id']
+    module.fail_on_errors(*life.fixed_errors(current, rules.fixed_fields(params, current)))
+    service, patched = module.apply(module.get, patch_plan(module, params), lambda body: module.send('PATCH', body), current=current)
+    scaling = dict(params, min_total_memory_gb=None, max_total_memory_gb=None)
+    service, scaled = module.apply(module.get, rules.scaling_plan(module, scaling), rules.scaling_write(module), current=service)
+    password_diff = None
+    if params['password'] is not None and params['update_password'] == 'always':
+        password_diff = PASSWORD_DIFF
+        if not module.check_mode:
+            set_password(module, params['password'])
+    diff = merge_diffs([patched, scaled, password_diff])
+    module.exit(changed=diff is not None, diff=diff, service=service)
 
+
+def patch_plan(module, params):
+    """The service PATCH step: what the service just read allows, then (body, diff) of what differs."""
     def plan(current):
         module.fail_on_errors(*rules.service_errors(current, params))
         body, diff = rules.service_patch(current, params)
         module.warn_in_check_mode('transparentDataEncryptionKeyId' in body and rules.not_running_warning(current, 'a key rotation'))
         return body, diff
+    return plan
 
-    module.converge('service', module.get, plan, lambda body: module.send('PATCH', body))
+
+def create(module, life, params, tags):
+    """Create the service, set its password, wait until it runs, set what the create request does not take; exit."""
+    if params['service_id'] is None:
+        module.fail_on_errors(*rules.create_errors(params) + rules.horizontal_create_errors(params))
+    body = rules.create_body(params, tags)
+    predicted = rules.predicted_service(body, params)
+    answer = life.create(body, predicted)
+    service, password = answer['service'], answer.get('password')
+    module.params['service_id'] = service['id']
+    if params['password'] is None and password is not None:
+        keep_initial_password(module, password)
+    if params['password'] is not None:
+        set_password(module, params['password'])
+        password = None
+    elif password is None:
+        module.warn('the answer to the create request was lost, and the service %s was found by name afterwards: the password '
+                    'the API generated was in that answer only. Set one with the password option and update_password=always'
+                    % service['id'])
+    service = life.wait_ready(service)
+    service, dummy = module.apply(module.get, patch_plan(module, params), lambda body: module.send('PATCH', body), current=service)
+    result = dict(changed=True, service=mask_secrets(service))
+    if module._diff:
+        result['diff'] = dict(before={}, after=mask_secrets(predicted))
+    if password is not None:
+        result['initial_password'] = password
+    module.exit_json(**result)
+
+
+def keep_initial_password(module, password):
+    """The generated password is returned once, by design (documented: register with no_log): the client had hidden
+    it as a secret of the answer. A step after the create that fails (the wait, the update) returns it too, since
+    no later run can."""
+    module.no_log_values.discard(password)
+    fail_json = module.fail_json
+
+    def fail_with_password(msg, **result):
+        fail_json(msg=msg, initial_password=password, **result)
+    module.fail_json = fail_with_password
+
+
+def set_password(module, password):
+    """PATCH S/password with the two hashes. The same hashes sent twice set the same password, so a lost answer is
+    followed by the same request (at most api_retries times)."""
+    for attempt in range(module.params['api_retries'] + 1):
+        try:
+            return module.send('PATCH', rules.password_body(password), 'password')
+        except http.ApiError as error:
+            if not error.answer_lost or attempt == module.params['api_retries']:
+                module.fail_api(error)
+        CLOCK.sleep(module.client.backoff(attempt))
 
 
 if __name__ == '__main__':

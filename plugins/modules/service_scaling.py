@@ -176,8 +176,6 @@ service:
 
 from ansible_collections.engine.cloud.plugins.module_utils import service as rules
 from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule
-from ansible_collections.engine.cloud.plugins.module_utils.compare import changes
-from ansible_collections.engine.cloud.plugins.module_utils.compare import diff as make_diff
 
 
 def main():
@@ -196,14 +194,7 @@ def main():
                 '%s sets %s, a field the API deprecates as inaccurate for services with a non-default number of replicas'
                 % (option, dict(rules.SCALING_FIELDS)[option]),
                 version='2.0.0', collection_name='engine.cloud')
-
-    def plan(current):
-        module.fail_on_errors(*rules.service_errors(current, params) + [rules.memory_order_error(params, current)])
-        body = changes(current, rules.scaling_request(params))
-        module.warn_in_check_mode(body and rules.not_running_warning(current, 'scaling changes'))
-        return body, make_diff(current, body)
-
-    module.converge('service', module.get, plan, lambda body: module.send('PATCH', body, 'scaling'))
+    module.converge('service', module.get, rules.scaling_plan(module, params), rules.scaling_write(module))
 
 
 if __name__ == '__main__':

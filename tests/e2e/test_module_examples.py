@@ -29,6 +29,8 @@ def example_play(name, tasks, url):
     admin = url + '/_admin'
     return dict(
         name='Examples of engine.cloud.%s' % name, hosts='localhost', connection='local', gather_facts=False,
+        # What a vault would hold for the examples that read one.
+        vars=dict(vault_staging_password='Examples-Vault-Pw-8'),
         # Options every module has go to group/engine.cloud.all; each API's credentials to its own
         # group (a module refuses the other API's options).
         module_defaults={

@@ -21,7 +21,8 @@ import yaml
 
 from harness import ROOT
 from tests.simulator import catalog
-from tests.simulator.fixture_ids import DASHBOARD_HEALTH, PIPE_POSTGRES, SERVICE_DEV, SERVICE_PROD, SOURCE_METRICS, pipe_path, service_path
+from tests.simulator.fixture_ids import (DASHBOARD_HEALTH, ORGANIZATION, PIPE_POSTGRES, SERVICE_DEV, SERVICE_PROD, SOURCE_METRICS,
+                                         pipe_path, service_path)
 
 # The modules the suite drives: the catalog every suite reads.
 MODULES, BY_NAME, WRITERS = catalog.MODULES, catalog.BY_NAME, catalog.WRITERS
@@ -200,6 +201,78 @@ def all_fault_cases():
     for module in FAULTED_WRITES:
         cases.extend(fault_cases(module, 'write'))
     return cases
+
+
+# --- the lifecycle of a service: lost answers to a create or a delete, deletes during transitions --------
+
+SERVICES_PATH = '/v1/organizations/%s/services' % ORGANIZATION
+NEW_NAME = 'reliability new'
+NEW_SERVICE = dict(name=NEW_NAME, provider='aws', region='eu-central-1', wait=False)
+# A password given to a task: sent as its two hashes only; the secrets scan looks for it in every output.
+SERVICE_PASSWORD = 'reliability-Service-Pw-5b1e'
+
+
+class LifecycleCase:
+    """One run of engine.cloud.service on a freshly reset simulator (config: its reset keys; edits: admin edits
+    [kind, id, changes]; faults). writes: the (method, path) of every write it must send, in order; named: how many
+    services named NEW_NAME it must leave; gone: a service the run must leave deleted (absent from the state, or
+    terminated / softdeleted); expect: words of the failure message when it must fail."""
+
+    def __init__(self, key, args, writes, faults=(), config=None, edits=(), named=None, gone=None, changed=True, expect=None):
+        self.key, self.writes, self.faults, self.edits = key, writes, list(faults), [list(edit) for edit in edits]
+        self.args = dict(args, api_retries=args.get('api_retries', RETRIES), api_timeout=TIMEOUT)
+        self.config = dict(config or {}, transition_reads=1)
+        self.named, self.gone, self.changed, self.expect = named, gone, changed, expect
+
+    def __repr__(self):
+        return self.key
+
+
+def _lost(method, kind='status', status=504, apply=False, count=1, path='$'):
+    spec = dict(method=method, path=path, kind=kind, count=count, apply=apply)
+    if kind == 'status':
+        spec['status'] = status
+    return spec
+
+
+_POST = ('POST', SERVICES_PATH)
+_DELETE_DEV, _DELETE_PROD = ('DELETE', service_path(SERVICE_DEV)), ('DELETE', service_path(SERVICE_PROD))
+_STOP_PROD = ('PATCH', service_path(SERVICE_PROD, '/state'))
+LIFECYCLE_CASES = [
+    # A create whose answer was lost, applied: the services are read by name, the one found is taken, no second POST.
+    LifecycleCase('create_lost_502_applied', NEW_SERVICE, [_POST], [_lost('POST', status=502, apply=True)], named=1),
+    LifecycleCase('create_lost_504_applied', NEW_SERVICE, [_POST], [_lost('POST', apply=True)], named=1),
+    LifecycleCase('create_lost_reset_applied', NEW_SERVICE, [_POST], [_lost('POST', kind='reset', apply=True)], named=1),
+    LifecycleCase('create_lost_applied_starting', NEW_SERVICE, [_POST], [_lost('POST', apply=True)], config={'create_state': 'starting'},
+                  named=1),
+    # Not applied: none of that name, so it is sent again, once per lost answer, within api_retries.
+    LifecycleCase('create_lost_503_not_applied', NEW_SERVICE, [_POST, _POST], [_lost('POST', status=503)], named=1),
+    LifecycleCase('create_lost_beyond_retries', dict(NEW_SERVICE, api_retries=1), [_POST, _POST], [_lost('POST', count=2)], named=0,
+                  expect=['HTTP 504', 'allows no further attempt']),
+    # A delete whose answer was lost is confirmed by a read: applied -> not sent again; not applied -> sent again.
+    LifecycleCase('delete_lost_504_applied', dict(service_id=SERVICE_DEV, state='absent'), [_DELETE_DEV], [_lost('DELETE', apply=True)],
+                  gone=SERVICE_DEV),
+    LifecycleCase('delete_lost_reset_applied_terminated', dict(service_id=SERVICE_DEV, state='absent'), [_DELETE_DEV],
+                  [_lost('DELETE', kind='reset', apply=True)], config={'deleted_reads': 'terminated'}, gone=SERVICE_DEV),
+    LifecycleCase('delete_lost_502_not_applied', dict(service_id=SERVICE_DEV, state='absent'), [_DELETE_DEV, _DELETE_DEV],
+                  [_lost('DELETE', status=502)], gone=SERVICE_DEV),
+    # A running service is stopped first; a stopping one is only waited for; one being deleted gets nothing.
+    LifecycleCase('delete_running', dict(service_id=SERVICE_PROD, state='absent'), [_STOP_PROD, _DELETE_PROD],
+                  config={'deleted_reads': 'softdeleted'}, gone=SERVICE_PROD),
+    LifecycleCase('delete_while_stopping', dict(service_id=SERVICE_PROD, state='absent'), [_DELETE_PROD],
+                  edits=[('services', SERVICE_PROD, {'state': 'stopping', 'then': {'state': 'stopped', 'reads': 2}})], gone=SERVICE_PROD),
+    LifecycleCase('absent_while_deleting', dict(service_id=SERVICE_DEV, state='absent'), [],
+                  edits=[('services', SERVICE_DEV, {'state': 'terminating', 'then': {'state': 'terminated', 'reads': 2}})],
+                  gone=SERVICE_DEV, changed=False),
+    # A password: set after the create that was found by name, and as a command on an existing service.
+    LifecycleCase('create_lost_applied_with_password', dict(NEW_SERVICE, password=SERVICE_PASSWORD), [_POST, ('PATCH', None)],
+                  [_lost('POST', apply=True)], named=1),
+    LifecycleCase('password_always', dict(service_id=SERVICE_PROD, password=SERVICE_PASSWORD, update_password='always'),
+                  [('PATCH', service_path(SERVICE_PROD, '/password'))]),
+    # A lost stop before the delete: the table decides again from a read, the stop is not sent twice once it took effect.
+    LifecycleCase('delete_stop_lost_applied', dict(service_id=SERVICE_PROD, state='absent'), [_STOP_PROD, _DELETE_PROD],
+                  [_lost('PATCH', apply=True, path='/state$')], gone=SERVICE_PROD),
+]
 
 
 # ansible-core, not the collection: a string where a list of dicts wants a dict fails in

@@ -55,6 +55,12 @@ again when it sees none within `wait_timeout`. GETs, the settings PUT (idempoten
 and HTTP 429 (refused before anything was applied) are retried as before. The fault cases check this
 from the request log: a read right after every lost answer, one write where the first was applied,
 one resync, and the resource's state of one write.
+
+A create (POST) or a delete (DELETE) whose answer is lost is not sent again either before a read:
+after a create the services are read by name, and one of that name is taken as the one created
+(a second POST would make a second service); after a delete the service is read, and a service
+that is gone or being deleted is not deleted again. The lifecycle cases check that a lost create
+leaves exactly one service, and a lost delete one DELETE where the first was applied.
 '''
 
 
@@ -86,6 +92,7 @@ def _load_rows(load):
 
 def render(counts):
     faults, bad, load, secrets, tls, suite = (counts.get(name, {}) for name in ('faults', 'bad_input', 'load', 'secrets', 'tls', 'suite'))
+    lifecycle = counts.get('lifecycle', {})
     out = [HEAD, '## Summary\n\n']
     out.append(_rows([
         ('faults tried (module x fault x read/write x within/beyond api_retries)', '%s (%s passed)' % (faults.get('tried', 0), faults.get('passed', 0))),
@@ -98,6 +105,10 @@ def render(counts):
         ('... of them applied before the answer was lost, and not sent again',
          '%s of %s' % (faults.get('lost_applied_one_write', 0), faults.get('lost_applied', 0))),
         ('... of them not applied, and sent again after the read', faults.get('lost_resent_after_a_read', 0)),
+        ('service lifecycle cases (a lost create or delete answer, a delete while stopping or deleting)',
+         '%s (%s passed)' % (lifecycle.get('tried', 0), lifecycle.get('passed', 0))),
+        ('... lost create or delete answers, read again before anything else was sent',
+         '%s of %s' % (lifecycle.get('lost_answers_read_again', 0), lifecycle.get('lost_answers', 0))),
         ('bad inputs tried', '%s (%s passed)' % (bad.get('tried', 0), bad.get('passed', 0))),
         ('options with bad-input cases (the others take any string: credentials, key ids, exact-match filters)',
          '%s of %s' % (bad.get('options_covered', 0), bad.get('options', 0))),

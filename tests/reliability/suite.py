@@ -98,6 +98,7 @@ class Suite:
             self._job(('bad', module.name), self._bad_inputs, module)
         self._job('lost_creates', self._lost_creates)
         self._job('tls', self._tls)
+        self._job('lifecycle', self._lifecycle)
         self._job('check', self._check_mode)
         self._job('planted', self._planted)
         self._job('group_all', self._group_all)
@@ -105,7 +106,7 @@ class Suite:
     def result(self, key):
         if key not in self.jobs:
             function = dict(tls=self._tls, check=self._check_mode, planted=self._planted, group_all=self._group_all,
-                            lost_creates=self._lost_creates)
+                            lifecycle=self._lifecycle, lost_creates=self._lost_creates)
             if isinstance(key, tuple) and key[0] == 'load':
                 self._job(key, self._load, key[1])
             elif isinstance(key, tuple) and key[0] == 'faults':
@@ -188,6 +189,36 @@ class Suite:
         initial = resource(_load_json(os.path.join(run.directory, 'initial.json')), kind, object_id)
         reference = resource(_load_json(os.path.join(run.directory, 'reference.json')), kind, object_id)
         return initial, reference, run.registered['reference']
+
+    # --- the lifecycle of a service ----------------------------------------------------------------
+
+    def _lifecycle(self):
+        """One playbook: every case of cases.LIFECYCLE_CASES on a fresh state, its log and state kept."""
+        sim = self.simulator('lifecycle')
+        try:
+            tasks, names, previous = [], {}, None
+            service = cases.BY_NAME['service']
+            for case in cases.LIFECYCLE_CASES:
+                arm = admin_task(sim, 'Arm %s' % case.key, reset=case.config, edits=case.edits, faults=case.faults)
+                if previous:
+                    arm['sim_admin'].update(requests=True, snapshot=previous.key + '.json')
+                    arm['register'] = 'l_' + previous.key
+                tasks += [arm, module_task(service, case.args, 'r_' + case.key, 'Run %s' % case.key)]
+                names[case.key] = "{'result': r_%s, 'log': l_%s.requests}" % (case.key, case.key)
+                previous = case
+            tasks.append(dict(admin_task(sim, 'Read the log of %s' % previous.key, requests=True, snapshot=previous.key + '.json'),
+                              register='l_' + previous.key))
+            tasks.append(dump_task_raw(sim, names))
+            return self.ansible.playbook('lifecycle', [play('The lifecycle of a service', tasks, sim_url=sim.url)])
+        finally:
+            sim.stop()
+
+    def lifecycle_outcome(self, case):
+        run = self.result('lifecycle')
+        entry = run.registered.get(case.key)
+        if entry is None:
+            raise AssertionError('no result for %s\n%s' % (case.key, run.explain()))
+        return Outcome(run, entry['result'], entry['log'], _load_json(os.path.join(run.directory, case.key + '.json')))
 
     # --- a create whose answer is lost ------------------------------------------------------------
 

@@ -32,6 +32,7 @@ SECRETS = {
     'Basic authorization header': base64.b64encode(('%s:%s' % (KEY_ID, KEY_SECRET)).encode('utf-8')).decode('ascii'),
     'wrong key secret given to a task': WRONG_SECRET,
     'wrong token given to a task': WRONG_TOKEN,
+    'service password given to a task': cases.SERVICE_PASSWORD,
 }
 # The run that prints a secret on purpose is not part of the zero count.
 EXCLUDED = ('planted',)

@@ -3,6 +3,8 @@
 import base64
 import binascii
 import copy
+import hashlib
+import secrets
 import ipaddress
 import re
 import uuid
@@ -42,8 +44,7 @@ RPE = S + '/pipesReversePrivateEndpoints/{reversePrivateEndpointId}'
 
 OPENAPI = OpenApi()
 PIPE_SCHEMAS = pipe_rules.PipeSchemas(OPENAPI)
-# handle() answers a handler's NO_RESULT as an envelope without result (a pipe's DELETE).
-NO_RESULT = object()
+NO_RESULT = object()  # an answer without ``result`` (a DELETE)
 
 
 class ApiError(Exception):
@@ -97,7 +98,7 @@ def _handle(store, request):
             raise ApiError(400, '%s: must be a valid UUID' % name)
     if params['organizationId'].lower() != store.fixtures['organization']['id']:
         raise ApiError(403, 'The API key has no access to organization %s' % params['organizationId'])
-    service = _lookup(store.services, params['serviceId'], 'Service') if 'serviceId' in params else None
+    service = _service(store, params['serviceId']) if 'serviceId' in params else None
     body = _body(request, route) if request.method in ('PATCH', 'PUT', 'POST') else None
     params['query'] = request.query_pairs  # [(name, value)], in order, repeated names kept
     if service is not None:
@@ -138,6 +139,14 @@ def _lookup(objects, object_id, kind):
     return obj
 
 
+def _service(store, service_id):
+    """The service of the path: 404 when unknown, or once a deleted one is gone (config deleted_reads: gone)."""
+    service = store.settle(_lookup(store.services, service_id, 'Service'))
+    if service['id'] not in store.services:
+        raise ApiError(404, 'Service %s not found' % service_id)
+    return service
+
+
 def _body(request, route):
     content_type = request.headers.get('Content-Type', '').split(';')[0].strip().lower()
     if content_type != 'application/json':
@@ -145,9 +154,9 @@ def _body(request, route):
     body = request.json_body()
     if not isinstance(body, dict):
         raise ApiError(400, 'request body: must be a JSON object')
-    # Operations the OpenAPI document does not hold validate their bodies in their handlers.
-    documented = route[1] in OPENAPI.paths.get(route[0], {})
-    problem = first_error(OPENAPI.request_validator(*route), body) if documented else None
+    if route[1] not in OPENAPI.paths.get(route[0], {}):
+        return body  # an operation the document does not hold: its handler validates the body field by field
+    problem = first_error(OPENAPI.request_validator(*route), body)
     if problem:
         raise bad_request(*problem)
     return body
@@ -194,7 +203,9 @@ def list_services(store, _service, params, _body):
     the list by two tags, as a filter does; OR would return services a client did not ask for. The collection's
     clients check the tags of what they get again, so they are right under either reading."""
     wanted = _tag_filters(params['query'])
-    return [render_service(store, service) for service in store.services.values()
+    for service in list(store.services.values()):
+        store.settle(service)  # a deleted service may be gone by now
+    return [render_service(store, service) for service in list(store.services.values())
             if all(_has_tag(service, key, value) for key, value in wanted)]
 
 
@@ -224,9 +235,7 @@ def patch_service(store, service, _params, body):
     store.settle(service)
     draft = copy.deepcopy(service)
     if 'name' in body:
-        if not NAME_RE.fullmatch(body['name']):
-            raise bad_request('request body.name', 'must be 1 to 50 letters, digits, spaces or hyphens, '
-                                                   'starting and ending with a letter or digit')
+        _check_name(store, body['name'], service['id'])
         draft['name'] = body['name']
     if 'ipAccessList' in body:
         draft['ipAccessList'] = _patch_ip_access_list(draft['ipAccessList'], body['ipAccessList'])
@@ -407,6 +416,276 @@ def patch_service_state(store, service, _params, body):
     elif not (command == 'start' and state == 'idle'):  # an idle service counts as started
         raise ApiError(409, 'Cannot %s service %s in state %s' % (command, service['id'], state))
     return render_service(store, service)
+
+
+# The lifecycle of a service (reference: "the lifecycle of a service"; not in the OpenAPI document) ----------
+
+# The provider of each region code of the Service schema's region enum.
+REGIONS = {
+    'aws': ('ap-northeast-1', 'ap-northeast-2', 'ap-south-1', 'ap-southeast-1', 'ap-southeast-2', 'ca-central-1', 'eu-central-1',
+            'eu-west-1', 'eu-west-2', 'il-central-1', 'us-east-1', 'us-east-2', 'us-west-2'),
+    'gcp': ('us-east1', 'us-central1', 'europe-west2', 'europe-west4', 'asia-southeast1', 'asia-northeast1'),
+    'azure': ('eastus', 'eastus2', 'westus3', 'germanywestcentral', 'centralus'),
+}
+TIERS = ('development', 'production', 'dedicated_high_mem', 'dedicated_high_cpu', 'dedicated_standard',
+         'dedicated_standard_n2d_standard_4', 'dedicated_standard_n2d_standard_8', 'dedicated_standard_n2d_standard_32',
+         'dedicated_standard_n2d_standard_128', 'dedicated_standard_n2d_standard_32_16SSD',
+         'dedicated_standard_n2d_standard_64_24SSD')
+PROFILES = ('v1-default', 'v1-highmem-xs', 'v1-highmem-s', 'v1-highmem-m', 'v1-highmem-l', 'v1-highmem-xl')
+TAG_RE = re.compile(r'[a-zA-Z0-9._-]+')
+# The fields of a ServicePostRequest and the check of each value's type (the reference's list).
+_STRING, _BOOL, _INT, _LIST = (str,), (bool,), (int,), (list,)
+CREATE_FIELDS = {
+    'name': _STRING, 'provider': _STRING, 'region': _STRING, 'tier': _STRING, 'ipAccessList': _LIST,
+    'minReplicaMemoryGb': _INT, 'maxReplicaMemoryGb': _INT, 'numReplicas': _INT, 'autoscalingMode': _STRING,
+    'minReplicas': _INT, 'maxReplicas': _INT, 'idleScaling': _BOOL, 'idleTimeoutMinutes': _INT, 'releaseChannel': _STRING,
+    'endpoints': _LIST, 'tags': _LIST, 'enableCoreDumps': _BOOL, 'backupId': _STRING, 'encryptionKey': _STRING,
+    'encryptionAssumedRoleIdentifier': _STRING, 'hasTransparentDataEncryption': _BOOL, 'complianceType': _STRING,
+    'profile': _STRING, 'byocId': _STRING, 'dataWarehouseId': _STRING, 'isReadonly': _BOOL,
+    'minTotalMemoryGb': _INT, 'maxTotalMemoryGb': _INT, 'privateEndpointIds': _LIST,
+}
+PASSWORD_FIELDS = ('newPasswordHash', 'newDoubleSha1Hash')
+HEX40 = re.compile(r'[0-9a-fA-F]{40}')
+
+
+def _check_name(store, name, own_id=None):
+    if not isinstance(name, str) or not NAME_RE.fullmatch(name):
+        raise bad_request('request body.name', 'must be 1 to 50 letters, digits, spaces or hyphens, '
+                                               'starting and ending with a letter or digit')
+    if store.config['unique_service_names'] and any(other['name'] == name and other['id'] != own_id
+                                                    for other in store.services.values()):
+        raise ApiError(409, 'A service named %s already exists in the organization' % name)
+
+
+def _organization_paid(store):
+    paid = store.config['organization_paid']
+    return store.fixtures['organization'].get('paid', False) if paid is None else paid
+
+
+def _check_create(store, body):
+    """Every field of a ServicePostRequest, strictly: unknown fields, types, enums and the rules of the reference."""
+    for key, value in body.items():
+        if key not in CREATE_FIELDS:
+            raise bad_request('request body.' + key, 'is not a field of a service creation request')
+        if isinstance(value, bool) and CREATE_FIELDS[key] == _INT or not isinstance(value, CREATE_FIELDS[key]):
+            raise bad_request('request body.' + key, 'must be of type %s' % CREATE_FIELDS[key][0].__name__)
+    for key in ('name', 'provider', 'region'):
+        if key not in body:
+            raise bad_request('request body.' + key, 'is required')
+    if 'privateEndpointIds' in body:
+        raise bad_request('request body.privateEndpointIds', 'is deprecated at creation: set it with the update operation')
+    _check_name(store, body['name'])
+    _one_of(body, 'provider', tuple(REGIONS))
+    if body['region'] not in REGIONS[body['provider']]:
+        raise bad_request('request body.region', '%s is not a region of provider %s (one of: %s)'
+                          % (body['region'], body['provider'], ', '.join(REGIONS[body['provider']])))
+    _one_of(body, 'tier', TIERS)
+    _one_of(body, 'autoscalingMode', ('vertical', 'horizontal'))
+    _one_of(body, 'releaseChannel', ('slow', 'default', 'fast'))
+    _one_of(body, 'complianceType', ('hipaa', 'pci'))
+    _one_of(body, 'profile', PROFILES)
+    _check_create_scaling(store, body)
+    if 'releaseChannel' in body and body.get('tier', 'production') != 'production':
+        raise bad_request('request body.releaseChannel', 'available only for production services')
+    for index, entry in enumerate(body.get('ipAccessList', [])):
+        field = 'request body.ipAccessList[%d]' % index
+        if not isinstance(entry, dict) or set(entry) - {'source', 'description'}:
+            raise bad_request(field, 'must be an object with source and description')
+        _ip_source(entry, field)
+    _patch_endpoints({'endpoints': []}, body.get('endpoints', []))
+    for index, change in enumerate(body.get('endpoints', [])):
+        if change.get('protocol') != 'mysql' or not isinstance(change.get('enabled'), bool) or set(change) - {'protocol', 'enabled'}:
+            raise bad_request('request body.endpoints[%d]' % index, 'must be {protocol: mysql, enabled: true or false}')
+    _check_create_tags(body.get('tags', []))
+    if body.get('isReadonly') and not body.get('dataWarehouseId'):
+        raise bad_request('request body.isReadonly', 'a read-only service must name its data warehouse (dataWarehouseId)')
+    warehouses = set(service['dataWarehouseId'] for service in store.services.values())
+    if 'dataWarehouseId' in body and body['dataWarehouseId'] not in warehouses:
+        raise bad_request('request body.dataWarehouseId', 'no data warehouse %s in the organization' % body['dataWarehouseId'])
+    if 'backupId' in body and not UUID_RE.fullmatch(body['backupId']):
+        raise bad_request('request body.backupId', 'must be a valid UUID')
+
+
+def _one_of(body, key, choices):
+    if key in body and body[key] not in choices:
+        raise bad_request('request body.' + key, 'must be one of: %s' % ', '.join(choices))
+
+
+def _check_create_scaling(store, body):
+    top = 356 if _organization_paid(store) else 120
+    for key in ('minReplicaMemoryGb', 'maxReplicaMemoryGb'):
+        value = body.get(key)
+        if value is not None and (value % 4 or not 8 <= value <= top):
+            raise bad_request('request body.' + key, 'must be a multiple of 4 between 8 and %d' % top)
+    if body.get('maxReplicaMemoryGb', 356) < body.get('minReplicaMemoryGb', 8):
+        raise bad_request('request body.maxReplicaMemoryGb', 'must be greater than or equal to minReplicaMemoryGb')
+    horizontal = body.get('autoscalingMode') == 'horizontal'
+    band = [key for key in ('minReplicas', 'maxReplicas') if key in body]
+    if 'numReplicas' in body and band:
+        raise bad_request('request body.numReplicas', 'numReplicas and minReplicas/maxReplicas are mutually exclusive')
+    if band and not horizontal:
+        raise bad_request('request body.' + band[0], 'only for autoscalingMode horizontal')
+    if horizontal:
+        for key in ('minReplicas', 'maxReplicas'):
+            if key not in body:
+                raise bad_request('request body.' + key, 'is required for autoscalingMode horizontal')
+        if body.get('minReplicaMemoryGb', 0) != body.get('maxReplicaMemoryGb', 0):
+            raise bad_request('request body.maxReplicaMemoryGb', 'must equal minReplicaMemoryGb for autoscalingMode horizontal '
+                                                                 '(the memory of a replica is fixed)')
+        for key in VERTICAL_ONLY:
+            if key in body:
+                raise bad_request('request body.' + key, 'not available with autoscalingMode horizontal')
+    for key in ('numReplicas', 'minReplicas', 'maxReplicas'):
+        if key in body and not REPLICAS[0] <= body[key] <= REPLICAS[1]:
+            raise bad_request('request body.' + key, 'must be between 1 and 20')
+    if body.get('maxReplicas', 20) < body.get('minReplicas', 1):
+        raise bad_request('request body.maxReplicas', 'must be greater than or equal to minReplicas')
+    if 'dataWarehouseId' not in body and body.get('numReplicas', 3) < 2:
+        raise bad_request('request body.numReplicas', 'must be between 2 and 20 for the first service of a warehouse')
+    if body.get('idleTimeoutMinutes', 5) < 5:
+        raise bad_request('request body.idleTimeoutMinutes', 'must be at least 5')
+    for key in ('minTotalMemoryGb', 'maxTotalMemoryGb'):
+        value = body.get(key)
+        if value is not None and (value % 12 or not 24 <= value <= (1068 if _organization_paid(store) else 360)):
+            raise bad_request('request body.' + key, 'must be a multiple of 12 between 24 and %d'
+                              % (1068 if _organization_paid(store) else 360))
+        if value is not None and body.get('tier', 'production') != 'production':
+            raise bad_request('request body.' + key, 'available only for production services')
+
+
+REPLICAS = (1, 20)
+
+
+def _check_create_tags(tags):
+    keys = set()
+    if len(tags) > TAGS_MAX:
+        raise bad_request('request body.tags', 'at most %d tags' % TAGS_MAX)
+    for index, tag in enumerate(tags):
+        field = 'request body.tags[%d]' % index
+        if not isinstance(tag, dict) or 'key' not in tag or set(tag) - {'key', 'value'}:
+            raise bad_request(field, 'must be an object with key and an optional value')
+        if not isinstance(tag['key'], str) or not TAG_RE.fullmatch(tag['key']) or len(tag['key']) > 128:
+            raise bad_request(field + '.key', 'must be 1 to 128 letters, digits, dots, underscores or hyphens')
+        if 'value' in tag and (not isinstance(tag['value'], str) or not TAG_RE.fullmatch(tag['value']) or len(tag['value']) > 256):
+            raise bad_request(field + '.value', 'must be 1 to 256 letters, digits, dots, underscores or hyphens')
+        if tag['key'] in keys:
+            raise bad_request(field + '.key', 'duplicate tag %s' % tag['key'])
+        keys.add(tag['key'])
+
+
+def password_hashes(password):
+    """(base64(SHA-256), hex(SHA-1(SHA-1))) of a password: what the password endpoint takes."""
+    data = password.encode('utf-8')
+    return (base64.b64encode(hashlib.sha256(data).digest()).decode('ascii'),
+            hashlib.sha1(hashlib.sha1(data).digest()).hexdigest())
+
+
+def _new_password(service):
+    password = secrets.token_urlsafe(18)
+    _remember_password(service, *password_hashes(password))
+    return password
+
+
+def _remember_password(service, password_hash, double_sha1_hash):
+    # GET /_admin/state shows them, so tests can prove what was set (the password itself is never kept)
+    service['sim'].update(passwordHash=password_hash, doubleSha1Hash=double_sha1_hash)
+
+
+def new_service_id():
+    """A new service's id (unit tests replace it to know the paths in advance)."""
+    return str(uuid.uuid4())
+
+
+def create_service(store, _service, _params, body):
+    """POST services: a new service, started asynchronously; the answer holds the generated password, once."""
+    _check_create(store, body)
+    service_id = new_service_id()
+    horizontal = body.get('autoscalingMode') == 'horizontal'
+    host = '%s-%s.%s.%s.engine.cloud' % (re.sub(r'[^a-z0-9]+', '-', body['name'].lower()), service_id[:6], body['region'],
+                                         body['provider'])
+    mysql = any(change['enabled'] for change in body.get('endpoints', []))
+    tier = body.get('tier', 'production')
+    memory = (body.get('minReplicaMemoryGb', 8), body.get('maxReplicaMemoryGb', 8 if horizontal else 120))
+    warehouse = body.get('dataWarehouseId')
+    available = sorted(set(endpoint for other in store.services.values() if (other['provider'], other['region'])
+                           == (body['provider'], body['region']) for endpoint in other['availablePrivateEndpointIds']))
+    service = {
+        'id': service_id, 'name': body['name'], 'provider': body['provider'], 'region': body['region'], 'state': 'stopped',
+        'engineVersion': '25.8.1.5101',
+        'endpoints': [{'protocol': 'https', 'host': host, 'port': 8443, 'username': 'default', 'enabled': True},
+                      {'protocol': 'nativesecure', 'host': host, 'port': 9440, 'username': 'default', 'enabled': True},
+                      {'protocol': 'mysql', 'host': host, 'port': 3306, 'username': 'mysql4' + service_id[:8], 'enabled': mysql}],
+        'tier': tier, 'minReplicaMemoryGb': memory[0], 'maxReplicaMemoryGb': memory[1],
+        'autoscalingMode': 'horizontal' if horizontal else 'vertical',
+        'idleScaling': body.get('idleScaling', True), 'idleTimeoutMinutes': body.get('idleTimeoutMinutes', 15),
+        'ipAccessList': [{'source': entry['source'], 'description': entry.get('description', '')}
+                         for entry in body.get('ipAccessList', [])],
+        'createdAt': store.now_iso(), 'privateEndpointIds': [], 'availablePrivateEndpointIds': available,
+        'dataWarehouseId': warehouse or 'dw-' + service_id[-12:], 'isPrimary': warehouse is None,
+        'isReadonly': body.get('isReadonly', False), 'byocId': body.get('byocId', ''),
+        'hasTransparentDataEncryption': body.get('hasTransparentDataEncryption', False),
+        'profile': body.get('profile', 'v1-default'), 'tags': [dict(tag) for tag in body.get('tags', [])],
+        'enableCoreDumps': body.get('enableCoreDumps', True), 'sim': {'paid': _organization_paid(store)},
+    }
+    for key in ('encryptionKey', 'encryptionAssumedRoleIdentifier', 'complianceType'):
+        if key in body:
+            service[key] = body[key]
+    if tier == 'production':
+        service['releaseChannel'] = body.get('releaseChannel', 'default')
+    if horizontal:
+        service.update(minReplicas=body['minReplicas'], maxReplicas=body['maxReplicas'], replicaMemoryGb=memory[0])
+        band = (body['minReplicas'], body['maxReplicas'])
+    else:
+        service['numReplicas'] = body.get('numReplicas', 3)
+        band = (service['numReplicas'],) * 2
+        if tier == 'production':
+            service.update(minTotalMemoryGb=body.get('minTotalMemoryGb', memory[0] * 3),
+                           maxTotalMemoryGb=body.get('maxTotalMemoryGb', memory[1] * 3))
+    service['currentScaling'] = {
+        'effectiveAutoscalingMode': service['autoscalingMode'], 'effectiveMinReplicaMemoryGb': memory[0],
+        'effectiveMaxReplicaMemoryGb': memory[1], 'effectiveMinReplicas': band[0], 'effectiveMaxReplicas': band[1],
+        'effectiveIdleScaling': service['idleScaling'], 'effectiveIdleTimeoutMinutes': service['idleTimeoutMinutes']}
+    password = _new_password(service)
+    store.services[service_id] = service
+    store.begin_transition(service, store.config['create_state'], 'running')
+    return {'service': render_service(store, service), 'password': password}
+
+
+def delete_service(store, service, _params, _body):
+    """DELETE S: only a stopped service; reads then show it going away as the config deleted_reads says."""
+    if service['state'] != 'stopped':
+        raise ApiError(store.config['delete_refusal'], 'Service %s must be stopped to be deleted. Current state: %s'
+                       % (service['id'], service['state']))
+    ending = store.config['deleted_reads']
+    if ending == 'gone':
+        service['sim']['vanish'] = True
+    store.begin_transition(service, 'softdeleting' if ending == 'softdeleted' else 'terminating',
+                           'terminated' if ending == 'gone' else ending)
+    return NO_RESULT
+
+
+def patch_password(store, service, _params, body):
+    """PATCH S/password: set the hashes (the password itself never comes), or without newPasswordHash a new one."""
+    for key in body:
+        if key not in PASSWORD_FIELDS:
+            raise bad_request('request body.' + key, 'is not a field of a password request (%s)' % ', '.join(PASSWORD_FIELDS))
+        if not isinstance(body[key], str):
+            raise bad_request('request body.' + key, 'must be a string')
+    if service['state'] in SERVICE_TERMINAL:
+        raise ApiError(409, 'Service %s is %s' % (service['id'], service['state']))
+    if 'newPasswordHash' not in body:
+        return {'password': _new_password(service)}  # a double-SHA-1 hash alone is ignored
+    try:
+        digest = base64.b64decode(body['newPasswordHash'], validate=True)
+    except (binascii.Error, ValueError):
+        digest = b''
+    if len(digest) != 32:
+        raise bad_request('request body.newPasswordHash', 'must be the base64 of a SHA-256 digest (32 bytes)')
+    double = body.get('newDoubleSha1Hash')
+    if double is not None and not HEX40.fullmatch(double):
+        raise bad_request('request body.newDoubleSha1Hash', 'must be the hex of a SHA-1 digest (40 hex digits)')
+    _remember_password(service, body['newPasswordHash'], double)
+    return {}
 
 
 # Pipe operations ---------------------------------------------------------------------------------
@@ -641,8 +920,9 @@ def list_reverse_private_endpoints(store, service, _params, _body):
 
 
 ROUTE_TABLE = {
-    SERVICES: {'GET': list_services},
-    S: {'GET': get_service, 'PATCH': patch_service},
+    SERVICES: {'GET': list_services, 'POST': create_service},
+    S: {'GET': get_service, 'PATCH': patch_service, 'DELETE': delete_service},
+    S + '/password': {'PATCH': patch_password},
     S + '/scaling': {'PATCH': patch_scaling},
     S + '/state': {'PATCH': patch_service_state},
     S + '/pipes': {'GET': list_pipes, 'POST': create_pipe},

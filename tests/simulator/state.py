@@ -85,13 +85,27 @@ def _check_headers(key, value):
     return value
 
 
-def _choice(*allowed):
+def _check_choice(*choices):
     def check(key, value):
-        if value not in allowed:
-            raise ConfigError('%s must be one of: %s' % (key, ', '.join(allowed)))
+        if isinstance(value, bool) or value not in choices:
+            raise ConfigError('%s must be one of: %s' % (key, ', '.join(str(choice) for choice in choices)))
         return value
     return check
 
+
+def _check_optional_bool(key, value):
+    return None if value is None else _check_bool(key, value)
+
+
+# The lifecycle of a service, where the reference says "not documented": each possibility is a switch.
+LIFECYCLE_DEFAULTS = {
+    'create_state': 'provisioning',     # the state in the answer to a create: provisioning or starting
+    'delete_refusal': 409,              # the status that refuses a DELETE of a service that is not stopped: 400 or 409
+    'deleted_reads': 'gone',            # after a DELETE, reads show terminating then: gone (404), terminated, or
+                                        # softdeleting then softdeleted
+    'unique_service_names': False,      # true: a create or rename to a name in use is refused (409); false: allowed
+    'organization_paid': None,          # null: the fixture organization's paid flag (memory limits of a create)
+}
 
 CONFIG_CHECKS = {
     'transition_delay': _check_delay,
@@ -103,12 +117,17 @@ CONFIG_CHECKS = {
     'transition_reads': _check_optional_reads,
     'stale_pipe_answers': _check_bool,
     # The lifecycle of a pipe, where the reference leaves it open (tests/simulator/pipes.py).
-    'pipe_create_state': _choice('Provisioning', 'Unknown'),
-    'idle_pipe_refusals': _choice('writes', 'all'),
+    'pipe_create_state': _check_choice('Provisioning', 'Unknown'),
+    'idle_pipe_refusals': _check_choice('writes', 'all'),
     'slow_pipe_create': _check_bool,
     'pipe_create_fails': _check_bool,
     'deleted_pipe_reads': _check_count,
     'unique_pipe_names': _check_bool,
+    'create_state': _check_choice('provisioning', 'starting'),
+    'delete_refusal': _check_choice(400, 409),
+    'deleted_reads': _check_choice('gone', 'terminated', 'softdeleted'),
+    'unique_service_names': _check_bool,
+    'organization_paid': _check_optional_bool,
 }
 
 
@@ -190,6 +209,7 @@ class Store:
                          'rate_limit_headers': list(RATE_LIMIT_HEADERS), 'resync_delay': None, 'stale_pipe_answers': False,
                          'transition_reads': None, 'pipe_create_state': 'Provisioning', 'idle_pipe_refusals': 'writes',
                          'slow_pipe_create': False, 'pipe_create_fails': False, 'deleted_pipe_reads': 0, 'unique_pipe_names': False}
+        self.defaults.update(LIFECYCLE_DEFAULTS)
         self.defaults.update(validate_config(defaults or {}))
         self.lock = threading.RLock()
         self.reset()
@@ -278,6 +298,9 @@ class Store:
     def _end_transition(self, obj, moment):
         obj['state'] = obj.pop('_pending')['state']
         self.touch(obj, moment)
+        if obj.get('sim', {}).get('vanish'):
+            # a deleted service whose reads end in 404 (config deleted_reads: gone)
+            self.services.pop(obj['id'], None)
 
     def snapshot(self):
         """The whole internal state, JSON-ready."""

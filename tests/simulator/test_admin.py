@@ -32,7 +32,9 @@ def test_config_defaults_and_patch(sim):
                                           'resync_delay': None, 'stale_pipe_answers': False, 'transition_reads': None,
                                           'pipe_create_state': 'Provisioning', 'idle_pipe_refusals': 'writes',
                                           'slow_pipe_create': False, 'pipe_create_fails': False, 'deleted_pipe_reads': 0,
-                                          'unique_pipe_names': False}
+                                          'unique_pipe_names': False,
+                                          'create_state': 'provisioning', 'delete_refusal': 409, 'deleted_reads': 'gone',
+                                          'unique_service_names': False, 'organization_paid': None}
     assert sim.admin('PATCH', 'config', {'alert_count': 3})['alert_count'] == 3
 
 

@@ -70,7 +70,7 @@ def test_path_errors(sim, path, status, code):
 
 
 def test_wrong_method_is_not_found(sim):
-    assert_error(sim.cloud('DELETE', service_path()), 404, 'NOT_FOUND')
+    assert_error(sim.cloud('PUT', service_path(), {}), 404, 'NOT_FOUND')
 
 
 def test_hidden_attributes_and_disabled_endpoints_are_not_shown(sim):

@@ -9,8 +9,8 @@ without a module process, so a fault can be armed and the request log read aroun
 Arguments (all optional except url), applied in this order: url (admin base, .../_admin);
 requests (true: return the request log, once no request is in flight); snapshot (file name: save
 GET /_admin/state in the run's directory, never in the output); clear (true: empty the log);
-reset (dict of config keys, or true); faults (list of fault specs); dump + dump_name (save a
-value in the run's directory, not in the output)."""
+reset (dict of config keys, or true); edits (list of [kind, id, changes]: PATCH /_admin/<kind>/<id>);
+faults (list of fault specs); dump + dump_name (save a value in the run's directory, not in the output)."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -58,6 +58,8 @@ class ActionModule(ActionBase):
             _call(base, 'DELETE', '/requests')
         if args.get('reset') is not None:
             _call(base, 'POST', '/reset', args['reset'] if isinstance(args['reset'], dict) else {})
+        for kind, object_id, changes in args.get('edits') or []:
+            _call(base, 'PATCH', '/%s/%s' % (kind, object_id), changes)
         for fault in args.get('faults') or []:
             _call(base, 'POST', '/faults', fault)
         if args.get('dump_name'):

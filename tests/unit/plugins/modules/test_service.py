@@ -13,8 +13,10 @@ import json
 
 import pytest
 
+from ansible_collections.engine.cloud.plugins.module_utils.service import password_body
 from ansible_collections.engine.cloud.plugins.modules import service
-from ansible_collections.engine.cloud.tests.simulator.fixture_ids import SERVICE_DEV, SERVICE_PROD, service_path
+from ansible_collections.engine.cloud.tests.simulator import cloud
+from ansible_collections.engine.cloud.tests.simulator.fixture_ids import ORGANIZATION, SERVICE_DEV, SERVICE_IDLE, SERVICE_PROD, service_path
 
 PROD = dict(service_id=SERVICE_PROD)
 ATTACHABLE = 'vpce-0f9e8d7c6b5a49382'  # available to prod-analytics, not attached
@@ -122,3 +124,184 @@ def test_apply_sends_one_patch_with_the_checked_diff_then_a_rerun_sends_one_get(
 @pytest.mark.parametrize('args, text', BAD_INPUT)
 def test_bad_input_fails_before_any_request(run, args, text):
     run(service, dict(PROD, **args), requests=[], fails=text)
+
+
+# --- the lifecycle: state present/absent, create, the password, fixed fields, delete ---------------
+
+NEW = '0b5e7c1d-2a3f-4e6b-8c9d-0e1f2a3b4c5d'
+SERVICES = '/v1/organizations/%s/services' % ORGANIZATION
+LIST = ('GET', SERVICES)
+PASSWORD = 'Correct-Horse-7'
+STAGING = dict(name='staging-eu', provider='aws', region='eu-central-1', num_replicas=2, min_replica_memory_gb=16,
+               max_replica_memory_gb=32, idle_timeout_minutes=30, tags={'env': 'staging'},
+               ip_access_list=[{'source': '203.0.113.0/24', 'description': 'office'}])
+STAGING_BODY = {'name': 'staging-eu', 'provider': 'aws', 'region': 'eu-central-1', 'minReplicaMemoryGb': 16,
+                'maxReplicaMemoryGb': 32, 'numReplicas': 2, 'idleTimeoutMinutes': 30,
+                'ipAccessList': [{'source': '203.0.113.0/24', 'description': 'office'}], 'tags': [{'key': 'env', 'value': 'staging'}]}
+
+
+@pytest.fixture(autouse=True)
+def known_new_id(monkeypatch):
+    """A created service gets the id NEW, so that cases can name its paths."""
+    monkeypatch.setattr(cloud, 'new_service_id', lambda: NEW)
+
+
+def hashes_of(sim, service_id):
+    held = sim.find('services', service_id)['sim']
+    return dict(newPasswordHash=held.get('passwordHash'), newDoubleSha1Hash=held.get('doubleSha1Hash'))
+
+
+def services_named(sim, name):
+    return [item for item in sim.state()['services'] if item['name'] == name]
+
+
+LIFECYCLE_CASES = {
+    'check mode: the diff shows the service that would be created, nothing is sent': dict(
+        args=dict(STAGING, password=PASSWORD), check=True, diff=True, requests=[LIST],
+        result={'changed': True, 'diff.before': {}, 'diff.after.name': 'staging-eu', 'diff.after.numReplicas': 2,
+                'service.state': 'provisioning'},
+        verify=lambda result, sim: services_named(sim, 'staging-eu') == [] and PASSWORD not in str(result)),
+    'create with a password: POST, the two hashes, the wait; the rerun only reads': dict(
+        args=dict(STAGING, password=PASSWORD), diff=True,
+        requests=[LIST, ('POST', SERVICES, STAGING_BODY), ('PATCH', service_path(NEW, '/password'), password_body(PASSWORD)),
+                  ('GET', service_path(NEW))],
+        result={'changed': True, 'service.state': 'running', 'service.id': NEW, 'diff.before': {}},
+        absent=['initial_password'],
+        verify=lambda result, sim: hashes_of(sim, NEW) == password_body(PASSWORD) and PASSWORD not in str(sim.requests()),
+        then=dict(args=dict(STAGING, password=PASSWORD), requests=[LIST], result={'changed': False, 'service.id': NEW})),
+    'create without a password returns the generated one, once': dict(
+        args=dict(name='reporting-eu', provider='gcp', region='europe-west4', wait=False),
+        requests=[LIST, ('POST', SERVICES, {'name': 'reporting-eu', 'provider': 'gcp', 'region': 'europe-west4'})],
+        result={'changed': True, 'service.state': 'provisioning'},
+        verify=lambda result, sim: password_body(result['initial_password']) == hashes_of(sim, NEW),
+        then=dict(args=dict(name='reporting-eu'), requests=[LIST], result={'changed': False}, absent=['initial_password'])),
+    'a step after the create that fails still returns the generated password': dict(
+        args=dict(name='staging-eu', provider='aws', region='eu-central-1', private_endpoint_ids=['vpce-not-available']),
+        requests=[LIST, ('POST', SERVICES), ('GET', service_path(NEW)),
+                  ('PATCH', service_path(NEW), {'privateEndpointIds': {'add': ['vpce-not-available']}})],
+        fails='vpce-not-available is not an available private endpoint',
+        verify=lambda result, sim: password_body(result['initial_password']) == hashes_of(sim, NEW)),
+    'private endpoints are set by an update once the service runs': dict(
+        args=dict(name='staging-eu', provider='aws', region='eu-central-1', private_endpoint_ids=['vpce-0f9e8d7c6b5a49382']),
+        config={'transition_reads': 1},
+        requests=[LIST, ('POST', SERVICES, {'name': 'staging-eu', 'provider': 'aws', 'region': 'eu-central-1'}),
+                  ('GET', service_path(NEW)), ('GET', service_path(NEW)),
+                  ('PATCH', service_path(NEW), {'privateEndpointIds': {'add': ['vpce-0f9e8d7c6b5a49382']}})],
+        result={'changed': True, 'service.privateEndpointIds': ['vpce-0f9e8d7c6b5a49382'], 'service.state': 'running'}),
+    'the create state is a switch: starting': dict(
+        args=dict(name='staging-eu', provider='aws', region='eu-central-1'), config={'create_state': 'starting', 'transition_reads': 2},
+        requests=[LIST, ('POST', SERVICES), ('GET', service_path(NEW)), ('GET', service_path(NEW)), ('GET', service_path(NEW))],
+        result={'changed': True, 'service.state': 'running'}),
+    'a lost create answer that was applied: found by name, not created twice': dict(
+        args=dict(name='staging-eu', provider='aws', region='eu-central-1', wait=False),
+        faults=[{'method': 'POST', 'kind': 'status', 'status': 504, 'apply': True}],
+        requests=[LIST, ('POST', SERVICES), LIST],
+        result={'changed': True, 'service.id': NEW}, absent=['initial_password'],
+        verify=lambda result, sim: len(services_named(sim, 'staging-eu')) == 1 and 'password the API generated' in str(result['warnings'])),
+    'a lost create answer that was not applied: created once more': dict(
+        args=dict(name='staging-eu', provider='aws', region='eu-central-1', wait=False),
+        faults=[{'method': 'POST', 'kind': 'status', 'status': 502}],
+        requests=[LIST, ('POST', SERVICES), LIST, ('POST', SERVICES)],
+        result={'changed': True}, verify=lambda result, sim: len(services_named(sim, 'staging-eu')) == 1),
+    'two services of one name: fails before any write, listing them': dict(
+        args=dict(name='prod-analytics', num_replicas=4), edits=[('services', SERVICE_DEV, {'name': 'prod-analytics'})],
+        requests=[LIST], fails='2 services are named "prod-analytics" (%s, %s)' % tuple(sorted((SERVICE_PROD, SERVICE_DEV)))),
+    'a field fixed at creation that differs fails before any write, naming option and value': dict(
+        args=dict(name='prod-analytics', region='us-east-1', min_replica_memory_gb=32, num_replicas=4), requests=[LIST],
+        fails='region cannot change on service prod-analytics: it was fixed at creation as "eu-central-1" (got "us-east-1")',
+        verify=lambda result, sim: 'min_replica_memory_gb cannot change on service prod-analytics: it was fixed at creation as 16'
+        in result['msg']),
+    'an existing service found by name: the PATCH, then scaling through service_scaling\'s rules': dict(
+        args=dict(name='prod-analytics', provider='aws', tags={'tier': 'gold'}, num_replicas=4, idle_timeout_minutes=15), diff=True,
+        requests=[LIST, ('PATCH', service_path(), {'tags': {'add': [{'key': 'tier', 'value': 'gold'}]}}),
+                  ('PATCH', service_path(suffix='/scaling'), {'numReplicas': 4})],
+        result={'changed': True, 'service.numReplicas': 4, 'diff.before.numReplicas': 3, 'diff.after.numReplicas': 4},
+        then=dict(args=dict(name='prod-analytics', tags={'tier': 'gold'}, num_replicas=4), requests=[LIST], result={'changed': False})),
+    'update_password=always sets it on every run (a command)': dict(
+        args=dict(service_id=SERVICE_PROD, password=PASSWORD, update_password='always'), diff=True,
+        requests=[('GET', service_path()), ('PATCH', service_path(suffix='/password'), password_body(PASSWORD))],
+        result={'changed': True, 'diff.after.password': '********'},
+        verify=lambda result, sim: hashes_of(sim, SERVICE_PROD) == password_body(PASSWORD)),
+    'update_password=on_create leaves an existing service\'s password alone': dict(
+        args=dict(service_id=SERVICE_PROD, password=PASSWORD), requests=[('GET', service_path())], result={'changed': False}),
+    'absent: a running service is stopped, deleted, and waited for until reads answer 404': dict(
+        args=dict(name='prod-analytics', state='absent'), config={'transition_reads': 1}, diff=True,
+        requests=[LIST, ('PATCH', service_path(suffix='/state'), {'command': 'stop'}), ('GET', service_path()), ('GET', service_path()),
+                  ('DELETE', service_path()), ('GET', service_path()), ('GET', service_path())],
+        result={'changed': True, 'diff.after': {}, 'diff.before.name': 'prod-analytics', 'service.state': 'terminating'},
+        verify=lambda result, sim: services_named(sim, 'prod-analytics') == [],
+        then=dict(args=dict(name='prod-analytics', state='absent'), requests=[LIST], result={'changed': False, 'service': {}})),
+    'absent: an idle service is stopped first too': dict(
+        args=dict(service_id=SERVICE_IDLE, state='absent', wait=False), config={'transition_reads': 1},
+        requests=[('GET', service_path(SERVICE_IDLE)), ('PATCH', service_path(SERVICE_IDLE, '/state'), {'command': 'stop'}),
+                  ('GET', service_path(SERVICE_IDLE)), ('GET', service_path(SERVICE_IDLE)), ('DELETE', service_path(SERVICE_IDLE))],
+        result={'changed': True}),
+    'absent: a stopping service is waited for, then deleted': dict(
+        args=dict(service_id=SERVICE_PROD, state='absent'), edits=[('services', SERVICE_PROD, {'state': 'stopping', 'then': {
+            'state': 'stopped', 'reads': 1}})], config={'deleted_reads': 'terminated', 'transition_reads': 1},
+        requests=[('GET', service_path()), ('GET', service_path()), ('DELETE', service_path()), ('GET', service_path()),
+                  ('GET', service_path())],
+        result={'changed': True}, verify=lambda result, sim: sim.find('services', SERVICE_PROD)['state'] == 'terminated',
+        then=dict(args=dict(service_id=SERVICE_PROD, state='absent'), requests=[('GET', service_path())], result={'changed': False})),
+    'present on a service being deleted fails before any write': dict(
+        args=dict(service_id=SERVICE_DEV, name='dev-sandbox'), edits=[('services', SERVICE_DEV, {'state': 'terminating'})],
+        requests=[('GET', service_path(SERVICE_DEV))], fails='service dev-sandbox is being deleted (state terminating)'),
+    'a lost answer to the password request: the same hashes sent again': dict(
+        args=dict(service_id=SERVICE_PROD, password=PASSWORD, update_password='always'),
+        faults=[{'method': 'PATCH', 'path': '/password$', 'kind': 'status', 'status': 503}],
+        requests=[('GET', service_path()), ('PATCH', service_path(suffix='/password'), password_body(PASSWORD)),
+                  ('PATCH', service_path(suffix='/password'), password_body(PASSWORD))],
+        result={'changed': True}, verify=lambda result, sim: hashes_of(sim, SERVICE_PROD) == password_body(PASSWORD)),
+    'absent in check mode: the diff shows the service that would be deleted, nothing is sent': dict(
+        args=dict(service_id=SERVICE_DEV, state='absent'), check=True, diff=True, requests=[('GET', service_path(SERVICE_DEV))],
+        result={'changed': True, 'diff.after': {}, 'diff.before.name': 'dev-sandbox'},
+        verify=lambda result, sim: sim.find('services', SERVICE_DEV)['state'] == 'stopped'),
+    'absent on a service being deleted: nothing sent, waited for': dict(
+        args=dict(service_id=SERVICE_DEV, state='absent'),
+        edits=[('services', SERVICE_DEV, {'state': 'softdeleting', 'then': {'state': 'softdeleted', 'reads': 2}})],
+        requests=[('GET', service_path(SERVICE_DEV))] * 3, result={'changed': False, 'service.state': 'softdeleted'},
+        verify=lambda result, sim: sim.find('services', SERVICE_DEV)['state'] == 'softdeleted'),
+    'a lost delete answer that was applied is confirmed by a read': dict(
+        args=dict(service_id=SERVICE_DEV, state='absent', wait=False),
+        faults=[{'method': 'DELETE', 'kind': 'status', 'status': 504, 'apply': True}],
+        requests=[('GET', service_path(SERVICE_DEV)), ('DELETE', service_path(SERVICE_DEV)), ('GET', service_path(SERVICE_DEV))],
+        result={'changed': True}),
+    'absent on a failed service fails before any write (no stop is sent to a failed service)': dict(
+        args=dict(service_id=SERVICE_PROD, state='absent'), edits=[('services', SERVICE_PROD, {'state': 'failed'})],
+        requests=[('GET', service_path())], fails='is failed: no start or stop is sent to a failed service'),
+    'a delete the API refuses fails with the API error, not sent again': dict(
+        args=dict(service_id=SERVICE_DEV, state='absent'), faults=[{'method': 'DELETE', 'kind': 'status', 'status': 409}],
+        requests=[('GET', service_path(SERVICE_DEV)), ('DELETE', service_path(SERVICE_DEV))],
+        fails='409'),
+}
+
+LIFECYCLE_BAD_INPUT = [
+    (dict(name='new one', provider='aws'), 'region is required to create service new one'),
+    (dict(name='x', provider='aws', region='eu-central-1', min_replica_memory_gb=10), 'min_replica_memory_gb must be'),
+    (dict(name='x', num_replicas=2, min_replicas=1, max_replicas=3, autoscaling_mode='horizontal'), 'mutually exclusive'),
+    (dict(name='x', min_replicas=1, max_replicas=3), 'needs autoscaling_mode=horizontal'),
+    (dict(name='x', provider='aws', region='eu-central-1', autoscaling_mode='horizontal', min_replicas=2),
+     'max_replicas is required to create a service with autoscaling_mode=horizontal'),
+    (dict(name='x', idle_timeout_minutes=4), 'idle_timeout_minutes must be at least 5'),
+    (dict(name='x', readonly=True), 'readonly=true needs data_warehouse_id'),
+    (dict(name='x', password=''), 'password must not be empty'),
+    (dict(name='bad/name'), 'name must be'),
+    (dict(name='x', backup_id='yesterday'), 'backup_id must be a UUID'),
+    (dict(provider='aws'), 'one of the following is required: service_id, name'),
+    (dict(service_id=NEW, provider='aws', region='eu-central-1'), None),
+]
+
+
+@pytest.mark.parametrize('lifecycle_case', list(LIFECYCLE_CASES.values()), ids=list(LIFECYCLE_CASES))
+def test_service_lifecycle(run, lifecycle_case):
+    run(service, **lifecycle_case)
+
+
+@pytest.mark.parametrize('args, text', LIFECYCLE_BAD_INPUT[:-1])
+def test_lifecycle_bad_input_fails_before_any_request(run, args, text):
+    lists = [LIST] if 'region is required' in text or 'max_replicas is required' in text else []
+    run(service, args=dict(args, password=args.get('password', PASSWORD)), requests=lists, fails=text)
+
+
+def test_an_unknown_service_id_is_not_created(run):
+    run(service, args=LIFECYCLE_BAD_INPUT[-1][0], requests=[('GET', service_path(NEW))], fails='does not exist, and a service is created from its name alone')

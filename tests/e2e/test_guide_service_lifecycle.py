@@ -1,0 +1,116 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The playbooks of the guide "The life of a service" (docs/docsite/rst/guide_service_lifecycle.rst), as
+printed, run against the simulator with the ENGINE_CLOUD_* variables and a password in an encrypted vault
+file: each creates, converges or deletes what it says, from the simulator's request log, and no output holds
+the password."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import base64
+import hashlib
+import os
+import re
+import stat
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, ansible_env
+from tests.simulator import fixture_ids as ids
+
+yaml = pytest.importorskip('yaml')
+
+GUIDE = os.path.join(ROOT, 'docs', 'docsite', 'rst', 'guide_service_lifecycle.rst')
+PASSWORD = 'Guide-Vault-Secret-31'
+SERVICES = '/v1/organizations/%s/services' % ids.ORGANIZATION
+
+
+def playbooks():
+    """{caption: playbook text} of every yaml+jinja block of the guide."""
+    with open(GUIDE) as handle:
+        text = handle.read()
+    found = re.findall(r'\.\. code-block:: yaml\+jinja\n   :caption: (\S+)\n\n((?:   .*\n|\n)+)', text)
+    return dict((caption, '\n'.join(line[3:] for line in block.splitlines()) + '\n') for caption, block in found)
+
+
+def hashes(password):
+    data = password.encode('utf-8')
+    return {'newPasswordHash': base64.b64encode(hashlib.sha256(data).digest()).decode('ascii'),
+            'newDoubleSha1Hash': hashlib.sha1(hashlib.sha1(data).digest()).hexdigest()}
+
+
+def test_the_guide_prints_three_playbooks():
+    books = playbooks()
+    assert sorted(books) == ['analytics.yml', 'reporting.yml', 'staging.yml']
+    for text in books.values():
+        assert isinstance(yaml.safe_load(text), list)
+
+
+@pytest.fixture
+def project(tmp_path, simulator, collections_path):
+    """A project directory with the guide's playbooks and an encrypted group_vars/all/vault.yml; run(name)
+    runs one of them against the freshly reset simulator."""
+    for caption, text in playbooks().items():
+        (tmp_path / caption).write_text(text)
+    (tmp_path / 'group_vars' / 'all').mkdir(parents=True)
+    vault = tmp_path / 'group_vars' / 'all' / 'vault.yml'
+    vault.write_text(yaml.safe_dump({'vault_analytics_password': PASSWORD}))
+    (tmp_path / 'vault-pass').write_text('guide-vault-key\n')
+    bindir = os.path.dirname(sys.executable)
+    subprocess.run([os.path.join(bindir, 'ansible-vault'), 'encrypt', '--vault-password-file', 'vault-pass', str(vault)],
+                   cwd=str(tmp_path), check=True, capture_output=True)
+    assert PASSWORD not in vault.read_text()
+    simulator.reset(transition_delay=0)
+    connection = ids.cloud_connection(simulator.url)
+    env = ansible_env(collections_path, ENGINE_CLOUD_API_URL=connection['api_url'], ENGINE_CLOUD_KEY_ID=connection['api_key_id'],
+                      ENGINE_CLOUD_KEY_SECRET=connection['api_key_secret'], ENGINE_CLOUD_ORGANIZATION_ID=connection['organization_id'])
+
+    def run(name, *extra):
+        simulator.clear_requests()
+        done = subprocess.run([os.path.join(bindir, 'ansible-playbook'), '-i', 'localhost,', '-v', '--vault-password-file',
+                               'vault-pass', name] + list(extra), cwd=str(tmp_path), env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, universal_newlines=True, check=False)
+        assert done.returncode == 0, done.stdout[-6000:]
+        assert PASSWORD not in done.stdout
+        log = simulator.requests()
+        assert [entry for entry in log if entry['status'] >= 400 and entry['method'] != 'GET'] == []
+        assert PASSWORD not in str(log)
+        return log
+
+    run.path = tmp_path
+    return run
+
+
+def writes(log):
+    return [(entry['method'], entry['path'][len(SERVICES):], entry['body']) for entry in log if entry['method'] != 'GET']
+
+
+def test_analytics_is_created_once_with_its_vault_password(project):
+    log = project('analytics.yml')
+    created = writes(log)
+    assert [(method, path) for method, path, dummy in created] == [('POST', ''), ('PATCH', created[1][1])]
+    tags = [{'key': 'env', 'value': 'production'}, {'key': 'team', 'value': 'data-platform'}]
+    assert created[0][2]['name'] == 'analytics-eu' and created[0][2]['tags'] == tags
+    assert created[1][1].endswith('/password') and created[1][2] == hashes(PASSWORD)
+    assert writes(project('analytics.yml')) == []
+
+
+def test_reporting_keeps_the_generated_password_in_a_private_file(project, simulator):
+    project('reporting.yml')
+    kept = project.path / 'reporting-eu.password'
+    assert stat.S_IMODE(os.stat(str(kept)).st_mode) == 0o600
+    service = next(item for item in simulator.state()['services'] if item['name'] == 'reporting-eu')
+    assert hashes(kept.read_text())['newPasswordHash'] == service['sim']['passwordHash']
+
+
+def test_staging_is_created_used_and_deleted_in_one_play(project, simulator):
+    log = project('staging.yml', '-e', 'staging_run=e2e')
+    assert [(method, re.sub(r'/[0-9a-f-]{36}', '/S', path)) for method, path, dummy in writes(log)] == [
+        ('POST', ''), ('PATCH', '/S/password'), ('PATCH', '/S/state'), ('DELETE', '/S')]
+    assert [item for item in simulator.state()['services'] if item['name'] == 'staging-e2e'] == []
