@@ -194,56 +194,48 @@ class Suite:
 
     def _lifecycle(self):
         """One playbook: every case of cases.LIFECYCLE_CASES on a fresh state, its log and state kept."""
-        sim = self.simulator('lifecycle')
-        try:
-            tasks, names, previous = [], {}, None
-            service = cases.BY_NAME['service']
-            for case in cases.LIFECYCLE_CASES:
-                arm = admin_task(sim, 'Arm %s' % case.key, reset=case.config, edits=case.edits, faults=case.faults)
-                if previous:
-                    arm['sim_admin'].update(requests=True, snapshot=previous.key + '.json')
-                    arm['register'] = 'l_' + previous.key
-                tasks += [arm, module_task(service, case.args, 'r_' + case.key, 'Run %s' % case.key)]
-                names[case.key] = "{'result': r_%s, 'log': l_%s.requests}" % (case.key, case.key)
-                previous = case
-            tasks.append(dict(admin_task(sim, 'Read the log of %s' % previous.key, requests=True, snapshot=previous.key + '.json'),
-                              register='l_' + previous.key))
-            tasks.append(dump_task_raw(sim, names))
-            return self.ansible.playbook('lifecycle', [play('The lifecycle of a service', tasks, sim_url=sim.url)])
-        finally:
-            sim.stop()
+        service = cases.BY_NAME['service']
+        return self._one_by_one('lifecycle', 'The lifecycle of a service', cases.LIFECYCLE_CASES,
+                                lambda case: dict(reset=case.config, edits=case.edits, faults=case.faults),
+                                lambda case: (service, case.args))
 
     def lifecycle_outcome(self, case):
-        run = self.result('lifecycle')
-        entry = run.registered.get(case.key)
-        if entry is None:
-            raise AssertionError('no result for %s\n%s' % (case.key, run.explain()))
-        return Outcome(run, entry['result'], entry['log'], _load_json(os.path.join(run.directory, case.key + '.json')))
+        return self._case_outcome('lifecycle', case)
 
     # --- a create whose answer is lost ------------------------------------------------------------
 
     def _lost_creates(self):
         """One playbook: each lost-create case on a fresh state; its log and the state after it are kept."""
-        sim = self.simulator('lost-creates')
+        return self._one_by_one('lost-creates', 'Lost create answers', cases.LOST_CREATES,
+                                lambda case: dict(reset={}, faults=[case.spec()]), lambda case: (case.module, case.run_args()))
+
+    def lost_create_outcome(self, case):
+        return self._case_outcome('lost_creates', case)
+
+    def _one_by_one(self, name, title, case_list, arming, running):
+        """One playbook of cases, each armed on a fresh state (arming(case): the admin call's arguments) and
+        run (running(case): the module and its arguments); each case's log and the state after it are kept."""
+        sim = self.simulator(name)
         try:
             tasks, names, previous = [], {}, None
-            for case in cases.LOST_CREATES:
-                arm = admin_task(sim, 'Arm %s' % case.key, reset={}, faults=[case.spec()])
+            for case in case_list:
+                arm = admin_task(sim, 'Arm %s' % case.key, **arming(case))
                 if previous:
                     arm['sim_admin'].update(requests=True, snapshot=previous.key + '.json')
                     arm['register'] = 'l_' + previous.key
-                tasks += [arm, module_task(case.module, case.run_args(), 'r_' + case.key, 'Run %s' % case.key)]
+                module, args = running(case)
+                tasks += [arm, module_task(module, args, 'r_' + case.key, 'Run %s' % case.key)]
                 names[case.key] = "{'result': r_%s, 'log': l_%s.requests}" % (case.key, case.key)
                 previous = case
             tasks.append(dict(admin_task(sim, 'Read the log of %s' % previous.key, requests=True, snapshot=previous.key + '.json'),
                               register='l_' + previous.key))
             tasks.append(dump_task_raw(sim, names))
-            return self.ansible.playbook('lost-creates', [play('Lost create answers', tasks, sim_url=sim.url)])
+            return self.ansible.playbook(name, [play(title, tasks, sim_url=sim.url)])
         finally:
             sim.stop()
 
-    def lost_create_outcome(self, case):
-        run = self.result('lost_creates')
+    def _case_outcome(self, job, case):
+        run = self.result(job)
         entry = run.registered.get(case.key)
         if entry is None:
             raise AssertionError('no result for %s\n%s' % (case.key, run.explain()))
