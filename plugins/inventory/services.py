@@ -312,7 +312,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
     def _list_services(self, query):
         """The services of the organization that the API lists with query (the tag filter), masked, from one request."""
         params = self._connection()
-        client = open_client(params, cloud, self.display.warning, secrets=[params['api_key_secret']])
+        client = open_client(params, cloud.API, self.display.warning, secrets=[params['api_key_secret']])
         path = cloud.services_path(params['organization_id'])
         services = call(client, 'GET', path, hints=HINTS, params=query).get('result')
         if not isinstance(services, list):

@@ -90,13 +90,12 @@ from ansible.plugins.lookup import LookupBase
 from ansible.utils.display import Display
 
 from ansible_collections.engine.cloud.plugins.module_utils import chart, observability
-from ansible_collections.engine.cloud.plugins.module_utils.base import OBSERVABILITY_CONNECTION, common_spec
 from ansible_collections.engine.cloud.plugins.plugin_utils.api import call, open_client, plugin_options, raise_on_errors, without_fallbacks
 
 display = Display()
 NAME = 'engine.cloud.chart_series lookup'
 # The module's options and checks; the environment variables come from DOCUMENTATION (set_options).
-SPEC = without_fallbacks(dict(common_spec(observability.RATE_LIMIT), **dict(OBSERVABILITY_CONNECTION, **chart.SPEC)))
+SPEC = without_fallbacks(dict(observability.API.argument_spec(also=False), **chart.SPEC))
 
 
 class LookupModule(LookupBase):
@@ -108,5 +107,5 @@ class LookupModule(LookupBase):
         params = plugin_options(self, SPEC, variables, kwargs, NAME)
         body, errors = chart.request(params)
         raise_on_errors(errors)
-        client = open_client(params, observability, display.warning, secrets=[params['api_token']])
+        client = open_client(params, observability.API, display.warning, secrets=[params['api_token']])
         return chart.rows(call(client, 'POST', observability.PREFIX + chart.PATH, body).get('data'))

@@ -31,7 +31,7 @@ COMMON_SPEC = dict(
     api_timeout=dict(type='int', default=30),
     api_retries=dict(type='int', default=5),
     # raw: YAML reads an unquoted off as false, which also turns pacing off. The environment
-    # variable of the fallback is the API's (EngineModule.rate_limit.env).
+    # variable of the fallback is the API's (Api.argument_spec).
     api_rate_limit=dict(type='raw'),
 )
 
@@ -66,41 +66,54 @@ def missing_connection_errors(connection, params):
             for name in connection if params[name] is None or not params[name].strip()]
 
 
-def common_spec(api_limit):
-    """COMMON_SPEC for one API: api_rate_limit falls back to that API's environment variable."""
-    spec = dict(COMMON_SPEC)
-    spec['api_rate_limit'] = dict(spec['api_rate_limit'], fallback=(env_fallback, [api_limit.env]))
-    return spec
-
-
-def option_errors(params, api_limit):
-    """Messages for bad values of the options every module and plugin shares (Nones for good ones)."""
-    return [None if params['api_timeout'] > 0 else 'api_timeout must be at least 1 second, got %d' % params['api_timeout'],
-            None if params['api_retries'] >= 0 else 'api_retries must be at least 0, got %d' % params['api_retries'],
-            _rate_limit(params, api_limit)[1]]
-
-
-def _rate_limit(params, api_limit):
-    return pacing.rate_limit('api_rate_limit', params['api_rate_limit'], (api_limit.requests, api_limit.seconds))
-
-
-def open_client(params, api_limit, warn, **client_options):
-    """The HTTP client for the shared options, paced under api_limit (the API's pacer.ApiLimit) with
-    every other process of this controller that uses the same credential; client_options come from
-    the API's layer; warn(text) reports a pacer that cannot share its state."""
-    pacer = pacing.shared_pacer(_rate_limit(params, api_limit)[0], client_options['base_url'], params[api_limit.credential], warn)
-    return http.HttpClient(timeout=params['api_timeout'], validate_certs=params['validate_certs'],
-                           retries=params['api_retries'], user_agent=USER_AGENT, pacer=pacer, **client_options)
-
-
 def unused(connection):
     """The other API's connection options, optional and ignored: accepted so that one
     module_defaults entry for group/engine.cloud.all can carry both APIs' credentials."""
     return dict((name, dict(type='str', no_log=bool(option.get('no_log')))) for name, option in connection.items())
 
 
+class Api:
+    """One API as modules and plugins use it: its connection options (with their environment fallbacks),
+    its rate limit (a pacer.ApiLimit), its part of the HTTP client and the checks of its connection options.
+
+    client_options(params) gives the API's keyword arguments of http.HttpClient (base_url, auth or token,
+    hints, not_replayable); connection_errors(params, uuid_options) the messages for bad connection options
+    (Nones for good ones); uuid_options, the options it checks as UUIDs unless a caller names others;
+    also, the other API's connection options, accepted and ignored (see unused)."""
+
+    def __init__(self, connection, limit, client_options, connection_errors, uuid_options=(), also=None):
+        self.connection, self.limit = connection, limit
+        self.client_options, self.connection_errors = client_options, connection_errors
+        self.uuid_options, self.also = uuid_options, also or {}
+
+    def argument_spec(self, also=True):
+        """COMMON_SPEC, api_rate_limit falling back to this API's environment variable, and the connection
+        options; with also, the other API's connection options, so that one module_defaults entry for
+        group/engine.cloud.all serves the modules of both APIs."""
+        spec = dict(COMMON_SPEC)
+        spec['api_rate_limit'] = dict(spec['api_rate_limit'], fallback=(env_fallback, [self.limit.env]))
+        spec.update(self.connection)
+        if also:
+            spec.update(unused(self.also))
+        return spec
+
+    def connect(self, params, warn, fail, uuid_options=None):
+        """The HTTP client for params, after every check a module makes before a request: fail(*messages)
+        gets a message for each bad option (Nones for good ones) and does not return when one is bad.
+        The client is paced under this API's limit with every other process of this controller that uses
+        the same credential; warn(text) reports a pacer that cannot share its state."""
+        limit, limit_error = pacing.rate_limit('api_rate_limit', params['api_rate_limit'], (self.limit.requests, self.limit.seconds))
+        fail(*[None if params['api_timeout'] > 0 else 'api_timeout must be at least 1 second, got %d' % params['api_timeout'],
+               None if params['api_retries'] >= 0 else 'api_retries must be at least 0, got %d' % params['api_retries'],
+               limit_error] + self.connection_errors(params, self.uuid_options if uuid_options is None else uuid_options))
+        options = self.client_options(params)
+        pacer = pacing.shared_pacer(limit, options['base_url'], params[self.limit.credential], warn)
+        return http.HttpClient(timeout=params['api_timeout'], validate_certs=params['validate_certs'],
+                               retries=params['api_retries'], user_agent=USER_AGENT, pacer=pacer, **options)
+
+
 class EngineModule(AnsibleModule):
-    """An AnsibleModule with an HTTP client for one API; subclasses name the API.
+    """An AnsibleModule with an HTTP client for one API; subclasses name the API (api, an Api).
 
     It also keeps no_log values out of every failure: ansible-core lists the no_log values while it
     validates the arguments; when a list-of-dicts option holds an element that is not a dict
@@ -108,20 +121,18 @@ class EngineModule(AnsibleModule):
     invocation would print the key secret and the token. The top-level ones are added back in
     fail_json before any failure is returned."""
 
-    connection_spec = {}
-    rate_limit = None  # the API's pacer.ApiLimit
+    api = None
+    uuid_options = None  # the options checked as UUIDs before anything is sent; None: the API's own
 
     def __init__(self, argument_spec, supports_check_mode=True, **kwargs):
-        spec = common_spec(self.rate_limit)
-        spec.update(self.connection_spec)
+        spec = self.api.argument_spec()
         spec.update(argument_spec)
         super(EngineModule, self).__init__(argument_spec=spec, supports_check_mode=supports_check_mode, **kwargs)
         if http.REQUESTS_IMPORT_ERROR is not None:
             self.fail_json(msg=missing_required_lib('requests'),
                            exception=''.join(traceback.format_exception_only(type(http.REQUESTS_IMPORT_ERROR),
                                                                              http.REQUESTS_IMPORT_ERROR)))
-        self.fail_on_errors(*option_errors(self.params, self.rate_limit) + self.connection_errors())
-        self.client = open_client(self.params, self.rate_limit, self.warn, **self.client_options())
+        self.client = self.api.connect(self.params, self.warn, self.fail_on_errors, self.uuid_options)
 
     def fail_json(self, msg, **kwargs):
         for name, option in self.argument_spec.items():
@@ -135,13 +146,6 @@ class EngineModule(AnsibleModule):
                            if option.get('type') == 'dict' and isinstance(self.params.get(name), str))
             msg = '%s: %s must be a dictionary' % (msg, ', '.join(named)) if named else msg
         super(EngineModule, self).fail_json(msg=msg, **kwargs)
-
-    def connection_errors(self):
-        """Messages for bad connection options; the API layers add theirs."""
-        return []
-
-    def client_options(self):
-        raise NotImplementedError
 
     def fail_on_errors(self, *errors):
         """Fail, sending nothing, with every message among errors (Nones are fine values)."""

@@ -17,7 +17,7 @@ from ansible_collections.engine.cloud.plugins.module_utils import client as http
 from ansible_collections.engine.cloud.plugins.module_utils import service_filter
 from ansible_collections.engine.cloud.plugins.module_utils import validate
 from ansible_collections.engine.cloud.plugins.module_utils.base import (
-    CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, EngineModule, Wait, WaitError, missing_connection_errors, option_source, unused)
+    CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, Api, EngineModule, Wait, WaitError, missing_connection_errors, option_source)
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.pacer import ApiLimit
 from ansible_collections.engine.cloud.plugins.module_utils.service import SERVICE_TABLE, ServiceStates
@@ -76,6 +76,10 @@ def client_options(params):
                 url_hint='Check %s' % option_source(CLOUD_CONNECTION, 'api_url'), not_replayable=NOT_REPLAYABLE)
 
 
+# The management API, for its modules (CloudModule) and plugins (plugin_utils.api.open_client).
+API = Api(CLOUD_CONNECTION, RATE_LIMIT, client_options, connection_errors, uuid_options=('organization_id',), also=OBSERVABILITY_CONNECTION)
+
+
 def wait_options(timeout):
     """The wait and wait_timeout options of a state module, with its default timeout in seconds."""
     return dict(wait=dict(type='bool', default=True), wait_timeout=dict(type='int', default=timeout))
@@ -87,8 +91,7 @@ class CloudModule(EngineModule):
     Every module has the service_id option (documented in the engine.cloud.cloud.SERVICE_ID fragment);
     service_id_required=False makes it optional. uuid_options are checked before anything is sent."""
 
-    connection_spec = dict(CLOUD_CONNECTION, **unused(OBSERVABILITY_CONNECTION))
-    rate_limit = RATE_LIMIT
+    api = API
 
     def __init__(self, argument_spec, uuid_options=(), service_id_required=True, **kwargs):
         self.uuid_options = ('organization_id', 'service_id') + tuple(uuid_options)
@@ -98,12 +101,6 @@ class CloudModule(EngineModule):
         if 'wait_timeout' in self.params:
             self.fail_on_errors(None if self.params['wait_timeout'] >= 1
                                 else 'wait_timeout must be at least 1 second, got %d' % self.params['wait_timeout'])
-
-    def connection_errors(self):
-        return connection_errors(self.params, self.uuid_options)
-
-    def client_options(self):
-        return client_options(self.params)
 
     def path(self, *parts):
         """/v1/organizations/{organization_id}/services/{service_id}[/part...]"""

@@ -11,7 +11,7 @@ __metaclass__ = type
 
 from ansible_collections.engine.cloud.plugins.module_utils import validate
 from ansible_collections.engine.cloud.plugins.module_utils.base import (
-    CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, EngineModule, missing_connection_errors, option_source, unused)
+    CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, Api, EngineModule, missing_connection_errors, option_source)
 from ansible_collections.engine.cloud.plugins.module_utils.pacer import ApiLimit
 
 AUTH_HINT = 'The observability API refused the token: check api_token (ENGINE_OBSERVABILITY_TOKEN)'
@@ -22,9 +22,9 @@ PREFIX = '/api/v2'
 RATE_LIMIT = ApiLimit(requests=100, seconds=60, env='ENGINE_OBSERVABILITY_RATE_LIMIT', credential='api_token')
 
 
-def connection_errors(params):
+def connection_errors(params, uuid_options=()):
     """Messages for missing connection options; when none is missing, for a bad observability_url
-    (None for a good one), in a list."""
+    (None for a good one), in a list. This API has no UUID options (uuid_options is empty)."""
     return missing_connection_errors(OBSERVABILITY_CONNECTION, params) or [validate.url('observability_url', params['observability_url'])]
 
 
@@ -35,17 +35,14 @@ def client_options(params):
                 url_hint='Check %s' % option_source(OBSERVABILITY_CONNECTION, 'observability_url'))
 
 
+# The observability API, for its modules (ObservabilityModule) and plugins (plugin_utils.api.open_client).
+API = Api(OBSERVABILITY_CONNECTION, RATE_LIMIT, client_options, connection_errors, also=CLOUD_CONNECTION)
+
+
 class ObservabilityModule(EngineModule):
     """A module of the observability API; these modules only read."""
 
-    connection_spec = dict(OBSERVABILITY_CONNECTION, **unused(CLOUD_CONNECTION))
-    rate_limit = RATE_LIMIT
-
-    def connection_errors(self):
-        return connection_errors(self.params)
-
-    def client_options(self):
-        return client_options(self.params)
+    api = API
 
     def get(self, path, params=None, missing_ok=False):
         """The data of a GET; with missing_ok, None when the API answers 404."""

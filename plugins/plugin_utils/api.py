@@ -18,7 +18,6 @@ from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 from ansible.module_utils.common.parameters import remove_values
 from ansible.module_utils.errors import UnsupportedError
 
-from ansible_collections.engine.cloud.plugins.module_utils import base
 from ansible_collections.engine.cloud.plugins.module_utils.client import REQUESTS_IMPORT_ERROR, ApiError
 
 
@@ -75,14 +74,13 @@ def plugin_options(plugin, spec, variables, direct, name):
     return dict((option, plugin.get_option(option)) for option in spec)
 
 
-def open_client(params, layer, warn, secrets=()):
-    """The HTTP client of one API after the checks a module makes before any request, paced like a
-    module's. layer is that API's module_utils module (cloud or observability); warn(text) shows a
-    warning."""
+def open_client(params, api, warn, secrets=()):
+    """The HTTP client of one API (a base.Api: cloud.API or observability.API) after the checks a module
+    makes before any request, paced like a module's; a bad option is an AnsibleError with secrets masked.
+    warn(text) shows a warning."""
     if REQUESTS_IMPORT_ERROR is not None:
         raise AnsibleError('the Python library requests is required on the controller: %s' % REQUESTS_IMPORT_ERROR)
-    raise_on_errors(base.option_errors(params, layer.RATE_LIMIT) + layer.connection_errors(params), secrets)
-    return base.open_client(params, layer.RATE_LIMIT, warn, **layer.client_options(params))
+    return api.connect(params, warn, lambda *errors: raise_on_errors(errors, secrets))
 
 
 def call(client, method, path, body=None, hints=None, params=None):

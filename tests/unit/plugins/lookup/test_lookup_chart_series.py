@@ -30,8 +30,7 @@ from ansible.template import Templar
 from ansible.utils.collection_loader import AnsibleCollectionConfig
 
 from ansible_collections.engine.cloud.plugins.lookup.chart_series import SPEC, LookupModule
-from ansible_collections.engine.cloud.plugins.module_utils.base import OBSERVABILITY_CONNECTION, common_spec
-from ansible_collections.engine.cloud.plugins.module_utils.observability import RATE_LIMIT
+from ansible_collections.engine.cloud.plugins.module_utils.observability import API
 from ansible_collections.engine.cloud.plugins.modules import chart_series
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import SOURCE_METRICS, TOKEN, observability_connection
 
@@ -263,7 +262,7 @@ def test_every_option_is_documented_with_the_environment_variable_of_the_module(
     definitions = C.config.get_configuration_definitions('lookup', loaded()._load_name)
     assert sorted(definitions) == sorted(SPEC)
     documented = dict((name, [entry['name'] for entry in option['env']]) for name, option in definitions.items() if option.get('env'))
-    module_spec = dict(common_spec(RATE_LIMIT), **OBSERVABILITY_CONNECTION)
+    module_spec = API.argument_spec(also=False)
     assert documented == dict((name, option['fallback'][1]) for name, option in module_spec.items() if option.get('fallback'))
     assert all(option['fallback'][0] is env_fallback for option in module_spec.values() if option.get('fallback'))
     assert [name for name, option in SPEC.items() if 'fallback' in option] == []
