@@ -20,7 +20,7 @@ from ansible_collections.engine.cloud.plugins.module_utils.base import (
     CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, Api, EngineModule, Wait, WaitError, missing_connection_errors, option_source)
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.pacer import ApiLimit
-from ansible_collections.engine.cloud.plugins.module_utils.service import SERVICE_TABLE, ServiceStates
+from ansible_collections.engine.cloud.plugins.module_utils.service_rules import SERVICE_TABLE, ServiceStates
 from ansible_collections.engine.cloud.plugins.module_utils.states import FAIL, WAIT
 
 AUTH_HINT = 'The management API refused the API key: check api_key_id and api_key_secret (ENGINE_CLOUD_KEY_ID, ENGINE_CLOUD_KEY_SECRET)'

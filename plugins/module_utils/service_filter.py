@@ -15,7 +15,7 @@ from fnmatch import fnmatchcase
 
 from ansible.module_utils.six import string_types
 
-from ansible_collections.engine.cloud.plugins.module_utils.service import check_tags
+from ansible_collections.engine.cloud.plugins.module_utils.service_rules import check_tags
 
 # The fields the inventory plugin matches itself: each a value or a list of values (any of them).
 FIELDS = ('state', 'tier', 'provider', 'region')

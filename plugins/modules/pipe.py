@@ -675,7 +675,7 @@ pipe:
 '''
 
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
-from ansible_collections.engine.cloud.plugins.module_utils import pipe as rules
+from ansible_collections.engine.cloud.plugins.module_utils import pipe_rules
 from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule, wait_options
 from ansible_collections.engine.cloud.plugins.module_utils.compare import merge_diffs
 from ansible_collections.engine.cloud.plugins.module_utils.lifecycle import Kind, Lifecycle
@@ -766,8 +766,8 @@ def pipe_kind():
 def main():
     module = CloudModule(dict(SPEC, **wait_options(600)), uuid_options=('pipe_id',), required_one_of=[('pipe_id', 'name')])
     params = module.params
-    settings, errors = rules.check_settings(params['settings'] or {})
-    module.fail_on_errors(*(errors + rules.option_errors(params)))
+    settings, errors = pipe_rules.check_settings(params['settings'] or {})
+    module.fail_on_errors(*(errors + pipe_rules.option_errors(params)))
     life = Lifecycle(module, pipe_kind())
     current = life.find()
     if params['state'] == 'absent':
@@ -780,13 +780,13 @@ def main():
 
 
 def create(module, life, settings):
-    module.fail_on_errors(*rules.create_errors(module.params))
-    body = rules.create_body(module.params, settings)
-    predicted = rules.predict_created(body, module.params['service_id'])
+    module.fail_on_errors(*pipe_rules.create_errors(module.params))
+    body = pipe_rules.create_body(module.params, settings)
+    predicted = pipe_rules.predict_created(body, module.params['service_id'])
     if module.params['scaling']:
-        predicted['scaling'] = rules.to_api(module.params['scaling'])
+        predicted['scaling'] = pipe_rules.to_api(module.params['scaling'])
     pipe = life.wait_ready(life.create(body, predicted))
-    scaling, dummy = rules.scaling_plan(pipe, module.params['scaling'])
+    scaling, dummy = pipe_rules.scaling_plan(pipe, module.params['scaling'])
     if scaling:
         pipe = module.send('PATCH', scaling, 'pipes', pipe['id'], 'scaling')
     module.exit(changed=True, diff=dict(before={}, after=predicted), pipe=pipe)
@@ -796,24 +796,24 @@ def converge(module, life, pipe, settings):
     """Fixed fields first (fail before any write), then the PATCH, the scaling, the settings and a postgres
     pipe's table mappings, each sending only what differs; one diff of them all."""
     params = module.params
-    module.fail_on_errors(*life.fixed_errors(pipe, rules.fixed_pairs(params, pipe)))
+    module.fail_on_errors(*life.fixed_errors(pipe, pipe_rules.fixed_pairs(params, pipe)))
     pipe_id = pipe['id']
     diffs = []
-    pipe = step(module, diffs, pipe_id, pipe, lambda current: rules.pipe_patch(params, current, params['pipe_id'] is not None),
-                lambda body: module.send('PATCH', body, 'pipes', pipe_id), rules.predict_patched)
-    pipe = step(module, diffs, pipe_id, pipe, lambda current: rules.scaling_plan(current, params['scaling']),
-                lambda body: module.send('PATCH', body, 'pipes', pipe_id, 'scaling'), rules.predict_scaled)
+    pipe = step(module, diffs, pipe_id, pipe, lambda current: pipe_rules.pipe_patch(params, current, params['pipe_id'] is not None),
+                lambda body: module.send('PATCH', body, 'pipes', pipe_id), pipe_rules.predict_patched)
+    pipe = step(module, diffs, pipe_id, pipe, lambda current: pipe_rules.scaling_plan(current, params['scaling']),
+                lambda body: module.send('PATCH', body, 'pipes', pipe_id, 'scaling'), pipe_rules.predict_scaled)
     if params['settings'] is not None:
-        write = rules.settings_writer(module, pipe_id)
+        write = pipe_rules.settings_writer(module, pipe_id)
         pipe = step(module, diffs, pipe_id, pipe, lambda current: settings_step(current, settings),
-                    lambda body, before=pipe: dict(before, settings=write(body)), rules.predict_set)
+                    lambda body, before=pipe: dict(before, settings=write(body)), pipe_rules.predict_set)
     pipe, diff = table_mappings(module, pipe)
     diff = merge_diffs(diffs + [diff])
     module.exit(changed=diff is not None, diff=diff, pipe=pipe)
 
 
 def settings_step(pipe, settings):
-    body, diff = rules.settings_plan(pipe.get('settings') or {}, settings)
+    body, diff = pipe_rules.settings_plan(pipe.get('settings') or {}, settings)
     return body, diff and dict(before=dict(settings=diff['before']), after=dict(settings=diff['after']))
 
 
@@ -831,14 +831,14 @@ def step(module, diffs, pipe_id, pipe, plan, write, predict):
 def table_mappings(module, pipe):
     """A postgres pipe's mappings to the desired list: each edit while the pipe is paused (pipe_state's
     stop, waited on), the API resuming it after; with wait, until it runs again."""
-    option, kind, options = rules.source_option(module.params)
+    option, kind, options = pipe_rules.source_option(module.params)
     if kind != 'postgres' or options.get('table_mappings') is None:
         return pipe, None
     current = pipe['source']['postgres'].get('tableMappings') or []
-    edits, changed = rules.mapping_edits(current, rules.to_api(options['table_mappings']))
+    edits, changed = pipe_rules.mapping_edits(current, pipe_rules.to_api(options['table_mappings']))
     if not edits:
         return pipe, None
-    diff, warning = rules.mappings_diff(pipe.get('name'), current, edits, changed)
+    diff, warning = pipe_rules.mappings_diff(pipe.get('name'), current, edits, changed)
     if warning:
         module.warn(warning)
     if module.check_mode:
@@ -846,9 +846,9 @@ def table_mappings(module, pipe):
         return pipe, diff
     parts = ('pipes', pipe['id'])
     for edit in edits:
-        module.bring(rules.PIPE_TABLE, 'stopped', 'pipe', *parts, wait=True)
+        module.bring(pipe_rules.PIPE_TABLE, 'stopped', 'pipe', *parts, wait=True)
         send_edit(module, parts, edit)
-    pipe, dummy, dummy2 = module.bring(rules.PIPE_TABLE, 'started', 'pipe', *parts)
+    pipe, dummy, dummy2 = module.bring(pipe_rules.PIPE_TABLE, 'started', 'pipe', *parts)
     return pipe, diff
 
 
@@ -859,7 +859,7 @@ def send_edit(module, parts, edit):
     except http.ApiError as error:
         if not error.answer_lost:
             module.fail_api(error)
-        if not rules.edit_applied(module.get(*parts)['source']['postgres'].get('tableMappings'), edit):
+        if not pipe_rules.edit_applied(module.get(*parts)['source']['postgres'].get('tableMappings'), edit):
             module.fail_api(error, 'a read afterwards does not show the table mapping edit, which was not sent again')
 
 

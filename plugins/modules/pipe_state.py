@@ -165,7 +165,7 @@ pipe:
 '''
 
 from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule, wait_options
-from ansible_collections.engine.cloud.plugins.module_utils.pipe import PIPE_TABLE
+from ansible_collections.engine.cloud.plugins.module_utils.pipe_rules import PIPE_TABLE
 
 
 def main():

@@ -496,7 +496,7 @@ initial_password:
 
 
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
-from ansible_collections.engine.cloud.plugins.module_utils import service as rules
+from ansible_collections.engine.cloud.plugins.module_utils import service_rules
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule, services_path, wait_options
 from ansible_collections.engine.cloud.plugins.module_utils.compare import MASK, mask_secrets, merge_diffs
@@ -514,7 +514,7 @@ def main():
     module = CloudModule(dict(
         state=dict(type='str', default='present', choices=['present', 'absent']),
         name=dict(type='str'),
-        provider=dict(type='str', choices=list(rules.PROVIDERS)),
+        provider=dict(type='str', choices=list(service_rules.PROVIDERS)),
         region=dict(type='str'),
         tier=dict(type='str'),
         backup_id=dict(type='str'),
@@ -545,7 +545,7 @@ def main():
         purge_private_endpoint_ids=dict(type='bool', default=False),
         release_channel=dict(type='str', choices=['slow', 'default', 'fast']),
         endpoints=dict(type='list', elements='dict', options=dict(
-            protocol=dict(type='str', required=True, choices=list(rules.TOGGLEABLE_PROTOCOLS)),
+            protocol=dict(type='str', required=True, choices=list(service_rules.TOGGLEABLE_PROTOCOLS)),
             enabled=dict(type='bool', required=True),
         )),
         transparent_data_encryption_key_id=dict(type='str', no_log=False),
@@ -554,17 +554,17 @@ def main():
         enable_core_dumps=dict(type='bool'),
         **wait_options(1800)
     ), uuid_options=('backup_id',), service_id_required=False, required_one_of=[('service_id', 'name')])
-    tags, tag_errors = rules.check_tags('tags', module.params['tags'])
+    tags, tag_errors = service_rules.check_tags('tags', module.params['tags'])
     params = dict(module.params, tags=tags)
     module.fail_on_errors(
-        rules.name_error('name', params['name']),
+        service_rules.name_error('name', params['name']),
         None if params['transparent_data_encryption_key_id'] is None or params['transparent_data_encryption_key_id'].strip()
         else 'transparent_data_encryption_key_id must not be empty',
         None if all((item or '').strip() for item in params['private_endpoint_ids'] or [])
         else 'private_endpoint_ids must not hold empty ids',
         None if params['password'] is None or params['password'] else 'password must not be empty',
-        *(rules.ip_access_list_errors('ip_access_list', params['ip_access_list'])
-          + rules.endpoints_errors('endpoints', params['endpoints']) + tag_errors + rules.lifecycle_errors(params)))
+        *(service_rules.ip_access_list_errors('ip_access_list', params['ip_access_list'])
+          + service_rules.endpoints_errors('endpoints', params['endpoints']) + tag_errors + service_rules.lifecycle_errors(params)))
     life = Lifecycle(module, KIND)
     current = life.find()
     if params['state'] == 'absent':
@@ -572,7 +572,7 @@ def main():
             life.absent()
         module.params['service_id'] = current['id']
         # the API deletes a stopped service only: service_state's table stops it, and the stop is waited for
-        life.delete(current, prepare=lambda service: module.bring(rules.SERVICE_TABLE, 'stopped', 'service', current=service, wait=True)[0])
+        life.delete(current, prepare=lambda service: module.bring(service_rules.SERVICE_TABLE, 'stopped', 'service', current=service, wait=True)[0])
     if current is None:
         create(module, life, params, tags)
     if current.get('state') in KIND.deleting:
@@ -580,10 +580,10 @@ def main():
                     'creates a new one by name. Nothing was sent' % (current.get('name') or current['id'], current['state']),
                     service=current)
     module.params['service_id'] = current['id']
-    module.fail_on_errors(*life.fixed_errors(current, rules.fixed_fields(params, current)))
+    module.fail_on_errors(*life.fixed_errors(current, service_rules.fixed_fields(params, current)))
     service, patched = module.apply(module.get, patch_plan(module, params), lambda body: module.send('PATCH', body), current=current)
     scaling = dict(params, min_total_memory_gb=None, max_total_memory_gb=None)
-    service, scaled = module.apply(module.get, rules.scaling_plan(module, scaling), rules.scaling_write(module), current=service)
+    service, scaled = module.apply(module.get, service_rules.scaling_plan(module, scaling), service_rules.scaling_write(module), current=service)
     password_diff = None
     if params['password'] is not None and params['update_password'] == 'always':
         password_diff = PASSWORD_DIFF
@@ -596,9 +596,9 @@ def main():
 def patch_plan(module, params):
     """The service PATCH step: what the service just read allows, then (body, diff) of what differs."""
     def plan(current):
-        module.fail_on_errors(*rules.service_errors(current, params))
-        body, diff = rules.service_patch(current, params)
-        module.warn_in_check_mode('transparentDataEncryptionKeyId' in body and rules.not_running_warning(current, 'a key rotation'))
+        module.fail_on_errors(*service_rules.service_errors(current, params))
+        body, diff = service_rules.service_patch(current, params)
+        module.warn_in_check_mode('transparentDataEncryptionKeyId' in body and service_rules.not_running_warning(current, 'a key rotation'))
         return body, diff
     return plan
 
@@ -606,9 +606,9 @@ def patch_plan(module, params):
 def create(module, life, params, tags):
     """Create the service, set its password, wait until it runs, set what the create request does not take; exit."""
     if params['service_id'] is None:
-        module.fail_on_errors(*rules.create_errors(params) + rules.horizontal_create_errors(params))
-    body = rules.create_body(params, tags)
-    predicted = rules.predicted_service(body, params)
+        module.fail_on_errors(*service_rules.create_errors(params) + service_rules.horizontal_create_errors(params))
+    body = service_rules.create_body(params, tags)
+    predicted = service_rules.predicted_service(body, params)
     answer = life.create(body, predicted)
     service, password = answer['service'], answer.get('password')
     module.params['service_id'] = service['id']
@@ -648,7 +648,7 @@ def set_password(module, password):
     followed by the same request (at most api_retries times)."""
     for attempt in range(module.params['api_retries'] + 1):
         try:
-            return module.send('PATCH', rules.password_body(password), 'password')
+            return module.send('PATCH', service_rules.password_body(password), 'password')
         except http.ApiError as error:
             if not error.answer_lost or attempt == module.params['api_retries']:
                 module.fail_api(error)

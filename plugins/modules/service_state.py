@@ -151,7 +151,7 @@ service:
 '''
 
 from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule, wait_options
-from ansible_collections.engine.cloud.plugins.module_utils.service import SERVICE_TABLE
+from ansible_collections.engine.cloud.plugins.module_utils.service_rules import SERVICE_TABLE
 
 
 def main():

@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from ansible_collections.engine.cloud.plugins.module_utils import pipe
+from ansible_collections.engine.cloud.plugins.module_utils import pipe_rules
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import FIXTURES_PATH, PIPE_KAFKA, PIPE_POSTGRES
 
 with open(FIXTURES_PATH) as handle:
@@ -36,11 +36,11 @@ def params(**changes):
 @pytest.mark.parametrize('name, expected', [('consumer_group', 'consumerGroup'), ('reverse_private_endpoint_ids', 'reversePrivateEndpointIds'),
                                             ('object_storage', 'objectStorage'), ('type', 'type'), ('replica_memory_gb', 'replicaMemoryGb')])
 def test_camel_and_snake(name, expected):
-    assert pipe.camel(name) == expected and pipe.snake(expected) == name
+    assert pipe_rules.camel(name) == expected and pipe_rules.snake(expected) == name
 
 
 def test_create_body_is_camel_case_at_every_level_without_unset_options():
-    body = pipe.create_body(params(), {'engine_max_threads': 4})
+    body = pipe_rules.create_body(params(), {'engine_max_threads': 4})
     assert body == {
         'name': 'orders',
         'source': {'kafka': {'type': 'kafka', 'format': 'JSONEachRow', 'brokers': 'b:9092', 'topics': 't',
@@ -53,7 +53,7 @@ def test_create_body_is_camel_case_at_every_level_without_unset_options():
 
 
 def test_predicted_create_shows_no_secret():
-    predicted = pipe.predict_created(pipe.create_body(params(), {}), 'svc')
+    predicted = pipe_rules.predict_created(pipe_rules.create_body(params(), {}), 'svc')
     text = json.dumps(predicted)
     assert 'p4ss' not in text and 'r3g' not in text and predicted['source']['objectStorage'] is None
     assert predicted['source']['kafka']['schemaRegistry'] == {'url': 'https://r'}
@@ -68,24 +68,24 @@ def test_predicted_create_shows_no_secret():
 def test_postgres_refusals_name_the_option(changes, fragment):
     args = params(source=dict(postgres=dict(host='h', port=5432, database='d')), field_mappings=None, destination=dict(database='a'))
     args.update(changes)
-    errors = pipe.kind_errors(args)
+    errors = pipe_rules.kind_errors(args)
     assert len(errors) == 1 and errors[0].startswith(fragment)
 
 
 def test_other_kinds_have_no_kind_errors_and_create_needs_the_table():
-    assert pipe.kind_errors(params(scaling=dict(replicas=2))) == []
-    assert pipe.create_errors(params()) == []
-    errors = pipe.create_errors(params(destination=dict(database='a')))
+    assert pipe_rules.kind_errors(params(scaling=dict(replicas=2))) == []
+    assert pipe_rules.create_errors(params()) == []
+    errors = pipe_rules.create_errors(params(destination=dict(database='a')))
     assert errors == ['destination.table and destination.managed_table and destination.columns are required to create a kafka pipe']
-    assert pipe.create_errors(params(source=dict(postgres=dict(host='h')), destination=dict(database='a'))) == []
-    assert 'source is required' in pipe.create_errors(params(source=None))[0]
+    assert pipe_rules.create_errors(params(source=dict(postgres=dict(host='h')), destination=dict(database='a'))) == []
+    assert 'source is required' in pipe_rules.create_errors(params(source=None))[0]
 
 
 def test_fixed_pairs_cover_fixed_fields_only():
     args = params(source=dict(kafka=dict(brokers='other:9092', topics='orders.v1', authentication='SCRAM-SHA-256',
                                          offset=dict(strategy='from_latest'), credentials=dict(username='u', password='p'))),
                   destination=dict(database='analytics', table='orders2', columns=[dict(name='x', type='String')]))
-    pairs = dict((option, (wanted, current)) for option, wanted, current in pipe.fixed_pairs(args, KAFKA))
+    pairs = dict((option, (wanted, current)) for option, wanted, current in pipe_rules.fixed_pairs(args, KAFKA))
     assert pairs == {'source.kafka.brokers': ('other:9092', KAFKA['source']['kafka']['brokers']),
                      'source.kafka.topics': ('orders.v1', 'orders.v1'),
                      'source.kafka.offset.strategy': ('from_latest', 'from_timestamp'),
@@ -93,7 +93,7 @@ def test_fixed_pairs_cover_fixed_fields_only():
 
 
 def test_fixed_pairs_refuse_another_kind():
-    assert pipe.fixed_pairs(params(source=dict(stream=dict(stream_name='x'))), KAFKA) == [('source', 'stream', 'kafka')]
+    assert pipe_rules.fixed_pairs(params(source=dict(stream=dict(stream_name='x'))), KAFKA) == [('source', 'stream', 'kafka')]
 
 
 def test_patch_has_only_what_differs_and_credentials_only_when_always():
@@ -101,33 +101,33 @@ def test_patch_has_only_what_differs_and_credentials_only_when_always():
     args = params(name='orders-kafka', source=dict(kafka=dict(brokers=current['brokers'], authentication='SCRAM-SHA-512',
                                                               credentials=dict(username='u', password='p4ss'), validate_samples=True)),
                   destination=dict(columns=KAFKA['destination']['columns']), field_mappings=None)
-    body, diff = pipe.pipe_patch(args, KAFKA, by_id=True)
+    body, diff = pipe_rules.pipe_patch(args, KAFKA, by_id=True)
     assert body == {'source': {'kafka': {'authentication': 'SCRAM-SHA-512', 'validateSamples': True}}}
     assert diff == {'before': {'source': {'kafka': {'authentication': 'PLAIN'}}}, 'after': {'source': {'kafka': {'authentication': 'SCRAM-SHA-512'}}}}
     args['update_credentials'] = 'always'
-    body, diff = pipe.pipe_patch(args, KAFKA, by_id=True)
+    body, diff = pipe_rules.pipe_patch(args, KAFKA, by_id=True)
     assert body['source']['kafka']['credentials'] == {'username': 'u', 'password': 'p4ss'}
-    assert 'p4ss' not in json.dumps(diff) and diff['after']['source']['kafka']['credentials'] == pipe.MASK
+    assert 'p4ss' not in json.dumps(diff) and diff['after']['source']['kafka']['credentials'] == pipe_rules.MASK
 
 
 def test_patch_renames_only_by_id_and_compares_lists_as_sets():
     args = params(name='renamed', source=None, destination=None,
                   field_mappings=[dict(source_field=m['sourceField'], destination_field=m['destinationField']) for m in reversed(KAFKA['fieldMappings'])])
-    assert pipe.pipe_patch(args, KAFKA, by_id=True)[0] == {'name': 'renamed'}
-    assert pipe.pipe_patch(args, KAFKA, by_id=False) == ({}, None)
+    assert pipe_rules.pipe_patch(args, KAFKA, by_id=True)[0] == {'name': 'renamed'}
+    assert pipe_rules.pipe_patch(args, KAFKA, by_id=False) == ({}, None)
 
 
 def test_nothing_to_patch_when_all_is_equal():
-    assert pipe.pipe_patch(params(name=None, source=None, destination=None, field_mappings=None), KAFKA, by_id=True) == ({}, None)
+    assert pipe_rules.pipe_patch(params(name=None, source=None, destination=None, field_mappings=None), KAFKA, by_id=True) == ({}, None)
 
 
 def test_postgres_settings_split_between_fixed_and_changeable():
     args = params(name=None, source=dict(postgres=dict(settings=dict(sync_interval_seconds=30, replication_mode='cdc'))), destination=None,
                   field_mappings=None)
-    assert [option for option, dummy, dummy2 in pipe.fixed_pairs(args, POSTGRES)] == ['source.postgres.settings.replication_mode']
-    body, dummy = pipe.pipe_patch(args, POSTGRES, by_id=True)
+    assert [option for option, dummy, dummy2 in pipe_rules.fixed_pairs(args, POSTGRES)] == ['source.postgres.settings.replication_mode']
+    body, dummy = pipe_rules.pipe_patch(args, POSTGRES, by_id=True)
     assert body == {'source': {'postgres': {'settings': {'syncIntervalSeconds': 30}}}}
-    predicted = pipe.predict_patched(POSTGRES, body)
+    predicted = pipe_rules.predict_patched(POSTGRES, body)
     assert predicted['source']['postgres']['settings']['syncIntervalSeconds'] == 30
     assert predicted['source']['postgres']['settings']['pullBatchSize'] == 10000
 
@@ -136,7 +136,7 @@ def test_mapping_edits_add_and_remove_together():
     current = POSTGRES['source']['postgres']['tableMappings']
     desired = [USERS, {'sourceSchemaName': 'public', 'sourceTable': 'accounts', 'targetTable': 'public_accounts'},
                {'sourceSchemaName': 'public', 'sourceTable': 'orders', 'targetTable': 'public_orders'}]
-    edits, changed = pipe.mapping_edits(current, desired)
+    edits, changed = pipe_rules.mapping_edits(current, desired)
     assert changed == [] and len(edits) == 1
     assert [m['sourceTable'] for m in edits[0]['tableMappingsToRemove']] == ['invoices']
     assert edits[0]['tableMappingsToAdd'] == [desired[2]]
@@ -145,10 +145,10 @@ def test_mapping_edits_add_and_remove_together():
 def test_a_changed_mapping_is_removed_then_added_and_warned():
     current = POSTGRES['source']['postgres']['tableMappings']
     desired = [dict(USERS, targetTable='users_v2')] + [dict((k, m[k]) for k in ('sourceSchemaName', 'sourceTable', 'targetTable')) for m in current[1:]]
-    edits, changed = pipe.mapping_edits(current, desired)
+    edits, changed = pipe_rules.mapping_edits(current, desired)
     assert changed == ['public.users']
     assert edits == [{'tableMappingsToRemove': [current[0]]}, {'tableMappingsToAdd': [desired[0]]}]
-    diff, warning = pipe.mappings_diff('users-postgres', current, edits, changed)
+    diff, warning = pipe_rules.mappings_diff('users-postgres', current, edits, changed)
     assert 'new snapshot' in warning and 'public.users' in warning
     assert diff['after']['newSnapshotOf'] == ['public.users']
     assert [m.get('targetTable') for m in diff['after']['tableMappings']][-1] == 'users_v2'
@@ -158,21 +158,21 @@ def test_mapping_defaults_count_as_equal():
     current = POSTGRES['source']['postgres']['tableMappings']
     desired = [dict(USERS, excludedColumns=['password_hash'], useCustomSortingKey=False, sortingKeys=[])]
     desired += [dict((k, m[k]) for k in ('sourceSchemaName', 'sourceTable')) for m in current[1:]]
-    assert pipe.mapping_edits(current, desired) == ([], [])
+    assert pipe_rules.mapping_edits(current, desired) == ([], [])
 
 
 def test_scaling_plan_and_limits():
-    assert pipe.scaling_plan(KAFKA, dict(replicas=2, replica_cpu_millicores=None)) == ({}, None)
-    body, diff = pipe.scaling_plan(KAFKA, dict(replicas=4, replica_memory_gb=2.0))
+    assert pipe_rules.scaling_plan(KAFKA, dict(replicas=2, replica_cpu_millicores=None)) == ({}, None)
+    body, diff = pipe_rules.scaling_plan(KAFKA, dict(replicas=4, replica_memory_gb=2.0))
     assert body == {'replicas': 4} and diff == {'before': {'scaling': {'replicas': 2}}, 'after': {'scaling': {'replicas': 4}}}
-    assert pipe.scaling_errors(dict(replicas=None)) == ['scaling needs at least one of replicas, replica_cpu_millicores, replica_memory_gb '
-                                                        '(the API refuses an empty one)']
-    errors = [e for e in pipe.scaling_errors(dict(replicas=0, replica_cpu_millicores=2001, replica_memory_gb=0.25)) if e]
+    assert pipe_rules.scaling_errors(dict(replicas=None)) == ['scaling needs at least one of replicas, replica_cpu_millicores, replica_memory_gb '
+                                                              '(the API refuses an empty one)']
+    errors = [e for e in pipe_rules.scaling_errors(dict(replicas=0, replica_cpu_millicores=2001, replica_memory_gb=0.25)) if e]
     assert [e.split(' ')[0] for e in errors] == ['scaling.replicas', 'scaling.replica_cpu_millicores', 'scaling.replica_memory_gb']
 
 
 def test_settings_plan_is_pipe_settings_rule():
     current = copy.deepcopy(KAFKA['settings'])
-    body, diff = pipe.settings_plan(current, {'streaming_max_insert_wait_ms': None, 'engine_max_insert_threads': 2})
+    body, diff = pipe_rules.settings_plan(current, {'streaming_max_insert_wait_ms': None, 'engine_max_insert_threads': 2})
     assert body == {'streaming_max_insert_wait_ms': None}
     assert diff == {'before': {'streaming_max_insert_wait_ms': 2000}, 'after': {'streaming_max_insert_wait_ms': 5000}}

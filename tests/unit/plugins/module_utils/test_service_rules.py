@@ -10,7 +10,7 @@ __metaclass__ = type
 import pytest
 from hypothesis import given, strategies as st
 
-from ansible_collections.engine.cloud.plugins.module_utils import service as rules
+from ansible_collections.engine.cloud.plugins.module_utils import service_rules
 
 CURRENT_IPS = [
     {'source': '203.0.113.0/24', 'description': 'Office Berlin'},
@@ -31,14 +31,14 @@ def apply_patch(current, add, remove):
 # --- IP access list -----------------------------------------------------------------------
 
 def test_same_entries_in_another_order_change_nothing():
-    add, remove, after = rules.ip_access_list_patch(CURRENT_IPS, list(reversed(CURRENT_IPS)), purge=True)
+    add, remove, after = service_rules.ip_access_list_patch(CURRENT_IPS, list(reversed(CURRENT_IPS)), purge=True)
     assert (add, remove) == ([], [])
     assert after == CURRENT_IPS
 
 
 def test_new_source_is_added_and_others_kept_without_purge():
     desired = [{'source': '10.0.0.0/8', 'description': 'VPC'}]
-    add, remove, after = rules.ip_access_list_patch(CURRENT_IPS, desired, purge=False)
+    add, remove, after = service_rules.ip_access_list_patch(CURRENT_IPS, desired, purge=False)
     assert add == [{'source': '10.0.0.0/8', 'description': 'VPC'}]
     assert remove == []
     assert after == CURRENT_IPS + add
@@ -46,7 +46,7 @@ def test_new_source_is_added_and_others_kept_without_purge():
 
 def test_purge_removes_unlisted_entries_with_their_current_description():
     desired = [{'source': '203.0.113.0/24', 'description': 'Office Berlin'}]
-    add, remove, after = rules.ip_access_list_patch(CURRENT_IPS, desired, purge=True)
+    add, remove, after = service_rules.ip_access_list_patch(CURRENT_IPS, desired, purge=True)
     assert add == []
     assert remove == CURRENT_IPS[1:]
     assert after == CURRENT_IPS[:1]
@@ -54,7 +54,7 @@ def test_purge_removes_unlisted_entries_with_their_current_description():
 
 def test_changed_description_is_a_remove_plus_an_add():
     desired = [{'source': '198.51.100.17', 'description': 'CI runner 2'}]
-    add, remove, after = rules.ip_access_list_patch(CURRENT_IPS, desired, purge=False)
+    add, remove, after = service_rules.ip_access_list_patch(CURRENT_IPS, desired, purge=False)
     assert remove == [{'source': '198.51.100.17', 'description': 'CI runner'}]
     assert add == [{'source': '198.51.100.17', 'description': 'CI runner 2'}]
     assert [entry['description'] for entry in after] == ['Office Berlin', 'CI runner 2', 'VPN egress']
@@ -62,35 +62,35 @@ def test_changed_description_is_a_remove_plus_an_add():
 
 def test_description_left_out_keeps_the_current_one():
     desired = [{'source': '198.51.100.17', 'description': None}, {'source': '10.1.0.0/16', 'description': None}]
-    add, remove, dummy = rules.ip_access_list_patch(CURRENT_IPS, desired, purge=False)
+    add, remove, dummy = service_rules.ip_access_list_patch(CURRENT_IPS, desired, purge=False)
     assert remove == []
     assert add == [{'source': '10.1.0.0/16'}]
 
 
 def test_host_and_slash_32_are_the_same_source_and_the_current_spelling_is_removed():
     desired = [{'source': '198.51.100.17/32', 'description': 'CI runner'}]
-    add, remove, dummy = rules.ip_access_list_patch(CURRENT_IPS, desired, purge=True)
+    add, remove, dummy = service_rules.ip_access_list_patch(CURRENT_IPS, desired, purge=True)
     assert add == []
     assert [entry['source'] for entry in remove] == ['203.0.113.0/24', '192.0.2.64/26']
 
 
 def test_empty_list_with_purge_removes_everything():
-    add, remove, after = rules.ip_access_list_patch(CURRENT_IPS, [], purge=True)
+    add, remove, after = service_rules.ip_access_list_patch(CURRENT_IPS, [], purge=True)
     assert (add, after) == ([], [])
     assert remove == CURRENT_IPS
 
 
 @pytest.mark.parametrize('source', ['203.0.113.5/24', '300.1.1.1', 'example.com', '', '2001:db8::/32'])
 def test_bad_sources_are_named(source):
-    errors = rules.ip_access_list_errors('ip_access_list', [{'source': '10.0.0.1'}, {'source': source}])
+    errors = service_rules.ip_access_list_errors('ip_access_list', [{'source': '10.0.0.1'}, {'source': source}])
     assert len(errors) == 1
     assert errors[0].startswith('ip_access_list[1].source must be an IPv4 address or CIDR block')
 
 
 def test_duplicate_sources_are_refused():
-    errors = rules.ip_access_list_errors('ip_access_list', [{'source': '10.0.0.1'}, {'source': '10.0.0.1/32'}])
+    errors = service_rules.ip_access_list_errors('ip_access_list', [{'source': '10.0.0.1'}, {'source': '10.0.0.1/32'}])
     assert errors == ['ip_access_list lists the source 10.0.0.1/32 more than once']
-    assert rules.ip_access_list_errors('ip_access_list', CURRENT_IPS) == []
+    assert service_rules.ip_access_list_errors('ip_access_list', CURRENT_IPS) == []
 
 
 _OCTET = st.integers(min_value=0, max_value=255)
@@ -101,7 +101,7 @@ _ENTRIES = st.lists(_ENTRY, max_size=6, unique_by=lambda entry: entry['source'])
 
 @given(current=_ENTRIES, desired=_ENTRIES, purge=st.booleans())
 def test_patch_brings_the_api_to_the_predicted_list(current, desired, purge):
-    add, remove, after = rules.ip_access_list_patch(current, desired, purge)
+    add, remove, after = service_rules.ip_access_list_patch(current, desired, purge)
     result = apply_patch(current, add, remove)
     assert sorted(result.values(), key=lambda e: e['source']) == sorted(after, key=lambda e: e['source'])
     for entry in desired:
@@ -112,7 +112,7 @@ def test_patch_brings_the_api_to_the_predicted_list(current, desired, purge):
     else:
         assert kept.issubset(result)
     # Applying the desired list again to the result asks for nothing.
-    again = rules.ip_access_list_patch(list(result.values()), desired, purge)
+    again = service_rules.ip_access_list_patch(list(result.values()), desired, purge)
     assert again[:2] == ([], [])
 
 
@@ -120,17 +120,17 @@ def test_patch_brings_the_api_to_the_predicted_list(current, desired, purge):
 
 def test_private_endpoints_add_and_purge():
     current = ['vpce-a', 'vpce-b']
-    assert rules.private_endpoints_patch(current, ['vpce-b', 'vpce-c'], purge=False) == (
+    assert service_rules.private_endpoints_patch(current, ['vpce-b', 'vpce-c'], purge=False) == (
         ['vpce-c'], [], ['vpce-a', 'vpce-b', 'vpce-c'])
-    assert rules.private_endpoints_patch(current, ['vpce-b', 'vpce-c', 'vpce-c'], purge=True) == (
+    assert service_rules.private_endpoints_patch(current, ['vpce-b', 'vpce-c', 'vpce-c'], purge=True) == (
         ['vpce-c'], ['vpce-a'], ['vpce-b', 'vpce-c'])
-    assert rules.private_endpoints_patch(current, ['vpce-b', 'vpce-a'], purge=True) == ([], [], current)
+    assert service_rules.private_endpoints_patch(current, ['vpce-b', 'vpce-a'], purge=True) == ([], [], current)
 
 
 def test_list_patch_leaves_out_empty_sides():
-    assert rules.list_patch([], []) is None
-    assert rules.list_patch(['a'], []) == {'add': ['a']}
-    assert rules.list_patch([], ['b']) == {'remove': ['b']}
+    assert service_rules.list_patch([], []) is None
+    assert service_rules.list_patch(['a'], []) == {'add': ['a']}
+    assert service_rules.list_patch([], ['b']) == {'remove': ['b']}
 
 
 # --- endpoints ----------------------------------------------------------------------------
@@ -139,32 +139,32 @@ LISTED = [{'protocol': 'https', 'port': 8443}, {'protocol': 'nativesecure', 'por
 
 
 def test_an_endpoint_is_enabled_when_listed_and_not_flagged_off():
-    assert rules.endpoint_enabled(LISTED, 'https')
-    assert not rules.endpoint_enabled(LISTED, 'mysql')
-    assert not rules.endpoint_enabled(LISTED + [{'protocol': 'mysql', 'enabled': False}], 'mysql')
-    assert rules.endpoint_enabled(LISTED + [{'protocol': 'mysql', 'enabled': True}], 'mysql')
+    assert service_rules.endpoint_enabled(LISTED, 'https')
+    assert not service_rules.endpoint_enabled(LISTED, 'mysql')
+    assert not service_rules.endpoint_enabled(LISTED + [{'protocol': 'mysql', 'enabled': False}], 'mysql')
+    assert service_rules.endpoint_enabled(LISTED + [{'protocol': 'mysql', 'enabled': True}], 'mysql')
 
 
 def test_enabling_an_unlisted_endpoint_is_one_change_and_lists_the_endpoint_not_the_request():
-    changes, after = rules.endpoints_patch(LISTED, [{'protocol': 'mysql', 'enabled': True}])
+    changes, after = service_rules.endpoints_patch(LISTED, [{'protocol': 'mysql', 'enabled': True}])
     assert changes == [{'protocol': 'mysql', 'enabled': True}]
     assert after == LISTED + [{'protocol': 'mysql'}]
 
 
 def test_endpoint_already_as_asked_is_no_change():
-    assert rules.endpoints_patch(LISTED, [{'protocol': 'mysql', 'enabled': False}]) == ([], LISTED)
+    assert service_rules.endpoints_patch(LISTED, [{'protocol': 'mysql', 'enabled': False}]) == ([], LISTED)
     mysql = {'protocol': 'mysql', 'port': 3306}
-    assert rules.endpoints_patch(LISTED + [mysql], [{'protocol': 'mysql', 'enabled': True}]) == ([], LISTED + [mysql])
+    assert service_rules.endpoints_patch(LISTED + [mysql], [{'protocol': 'mysql', 'enabled': True}]) == ([], LISTED + [mysql])
 
 
 def test_disabling_a_listed_endpoint_drops_it_from_the_prediction():
-    changes, after = rules.endpoints_patch(LISTED + [{'protocol': 'mysql', 'port': 3306}], [{'protocol': 'mysql', 'enabled': False}])
+    changes, after = service_rules.endpoints_patch(LISTED + [{'protocol': 'mysql', 'port': 3306}], [{'protocol': 'mysql', 'enabled': False}])
     assert changes == [{'protocol': 'mysql', 'enabled': False}]
     assert after == LISTED
 
 
 def test_duplicate_protocols_are_refused():
-    assert rules.endpoints_errors('endpoints', [{'protocol': 'mysql'}, {'protocol': 'mysql'}]) == [
+    assert service_rules.endpoints_errors('endpoints', [{'protocol': 'mysql'}, {'protocol': 'mysql'}]) == [
         'endpoints lists the protocol mysql more than once']
 
 
@@ -172,14 +172,14 @@ def test_duplicate_protocols_are_refused():
 
 @pytest.mark.parametrize('name', ['prod-analytics', 'reporting replica', 'A', 'x' * 50, 'Team 7 warehouse'])
 def test_good_names(name):
-    assert rules.name_error('name', name) is None
+    assert service_rules.name_error('name', name) is None
 
 
 @pytest.mark.parametrize('name, part', [
     ('x' * 51, 'at most 50 characters'), ('', 'starting and ending'), ('prod_analytics', "'_'"),
     ('-prod', 'starting and ending'), ('prod ', 'starting and ending'), ('caf\u00e9', "'\u00e9'"), ('a\tb', "'\\t'")])
 def test_bad_names_name_the_option_and_the_rule(name, part):
-    error = rules.name_error('name', name)
+    error = service_rules.name_error('name', name)
     assert error.startswith('name must be')
     assert part in error
 
@@ -201,15 +201,15 @@ def params(**values):
 
 
 def test_nothing_asked_or_everything_equal_is_an_empty_body():
-    assert rules.service_patch(SERVICE, params()) == ({}, {'before': {}, 'after': {}})
+    assert service_rules.service_patch(SERVICE, params()) == ({}, {'before': {}, 'after': {}})
     same = params(name='prod-analytics', release_channel='default', transparent_data_encryption_key_id='tde-1',
                   ip_access_list=list(reversed(CURRENT_IPS)), private_endpoint_ids=['vpce-a'],
                   endpoints=[{'protocol': 'mysql', 'enabled': False}], purge_ip_access_list=True, purge_private_endpoint_ids=True)
-    assert rules.service_patch(SERVICE, same)[0] == {}
+    assert service_rules.service_patch(SERVICE, same)[0] == {}
 
 
 def test_one_body_carries_every_change_and_the_diff_only_changed_fields():
-    body, diff = rules.service_patch(SERVICE, params(
+    body, diff = service_rules.service_patch(SERVICE, params(
         name='prod analytics', release_channel='default', transparent_data_encryption_key_id='tde-2',
         ip_access_list=[{'source': '10.0.0.0/8', 'description': 'VPC'}], private_endpoint_ids=['vpce-b'],
         purge_private_endpoint_ids=True, endpoints=[{'protocol': 'mysql', 'enabled': True}]))
@@ -233,27 +233,27 @@ TAGS = [{'key': 'team', 'value': 'data-platform'}, {'key': 'env', 'value': 'prod
 
 
 def test_tags_are_added_changed_as_remove_plus_add_and_kept_without_purge():
-    add, remove, after = rules.tags_patch(TAGS, {'env': 'prod', 'owner': 'ana', 'pii': None}, purge=False)
+    add, remove, after = service_rules.tags_patch(TAGS, {'env': 'prod', 'owner': 'ana', 'pii': None}, purge=False)
     assert remove == [{'key': 'env', 'value': 'production'}]
     assert add == [{'key': 'env', 'value': 'prod'}, {'key': 'owner', 'value': 'ana'}]
     assert after == [TAGS[0], {'key': 'env', 'value': 'prod'}, {'key': 'pii'}, {'key': 'owner', 'value': 'ana'}]
 
 
 def test_purge_tags_removes_the_unlisted_ones_with_their_values():
-    add, remove, after = rules.tags_patch(TAGS, {'team': 'data-platform'}, purge=True)
+    add, remove, after = service_rules.tags_patch(TAGS, {'team': 'data-platform'}, purge=True)
     assert (add, remove, after) == ([], TAGS[1:], TAGS[:1])
-    assert rules.tags_patch(TAGS, {}, purge=True)[1] == TAGS
+    assert service_rules.tags_patch(TAGS, {}, purge=True)[1] == TAGS
 
 
 def test_the_same_tags_in_another_order_change_nothing():
-    assert rules.tags_patch(TAGS, {'pii': None, 'env': 'production', 'team': 'data-platform'}, purge=True)[:2] == ([], [])
+    assert service_rules.tags_patch(TAGS, {'pii': None, 'env': 'production', 'team': 'data-platform'}, purge=True)[:2] == ([], [])
 
 
 @given(st.dictionaries(st.sampled_from(['a', 'b', 'c', 'd']), st.sampled_from([None, 'x', 'y'])),
        st.dictionaries(st.sampled_from(['a', 'b', 'c', 'd']), st.sampled_from([None, 'x', 'y'])), st.booleans())
 def test_the_tags_patch_brings_the_api_to_the_predicted_tags(current, desired, purge):
     current_list = [dict(key=key) if value is None else dict(key=key, value=value) for key, value in current.items()]
-    add, remove, after = rules.tags_patch(current_list, desired, purge)
+    add, remove, after = service_rules.tags_patch(current_list, desired, purge)
     tags = dict((tag['key'], tag.get('value')) for tag in current_list)
     for tag in remove:  # the API: remove (the pair must exist), then add (the key must not)
         assert tags.pop(tag['key']) == tag.get('value')
@@ -277,26 +277,26 @@ def test_the_tags_patch_brings_the_api_to_the_predicted_tags(current, desired, p
     ({'team': ['a']}, ["tags.team must be 1 to 256 letters, digits, dots, underscores or hyphens, or null for a tag without a value, got ['a']"]),
 ])
 def test_tags_are_checked_against_the_reference_rules(tags, errors):
-    assert rules.check_tags('tags', tags)[1] == errors
+    assert service_rules.check_tags('tags', tags)[1] == errors
 
 
 def test_more_than_fifty_tags_fail_naming_the_limit():
-    assert rules.check_tags('tags', dict(('k%d' % n, None) for n in range(51)))[1] == [
+    assert service_rules.check_tags('tags', dict(('k%d' % n, None) for n in range(51)))[1] == [
         "tags may hold at most 50 tags (the API's limit), got 51"]
 
 
 def test_integer_tag_values_become_strings():
-    assert rules.check_tags('tags', {'cost-center': 4711, 'pii': None}) == ({'cost-center': '4711', 'pii': None}, [])
+    assert service_rules.check_tags('tags', {'cost-center': 4711, 'pii': None}) == ({'cost-center': '4711', 'pii': None}, [])
 
 
 def test_tags_and_core_dumps_in_the_service_patch():
     current = dict(SERVICE, tags=TAGS, enableCoreDumps=False)
-    body, diff = rules.service_patch(current, params(tags={'env': 'prod'}, purge_tags=False, enable_core_dumps=True))
+    body, diff = service_rules.service_patch(current, params(tags={'env': 'prod'}, purge_tags=False, enable_core_dumps=True))
     assert body == {'tags': {'remove': [{'key': 'env', 'value': 'production'}], 'add': [{'key': 'env', 'value': 'prod'}]},
                     'enableCoreDumps': True}
     assert diff['before'] == {'tags': TAGS, 'enableCoreDumps': False}
     assert diff['after']['tags'][1] == {'key': 'env', 'value': 'prod'}
-    assert rules.service_patch(current, params(tags={'pii': None}, enable_core_dumps=False))[0] == {}
+    assert service_rules.service_patch(current, params(tags={'pii': None}, enable_core_dumps=False))[0] == {}
 
 
 # --- what the service just read allows ------------------------------------------------------
@@ -309,39 +309,39 @@ PRIMARY = {'name': 'prod', 'autoscalingMode': 'vertical', 'tier': 'production', 
 @pytest.mark.parametrize('option, field', [('num_replicas', 'numReplicas'), ('min_total_memory_gb', 'minTotalMemoryGb'),
                                            ('max_total_memory_gb', 'maxTotalMemoryGb')])
 def test_a_horizontal_service_has_no_replica_count_or_total_memory(option, field):
-    assert rules.service_errors(HORIZONTAL, {option: 48}) == [
+    assert service_rules.service_errors(HORIZONTAL, {option: 48}) == [
         '%s cannot be set on service events: it uses horizontal autoscaling (autoscalingMode horizontal), which has no %s '
         '(its replica count scales between minReplicas and maxReplicas)' % (option, field)]
-    assert rules.service_errors(PRIMARY, {option: 48}) == []
+    assert service_rules.service_errors(PRIMARY, {option: 48}) == []
 
 
 @pytest.mark.parametrize('option', ['min_total_memory_gb', 'max_total_memory_gb', 'release_channel'])
 def test_production_only_options_name_the_tier(option):
-    assert rules.service_errors(DEVELOPMENT, {option: 48}) == [
+    assert service_rules.service_errors(DEVELOPMENT, {option: 48}) == [
         '%s is for production services only; service sandbox is a development service (tier development)' % option]
 
 
 def test_the_primary_service_keeps_two_replicas():
-    assert rules.service_errors(PRIMARY, {'num_replicas': 1}) == [
+    assert service_rules.service_errors(PRIMARY, {'num_replicas': 1}) == [
         'num_replicas must be at least 2 for service prod, the primary service of its warehouse (isPrimary), got 1']
-    assert rules.service_errors(PRIMARY, {'num_replicas': 2}) == []
-    assert rules.service_errors(DEVELOPMENT, {'num_replicas': 1}) == []
+    assert service_rules.service_errors(PRIMARY, {'num_replicas': 2}) == []
+    assert service_rules.service_errors(DEVELOPMENT, {'num_replicas': 1}) == []
 
 
 def test_tags_beyond_fifty_in_all_fail_after_the_read():
     service = dict(PRIMARY, tags=[{'key': 'k%d' % n} for n in range(45)])
     wanted = dict(('n%d' % n, None) for n in range(6))
-    assert rules.service_errors(service, {'tags': wanted, 'purge_tags': False}) == [
+    assert service_rules.service_errors(service, {'tags': wanted, 'purge_tags': False}) == [
         "tags would leave service prod with 51 tags, more than the API's limit of 50; set purge_tags=true or list fewer"]
-    assert rules.service_errors(service, {'tags': wanted, 'purge_tags': True}) == []
+    assert service_rules.service_errors(service, {'tags': wanted, 'purge_tags': True}) == []
 
 
 @pytest.mark.parametrize('state', ['idle', 'stopped', 'starting', 'awaking'])
 def test_a_change_that_needs_a_running_service_warns_otherwise(state):
-    warning = rules.not_running_warning(dict(PRIMARY, state=state), 'scaling changes')
+    warning = service_rules.not_running_warning(dict(PRIMARY, state=state), 'scaling changes')
     assert warning.startswith('service prod is %s, not running: the API allows scaling changes only while a service is running' % state)
     assert 'HTTP 424' in warning and 'state=awake' in warning
-    assert rules.not_running_warning(PRIMARY, 'scaling changes') is None
+    assert service_rules.not_running_warning(PRIMARY, 'scaling changes') is None
 
 
 # --- service_scaling ----------------------------------------------------------------------
@@ -361,28 +361,28 @@ def scaling(**values):
     ('idle_timeout_minutes', 4, 'at least 5'),
 ])
 def test_each_limit_names_the_option_and_range(option, value, text):
-    errors = [error for error in rules.scaling_errors(scaling(**{option: value})) if error]
+    errors = [error for error in service_rules.scaling_errors(scaling(**{option: value})) if error]
     assert errors == ['%s must be %s, got %d' % (option, text, value)]
 
 
 @pytest.mark.parametrize('option, value', [('min_total_memory_gb', 24), ('min_total_memory_gb', 1068), ('num_replicas', 1),
                                            ('num_replicas', 20), ('idle_timeout_minutes', 5)])
 def test_bounds_themselves_are_allowed(option, value):
-    assert not any(rules.scaling_errors(scaling(**{option: value})))
+    assert not any(service_rules.scaling_errors(scaling(**{option: value})))
 
 
 def test_max_must_be_at_least_the_requested_or_current_min():
-    assert rules.memory_order_error(scaling(min_total_memory_gb=96, max_total_memory_gb=48)) == \
+    assert service_rules.memory_order_error(scaling(min_total_memory_gb=96, max_total_memory_gb=48)) == \
         'max_total_memory_gb (48) must be at least min_total_memory_gb (96)'
-    assert rules.memory_order_error(scaling(max_total_memory_gb=48)) is None  # current min unknown yet
-    assert rules.memory_order_error(scaling(max_total_memory_gb=36), {'minTotalMemoryGb': 48, 'maxTotalMemoryGb': 360}) == \
+    assert service_rules.memory_order_error(scaling(max_total_memory_gb=48)) is None  # current min unknown yet
+    assert service_rules.memory_order_error(scaling(max_total_memory_gb=36), {'minTotalMemoryGb': 48, 'maxTotalMemoryGb': 360}) == \
         'max_total_memory_gb (36) must be at least the current minTotalMemoryGb (48)'
-    assert 'min_total_memory_gb (372) must be at most the current maxTotalMemoryGb (360)' in rules.memory_order_error(
+    assert 'min_total_memory_gb (372) must be at most the current maxTotalMemoryGb (360)' in service_rules.memory_order_error(
         scaling(min_total_memory_gb=372), {'minTotalMemoryGb': 48, 'maxTotalMemoryGb': 360})
-    assert rules.memory_order_error(scaling(max_total_memory_gb=48), {'minTotalMemoryGb': 48, 'maxTotalMemoryGb': 360}) is None
-    assert rules.memory_order_error(scaling(num_replicas=3), {'minTotalMemoryGb': 48, 'maxTotalMemoryGb': 24}) is None
+    assert service_rules.memory_order_error(scaling(max_total_memory_gb=48), {'minTotalMemoryGb': 48, 'maxTotalMemoryGb': 360}) is None
+    assert service_rules.memory_order_error(scaling(num_replicas=3), {'minTotalMemoryGb': 48, 'maxTotalMemoryGb': 24}) is None
 
 
 def test_scaling_request_uses_the_api_names():
-    assert rules.scaling_request(scaling(num_replicas=3, idle_scaling=False)) == {
+    assert service_rules.scaling_request(scaling(num_replicas=3, idle_scaling=False)) == {
         'minTotalMemoryGb': None, 'maxTotalMemoryGb': None, 'numReplicas': 3, 'idleScaling': False, 'idleTimeoutMinutes': None}

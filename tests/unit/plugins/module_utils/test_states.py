@@ -16,8 +16,8 @@ import re
 import pytest
 import yaml
 
-from ansible_collections.engine.cloud.plugins.module_utils.pipe import PIPE_TABLE, later
-from ansible_collections.engine.cloud.plugins.module_utils.service import SERVICE_TABLE
+from ansible_collections.engine.cloud.plugins.module_utils.pipe_rules import PIPE_TABLE, later
+from ansible_collections.engine.cloud.plugins.module_utils.service_rules import SERVICE_TABLE
 from ansible_collections.engine.cloud.plugins.module_utils.states import FAIL, WAIT
 from ansible_collections.engine.cloud.plugins.modules import pipe_state, service_state
 

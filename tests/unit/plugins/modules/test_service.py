@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from ansible_collections.engine.cloud.plugins.module_utils.service import password_body
+from ansible_collections.engine.cloud.plugins.module_utils.service_rules import password_body
 from ansible_collections.engine.cloud.plugins.modules import service
 from ansible_collections.engine.cloud.tests.simulator import cloud
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import ORGANIZATION, SERVICE_DEV, SERVICE_IDLE, SERVICE_PROD, service_path
