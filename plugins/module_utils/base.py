@@ -157,12 +157,13 @@ class EngineModule(AnsibleModule):
         self.fail_json(msg=msg, **mask_secrets(result))
 
     def request(self, method, path, params=None, body=None):
-        """One API call; an API error raises http.ApiError. The answer's secrets are kept out of every log."""
+        """One API call, any path; an API error raises http.ApiError (for the caller to judge, a lost answer
+        above all). The answer's secrets are kept out of every log."""
         response = self.client.request(method, path, params=params, body=body)
         self.no_log_values.update(secret_values(response))
         return response
 
-    def call(self, method, path, params=None, body=None, missing_ok=False):
+    def request_or_fail(self, method, path, params=None, body=None, missing_ok=False):
         """One API call; an API error fails the task with its status, code, message and request id.
 
         With missing_ok, a 404 returns None instead, so the module can say what is missing."""

@@ -106,13 +106,14 @@ class CloudModule(EngineModule):
         """/v1/organizations/{organization_id}/services/{service_id}[/part...]"""
         return '/'.join((services_path(self.params['organization_id']), self.params['service_id']) + parts)
 
-    def get(self, *parts):
-        return self.call('GET', self.path(*parts)).get('result')
+    def read(self, *parts):
+        """A read of the resource at parts under the service's path; an API error fails the task."""
+        return self.request_or_fail('GET', self.path(*parts)).get('result')
 
     def list_services(self, tags=None):
         """Every service of the organization, in one request; with tags (service_filter.check_tag_filter's), those
         that have these tags: the API filters, and what it sends is checked again."""
-        listed = self.call('GET', services_path(self.params['organization_id']), params=service_filter.tag_query(tags or {})).get('result')
+        listed = self.request_or_fail('GET', services_path(self.params['organization_id']), params=service_filter.tag_query(tags or {})).get('result')
         return [service for service in listed if service_filter.has_tags(service, tags or {})] if tags else listed
 
     def request(self, method, path, params=None, body=None):
@@ -142,8 +143,8 @@ class CloudModule(EngineModule):
         self.bring(WAKE_TABLE, 'awake', 'service', wait=True, wait_timeout=self.params.get('wait_timeout') or WAKE_TIMEOUT)
         self.warn('service %s was idle: it was woken (awake) for a pipe call' % service_id)
 
-    def send(self, method, body, *parts):
-        """A write; an API error raises http.ApiError for the caller to judge (see EngineModule.converge)."""
+    def write(self, method, body, *parts):
+        """A write under the service's path; an API error raises http.ApiError for the caller to judge (see EngineModule.apply)."""
         return self.request(method, self.path(*parts), body=body).get('result')
 
     def reach(self, table, goal, key, *parts):
@@ -165,7 +166,7 @@ class CloudModule(EngineModule):
         wait and wait_timeout (instead of the module's options, which a module may not have). Check mode: the
         prediction, nothing sent."""
         def read():
-            return self.get(*parts)
+            return self.read(*parts)
 
         name = parts[-1] if parts else self.params['service_id']
         wait = Wait(options.get('wait_timeout') or self.params.get('wait_timeout'), '%s %s' % (table.noun, name))
@@ -242,7 +243,7 @@ class Command:
         """PATCH the command; return its answer. A lost answer is remembered (and raised)."""
         self.before, self.answered = resource, False
         try:
-            answer = module.send('PATCH', dict(command=action), *(parts + ('state',)))
+            answer = module.write('PATCH', dict(command=action), *(parts + ('state',)))
         except http.ApiError as error:
             if error.answer_lost:
                 self.name, self.lost = action, error

@@ -64,12 +64,12 @@ class Lifecycle:
 
     def read(self, resource_id):
         """The resource as the API shows it now, or None once it answers 404."""
-        answer = self.module.call('GET', self.kind.item(self.module, resource_id), missing_ok=True)
+        answer = self.module.request_or_fail('GET', self.kind.item(self.module, resource_id), missing_ok=True)
         return None if answer is None else answer.get('result')
 
     def one_named(self, name):
         """The one resource of that name (deleted ones aside), or None; two or more fail before any write."""
-        listed = self.module.call('GET', self.kind.collection(self.module)).get('result') or []
+        listed = self.module.request_or_fail('GET', self.kind.collection(self.module)).get('result') or []
         named = [item for item in listed if item.get('name') == name and item.get('state') not in self.kind.gone]
         if len(named) > 1:
             ids = ', '.join(sorted(item.get('id') for item in named))
@@ -123,7 +123,7 @@ class Lifecycle:
         if not self.module.params['wait']:
             return resource
         path = self.kind.item(self.module, resource['id'])
-        return self._until(lambda: self.module.call('GET', path).get('result'), resource,
+        return self._until(lambda: self.module.request_or_fail('GET', path).get('result'), resource,
                            lambda seen: seen.get('state') in self.kind.ready, lambda seen: seen.get('state') in self.kind.failures,
                            ' or '.join(sorted(self.kind.ready)), first=None)
 

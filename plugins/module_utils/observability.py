@@ -44,20 +44,20 @@ class ObservabilityModule(EngineModule):
 
     api = API
 
-    def get(self, path, params=None, missing_ok=False):
-        """The data of a GET; with missing_ok, None when the API answers 404."""
-        body = self.call('GET', PREFIX + path, params=params, missing_ok=missing_ok)
+    def read(self, path, params=None, missing_ok=False):
+        """The data of a GET; an API error fails the task; with missing_ok, None when the API answers 404."""
+        body = self.request_or_fail('GET', PREFIX + path, params=params, missing_ok=missing_ok)
         return None if body is None else body.get('data')
 
     def post(self, path, body):
-        return self.call('POST', PREFIX + path, body=body).get('data')
+        return self.request_or_fail('POST', PREFIX + path, body=body).get('data')
 
     def list_all(self, path, page_size=PAGE_SIZE):
         """Every item of a listing: follows limit/offset pages while the server reports meta.total;
         a server without paging answers all at once, without meta."""
         items = []
         while True:
-            body = self.call('GET', PREFIX + path, params=dict(limit=page_size, offset=len(items)))
+            body = self.request_or_fail('GET', PREFIX + path, params=dict(limit=page_size, offset=len(items)))
             page = body.get('data') or []
             items.extend(page)
             meta = body.get('meta')

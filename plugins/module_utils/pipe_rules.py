@@ -216,9 +216,9 @@ def settings_path(pipe_id):
 def settings_writer(module, pipe_id):
     """write(changes) for pipe_settings and the pipe module: the PUT, and the settings after it."""
     def write(changes):
-        result = module.send('PUT', changes, *settings_path(pipe_id))
+        result = module.write('PUT', changes, *settings_path(pipe_id))
         # A PUT answer without every key is completed by a read.
-        return result if isinstance(result, dict) and set(SETTINGS) <= set(result) else module.get(*settings_path(pipe_id))
+        return result if isinstance(result, dict) and set(SETTINGS) <= set(result) else module.read(*settings_path(pipe_id))
     return write
 
 

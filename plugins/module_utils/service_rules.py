@@ -416,7 +416,7 @@ def scaling_plan(module, params):
 
 def scaling_write(module):
     """write(body) of the scaling step: PATCH S/scaling, returning the service."""
-    return lambda body: module.send('PATCH', body, 'scaling')
+    return lambda body: module.write('PATCH', body, 'scaling')
 
 
 # --- service: the lifecycle (create, fixed fields, password) -------------------------------

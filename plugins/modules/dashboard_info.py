@@ -98,7 +98,7 @@ def main():
     dashboard_id = module.params['dashboard_id']
     module.fail_on_errors(validate.object_id('dashboard_id', dashboard_id))
     path = '/dashboards/%s' % dashboard_id
-    dashboard = module.get(path, missing_ok=True)
+    dashboard = module.read(path, missing_ok=True)
     if dashboard is None:
         module.fail('dashboard %s not found (GET /api/v2%s answered HTTP 404)' % (dashboard_id, path),
                     status=404, method='GET', path='/api/v2' + path)

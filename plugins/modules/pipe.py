@@ -788,7 +788,7 @@ def create(module, life, settings):
     pipe = life.wait_ready(life.create(body, predicted))
     scaling, dummy = pipe_rules.scaling_plan(pipe, module.params['scaling'])
     if scaling:
-        pipe = module.send('PATCH', scaling, 'pipes', pipe['id'], 'scaling')
+        pipe = module.write('PATCH', scaling, 'pipes', pipe['id'], 'scaling')
     module.exit(changed=True, diff=dict(before={}, after=predicted), pipe=pipe)
 
 
@@ -800,9 +800,9 @@ def converge(module, life, pipe, settings):
     pipe_id = pipe['id']
     diffs = []
     pipe = step(module, diffs, pipe_id, pipe, lambda current: pipe_rules.pipe_patch(params, current, params['pipe_id'] is not None),
-                lambda body: module.send('PATCH', body, 'pipes', pipe_id), pipe_rules.predict_patched)
+                lambda body: module.write('PATCH', body, 'pipes', pipe_id), pipe_rules.predict_patched)
     pipe = step(module, diffs, pipe_id, pipe, lambda current: pipe_rules.scaling_plan(current, params['scaling']),
-                lambda body: module.send('PATCH', body, 'pipes', pipe_id, 'scaling'), pipe_rules.predict_scaled)
+                lambda body: module.write('PATCH', body, 'pipes', pipe_id, 'scaling'), pipe_rules.predict_scaled)
     if params['settings'] is not None:
         write = pipe_rules.settings_writer(module, pipe_id)
         pipe = step(module, diffs, pipe_id, pipe, lambda current: settings_step(current, settings),
@@ -823,7 +823,7 @@ def step(module, diffs, pipe_id, pipe, plan, write, predict):
         body, diff = plan(pipe)
         diffs.append(diff)
         return predict(pipe, body) if body else pipe
-    pipe, diff = module.apply(lambda: module.get('pipes', pipe_id), plan, write, current=pipe)
+    pipe, diff = module.apply(lambda: module.read('pipes', pipe_id), plan, write, current=pipe)
     diffs.append(diff)
     return pipe
 
@@ -855,11 +855,11 @@ def table_mappings(module, pipe):
 def send_edit(module, parts, edit):
     """One table mapping edit; after a lost answer, a read tells whether it was applied (it is not sent again)."""
     try:
-        module.send('PATCH', dict(source=dict(postgres=edit)), *parts)
+        module.write('PATCH', dict(source=dict(postgres=edit)), *parts)
     except http.ApiError as error:
         if not error.answer_lost:
             module.fail_api(error)
-        if not pipe_rules.edit_applied(module.get(*parts)['source']['postgres'].get('tableMappings'), edit):
+        if not pipe_rules.edit_applied(module.read(*parts)['source']['postgres'].get('tableMappings'), edit):
             module.fail_api(error, 'a read afterwards does not show the table mapping edit, which was not sent again')
 
 

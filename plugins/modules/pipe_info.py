@@ -135,8 +135,8 @@ from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudMod
 def main():
     module = CloudModule(dict(pipe_id=dict(type='str')), uuid_options=('pipe_id',))
     if module.params['pipe_id'] is None:
-        module.exit(pipes=module.get('pipes'))
-    module.exit(pipe=module.get('pipes', module.params['pipe_id']))
+        module.exit(pipes=module.read('pipes'))
+    module.exit(pipe=module.read('pipes', module.params['pipe_id']))
 
 
 if __name__ == '__main__':

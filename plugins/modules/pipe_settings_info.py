@@ -77,7 +77,7 @@ from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudMod
 def main():
     module = CloudModule(dict(pipe_id=dict(type='str', required=True)),
                          uuid_options=('pipe_id',))
-    module.exit(settings=module.get('pipes', module.params['pipe_id'], 'settings'))
+    module.exit(settings=module.read('pipes', module.params['pipe_id'], 'settings'))
 
 
 if __name__ == '__main__':

@@ -129,8 +129,8 @@ from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudMod
 def main():
     module = CloudModule(dict(reverse_private_endpoint_id=dict(type='str')), uuid_options=('reverse_private_endpoint_id',))
     if module.params['reverse_private_endpoint_id'] is None:
-        module.exit(reverse_private_endpoints=module.get('pipesReversePrivateEndpoints'))
-    module.exit(reverse_private_endpoint=module.get('pipesReversePrivateEndpoints', module.params['reverse_private_endpoint_id']))
+        module.exit(reverse_private_endpoints=module.read('pipesReversePrivateEndpoints'))
+    module.exit(reverse_private_endpoint=module.read('pipesReversePrivateEndpoints', module.params['reverse_private_endpoint_id']))
 
 
 if __name__ == '__main__':

@@ -581,9 +581,9 @@ def main():
                     service=current)
     module.params['service_id'] = current['id']
     module.fail_on_errors(*life.fixed_errors(current, service_rules.fixed_fields(params, current)))
-    service, patched = module.apply(module.get, patch_plan(module, params), lambda body: module.send('PATCH', body), current=current)
+    service, patched = module.apply(module.read, patch_plan(module, params), lambda body: module.write('PATCH', body), current=current)
     scaling = dict(params, min_total_memory_gb=None, max_total_memory_gb=None)
-    service, scaled = module.apply(module.get, service_rules.scaling_plan(module, scaling), service_rules.scaling_write(module), current=service)
+    service, scaled = module.apply(module.read, service_rules.scaling_plan(module, scaling), service_rules.scaling_write(module), current=service)
     password_diff = None
     if params['password'] is not None and params['update_password'] == 'always':
         password_diff = PASSWORD_DIFF
@@ -622,7 +622,7 @@ def create(module, life, params, tags):
                     'the API generated was in that answer only. Set one with the password option and update_password=always'
                     % service['id'])
     service = life.wait_ready(service)
-    service, dummy = module.apply(module.get, patch_plan(module, params), lambda body: module.send('PATCH', body), current=service)
+    service, dummy = module.apply(module.read, patch_plan(module, params), lambda body: module.write('PATCH', body), current=service)
     result = dict(changed=True, service=mask_secrets(service))
     if module._diff:
         result['diff'] = dict(before={}, after=mask_secrets(predicted))
@@ -648,7 +648,7 @@ def set_password(module, password):
     followed by the same request (at most api_retries times)."""
     for attempt in range(module.params['api_retries'] + 1):
         try:
-            return module.send('PATCH', service_rules.password_body(password), 'password')
+            return module.write('PATCH', service_rules.password_body(password), 'password')
         except http.ApiError as error:
             if not error.answer_lost or attempt == module.params['api_retries']:
                 module.fail_api(error)

@@ -191,7 +191,7 @@ def main():
     module.fail_on_errors(*errors)
     if module.params['service_id'] is None:
         module.exit(services=module.list_services(tags))
-    module.exit(service=module.get())
+    module.exit(service=module.read())
 
 
 if __name__ == '__main__':

@@ -84,7 +84,7 @@ class Module:
     def request(self, method, path, params=None, body=None):
         return self.api.handle(method, path, body)
 
-    def call(self, method, path, params=None, body=None, missing_ok=False):
+    def request_or_fail(self, method, path, params=None, body=None, missing_ok=False):
         try:
             return self.request(method, path, body=body)
         except http.ApiError as error:
