@@ -203,7 +203,7 @@ class EngineModule(AnsibleModule):
         resource as just read (read() otherwise). Check mode: the prediction, nothing sent.
         A write whose answer was lost may have been applied, so it is not sent again as it was: the
         resource is read again and only what still differs is sent (nothing, if the first attempt did
-        the work: the step reports the first diff), at most api_retries times."""
+        the work: the step reports the first diff), at most api_retries times (send_once)."""
         current = read() if current is None else current
         body, diff = plan(current)
         if not body:
@@ -212,22 +212,39 @@ class EngineModule(AnsibleModule):
             predicted = dict(current)
             predicted.update(diff['after'])
             return predicted, diff
+        pending = [body]
+
+        def recheck():
+            current = read()
+            pending[0], dummy = plan(current)
+            return (True, current) if not pending[0] else (False, 'a read afterwards shows %s still to change' % ', '.join(sorted(pending[0])))
+        return self.send_once(lambda: write(pending[0]), recheck), diff
+
+    def send_once(self, send, recheck, missing_done=False):
+        """send() (a write) and return its answer, sending it again only when a read says it did not take effect.
+
+        A write whose answer was lost (http.ApiError.answer_lost: client.py decides, by each API's not_replayable)
+        may have been applied. After the backoff, recheck() reads and returns (True, the result to return) when
+        nothing is left to send, or (False, a sentence on what the read shows still to do): then send() is called
+        again (it sends what recheck left to send), at most api_retries times, after which the task fails with the
+        lost answer and that sentence. Any other API error fails the task; with missing_done, a 404 to a write
+        sent again means the first one took effect (None is returned)."""
         lost = None
-        for resent in itertools.count():
+        for attempt in itertools.count():
             try:
-                return write(body), diff
+                return send()
             except http.ApiError as error:
+                if missing_done and error.status == 404 and attempt > 0:
+                    return None
                 if not error.answer_lost:
                     self.fail_api(error)
                 lost = error
-            CLOCK.sleep(self.client.backoff(resent))
-            current = read()
-            body, dummy = plan(current)
-            if not body:
-                return current, diff
-            if resent >= self.params['api_retries']:
-                self.fail_api(lost, 'a read afterwards shows %s still to change, and api_retries (%d) allows no further attempt'
-                              % (', '.join(sorted(body)), self.params['api_retries']))
+            CLOCK.sleep(self.client.backoff(attempt))
+            done, result = recheck()
+            if done:
+                return result
+            if attempt >= self.params['api_retries']:
+                self.fail_api(lost, '%s, and api_retries (%d) allows no further attempt' % (result, self.params['api_retries']))
 
 
 class WaitError(Exception):

@@ -12,12 +12,9 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import itertools
 import json
 
-from ansible_collections.engine.cloud.plugins.module_utils import client as http
 from ansible_collections.engine.cloud.plugins.module_utils.base import Wait, WaitError
-from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.compare import equal, mask_secrets
 
 # What a wait for a deleted resource sees once reads answer 404.
@@ -101,21 +98,13 @@ class Lifecycle:
                         % (kind.noun, module.params[kind.id_option], kind.noun, kind.id_option))
         if module.check_mode:
             module.exit(changed=True, diff=dict(before={}, after=mask_secrets(predicted)), **{kind.key: predicted})
-        lost = None
-        for attempt in itertools.count():
-            try:
-                return module.request('POST', kind.collection(module), body=body).get('result')
-            except http.ApiError as error:
-                if not error.answer_lost:
-                    module.fail_api(error)
-                lost = error
-            CLOCK.sleep(module.client.backoff(attempt))
+
+        def recheck():
             created = self.one_named(body['name'])
             if created is not None:
-                return {kind.answer_key: created} if kind.answer_key else created
-            if attempt >= module.params['api_retries']:
-                module.fail_api(lost, 'a read of the %ss afterwards shows none named %s, and api_retries (%d) allows no further '
-                                      'attempt' % (kind.noun, json.dumps(body['name']), module.params['api_retries']))
+                return True, {kind.answer_key: created} if kind.answer_key else created
+            return False, 'a read of the %ss afterwards shows none named %s' % (kind.noun, json.dumps(body['name']))
+        return module.send_once(lambda: module.request('POST', kind.collection(module), body=body).get('result'), recheck)
 
     def wait_ready(self, resource):
         """With wait=true, the resource once a read shows it in a ready state (the create answer is never taken
@@ -146,25 +135,14 @@ class Lifecycle:
             module.exit(changed=True, diff=diff, **{kind.key: current})
         if prepare is not None:
             current = prepare(current)
-        path, lost = kind.item(module, current['id']), None
-        for attempt in itertools.count():
-            try:
-                module.request('DELETE', path)
-                break
-            except http.ApiError as error:
-                if error.status == 404 and attempt > 0:
-                    break
-                if not error.answer_lost:
-                    module.fail_api(error)
-                lost = error
-            CLOCK.sleep(module.client.backoff(attempt))
+
+        def recheck():
             seen = self.read(current['id'])
             if seen is None or seen.get('state') in kind.gone | kind.deleting:
-                break
-            if attempt >= module.params['api_retries']:
-                module.fail_api(lost, 'a read afterwards shows the %s in state %s, so the delete did not take effect, and '
-                                      'api_retries (%d) allows no further attempt'
-                                % (kind.noun, seen.get('state'), module.params['api_retries']))
+                return True, None
+            return False, 'a read afterwards shows the %s in state %s, so the delete did not take effect' % (kind.noun, seen.get('state'))
+        path = kind.item(module, current['id'])
+        module.send_once(lambda: module.request('DELETE', path), recheck, missing_done=True)
         module.exit(changed=True, diff=diff, **{kind.key: self._wait_gone(current)})
 
     def _wait_gone(self, resource):

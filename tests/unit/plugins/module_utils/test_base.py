@@ -120,6 +120,7 @@ class Stub:
     """What EngineModule.converge uses of the module: params, check mode, the client's backoff, exit and fail."""
 
     apply = EngineModule.apply
+    send_once = EngineModule.send_once
 
     def __init__(self, api_retries=2, check_mode=False):
         self.params, self.check_mode = dict(api_retries=api_retries), check_mode
