@@ -163,7 +163,7 @@ options:
   update_password:
     description:
       - V(on_create) sets O(password) only right after the module created the service.
-      - V(always) sets it on every run, which then reports C(changed) (as M(ansible.builtin.user) does).
+      - V(always) sets it on every run, which then reports C(changed) (as the update_password option of C(ansible.builtin.user) does).
     type: str
     choices: [on_create, always]
     default: on_create
