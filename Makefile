@@ -23,7 +23,7 @@ LAYOUT := build/ansible_collections/engine/cloud
 # The venv's tools come first for every recipe (ansible-test, ansible-galaxy, ansible-lint, ...).
 export PATH := $(BIN):$(PATH)
 
-.PHONY: help venv layout build install simulator sanity lint units simtests integration integration-group1 integration-group2 integration-group3 demo test changelog release clean
+.PHONY: help venv venv-2.16 venv-2.21 units-2.16 units-2.21 integration-2.16 integration-2.21 demo-2.16 demo-2.21 sanity-2.21 layout build install simulator sanity lint units simtests integration integration-group1 integration-group2 integration-group3 demo test changelog release clean
 
 help:
 	@echo "make venv         create $(VENV) and install requirements-dev.txt (only when it changed)"
@@ -39,6 +39,8 @@ help:
 	@echo "make demo         build, install, start the simulator, run playbooks/demo.yml"
 	@echo "make reliability  faults, bad input, secrets, TLS, load (tests/reliability); make load: load only"
 	@echo "make test         every stage of TEST_STAGES ($(TEST_STAGES)); summary at the end"
+	@echo "make units-2.16   the version matrix, on ansible-core 2.16 or 2.21 (each in .venv-<line>):"
+	@echo "                  units-, integration- (MATRIX_TARGETS), demo-<line>, sanity-2.21"
 	@echo "make changelog    lint the changelog fragments (changelogs/fragments/)"
 	@echo "make release      fold the fragments into the $(VERSION) release: changelogs/changelog.yaml, CHANGELOG.rst"
 	@echo "make clean        remove build/, dist/, .collections/, tests/output/ (keeps $(VENV))"
@@ -91,9 +93,11 @@ PRIVATE_LAYOUT = tmp=$$(mktemp -d "$${TMPDIR:-/tmp}/engine-cloud-$@.XXXXXX"); tr
 # --venv: ansible-test makes its own virtualenvs (under ~/.ansible/test) with each test's pinned
 # requirements from PyPI. Their pip bootstrap script is normally downloaded from a host this
 # machine cannot reach; scripts/get_pip_standin.py takes its place in the cache (see there).
+# $(call PIP_STANDIN,VENV): the stand-in for the pip version that VENV's ansible-test asks for.
+PIP_STANDIN = pip_version=$$(sed -n "s/^ *pip='\([0-9.]*\)',$$/\1/p" $(1)/lib/python3*/site-packages/ansible_test/_internal/python_requirements.py); \
+	$(PYTHON) scripts/get_pip_standin.py --install-cache "$${pip_version:?cannot find ansible-test pip version}"
 sanity: venv
-	@pip_version=$$(sed -n "s/^ *pip='\([0-9.]*\)',$$/\1/p" $(VENV_DIR)/lib/python3*/site-packages/ansible_test/_internal/python_requirements.py); \
-	    $(PYTHON) scripts/get_pip_standin.py --install-cache "$${pip_version:?cannot find ansible-test pip version}"
+	@$(call PIP_STANDIN,$(VENV_DIR))
 	@$(PRIVATE_LAYOUT); \
 	cd "$$coll" && ansible-test sanity --venv --python 3.11 --color no -v
 
@@ -134,8 +138,10 @@ demo: install
 # Galaxy stages add to it) is a stage at the start of a lane, so its install runs beside the first
 # stages instead of before them (its recipe holds a lock: two lanes may need it at once).
 # `make test TEST_STAGES="lint units"` runs a subset.
-TEST_STAGES ?= sanity lint units simtests integration-group1 integration-group2 integration-group3 reliability
-TEST_LANES ?= "integration-group1 docs-lint docs galaxy-importer simtests" "docs-venv integration-group2 e2e" "integration-group3 lint" "reliability sanity units"
+TEST_STAGES ?= sanity lint units simtests integration-group1 integration-group2 integration-group3 reliability \
+	$(MATRIX_STAGES)
+TEST_LANES ?= "integration-group1 docs-lint docs" "docs-venv integration-group2 simtests" "integration-group3" "reliability sanity units" \
+	"units-2.16 integration-2.16 sanity-2.21 lint" "units-2.21 integration-2.21 demo-2.21" "e2e galaxy-importer demo-2.16"
 test: venv
 	@python scripts/stages.py --log-dir tests/output/stages --only "$(TEST_STAGES)" $(TEST_LANES)
 
@@ -206,3 +212,40 @@ e2e: docs-venv
 galaxy-importer: docs-venv build
 	@# galaxy-importer writes importer_result.json into its working directory: keep it in dist/.
 	cd dist && GALAXY_IMPORTER_CONFIG=$(ROOT)/tests/e2e/galaxy-importer.cfg python -m galaxy_importer.main $(notdir $(TARBALL))
+
+# ---- version matrix: the oldest ansible-core line that meta/runtime.yml claims and the newest ----
+# that pip gives, beside the pinned one of .venv (requirements-dev.txt). Each line has its own venv,
+# .venv-<line>, from requirements-<line>.txt (pinned), made by scripts/line_venv.sh when a stage
+# first needs it: 2.16 with $(PYTHON) (3.11, as .venv), 2.21 with Python 3.13 (2.21 needs 3.12 or
+# later on the controller), found by scripts/find_python.sh (python3.13 on PATH, or pyenv's).
+# On each line: the unit tests, the integration targets that exercise templating (MATRIX_TARGETS:
+# the lookup, the inventory plugin, module_defaults groups, the roles in loops and the role whose
+# results are computed by templates) and the demo; sanity on 2.21 too (make sanity is the pinned
+# line's). make test runs them as stages (MATRIX_STAGES).
+MATRIX_TARGETS ?= lookup_chart_series inventory_services action_groups role_loops role_metrics_gate
+MATRIX_STAGES := units-2.16 integration-2.16 demo-2.16 units-2.21 integration-2.21 demo-2.21 sanity-2.21
+LINE_PYTHON_2.16 = $(PYTHON)
+LINE_PYTHON_2.21 = "$$(scripts/find_python.sh 3.13)"
+
+venv-2.16 venv-2.21: venv-%:
+	@scripts/line_venv.sh $(ROOT)/.venv-$* requirements-$*.txt $(LINE_PYTHON_$*)
+
+units-2.16 units-2.21: units-%: venv-%
+	@$(PRIVATE_LAYOUT); \
+	cd "$$coll" && PYTHONPATH="$$tmp" $(ROOT)/.venv-$*/bin/python -m pytest tests/unit -q -p no:cacheprovider
+
+integration-2.16 integration-2.21: integration-%: venv-%
+	VENV=$(ROOT)/.venv-$* scripts/integration.sh $(MATRIX_TARGETS)
+
+# The demo of `make demo`, with the collection built and installed by that line's ansible-galaxy
+# into a private directory (make demo's dist/ and .collections/ may be in use by another stage).
+demo-2.16 demo-2.21: demo-%: venv-%
+	@$(PRIVATE_LAYOUT); \
+	$(ROOT)/.venv-$*/bin/ansible-galaxy collection build "$$coll" --output-path "$$tmp/dist"; \
+	$(ROOT)/.venv-$*/bin/ansible-galaxy collection install -p "$$tmp/installed" "$$tmp"/dist/engine-cloud-*.tar.gz; \
+	COLLECTIONS="$$tmp/installed" VENV=$(ROOT)/.venv-$* scripts/demo.sh
+
+sanity-2.21: venv-2.21
+	@$(call PIP_STANDIN,$(ROOT)/.venv-2.21)
+	@$(PRIVATE_LAYOUT); \
+	cd "$$coll" && PATH="$(ROOT)/.venv-2.21/bin:$$PATH" ansible-test sanity --venv --python 3.13 --color no -v

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The demo tour (make demo): start the simulator on a free port of 127.0.0.1, run
 # playbooks/demo.yml against it with the collection installed in .collections/ (make install
-# put it there), stop the simulator whatever happens. Exit status: ansible-playbook's.
+# put it there; COLLECTIONS=DIR for another place), stop the simulator whatever happens.
+# Exit status: ansible-playbook's.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -13,8 +14,10 @@ SIM_PYTHON="$venv/bin/python"
 # shellcheck source=scripts/simulator.sh
 . "$root/scripts/simulator.sh"
 
-if [ ! -d "$root/.collections/ansible_collections/engine/cloud" ]; then
-    echo "demo: the collection is not installed in .collections; run 'make demo'" >&2
+# COLLECTIONS: where the collection is installed (the version matrix installs it in its own directory)
+collections=${COLLECTIONS:-$root/.collections}
+if [ ! -d "$collections/ansible_collections/engine/cloud" ]; then
+    echo "demo: the collection is not installed in $collections; run 'make demo'" >&2
     exit 2
 fi
 
@@ -35,7 +38,7 @@ export ENGINE_CLOUD_KEY_SECRET="$SIM_KEY_SECRET"
 export ENGINE_CLOUD_ORGANIZATION_ID="$SIM_ORGANIZATION_ID"
 export ENGINE_OBSERVABILITY_URL="$SIM_URL"
 export ENGINE_OBSERVABILITY_TOKEN="$SIM_OBS_TOKEN"
-export ANSIBLE_COLLECTIONS_PATH="$root/.collections"
+export ANSIBLE_COLLECTIONS_PATH="$collections"
 export ANSIBLE_LOCALHOST_WARNING=false
 export ANSIBLE_INVENTORY_UNPARSED_WARNING=false
 

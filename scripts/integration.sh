@@ -58,8 +58,10 @@ mkdir -p "$keydir"
     fi
 ) 9>"$keydir/.id_rsa.lock"
 
+# --local runs the targets with the venv's own Python (3.11 for the pinned line, 3.13 for 2.21).
+python_version=$("$venv/bin/python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
 rc=0
-(cd "$coll" && ansible-test integration --local --python 3.11 --color no "$@") || rc=$?
+(cd "$coll" && ansible-test integration --local --python "$python_version" --color no "$@") || rc=$?
 if [ "$rc" -ne 0 ]; then
     echo "integration: ansible-test exited $rc; simulator log (last 40 lines):" >&2
     tail -n 40 "$work/simulator.log" >&2 || true

@@ -13,8 +13,6 @@ __metaclass__ = type
 
 from fnmatch import fnmatchcase
 
-from ansible.module_utils.six import string_types
-
 from ansible_collections.engine.cloud.plugins.module_utils.service_rules import check_tags
 
 # The fields the inventory plugin matches itself: each a value or a list of values (any of them).
@@ -61,7 +59,7 @@ def check_filters(option, filters):
         elif value is not None:
             values = value if isinstance(value, list) else [value]
             what = 'a pattern or a non-empty list of patterns' if key == 'name' else 'a value or a non-empty list of values'
-            if not values or not all(isinstance(item, string_types) and item for item in values):
+            if not values or not all(isinstance(item, str) and item for item in values):
                 errors.append('%s.%s must be %s (strings), got %r' % (option, key, what, value))
             else:
                 checked[key] = [str(item) for item in values]

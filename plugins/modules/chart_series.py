@@ -71,6 +71,9 @@ RETURN = r'''
 rows:
   description:
     - The API's rows, in ascending C(ts_bucket) order. Numeric strings among the series values are numbers.
+    - Each row also holds the value of the first series in its bucket under the key C(series_0.data), of the second
+      under C(series_1.data), and so on (numbers); a key is missing where its series has no data in that bucket. The
+      keys hold a dot, so a template reads them by key, C(row['series_0.data']), not with dot notation.
   returned: success
   type: list
   elements: dict
@@ -84,10 +87,6 @@ rows:
       type: list
       elements: str
       sample: [ip-10-0-1-17]
-    series_0.data:
-      description: Value of the first series in this bucket; C(series_1.data) and so on hold the others. Missing where the series has no data.
-      type: float
-      sample: 42
   sample:
     - {ts_bucket: 1728738000000, group: [], series_0.data: 12, series_1.data: 480}
     - {ts_bucket: 1728738300000, group: [], series_0.data: 3, series_1.data: 455}

@@ -163,7 +163,7 @@ options:
   update_password:
     description:
       - V(on_create) sets O(password) only right after the module created the service.
-      - V(always) sets it on every run, which then reports C(changed) (as M(ansible.builtin.user) does).
+      - V(always) sets it on every run, which then reports C(changed) (as the update_password option of C(ansible.builtin.user) does).
     type: str
     choices: [on_create, always]
     default: on_create
@@ -306,7 +306,8 @@ notes:
   - When the answer to the create is lost, the service may have been created, and a second create would make a second
     service. The services are read again by name; a service of that name is taken as the one created, and the create is
     sent again only when there is none (at most O(api_retries) times). The generated password was in the lost answer
-    only, so C(initial_password) is then not returned and a warning says so; give O(password) to set one.
+    only, so without O(password) the module asks the API for a new generated one (C(PATCH .../password) without hashes)
+    and returns that as C(initial_password).
   - When the answer to the delete is lost, the service is read again; it is deleted again only when the read still shows
     it, not deleting (at most O(api_retries) times).
   - When the answer to the password request is lost, the same two hashes are sent again (at most O(api_retries) times),
@@ -486,8 +487,9 @@ service:
 initial_password:
   description:
     - The password the API generated for the default user of a service this run created without O(password).
-    - Returned once, in the run that created the service, and never again (no read shows it); not returned when the
-      answer to the create was lost. Register the result with C(no_log=true) and store it.
+    - Returned once, in the run that created the service, and never again (no read shows it). When the answer to the
+      create was lost, it is a password the API generated again for the service found by name afterwards.
+      Register the result with C(no_log=true) and store it.
     - Also returned when a step after the create failed (the wait, the update of the private endpoints).
   returned: when this run created the service and O(password) was not given
   type: str
@@ -612,15 +614,13 @@ def create(module, life, params, tags):
     answer = life.create(body, predicted)
     service, password = answer['service'], answer.get('password')
     module.params['service_id'] = service['id']
-    if params['password'] is None and password is not None:
-        keep_initial_password(module, password)
     if params['password'] is not None:
         set_password(module, params['password'])
         password = None
-    elif password is None:
-        module.warn('the answer to the create request was lost, and the service %s was found by name afterwards: the password '
-                    'the API generated was in that answer only. Set one with the password option and update_password=always'
-                    % service['id'])
+    else:
+        # After a lost answer the generated password was in that answer only: the API generates another one.
+        password = password or set_password(module, None)['password']
+        keep_initial_password(module, password)
     service = life.wait_ready(service)
     service, dummy = module.apply(module.read, patch_plan(module, params), lambda body: module.write('PATCH', body), current=service)
     result = dict(changed=True, service=mask_secrets(service))
@@ -644,11 +644,13 @@ def keep_initial_password(module, password):
 
 
 def set_password(module, password):
-    """PATCH S/password with the two hashes. The same hashes sent twice set the same password, so a lost answer is
-    followed by the same request (at most api_retries times)."""
+    """PATCH S/password with the two hashes of password, or with neither (password None): the API then generates one
+    and answers it. Sent twice, the same hashes set the same password, and a second generated one replaces the first,
+    so a lost answer is followed by the same request (at most api_retries times)."""
+    body = {} if password is None else service_rules.password_body(password)
     for attempt in range(module.params['api_retries'] + 1):
         try:
-            return module.write('PATCH', service_rules.password_body(password), 'password')
+            return module.write('PATCH', body, 'password')
         except http.ApiError as error:
             if not error.answer_lost or attempt == module.params['api_retries']:
                 module.fail_api(error)

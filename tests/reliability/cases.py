@@ -236,15 +236,17 @@ def _lost(method, kind='status', status=504, apply=False, count=1, path='$'):
 
 
 _POST = ('POST', SERVICES_PATH)
+_NEW_PASSWORD = ('PATCH', None)  # the new service's id is not known beforehand
 _DELETE_DEV, _DELETE_PROD = ('DELETE', service_path(SERVICE_DEV)), ('DELETE', service_path(SERVICE_PROD))
 _STOP_PROD = ('PATCH', service_path(SERVICE_PROD, '/state'))
 LIFECYCLE_CASES = [
-    # A create whose answer was lost, applied: the services are read by name, the one found is taken, no second POST.
-    LifecycleCase('create_lost_502_applied', NEW_SERVICE, [_POST], [_lost('POST', status=502, apply=True)], named=1),
-    LifecycleCase('create_lost_504_applied', NEW_SERVICE, [_POST], [_lost('POST', apply=True)], named=1),
-    LifecycleCase('create_lost_reset_applied', NEW_SERVICE, [_POST], [_lost('POST', kind='reset', apply=True)], named=1),
-    LifecycleCase('create_lost_applied_starting', NEW_SERVICE, [_POST], [_lost('POST', apply=True)], config={'create_state': 'starting'},
-                  named=1),
+    # A create whose answer was lost, applied: the services are read by name, the one found is taken, no second POST;
+    # the generated password was in the lost answer only, so a new one is asked for (PATCH .../password without hashes).
+    LifecycleCase('create_lost_502_applied', NEW_SERVICE, [_POST, _NEW_PASSWORD], [_lost('POST', status=502, apply=True)], named=1),
+    LifecycleCase('create_lost_504_applied', NEW_SERVICE, [_POST, _NEW_PASSWORD], [_lost('POST', apply=True)], named=1),
+    LifecycleCase('create_lost_reset_applied', NEW_SERVICE, [_POST, _NEW_PASSWORD], [_lost('POST', kind='reset', apply=True)], named=1),
+    LifecycleCase('create_lost_applied_starting', NEW_SERVICE, [_POST, _NEW_PASSWORD], [_lost('POST', apply=True)],
+                  config={'create_state': 'starting'}, named=1),
     # Not applied: none of that name, so it is sent again, once per lost answer, within api_retries.
     LifecycleCase('create_lost_503_not_applied', NEW_SERVICE, [_POST, _POST], [_lost('POST', status=503)], named=1),
     LifecycleCase('create_lost_beyond_retries', dict(NEW_SERVICE, api_retries=1), [_POST, _POST], [_lost('POST', count=2)], named=0,

@@ -33,8 +33,8 @@ from urllib.parse import urlencode, urlsplit
 
 import pytest
 import requests
-from ansible.module_utils import _internal
-from ansible.module_utils.testing import patch_module_args
+from ansible.module_utils import basic
+from hypothesis import settings
 from ansible.utils.display import Display
 from urllib3.exceptions import ProtocolError
 from urllib3.response import HTTPResponse
@@ -45,7 +45,33 @@ from ansible_collections.engine.cloud.tests.simulator import fixture_ids, server
 from ansible_collections.engine.cloud.tests.simulator.process import AdminCalls
 from ansible_collections.engine.cloud.tests.simulator.state import Store
 
+# ansible-core 2.19 and later: patch_module_args, and a process-wide mark of the controller (its
+# module runs send deprecations to the display instead of the result). Before 2.19 neither exists:
+# a module reads its arguments from basic._ANSIBLE_ARGS, and a module run is the same everywhere.
+try:
+    from ansible.module_utils import _internal
+    from ansible.module_utils.testing import patch_module_args
+except ImportError:
+    _internal = None
+
+    @contextlib.contextmanager
+    def patch_module_args(args):
+        """What ansible.module_utils.testing.patch_module_args does from 2.19 on, as older
+        collections' harnesses did it (set_module_args)."""
+        previous = basic._ANSIBLE_ARGS
+        basic._ANSIBLE_ARGS = json.dumps({'ANSIBLE_MODULE_ARGS': args}).encode('utf-8')
+        try:
+            yield
+        finally:
+            basic._ANSIBLE_ARGS = previous
+
 SIM_URL = 'http://simulator.test'
+
+# Hypothesis fails an example that takes longer than 200 ms by default: a property test then fails on a loaded
+# machine (make test runs its stages side by side on 2 cores), not on a wrong result. No deadline, as for every
+# timing: performance is measured by the benchmark, not by tests.
+settings.register_profile('engine_cloud', deadline=None)
+settings.load_profile('engine_cloud')
 # 2024-10-12T13:37:00.125Z: a fixed start, exact in binary, so epoch milliseconds are exact too.
 START = 1728740220.125
 SECRETS = (fixture_ids.KEY_SECRET, fixture_ids.TOKEN, fixture_ids.CONNECTION_STRING)
@@ -302,12 +328,16 @@ def pytest_collection_finish(session):
     as the controller, and a module run in such a process sends its deprecations to the display
     instead of its result. A module never runs in the controller's process: the mark is taken back
     once every test file is imported, and set only for the tests that use `controller`."""
-    _internal.is_controller = False
+    if _internal is not None:
+        _internal.is_controller = False
 
 
 @contextlib.contextmanager
 def module_process():
     """A module's run, also within a test of a plugin (that compares with a module): not the controller."""
+    if _internal is None:
+        yield
+        return
     controller_process, _internal.is_controller = _internal.is_controller, False
     try:
         yield
@@ -318,7 +348,8 @@ def module_process():
 @pytest.fixture
 def controller(monkeypatch):
     """The controller's process, for the test of an inventory or lookup plugin."""
-    monkeypatch.setattr(_internal, 'is_controller', True)
+    if _internal is not None:
+        monkeypatch.setattr(_internal, 'is_controller', True)
 
 
 WARNING = '[WARNING]: '
@@ -328,8 +359,11 @@ WARNING = '[WARNING]: '
 def shown_warnings(capsys, monkeypatch):
     """shown_warnings(): the warnings Ansible's display printed since the last call or module run (the
     plugins warn through it), without their prefix. The display shows a warning once per process;
-    here it forgets the warnings of earlier tests."""
-    monkeypatch.setattr(Display(), '_warns', set())
+    here it forgets the warnings of earlier tests. Before 2.19 the display wraps a warning at its
+    width (columns) and keeps the warnings shown in a dict, not a set."""
+    display = Display()
+    monkeypatch.setattr(display, '_warns', type(display._warns)())
+    monkeypatch.setattr(display, 'columns', 1 << 20, raising=False)
 
     def shown():
         return [line[len(WARNING):] for line in capsys.readouterr().err.splitlines() if line.startswith(WARNING)]
