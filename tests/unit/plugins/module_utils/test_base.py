@@ -13,6 +13,7 @@ import re
 import pytest
 
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
+from ansible_collections.engine.cloud.plugins.module_utils import cloud, observability
 from ansible_collections.engine.cloud.plugins.module_utils.base import (
     CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, EngineModule, Wait, WaitError, missing_connection_errors, option_source, poll_intervals)
 
@@ -234,3 +235,34 @@ def test_every_connection_option_has_its_own_environment_variable():
         assert all(re.match(r'^\w+ or the ENGINE_[A-Z_]+ environment variable$', name) for name in names), names
     assert option_source(OBSERVABILITY_CONNECTION, 'api_token') == 'api_token or the ENGINE_OBSERVABILITY_TOKEN environment variable'
     assert missing_connection_errors(OBSERVABILITY_CONNECTION, dict(observability_url='http://o', api_token='t')) == []
+
+
+# --- one Api per API ----------------------------------------------------------------------------
+
+def test_an_api_spec_has_its_own_rate_limit_variable_and_accepts_the_other_apis_connection():
+    spec = cloud.API.argument_spec()
+    assert spec['api_rate_limit']['fallback'][1] == ['ENGINE_CLOUD_RATE_LIMIT']
+    assert spec['api_token'] == dict(type='str', no_log=True)  # accepted for module_defaults, without its fallback
+    assert 'api_token' not in cloud.API.argument_spec(also=False)
+    assert observability.API.argument_spec(also=False)['api_rate_limit']['fallback'][1] == ['ENGINE_OBSERVABILITY_RATE_LIMIT']
+
+
+def test_an_api_checks_every_option_at_once_before_it_makes_a_client():
+    calls = []
+
+    def fail(*messages):
+        calls.append([message for message in messages if message])
+        if calls[-1]:
+            raise Exited(failed=True)
+    params = dict(api_timeout=0, api_retries=-1, api_rate_limit='0/10', validate_certs=True,
+                  api_url=None, api_key_id='k', api_key_secret='s', organization_id='o')
+    with pytest.raises(Exited):
+        cloud.API.connect(params, warn=calls.append, fail=fail)
+    assert [message.split(' ')[0] for message in calls[0]] == ['api_timeout', 'api_retries', 'api_rate_limit', 'api_url']
+    params.update(api_timeout=30, api_retries=0, api_rate_limit='off', api_url='http://api.test')
+    with pytest.raises(Exited):
+        cloud.API.connect(params, warn=calls.append, fail=fail)
+    assert calls[1] == ["organization_id must be a UUID (8-4-4-4-12 hexadecimal digits), got 'o'"]
+    params.update(organization_id='7e0b7e1c-1d2a-4c6b-9f3e-0a1b2c3d4e5f')
+    client = cloud.API.connect(params, warn=calls.append, fail=fail)
+    assert calls[2:] == [[]] and client.base_url == 'http://api.test' and client.retries == 0
