@@ -59,6 +59,11 @@ def diff(before, after):
                 after=mask_secrets(dict(after)))
 
 
+def non_empty(**fields):
+    """The fields whose value is not empty (an add/remove pair of a PATCH sends only the lists it needs)."""
+    return dict((key, value) for key, value in fields.items() if value)
+
+
 def merge_diffs(diffs):
     """One diff of several steps' diffs (Nones are steps that changed nothing), or None when none changed."""
     taken = [item for item in diffs if item is not None]

@@ -17,7 +17,7 @@ import datetime
 import re
 
 from ansible_collections.engine.cloud.plugins.module_utils import validate
-from ansible_collections.engine.cloud.plugins.module_utils.compare import MASK, equal, mask_secrets
+from ansible_collections.engine.cloud.plugins.module_utils.compare import MASK, equal, mask_secrets, non_empty
 from ansible_collections.engine.cloud.plugins.module_utils.compare import diff as make_diff
 from ansible_collections.engine.cloud.plugins.module_utils.states import FAIL, WAIT, StateTable
 
@@ -493,12 +493,7 @@ def mapping_edits(current, desired):
 
 
 def _edit(remove, add):
-    edit = {}
-    if remove:
-        edit['tableMappingsToRemove'] = remove
-    if add:
-        edit['tableMappingsToAdd'] = add
-    return edit
+    return non_empty(tableMappingsToRemove=remove, tableMappingsToAdd=add)
 
 
 def apply_mapping_edit(mappings, edit):

@@ -18,7 +18,7 @@ import ipaddress
 import re
 
 from ansible_collections.engine.cloud.plugins.module_utils import validate
-from ansible_collections.engine.cloud.plugins.module_utils.compare import changes
+from ansible_collections.engine.cloud.plugins.module_utils.compare import changes, non_empty
 from ansible_collections.engine.cloud.plugins.module_utils.compare import diff as make_diff
 from ansible_collections.engine.cloud.plugins.module_utils.states import FAIL, WAIT, StateTable
 
@@ -183,14 +183,7 @@ def private_endpoints_patch(current, desired, purge):
 
 def list_patch(add, remove):
     """The {add, remove} object of the PATCH, or None when both are empty."""
-    if not add and not remove:
-        return None
-    patch = {}
-    if remove:
-        patch['remove'] = remove
-    if add:
-        patch['add'] = add
-    return patch
+    return non_empty(remove=remove, add=add) or None
 
 
 # --- service: tags -----------------------------------------------------------------------
