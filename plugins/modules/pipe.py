@@ -579,6 +579,10 @@ attributes:
 notes:
   - A create whose answer is lost (a timeout, a reset, HTTP 502, 503 or 504) may have been applied. It is never sent
     again blindly; the service's pipes are read again by name, and one pipe of that name is taken as created.
+  - The API checks the source (brokers, bucket, database) inside the create request, so a create can take long. When
+    O(api_timeout) runs out while the server is still creating the pipe, the read by name that follows may come before
+    the pipe exists, and the create is then sent again; no client can tell that from a create that was not applied.
+    Give O(api_timeout) room for the slowest source check you expect (for example 120 seconds).
   - A delete whose answer is lost is confirmed by a read before it is sent again.
 seealso:
   - module: engine.cloud.pipe_info
