@@ -20,6 +20,8 @@ description:
   - The keyword arguments can be literals or any value a template reads, such as variables built with filters,
     facts, another host's variables or a loop item.
   - It takes no positional terms.
+  - The rows are data from the API, marked unsafe on every ansible-core version: a value that holds C({{ ... }}) stays
+    that text, also where unsafe lookups are allowed.
   - Use it with the C(query) function, or with C(lookup) and C(wantlist=true); then the result is always the list of rows.
     A plain C(lookup) returns a single row as a dict instead of a list, and no rows as an empty list.
   - Every evaluation of the template sends one query. To use the rows more than once (a variable that several
@@ -88,6 +90,7 @@ _raw:
 from ansible.errors import AnsibleError
 from ansible.plugins.lookup import LookupBase
 from ansible.utils.display import Display
+from ansible.utils.unsafe_proxy import wrap_var
 
 from ansible_collections.engine.cloud.plugins.module_utils import chart, observability
 from ansible_collections.engine.cloud.plugins.plugin_utils.api import call, open_client, plugin_options, raise_on_errors, without_fallbacks
@@ -108,4 +111,5 @@ class LookupModule(LookupBase):
         body, errors = chart.request(params)
         raise_on_errors(errors)
         client = open_client(params, observability.API, display.warning, secrets=[params['api_token']])
-        return chart.rows(call(client, 'POST', observability.PREFIX + chart.PATH, body).get('data'))
+        # Data from the API, never a template, also where a user allows unsafe lookups (ALLOW_UNSAFE_LOOKUPS).
+        return wrap_var(chart.rows(call(client, 'POST', observability.PREFIX + chart.PATH, body).get('data')))

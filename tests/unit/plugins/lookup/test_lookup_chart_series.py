@@ -120,6 +120,15 @@ def test_rows_come_back_ascending_with_numeric_strings_as_numbers(sim):
     assert lookup(sim, **ONE_HOUR) == [{'ts_bucket': 1, 'group': [], 'series_0.data': 4}, {'ts_bucket': 2, 'group': ['7'], 'series_0.data': 5}]
 
 
+def test_the_rows_are_data_never_templates(sim):
+    """A group value that holds a template stays that text when a task reads the rows, even where unsafe lookups are
+    allowed (before ansible-core 2.19 only the unsafe mark stops the templar)."""
+    template = '{{ 6 * 7 }}'
+    sim.faults(dict(kind='status', status=200, method='POST', path=PATH, body={'data': [{'ts_bucket': 1, 'group': [template]}]}))
+    rows = lookup(sim, **ONE_HOUR)
+    assert Templar(loader=DataLoader(), variables={'rows': rows}).template(trust_as_template('{{ rows[0].group[0] }}')) == template
+
+
 def test_the_connection_options_reach_the_client(sim):
     """observability_url is the address asked (the simulator answers at its own only), api_timeout and api_retries bound the wait."""
     with pytest.raises(AnsibleError, match=re.escape("POST https://observability.engine.example%s failed: connection failed: Failed to resolve"
