@@ -20,8 +20,8 @@ description:
   - The keyword arguments can be literals or any value a template reads, such as variables built with filters,
     facts, another host's variables or a loop item.
   - It takes no positional terms.
-  - The rows are data from the API, marked unsafe on every ansible-core version: a value that holds C({{ ... }}) stays
-    that text, also where unsafe lookups are allowed.
+  - "The rows are data from the API, marked unsafe on every ansible-core version: a value that holds C({{ ... }}) stays
+    that text, also where unsafe lookups are allowed."
   - Use it with the C(query) function, or with C(lookup) and C(wantlist=true); then the result is always the list of rows.
     A plain C(lookup) returns a single row as a dict instead of a list, and no rows as an empty list.
   - Every evaluation of the template sends one query. To use the rows more than once (a variable that several
