@@ -797,10 +797,10 @@ def create(module, life, settings):
 
 
 def converge(module, life, pipe, settings):
-    """Fixed fields first (fail before any write), then the PATCH, the scaling, the settings and a postgres
+    """What the pipe's kind refuses and the fixed fields first (fail before any write), then the PATCH, the scaling, the settings and a postgres
     pipe's table mappings, each sending only what differs; one diff of them all."""
     params = module.params
-    module.fail_on_errors(*life.fixed_errors(pipe, pipe_rules.fixed_pairs(params, pipe)))
+    module.fail_on_errors(*(pipe_rules.current_kind_errors(params, pipe) + life.fixed_errors(pipe, pipe_rules.fixed_pairs(params, pipe))))
     pipe_id = pipe['id']
     diffs = []
     pipe = step(module, diffs, pipe_id, pipe, lambda current: pipe_rules.pipe_patch(params, current, params['pipe_id'] is not None),
