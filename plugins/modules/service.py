@@ -19,9 +19,10 @@ description:
     not take (O(private_endpoint_ids)) is set by an update.
   - On an existing service, the fields fixed at creation (O(provider), O(region), O(tier), O(encryption_key),
     O(encryption_assumed_role_identifier), O(transparent_data_encryption), O(compliance_type), O(profile), O(byoc_id),
-    O(data_warehouse_id), O(readonly), O(min_replica_memory_gb), O(max_replica_memory_gb), O(autoscaling_mode),
-    O(min_replicas), O(max_replicas)) are compared with the service; one that differs fails the task before any write,
-    naming the option and the service's current value. The service is read once and one C(PATCH) carrying only what
+    O(data_warehouse_id), O(readonly), O(autoscaling_mode), O(min_replicas), O(max_replicas)) are compared with the
+    service; one that differs fails the task before any write, naming the option and the service's current value. So
+    do O(min_replica_memory_gb) and O(max_replica_memory_gb), which no request sets directly (the deprecated total
+    memory bounds of M(engine.cloud.service_scaling) move them). The service is read once and one C(PATCH) carrying only what
     differs is sent (name, IP access list, private endpoints, release channel, endpoints, tags, core dumps, key
     rotation), then O(num_replicas), O(idle_scaling) and O(idle_timeout_minutes) converge through the scaling
     endpoint with the rules and code of M(engine.cloud.service_scaling). Nothing is sent when the service already matches.
@@ -120,13 +121,15 @@ options:
     description:
       - Lower memory bound of each replica, in GB; a multiple of 4 between 8 and 356 (the API allows at most 120 for
         organizations that do not pay).
-      - Fixed at creation (no operation of the API changes it).
+      - Sent at creation. On an existing service no request sets it directly: a value that differs fails before any
+        write, naming the current one. The deprecated O(engine.cloud.service_scaling#module:min_total_memory_gb) moves it.
     type: int
   max_replica_memory_gb:
     description:
       - Upper memory bound of each replica, in GB; a multiple of 4 between 8 and 356 (120 for organizations that do not
         pay), at least O(min_replica_memory_gb). With O(autoscaling_mode=horizontal) both bounds are equal.
-      - Fixed at creation.
+      - Sent at creation. On an existing service no request sets it directly: a value that differs fails before any
+        write, naming the current one. The deprecated O(engine.cloud.service_scaling#module:max_total_memory_gb) moves it.
     type: int
   autoscaling_mode:
     description:
@@ -290,8 +293,9 @@ attributes:
     support: full
     details:
       - The diff shows, in the API's field names, the before and after value of each field that changes; for a create,
-        an empty before and the service to create; for a delete, the service and an empty after. A password that is set
-        shows as C(password) with a masked value.
+        an empty before and the service to create (without a password, which the create request does not take: a given
+        O(password) is set right after, by its hashes); for a delete, the service and an empty after. On an existing
+        service, a password set with O(update_password=always) shows as C(password) with a masked value.
   idempotent:
     support: partial
     details:
@@ -582,7 +586,8 @@ def main():
                     'creates a new one by name. Nothing was sent' % (current.get('name') or current['id'], current['state']),
                     service=current)
     module.params['service_id'] = current['id']
-    module.fail_on_errors(*life.fixed_errors(current, service_rules.fixed_fields(params, current)))
+    module.fail_on_errors(*(life.fixed_errors(current, service_rules.fixed_fields(params, current))
+                            + service_rules.replica_memory_errors(params, current)))
     service, patched = module.apply(module.read, patch_plan(module, params), lambda body: module.write('PATCH', body), current=current)
     scaling = dict(params, min_total_memory_gb=None, max_total_memory_gb=None)
     service, scaled = module.apply(module.read, service_rules.scaling_plan(module, scaling), service_rules.scaling_write(module), current=service)

@@ -209,8 +209,12 @@ LIFECYCLE_CASES = {
     'a field fixed at creation that differs fails before any write, naming option and value': dict(
         args=dict(name='prod-analytics', region='us-east-1', min_replica_memory_gb=32, num_replicas=4), requests=[LIST],
         fails='region cannot change on service prod-analytics: it was fixed at creation as "eu-central-1" (got "us-east-1")',
-        verify=lambda result, sim: 'min_replica_memory_gb cannot change on service prod-analytics: it was fixed at creation as 16'
-        in result['msg']),
+        verify=lambda result, sim: 'min_replica_memory_gb cannot change on service prod-analytics with this module: it is 16 now '
+        '(got 32); no request sets the replica memory directly, only the deprecated min_total_memory_gb of '
+        'engine.cloud.service_scaling moves it' in result['msg'] and 'fixed at creation as 16' not in result['msg']),
+    'a replica memory bound that the deprecated total memory moved is not called fixed at creation': dict(
+        args=dict(name='prod-analytics', max_replica_memory_gb=64), requests=[LIST],
+        fails='max_replica_memory_gb cannot change on service prod-analytics with this module: it is'),
     'an existing service found by name: the PATCH, then scaling through service_scaling\'s rules': dict(
         args=dict(name='prod-analytics', provider='aws', tags={'tier': 'gold'}, num_replicas=4, idle_timeout_minutes=15), diff=True,
         requests=[LIST, ('PATCH', service_path(), {'tags': {'add': [{'key': 'tier', 'value': 'gold'}]}}),
