@@ -471,6 +471,14 @@ def fixed_fields(params, current):
     return [(option, params.get(option), current.get(field)) for option, field in FIXED_FIELDS]
 
 
+def failed_delete_warning(service):
+    """The check-mode warning of a delete of a failed service (it takes no stop, and the API deletes stopped ones), or None."""
+    if service.get('state') != 'failed':
+        return None
+    return ('service %s is failed: a failed service takes no stop, so the real run sends the delete as it is, and the API, '
+            'which deletes stopped services, may refuse it' % (service.get('name') or service.get('id')))
+
+
 def replica_memory_errors(params, current):
     """A message for each replica memory bound given that differs from the existing service's: this module cannot
     send it (no request sets it directly), and what can change it is named."""

@@ -777,6 +777,7 @@ def main():
     if params['state'] == 'absent':
         if current is None:
             life.absent()
+        module.foresee_pipe_write('delete')
         life.delete(current)
     if current is None:
         create(module, life, settings)
@@ -787,6 +788,7 @@ def create(module, life, settings):
     module.fail_on_errors(*pipe_rules.create_errors(module.params))
     body = pipe_rules.create_body(module.params, settings)
     predicted = pipe_rules.predict_created(body, module.params['service_id'])
+    module.foresee_pipe_write('create')
     if module.params['scaling']:
         predicted['scaling'] = pipe_rules.to_api(module.params['scaling'])
     pipe = life.wait_ready(life.create(body, predicted))
@@ -804,13 +806,13 @@ def converge(module, life, pipe, settings):
     pipe_id = pipe['id']
     diffs = []
     pipe = step(module, diffs, pipe_id, pipe, lambda current: pipe_rules.pipe_patch(params, current, params['pipe_id'] is not None),
-                lambda body: module.write('PATCH', body, 'pipes', pipe_id), pipe_rules.predict_patched)
+                lambda body: module.write('PATCH', body, 'pipes', pipe_id), pipe_rules.predict_patched, 'update')
     pipe = step(module, diffs, pipe_id, pipe, lambda current: pipe_rules.scaling_plan(current, params['scaling']),
-                lambda body: module.write('PATCH', body, 'pipes', pipe_id, 'scaling'), pipe_rules.predict_scaled)
+                lambda body: module.write('PATCH', body, 'pipes', pipe_id, 'scaling'), pipe_rules.predict_scaled, 'scaling change')
     if params['settings'] is not None:
         write = pipe_rules.settings_writer(module, pipe_id)
         pipe = step(module, diffs, pipe_id, pipe, lambda current: settings_step(current, settings),
-                    lambda body, before=pipe: dict(before, settings=write(body)), pipe_rules.predict_set)
+                    lambda body, before=pipe: dict(before, settings=write(body)), pipe_rules.predict_set, 'settings change')
     pipe, diff = table_mappings(module, pipe)
     diff = merge_diffs(diffs + [diff])
     module.exit(changed=diff is not None, diff=diff, pipe=pipe)
@@ -821,10 +823,13 @@ def settings_step(pipe, settings):
     return body, diff and dict(before=dict(settings=diff['before']), after=dict(settings=diff['after']))
 
 
-def step(module, diffs, pipe_id, pipe, plan, write, predict):
-    """One converge step (EngineModule.apply); in check mode the pipe predicted from the body, nested fields kept."""
+def step(module, diffs, pipe_id, pipe, plan, write, predict, what):
+    """One converge step (EngineModule.apply); in check mode the pipe predicted from the body, nested fields kept, and
+    what the write (what: update, scaling change ...) would meet in the service's state."""
     if module.check_mode:
         body, diff = plan(pipe)
+        if body:
+            module.foresee_pipe_write(what)
         diffs.append(diff)
         return predict(pipe, body) if body else pipe
     pipe, diff = module.apply(lambda: module.read('pipes', pipe_id), plan, write, current=pipe)
@@ -846,6 +851,7 @@ def table_mappings(module, pipe):
     if warning:
         module.warn(warning)
     if module.check_mode:
+        module.foresee_pipe_write('update')
         pipe['source']['postgres']['tableMappings'] = diff['after']['tableMappings']
         return pipe, diff
     parts = ('pipes', pipe['id'])

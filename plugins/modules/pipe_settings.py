@@ -129,7 +129,7 @@ def main():
     wanted, errors = check_settings(module.params['settings'])
     module.fail_on_errors(*errors)
     path = settings_path(module.params['pipe_id'])
-    module.converge('settings', lambda: module.read(*path), lambda current: settings_plan(current, wanted),
+    module.converge('settings', lambda: module.read(*path), module.foreseeing(lambda current: settings_plan(current, wanted), 'settings change'),
                     settings_writer(module, module.params['pipe_id']))
 
 

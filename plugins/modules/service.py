@@ -30,6 +30,8 @@ description:
     M(engine.cloud.service_state), waiting until it is C(stopped)), then deleted; with O(wait=true) the module waits
     until reads show it gone (HTTP 404, C(terminated) or C(softdeleted)). A service that does not exist, or is already
     gone, reports no change; one that is being deleted (C(terminating), C(softdeleting)) is only waited for.
+  - A C(failed) service takes no stop, so its delete is sent as it is and the API's answer decides. The API deletes
+    stopped services and may refuse it, which fails the task with the API's error; check mode says so in a warning.
   - Before any write, the service just read is checked against what it allows; O(release_channel) on a service
     that is not a production one fails, naming the option and the service's tier.
   - Options left out (or V(null)) are not managed.
@@ -577,8 +579,8 @@ def main():
         if current is None:
             life.absent()
         module.params['service_id'] = current['id']
-        # the API deletes a stopped service only: service_state's table stops it, and the stop is waited for
-        life.delete(current, prepare=lambda service: module.bring(service_rules.SERVICE_TABLE, 'stopped', 'service', current=service, wait=True)[0])
+        module.warn_in_check_mode(service_rules.failed_delete_warning(current))
+        life.delete(current, prepare=lambda service: stop_to_delete(module, service))
     if current is None:
         create(module, life, params, tags)
     if current.get('state') in KIND.deleting:
@@ -598,6 +600,14 @@ def main():
             set_password(module, params['password'])
     diff = merge_diffs([patched, scaled, password_diff])
     module.exit(changed=diff is not None, diff=diff, service=service)
+
+
+def stop_to_delete(module, service):
+    """The API deletes a stopped service only: service_state's table stops it, and the stop is waited for. A failed
+    service takes no stop: its delete is sent as it is, and the API's answer tells."""
+    if service.get('state') == 'failed':
+        return service
+    return module.bring(service_rules.SERVICE_TABLE, 'stopped', 'service', current=service, wait=True)[0]
 
 
 def patch_plan(module, params):

@@ -105,6 +105,8 @@ LIFECYCLE_DEFAULTS = {
                                         # softdeleting then softdeleted
     'unique_service_names': False,      # true: a create or rename to a name in use is refused (409); false: allowed
     'organization_paid': None,          # null: the fixture organization's paid flag (memory limits of a create)
+    'failed_service_delete': 'refused',  # a DELETE of a failed service (it takes no stop): refused as for any state
+                                         # but stopped (delete_refusal), or accepted
 }
 
 CONFIG_CHECKS = {
@@ -128,6 +130,7 @@ CONFIG_CHECKS = {
     'deleted_reads': _check_choice('gone', 'terminated', 'softdeleted'),
     'unique_service_names': _check_bool,
     'organization_paid': _check_optional_bool,
+    'failed_service_delete': _check_choice('refused', 'accepted'),
 }
 
 

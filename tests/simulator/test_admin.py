@@ -34,7 +34,8 @@ def test_config_defaults_and_patch(sim):
                                           'slow_pipe_create': False, 'pipe_create_fails': False, 'deleted_pipe_reads': 0,
                                           'unique_pipe_names': False,
                                           'create_state': 'provisioning', 'delete_refusal': 409, 'deleted_reads': 'gone',
-                                          'unique_service_names': False, 'organization_paid': None}
+                                          'unique_service_names': False, 'organization_paid': None,
+                                          'failed_service_delete': 'refused'}
     assert sim.admin('PATCH', 'config', {'alert_count': 3})['alert_count'] == 3
 
 

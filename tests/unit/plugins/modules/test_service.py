@@ -270,9 +270,16 @@ LIFECYCLE_CASES = {
         faults=[{'method': 'DELETE', 'kind': 'status', 'status': 504, 'apply': True}],
         requests=[('GET', service_path(SERVICE_DEV)), ('DELETE', service_path(SERVICE_DEV)), ('GET', service_path(SERVICE_DEV))],
         result={'changed': True}),
-    'absent on a failed service fails before any write (no stop is sent to a failed service)': dict(
-        args=dict(service_id=SERVICE_PROD, state='absent'), edits=[('services', SERVICE_PROD, {'state': 'failed'})],
-        requests=[('GET', service_path())], fails='is failed: no start or stop is sent to a failed service'),
+    'absent on a failed service: check mode warns, apply sends the delete (no stop) and reports the API\'s refusal': dict(
+        args=dict(service_id=SERVICE_PROD, state='absent'), edits=[('services', SERVICE_PROD, {'state': 'failed'})], check=True,
+        requests=[('GET', service_path())], result={'changed': True},
+        verify=lambda result, sim: 'takes no stop, so the real run sends the delete as it is' in json.dumps(result['warnings']),
+        then=dict(args=dict(service_id=SERVICE_PROD, state='absent'), requests=[('GET', service_path()), ('DELETE', service_path())],
+                  fails='HTTP 409', verify=lambda result, sim: sim.find('services', SERVICE_PROD)['state'] == 'failed')),
+    'absent on a failed service that the API deletes (failed_service_delete: accepted)': dict(
+        args=dict(service_id=SERVICE_PROD, state='absent', wait=False), edits=[('services', SERVICE_PROD, {'state': 'failed'})],
+        config={'failed_service_delete': 'accepted'}, requests=[('GET', service_path()), ('DELETE', service_path())],
+        result={'changed': True}, verify=lambda result, sim: sim.find('services', SERVICE_PROD)['state'] == 'terminating'),
     'a delete the API refuses fails with the API error, not sent again': dict(
         args=dict(service_id=SERVICE_DEV, state='absent'), faults=[{'method': 'DELETE', 'kind': 'status', 'status': 409}],
         requests=[('GET', service_path(SERVICE_DEV)), ('DELETE', service_path(SERVICE_DEV))],
