@@ -150,6 +150,8 @@ class CloudModule(EngineModule):
         self.bring(WAKE_TABLE, 'awake', 'service', wait=True, wait_timeout=self.params.get('wait_timeout') or WAKE_TIMEOUT)
         if state == 'idle':
             self.warn('service %s was idle: it was woken (awake) for a pipe call' % service_id)
+        else:
+            self.warn('service %s was %s: the pipe call was refused until it ran, then sent again' % (service_id, state))
 
     def foresee_pipe_write(self, what):
         """Check mode: what the real run's pipe write (what: create, update, or another one such as a settings change)

@@ -123,14 +123,14 @@ options:
     description:
       - Lower memory bound of each replica, in GB; a multiple of 4 between 8 and 356 (the API allows at most 120 for
         organizations that do not pay).
-      - Sent at creation. On an existing service no request sets it directly: a value that differs fails before any
+      - Sent at creation. On an existing service no request sets it directly, and a value that differs fails before any
         write, naming the current one. The deprecated O(engine.cloud.service_scaling#module:min_total_memory_gb) moves it.
     type: int
   max_replica_memory_gb:
     description:
       - Upper memory bound of each replica, in GB; a multiple of 4 between 8 and 356 (120 for organizations that do not
         pay), at least O(min_replica_memory_gb). With O(autoscaling_mode=horizontal) both bounds are equal.
-      - Sent at creation. On an existing service no request sets it directly: a value that differs fails before any
+      - Sent at creation. On an existing service no request sets it directly, and a value that differs fails before any
         write, naming the current one. The deprecated O(engine.cloud.service_scaling#module:max_total_memory_gb) moves it.
     type: int
   autoscaling_mode:
@@ -295,7 +295,7 @@ attributes:
     support: full
     details:
       - The diff shows, in the API's field names, the before and after value of each field that changes; for a create,
-        an empty before and the service to create (without a password, which the create request does not take: a given
+        an empty before and the service to create (without a password, which the create request does not take; a given
         O(password) is set right after, by its hashes); for a delete, the service and an empty after. On an existing
         service, a password set with O(update_password=always) shows as C(password) with a masked value.
   idempotent:

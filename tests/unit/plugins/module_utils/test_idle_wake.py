@@ -92,7 +92,7 @@ def test_a_transition_is_waited_out_on_a_424_and_the_call_sent_again(run, state)
     run(pipe, dict(service_id=SERVICE_PROD, name='new-stream', wait=False, source=STREAM, destination=TABLE),
         edits=[('services', SERVICE_PROD, {'state': state, 'then': {'state': 'running', 'reads': 1}})],
         requests=[('GET', prod_pipes), ('POST', prod_pipes)] + [('GET', service_path(SERVICE_PROD))] * 2 + [('POST', prod_pipes)],
-        result={'changed': True}, verify=lambda result, sim: 'warnings' not in result)
+        result={'changed': True}, verify=warned('was %s: the pipe call was refused until it ran, then sent again' % state))
 
 
 # What check mode foresees for a pipe create in each service state, and what apply then does: the same outcome.
@@ -107,7 +107,8 @@ FORESEEN = {
         dict(warning='was idle: it was woken (awake) for a pipe call'), ['POST', 'GET service', 'awake', 'GET service', 'POST']),
     'starting: check mode warns that apply waits, apply waits': (
         SERVICE_PROD, [('services', SERVICE_PROD, {'state': 'starting', 'then': {'state': 'running', 'reads': 1}})],
-        dict(warning='is starting: the API refuses the pipe create until the service runs; the real run would wait'), {}, POST_AGAIN),
+        dict(warning='is starting: the API refuses the pipe create until the service runs; the real run would wait'),
+        dict(warning='was starting: the pipe call was refused until it ran, then sent again'), POST_AGAIN),
     'failed: both fail, naming the state': (
         SERVICE_PROD, [('services', SERVICE_PROD, {'state': 'failed'})],
         dict(fails='is failed; the API allows this pipe call only while the service runs'),
