@@ -159,9 +159,16 @@ class EngineModule(AnsibleModule):
     def request(self, method, path, params=None, body=None):
         """One API call, any path; an API error raises http.ApiError (for the caller to judge, a lost answer
         above all). The answer's secrets are kept out of every log."""
-        response = self.client.request(method, path, params=params, body=body)
+        try:
+            response = self.client.request(method, path, params=params, body=body)
+        finally:
+            if method != 'GET':
+                self.wrote()
         self.no_log_values.update(secret_values(response))
         return response
+
+    def wrote(self):
+        """A write was just answered (or its answer lost): hook for what must not be read from before it."""
 
     def request_or_fail(self, method, path, params=None, body=None, missing_ok=False):
         """One API call; an API error fails the task with its status, code, message and request id.
@@ -271,6 +278,9 @@ class Wait:
     def __init__(self, timeout, what):
         self.timeout, self.what = timeout, what
         self.deadline = CLOCK.monotonic() + timeout
+        # While read() polls: the seconds slept since the poll before, the age of a shared read that may
+        # serve it (module_utils/shared_reads.py); 0 outside a poll.
+        self.poll_age = 0
 
     def remaining(self):
         return self.deadline - CLOCK.monotonic()
@@ -294,8 +304,12 @@ class Wait:
                     raise WaitError('%s entered the failure state %s' % (self.what, state), resource)
                 if self.remaining() <= 0:
                     raise WaitError(self._timeout_message(goal, state, before, command), resource)
-            CLOCK.sleep(max(0, min(interval, self.remaining())))
-            resource = read()
+            self.poll_age = max(0, min(interval, self.remaining()))
+            CLOCK.sleep(self.poll_age)
+            try:
+                resource = read()
+            finally:
+                self.poll_age = 0
 
     def _timeout_message(self, goal, state, before, command):
         text = '%s did not reach %s within %s seconds; last state: %s' % (self.what, goal, self.timeout, state)

@@ -221,13 +221,16 @@ class HttpClient:
         delay = min(BACKOFF_CAP, BACKOFF_BASE * (2 ** attempt))
         return delay / 2 + self._jitter() * delay / 2
 
-    def request(self, method, path, params=None, body=None):
-        """Send one request, retrying what is safe to retry; return the parsed JSON body."""
+    def request(self, method, path, params=None, body=None, on_send=None):
+        """Send one request, retrying what is safe to retry; return the parsed JSON body. on_send() is called
+        when each attempt leaves (after its pacing wait)."""
         url = self.base_url + path
         attempt = 0
         while True:
             attempt += 1
             self.pacer.acquire()
+            if on_send is not None:
+                on_send()
             try:
                 response = self.session.request(method, url, params=params, json=body, timeout=self.timeout)
             except requests.exceptions.RequestException as exc:

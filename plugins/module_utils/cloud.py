@@ -15,11 +15,13 @@ import re
 
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
 from ansible_collections.engine.cloud.plugins.module_utils import service_filter
+from ansible_collections.engine.cloud.plugins.module_utils import shared_reads
 from ansible_collections.engine.cloud.plugins.module_utils import validate
 from ansible_collections.engine.cloud.plugins.module_utils.base import (
     CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, Api, EngineModule, Wait, WaitError, missing_connection_errors, option_source)
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
-from ansible_collections.engine.cloud.plugins.module_utils.pacer import ApiLimit
+from ansible_collections.engine.cloud.plugins.module_utils.compare import secret_values
+from ansible_collections.engine.cloud.plugins.module_utils.pacer import UNPACED, ApiLimit
 from ansible_collections.engine.cloud.plugins.module_utils.service_rules import SERVICE_TABLE, ServiceStates
 from ansible_collections.engine.cloud.plugins.module_utils.states import FAIL, WAIT
 
@@ -98,6 +100,9 @@ class CloudModule(EngineModule):
         spec = dict(service_id=dict(type='str', required=service_id_required))
         spec.update(argument_spec)
         super(CloudModule, self).__init__(spec, **kwargs)
+        params = self.params
+        self.shared = shared_reads.for_client(self.client, self.client.pacer is not UNPACED, (
+            params['api_url'], params['api_key_id'], params['api_key_secret'], params['organization_id']), self.warn)
         if 'wait_timeout' in self.params:
             self.fail_on_errors(None if self.params['wait_timeout'] >= 1
                                 else 'wait_timeout must be at least 1 second, got %d' % self.params['wait_timeout'])
@@ -109,6 +114,56 @@ class CloudModule(EngineModule):
     def read(self, *parts):
         """A read of the resource at parts under the service's path; an API error fails the task."""
         return self.request_or_fail('GET', self.path(*parts)).get('result')
+
+    def read_item(self, collection, item_id, max_age=0, missing_ok=False):
+        """The resource item_id of the list at the path collection, as its own GET (collection/item_id) shows it,
+        or from a list read shared with the other tasks of this controller that read that list now
+        (module_utils/shared_reads.py): sent after this call (max_age 0), or at most max_age seconds ago
+        (a poll). An API error fails the task; with missing_ok, a resource that is not there gives None."""
+        def single():
+            answer = self.request_or_fail('GET', '%s/%s' % (collection, item_id), missing_ok=missing_ok)
+            return None if answer is None else answer.get('result')
+        found = self.shared.item(collection, item_id, single, self._list_sender(collection), CLOCK.time() - max_age)
+        if found is shared_reads.ABSENT:
+            return None if missing_ok else single()  # its own GET says what is missing, as without sharing
+        return found
+
+    def read_list(self, collection):
+        """Every item of the list at the path collection, as a list read sent after this call shows it (shared
+        as read_item's are); an API error fails the task."""
+        listed = self.shared.listing(collection, self._list_sender(collection), CLOCK.time())
+        return self.request_or_fail('GET', collection).get('result') if listed is None else listed
+
+    def read_state(self, parts, max_age=0):
+        """The service (parts ()) or one of its pipes (('pipes', pipe_id)) through read_item; other parts by read."""
+        if not parts:
+            return self.read_item(services_path(self.params['organization_id']), self.params['service_id'], max_age)
+        if len(parts) == 2 and parts[0] == 'pipes':
+            return self.read_item(self.path('pipes'), parts[1], max_age)
+        return self.read(*parts)
+
+    def _list_sender(self, collection):
+        """send(on_send): a list read of collection, its items or None when it failed (each task then reads alone,
+        and its own read reports the error as without sharing)."""
+        def send(on_send):
+            try:
+                answer = self.client.request('GET', collection, on_send=on_send)
+            except http.ApiError:
+                return None
+            self.no_log_values.update(secret_values(answer))
+            return answer.get('result')
+        return send
+
+    def wrote(self):
+        self.shared.wrote()
+
+    def exit_json(self, **kwargs):
+        getattr(self, 'shared', shared_reads.ALONE).leave()
+        super(CloudModule, self).exit_json(**kwargs)
+
+    def fail_json(self, msg, **kwargs):
+        getattr(self, 'shared', shared_reads.ALONE).leave()
+        super(CloudModule, self).fail_json(msg, **kwargs)
 
     def list_services(self, tags=None):
         """Every service of the organization, in one request; with tags (service_filter.check_tag_filter's), those
@@ -166,7 +221,7 @@ class CloudModule(EngineModule):
         wait and wait_timeout (instead of the module's options, which a module may not have). Check mode: the
         prediction, nothing sent."""
         def read():
-            return self.read(*parts)
+            return self.read_state(parts, wait.poll_age)
 
         name = parts[-1] if parts else self.params['service_id']
         wait = Wait(options.get('wait_timeout') or self.params.get('wait_timeout'), '%s %s' % (table.noun, name))

@@ -59,14 +59,14 @@ class Lifecycle:
             return None if resource is None or resource.get('state') in self.kind.gone else resource
         return self.one_named(self.module.params['name'])
 
-    def read(self, resource_id):
-        """The resource as the API shows it now, or None once it answers 404."""
-        answer = self.module.request_or_fail('GET', self.kind.item(self.module, resource_id), missing_ok=True)
-        return None if answer is None else answer.get('result')
+    def read(self, resource_id, max_age=0):
+        """The resource as the API shows it now (a poll: at most max_age seconds ago), or None once it answers 404.
+        A read shared with other tasks of this controller (CloudModule.read_item)."""
+        return self.module.read_item(self.kind.collection(self.module), resource_id, max_age=max_age, missing_ok=True)
 
     def one_named(self, name):
         """The one resource of that name (deleted ones aside), or None; two or more fail before any write."""
-        listed = self.module.request_or_fail('GET', self.kind.collection(self.module)).get('result') or []
+        listed = self.module.read_list(self.kind.collection(self.module)) or []
         named = [item for item in listed if item.get('name') == name and item.get('state') not in self.kind.gone]
         if len(named) > 1:
             ids = ', '.join(sorted(item.get('id') for item in named))
@@ -111,8 +111,8 @@ class Lifecycle:
         for a poll); a failure state or wait_timeout fails the task. With wait=false, resource as given."""
         if not self.module.params['wait']:
             return resource
-        path = self.kind.item(self.module, resource['id'])
-        return self._until(lambda: self.module.request_or_fail('GET', path).get('result'), resource,
+        collection = self.kind.collection(self.module)
+        return self._until(lambda: self.module.read_item(collection, resource['id'], max_age=self._wait.poll_age), resource,
                            lambda seen: seen.get('state') in self.kind.ready, lambda seen: seen.get('state') in self.kind.failures,
                            ' or '.join(sorted(self.kind.ready)), first=None)
 
@@ -152,7 +152,7 @@ class Lifecycle:
         last = [resource]
 
         def read():
-            seen = self.read(resource['id'])
+            seen = self.read(resource['id'], max_age=self._wait.poll_age)
             if seen is None:
                 return GONE
             last.append(seen)
