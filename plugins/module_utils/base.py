@@ -262,6 +262,10 @@ class WaitError(Exception):
         self.resource = resource
 
 
+# How often a wait looks for another task's shared read of what it waits for (Wait.until's peek).
+PEEK_SECONDS = 0.5
+
+
 def poll_intervals(first=1.0, cap=10.0):
     """Waits between polls: 1, 2, 4, 8, then 10 seconds for as long as it takes."""
     interval = first
@@ -285,13 +289,16 @@ class Wait:
     def remaining(self):
         return self.deadline - CLOCK.monotonic()
 
-    def until(self, read, done, failed, goal, current=None, before=None, command=None):
+    def until(self, read, done, failed, goal, current=None, before=None, command=None, peek=None):
         """Poll read() until done(resource) and return it; raise WaitError when failed(resource) or at the deadline.
 
         current: the resource as just read, taken as the first poll. Without it (after a command) the first
         read comes one interval later: the answer to a command is never taken for a poll.
         before: the state before command was sent. Until a read shows another state, that state is not a
-        failure of the command (a start from Failed may still show Failed for a while)."""
+        failure of the command (a start from Failed may still show Failed for a while).
+        peek: while it sleeps between polls, the wait looks every PEEK_SECONDS for the resource as another task's
+        shared read showed it (peek(): the resource, None for nothing new, False for never: sleep on); one is taken
+        as this poll (module_utils/shared_reads.py)."""
         moved = before is None
         resource = current
         for interval in poll_intervals():
@@ -305,11 +312,26 @@ class Wait:
                 if self.remaining() <= 0:
                     raise WaitError(self._timeout_message(goal, state, before, command), resource)
             self.poll_age = max(0, min(interval, self.remaining()))
-            CLOCK.sleep(self.poll_age)
-            try:
-                resource = read()
-            finally:
-                self.poll_age = 0
+            resource = self._nap(self.poll_age, peek)
+            if resource is None:
+                try:
+                    resource = read()
+                finally:
+                    self.poll_age = 0
+            self.poll_age = 0
+
+    @staticmethod
+    def _nap(seconds, peek):
+        """Sleep seconds, or until peek() gives the resource (returned)."""
+        seen = False if peek is None else peek()
+        while seen is None and seconds > PEEK_SECONDS:
+            CLOCK.sleep(PEEK_SECONDS)
+            seconds -= PEEK_SECONDS
+            seen = peek()
+        if seen is None or seen is False:
+            CLOCK.sleep(seconds)
+            return None
+        return seen
 
     def _timeout_message(self, goal, state, before, command):
         text = '%s did not reach %s within %s seconds; last state: %s' % (self.what, goal, self.timeout, state)

@@ -142,6 +142,20 @@ class CloudModule(EngineModule):
             return self.read_item(self.path('pipes'), parts[1], max_age)
         return self.read(*parts)
 
+    def peek_item(self, collection, item_id, gone=None):
+        """For Wait.until's peek: the resource item_id of the list at collection from a shared read newer than this
+        task has seen, None for nothing new, False for nothing to come; gone when that read no longer holds it."""
+        seen = self.shared.peek(collection, item_id)
+        return gone if seen is shared_reads.ABSENT else seen
+
+    def peek_state(self, parts):
+        """peek_item of the resource at parts, as read_state names it (False for other parts)."""
+        if not parts:
+            return self.peek_item(services_path(self.params['organization_id']), self.params['service_id'])
+        if len(parts) == 2 and parts[0] == 'pipes':
+            return self.peek_item(self.path('pipes'), parts[1])
+        return False
+
     def _list_sender(self, collection):
         """send(on_send): a list read of collection, its items or None when it failed (each task then reads alone,
         and its own read reports the error as without sharing)."""
@@ -223,6 +237,9 @@ class CloudModule(EngineModule):
         def read():
             return self.read_state(parts, wait.poll_age)
 
+        def peek():
+            return self.peek_state(parts)
+
         name = parts[-1] if parts else self.params['service_id']
         wait = Wait(options.get('wait_timeout') or self.params.get('wait_timeout'), '%s %s' % (table.noun, name))
         first = resource = options.get('current') or read()
@@ -232,7 +249,7 @@ class CloudModule(EngineModule):
             if action == FAIL:
                 self.fail(table.refusal(goal, resource, name), **{key: resource})
             if action == WAIT:
-                resource = self._wait_out(wait, read, key, table, resource)
+                resource = self._wait_out(wait, read, peek, key, table, resource)
                 continue
             if action is None or (command.lost and action in table.once):
                 break
@@ -248,7 +265,7 @@ class CloudModule(EngineModule):
                     self.fail_api(error)
             CLOCK.sleep(self.client.backoff(rounds))
             resource = read()
-        return self._settle(wait, read, key, table, goal, first, resource, command, options.get('wait', self.params.get('wait')))
+        return self._settle(wait, (read, peek), key, table, goal, first, resource, command, options.get('wait', self.params.get('wait')))
 
     def _may_resend(self, command, table, resource, action):
         """A command whose answer was lost and that did not take effect is sent again, at most api_retries times."""
@@ -258,15 +275,15 @@ class CloudModule(EngineModule):
                           % (table.noun, resource.get('state'), action, self.params['api_retries']))
         command.resends += 1
 
-    def _wait_out(self, wait, read, key, table, resource):
+    def _wait_out(self, wait, read, peek, key, table, resource):
         """Wait until the resource is out of its transition; return it as it then is."""
         try:
             return wait.until(read, lambda seen: not table.in_transition(seen.get('state')), lambda seen: False,
-                              'the end of its transition', current=resource)
+                              'the end of its transition', current=resource, peek=peek)
         except WaitError as error:
             self.fail(str(error), **{key: error.resource})
 
-    def _settle(self, wait, read, key, table, goal, first, resource, command, wanted):
+    def _settle(self, wait, reads, key, table, goal, first, resource, command, wanted):
         """(resource, changed, diff): the resource as it is (wanted false), or once it shows goal (wanted, or a command
         of table.once whose answer was lost: its effect has to be seen before the task can say it happened)."""
         changed = command.name is not None
@@ -276,9 +293,10 @@ class CloudModule(EngineModule):
             return resource, changed, diff
         before = command.before or first
         try:
-            resource = wait.until(read, table.done(goal, before, wanted), table.failed(goal), table.goal_text(goal, first),
+            resource = wait.until(reads[0], table.done(goal, before, wanted), table.failed(goal), table.goal_text(goal, first),
                                   current=None if command.answered else resource,
-                                  before=before.get('state') if changed else None, command=command.name)
+                                  before=before.get('state') if changed else None, command=command.name,
+                                  peek=reads[1])
         except WaitError as error:
             if lost_once:
                 self.fail_api(command.lost, '%s; the %s command was not sent again' % (error, command.name), **{key: error.resource})

@@ -114,7 +114,7 @@ class Lifecycle:
         collection = self.kind.collection(self.module)
         return self._until(lambda: self.module.read_item(collection, resource['id'], max_age=self._wait.poll_age), resource,
                            lambda seen: seen.get('state') in self.kind.ready, lambda seen: seen.get('state') in self.kind.failures,
-                           ' or '.join(sorted(self.kind.ready)), first=None)
+                           ' or '.join(sorted(self.kind.ready)), first=None, peek=lambda: self._peek(resource['id']))
 
     # --- deleting ------------------------------------------------------------------------------
 
@@ -158,14 +158,23 @@ class Lifecycle:
             last.append(seen)
             return seen
         goal = 'gone (HTTP 404%s)' % ''.join(' or %s' % state for state in sorted(self.kind.gone))
+        def peek():
+            seen = self._peek(resource['id'], gone=GONE)
+            if seen and seen is not GONE:
+                last.append(seen)
+            return seen
         self._until(read, resource, lambda seen: seen is GONE or seen.get('state') in self.kind.gone, lambda seen: False, goal,
-                    first=resource if resource.get('state') in self.kind.deleting else None)
+                    first=resource if resource.get('state') in self.kind.deleting else None, peek=peek)
         return last[-1]
 
-    def _until(self, read, resource, done, failed, goal, first):
+    def _peek(self, resource_id, gone=None):
+        """The resource from another task's shared read (CloudModule.peek_item), for a wait."""
+        return self.module.peek_item(self.kind.collection(self.module), resource_id, gone)
+
+    def _until(self, read, resource, done, failed, goal, first, peek=None):
         if self._wait is None:
             self._wait = Wait(self.module.params['wait_timeout'], '%s %s' % (self.kind.noun, resource.get('name') or resource.get('id')))
         try:
-            return self._wait.until(read, done, failed, goal, current=first)
+            return self._wait.until(read, done, failed, goal, current=first, peek=peek)
         except WaitError as error:
             self.module.fail(str(error), **{self.kind.key: error.resource})

@@ -48,6 +48,9 @@ from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.compare import mask_secrets
 
 SWITCH_ENV = 'ENGINE_CLOUD_SHARED_READS'
+# The leader of a list read waits this long before it asks the pacer for a slot, so that the tasks of a
+# fleet that start at about the same time join one read (a task alone never waits: it reads alone).
+GATHER_SECONDS = 1.0
 # A task that read last this long ago, and did not say it left, is no longer live (a killed process).
 LIVE_SECONDS = 30.0
 _OPEN_FLAGS = os.O_RDWR | os.O_CREAT | getattr(os, 'O_NOFOLLOW', 0) | getattr(os, 'O_CLOEXEC', 0)
@@ -90,6 +93,10 @@ class Alone:
         return None
 
     @staticmethod
+    def peek(collection, item_id):
+        return False
+
+    @staticmethod
     def wrote():
         pass
 
@@ -109,6 +116,7 @@ class SharedReads:
         self.token = uuid.uuid4().hex
         self.wrote_at = 0.0
         self.collections = set()
+        self.seen = {}  # the send time of the newest answer this task took, per list
 
     # --- what callers use ----------------------------------------------------------------------
 
@@ -117,17 +125,30 @@ class SharedReads:
         (ABSENT when the list does not hold it), or single() (the task's own GET) when it reads alone.
         send_list(on_send) sends the list read and returns its items."""
         found = self._shared(collection, send_list, since)
-        if found is None:
-            return single()
-        for resource in found:
-            if resource.get('id') == item_id:
-                return resource
-        return ABSENT
+        return single() if found is None else _find(found, item_id)
 
     def listing(self, collection, send_list, since):
         """Every item of the list at collection from a shared list read no older than since, or None: the task
         reads the list alone."""
         return self._shared(collection, send_list, since)
+
+    def peek(self, collection, item_id):
+        """Without a request: the resource from a shared answer newer than anything this task has seen (and than
+        its last write), None when there is none yet, False when no other task reads this list (nothing will come)."""
+        self.collections.add(collection)
+        try:
+            with self._state(collection) as state:
+                now = CLOCK.time()
+                if self._live(state, now) < 2:
+                    return False
+                answer = state['answer']
+                if answer is None or answer['sent'] <= max(self.wrote_at, self.seen.get(collection, 0.0)):
+                    return None
+                self.seen[collection] = answer['sent']
+                items = answer['items']
+        except OSError:
+            return False
+        return _find(items, item_id)
 
     def wrote(self):
         """This task's write was just answered: no list read sent before now may serve its next reads."""
@@ -166,28 +187,35 @@ class SharedReads:
         """Under the state lock: the items of a shared answer that may serve, the token of a read to join,
         'lead' (this task queued a list read) or 'alone'."""
         now = CLOCK.time()
-        live = state['live']
-        for token, seen in list(live.items()):
-            if seen < now - LIVE_SECONDS:
-                del live[token]
-        live[self.token] = now
+        live = self._live(state, now)
         answer = state['answer']
         if answer is not None and answer['sent'] >= since:
+            self.seen[collection] = max(answer['sent'], self.seen.get(collection, 0.0))
             return answer['items']
         for read in list(state['reads']):
             if not _leader_alive(self._lock_path(collection, read['leader'])):
                 state['reads'].remove(read)
             elif read['sent'] is None or read['sent'] >= since:
                 return read['leader']
-        if len(live) < 2:
+        if live < 2:
             return 'alone'
         if not self._hold_lock(collection):
             return 'alone'
         state['reads'].append(dict(leader=self.token, sent=None))
         return 'lead'
 
+    def _live(self, state, now):
+        """Mark this task live; the number of live tasks on the list (those that read last long ago are dropped)."""
+        live = state['live']
+        for token, seen in list(live.items()):
+            if seen < now - LIVE_SECONDS:
+                del live[token]
+        live[self.token] = now
+        return len(live)
+
     def _lead(self, collection, send_list):
-        """Send the queued list read, publish its answer, and let the joined tasks go."""
+        """Wait for others to join, send the queued list read, publish its answer, and let the joined tasks go."""
+        CLOCK.sleep(GATHER_SECONDS)
         def on_send():
             with self._state(collection) as state:
                 for read in state['reads']:
@@ -202,8 +230,10 @@ class SharedReads:
                 for read in mine:
                     state['reads'].remove(read)
                 answer = state['answer']
-                if items is not None and mine and mine[0]['sent'] is not None and (answer is None or answer['sent'] <= mine[0]['sent']):
-                    state['answer'] = dict(sent=mine[0]['sent'], items=mask_secrets(items))
+                if items is not None and mine and mine[0]['sent'] is not None:
+                    self.seen[collection] = max(mine[0]['sent'], self.seen.get(collection, 0.0))
+                    if answer is None or answer['sent'] <= mine[0]['sent']:
+                        state['answer'] = dict(sent=mine[0]['sent'], items=mask_secrets(items))
             self._release_lock(collection)
         return items
 
@@ -267,6 +297,13 @@ def _parse(raw):
     except (ValueError, TypeError, KeyError, UnicodeDecodeError):
         pass
     return dict(live={}, reads=[], answer=None)
+
+
+def _find(items, item_id):
+    for resource in items:
+        if resource.get('id') == item_id:
+            return resource
+    return ABSENT
 
 
 def _leader_alive(path):

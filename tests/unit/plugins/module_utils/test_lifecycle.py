@@ -98,7 +98,7 @@ class Module:
     send_once = EngineModule.send_once  # the one lost-answer loop, as a CloudModule has it
     # its reads, as a CloudModule reads when no other task shares them
     shared = shared_reads.ALONE
-    read_item, read_list = CloudModule.read_item, CloudModule.read_list
+    read_item, read_list, peek_item = CloudModule.read_item, CloudModule.read_list, CloudModule.peek_item
     _list_sender = CloudModule._list_sender
 
     def exit(self, changed=False, diff=None, **result):
