@@ -262,8 +262,10 @@ class WaitError(Exception):
         self.resource = resource
 
 
-# How often a wait looks for another task's shared read of what it waits for (Wait.until's peek).
+# How often a wait looks for another task's shared read of what it waits for (Wait.until's peek), and the
+# longest interval between its polls while other tasks share them: one list read then serves the whole fleet.
 PEEK_SECONDS = 0.5
+FLEET_POLL_SECONDS = 5.0
 
 
 def poll_intervals(first=1.0, cap=10.0):
@@ -311,8 +313,7 @@ class Wait:
                     raise WaitError('%s entered the failure state %s' % (self.what, state), resource)
                 if self.remaining() <= 0:
                     raise WaitError(self._timeout_message(goal, state, before, command), resource)
-            self.poll_age = max(0, min(interval, self.remaining()))
-            resource = self._nap(self.poll_age, peek)
+            resource, self.poll_age = self._nap(max(0, min(interval, self.remaining())), peek)
             if resource is None:
                 try:
                     resource = read()
@@ -322,16 +323,18 @@ class Wait:
 
     @staticmethod
     def _nap(seconds, peek):
-        """Sleep seconds, or until peek() gives the resource (returned)."""
+        """(the resource peek() gave, or None, and the seconds slept): sleep seconds, at most FLEET_POLL_SECONDS when
+        other tasks share the reads (peek() is not False), and take the first resource peek() gives instead."""
         seen = False if peek is None else peek()
-        while seen is None and seconds > PEEK_SECONDS:
+        slept, seconds = 0, seconds if seen is False else min(seconds, FLEET_POLL_SECONDS)
+        while seen is None and seconds - slept > PEEK_SECONDS:
             CLOCK.sleep(PEEK_SECONDS)
-            seconds -= PEEK_SECONDS
+            slept += PEEK_SECONDS
             seen = peek()
         if seen is None or seen is False:
-            CLOCK.sleep(seconds)
-            return None
-        return seen
+            CLOCK.sleep(seconds - slept)
+            return None, seconds
+        return seen, slept
 
     def _timeout_message(self, goal, state, before, command):
         text = '%s did not reach %s within %s seconds; last state: %s' % (self.what, goal, self.timeout, state)

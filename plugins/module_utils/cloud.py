@@ -123,7 +123,7 @@ class CloudModule(EngineModule):
         def single():
             answer = self.request_or_fail('GET', '%s/%s' % (collection, item_id), missing_ok=missing_ok)
             return None if answer is None else answer.get('result')
-        found = self.shared.item(collection, item_id, single, self._list_sender(collection), CLOCK.time() - max_age)
+        found = self.shared.item(collection, item_id, single, self._list_sender(collection), max_age)
         if found is shared_reads.ABSENT:
             return None if missing_ok else single()  # its own GET says what is missing, as without sharing
         return found
@@ -131,7 +131,7 @@ class CloudModule(EngineModule):
     def read_list(self, collection):
         """Every item of the list at the path collection, as a list read sent after this call shows it (shared
         as read_item's are); an API error fails the task."""
-        listed = self.shared.listing(collection, self._list_sender(collection), CLOCK.time())
+        listed = self.shared.listing(collection, self._list_sender(collection))
         return self.request_or_fail('GET', collection).get('result') if listed is None else listed
 
     def read_state(self, parts, max_age=0):

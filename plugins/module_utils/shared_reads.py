@@ -85,11 +85,11 @@ class Alone:
     """Sharing off: every read is the task's own."""
 
     @staticmethod
-    def item(collection, item_id, single, send_list, since):
+    def item(collection, item_id, single, send_list, max_age=0):
         return single()
 
     @staticmethod
-    def listing(collection, send_list, since):
+    def listing(collection, send_list):
         return None
 
     @staticmethod
@@ -120,17 +120,18 @@ class SharedReads:
 
     # --- what callers use ----------------------------------------------------------------------
 
-    def item(self, collection, item_id, single, send_list, since):
-        """The resource item_id of the list at collection, as a shared read no older than since shows it
-        (ABSENT when the list does not hold it), or single() (the task's own GET) when it reads alone.
-        send_list(on_send) sends the list read and returns its items."""
-        found = self._shared(collection, send_list, since)
+    def item(self, collection, item_id, single, send_list, max_age=0):
+        """The resource item_id of the list at collection, as a shared read shows it (ABSENT when the list does not
+        hold it), or single() (the task's own GET) when it reads alone. The read was sent after this call (max_age
+        0: a read before acting), or at most max_age seconds ago (a poll). send_list(on_send) sends the list read
+        and returns its items (None when it failed)."""
+        found = self._shared(collection, send_list, max_age)
         return single() if found is None else _find(found, item_id)
 
-    def listing(self, collection, send_list, since):
-        """Every item of the list at collection from a shared list read no older than since, or None: the task
+    def listing(self, collection, send_list):
+        """Every item of the list at collection from a shared list read sent after this call, or None: the task
         reads the list alone."""
-        return self._shared(collection, send_list, since)
+        return self._shared(collection, send_list, 0)
 
     def peek(self, collection, item_id):
         """Without a request: the resource from a shared answer newer than anything this task has seen (and than
@@ -165,16 +166,17 @@ class SharedReads:
 
     # --- the protocol --------------------------------------------------------------------------
 
-    def _shared(self, collection, send_list, since):
-        """The items of a list read sent at or after max(since, this task's last write), or None: read alone."""
+    def _shared(self, collection, send_list, max_age):
+        """The items of a list read sent at most max_age seconds ago and after this task's last write, or None:
+        read alone. A read before acting (max_age 0) gathers joiners first; a poll, already late, does not."""
         self.collections.add(collection)
-        since = max(since, self.wrote_at)
+        since = max(CLOCK.time() - max_age, self.wrote_at)
         try:
             while True:
                 with self._state(collection) as state:
                     decision = self._decide(state, collection, since)
                 if decision == 'lead':
-                    return self._lead(collection, send_list)
+                    return self._lead(collection, send_list, GATHER_SECONDS if max_age == 0 else 0)
                 if decision == 'alone':
                     return None
                 if isinstance(decision, list):
@@ -213,9 +215,11 @@ class SharedReads:
         live[self.token] = now
         return len(live)
 
-    def _lead(self, collection, send_list):
-        """Wait for others to join, send the queued list read, publish its answer, and let the joined tasks go."""
-        CLOCK.sleep(GATHER_SECONDS)
+    def _lead(self, collection, send_list, gather):
+        """Wait gather seconds for others to join, send the queued list read, publish its answer, and let the joined
+        tasks go."""
+        if gather:
+            CLOCK.sleep(gather)
         def on_send():
             with self._state(collection) as state:
                 for read in state['reads']:

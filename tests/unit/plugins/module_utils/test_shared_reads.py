@@ -59,34 +59,34 @@ def fleet(directory, *others):
 
 def test_a_task_alone_sends_its_own_read(clock, tmp_path):
     lister = Lister()
-    assert task(tmp_path).item(SERVICES, 'a', own(), lister, clock.time()) == dict(id='own', state='own read')
+    assert task(tmp_path).item(SERVICES, 'a', own(), lister) == dict(id='own', state='own read')
     assert lister.sends == 0 and clock.sleeps == []
 
 
 def test_in_a_fleet_one_list_read_serves_and_an_older_one_never_serves_a_read_before_acting(clock, tmp_path):
     other, = fleet(tmp_path)
     me, lister = task(tmp_path), Lister()
-    assert me.item(SERVICES, 'a', own(), lister, clock.time()) == dict(id='a', state='running')
+    assert me.item(SERVICES, 'a', own(), lister) == dict(id='a', state='running')
     assert lister.sends == 1 and clock.sleeps == [shared_reads.GATHER_SECONDS]
     again = Lister()
     clock.advance(0.01)
-    assert other.item(SERVICES, 'b', own(), again, clock.time())['state'] == 'stopped'  # asked after that read was sent
+    assert other.item(SERVICES, 'b', own(), again)['state'] == 'stopped'  # asked after that read was sent
     assert again.sends == 1
     clock.advance(3)
     polled = Lister()
-    assert me.item(SERVICES, 'b', own(), polled, clock.time() - 4)['state'] == 'stopped'  # a poll: 3 s old is fine
+    assert me.item(SERVICES, 'b', own(), polled, max_age=4)['state'] == 'stopped'  # a poll: 3 s old is fine
     assert polled.sends == 0
 
 
 def test_a_poll_never_takes_an_answer_sent_before_this_tasks_last_write(clock, tmp_path):
     fleet(tmp_path)
     me = task(tmp_path)
-    me.item(SERVICES, 'a', own(), Lister(), clock.time())
+    me.item(SERVICES, 'a', own(), Lister())
     clock.advance(1)
     me.wrote()
     clock.advance(1)
     after_write = Lister(items=[dict(id='a', state='stopping')])
-    assert me.item(SERVICES, 'a', own(), after_write, clock.time() - 10) == dict(id='a', state='stopping')
+    assert me.item(SERVICES, 'a', own(), after_write, max_age=10) == dict(id='a', state='stopping')
     assert after_write.sends == 1
 
 
@@ -105,11 +105,11 @@ def test_who_asks_while_a_list_read_is_queued_joins_it(clock, tmp_path, monkeypa
         queued.set()
         assert joined.wait(30)
     lister, results = Lister(before_send=before_send), {}
-    lead = threading.Thread(target=lambda: results.update(leader=leader.item(SERVICES, 'a', own(), lister, clock.time())))
+    lead = threading.Thread(target=lambda: results.update(leader=leader.item(SERVICES, 'a', own(), lister)))
     lead.start()
     assert queued.wait(30)
     second = Lister()
-    join = threading.Thread(target=lambda: results.update(joiner=joiner.item(SERVICES, 'b', own(), second, clock.time())))
+    join = threading.Thread(target=lambda: results.update(joiner=joiner.item(SERVICES, 'b', own(), second)))
     join.start()
     lead.join(30)
     join.join(30)
@@ -119,11 +119,11 @@ def test_who_asks_while_a_list_read_is_queued_joins_it(clock, tmp_path, monkeypa
 
 def test_keys_organizations_and_addresses_never_share_and_no_secret_is_stored(clock, tmp_path):
     fleet(tmp_path)
-    task(tmp_path).item(SERVICES, 'a', own(), Lister(), clock.time())
+    task(tmp_path).item(SERVICES, 'a', own(), Lister())
     for credentials in (('http://api.test', 'key-id', 'other-secret', 'org-1'), ('http://api.test', 'key-2', 'key-secret-9', 'org-1'),
                         ('http://api.test', 'key-id', 'key-secret-9', 'org-2'), ('http://other.test', 'key-id', 'key-secret-9', 'org-1')):
         stranger, lister = task(tmp_path, credentials), Lister()
-        assert stranger.item(SERVICES, 'a', own('stranger'), lister, clock.time() - 100)['id'] == 'stranger'  # alone on its list
+        assert stranger.item(SERVICES, 'a', own('stranger'), lister, max_age=100)['id'] == 'stranger'  # alone on its list
         assert lister.sends == 0
     stored = ''.join(open(os.path.join(str(tmp_path), name)).read() for name in os.listdir(str(tmp_path)))
     assert '"running"' in stored and not any(secret in stored for secret in ('key-secret-9', 'key-id', 'org-1', 'listed-secret-3'))
@@ -135,7 +135,7 @@ def test_a_read_queued_by_a_task_that_died_is_not_waited_for(clock, tmp_path):
     with me._state(SERVICES) as state:
         state['reads'].append(dict(leader='dead', sent=None))
     lister = Lister()
-    assert me.item(SERVICES, 'a', own(), lister, clock.time())['state'] == 'running'
+    assert me.item(SERVICES, 'a', own(), lister)['state'] == 'running'
     assert lister.sends == 1
 
 
@@ -143,7 +143,7 @@ def test_a_task_that_left_no_longer_makes_the_others_read_lists(clock, tmp_path)
     other, = fleet(tmp_path)
     other.leave()
     lister = Lister()
-    assert task(tmp_path).item(SERVICES, 'a', own(), lister, clock.time())['id'] == 'own'
+    assert task(tmp_path).item(SERVICES, 'a', own(), lister)['id'] == 'own'
     assert lister.sends == 0
 
 
@@ -151,11 +151,11 @@ def test_a_peek_gives_only_what_is_newer_than_this_task_has_seen(clock, tmp_path
     fleet(tmp_path)
     me, other = task(tmp_path), task(tmp_path)
     assert me.peek(SERVICES, 'a') is None  # others are live, nothing read yet
-    other.item(SERVICES, 'a', own(), Lister(), clock.time())
+    other.item(SERVICES, 'a', own(), Lister())
     assert me.peek(SERVICES, 'a') == dict(id='a', state='running')
     assert me.peek(SERVICES, 'a') is None  # seen already
     clock.advance(1)
-    other.item(SERVICES, 'a', own(), Lister(items=[]), clock.time())
+    other.item(SERVICES, 'a', own(), Lister(items=[]))
     assert me.peek(SERVICES, 'a') is shared_reads.ABSENT  # the list no longer holds it
 
 
