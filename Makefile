@@ -183,7 +183,7 @@ bench: venv
 # Fleet jobs at the live rate limit (bench/fleet.py, shared reads): start/stop N services and create/delete
 # N pipes with forks N, next to the floor measured in the same run, and two controllers on one key. Prints
 # the tables of docs/performance.md's "Fleet jobs" (not written there by itself); about 15 minutes.
-# Options: make bench-fleet FLEET_ARGS="--sizes 20 --two-controllers 0 --shared-off"
+# Options: make bench-fleet FLEET_ARGS="--sizes 20 --two-controllers 0 --sharing on,off"
 FLEET_ARGS ?=
 .PHONY: bench-fleet
 bench-fleet: venv

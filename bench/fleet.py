@@ -4,7 +4,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Fleet jobs at the live rate limit: what shared reads (plugins/module_utils/shared_reads.py) save.
 
-    python bench/fleet.py [--sizes 20,50] [--two-controllers 25] [--shared-off] [--keep]
+    python bench/fleet.py [--sizes 20,50] [--two-controllers 25] [--sharing on,off] [--timeline] [--keep]
 
 Against a private simulator that enforces the live limit (10 requests per 10 s per key, fixed
 windows) with transitions of 10 s, one ansible-playbook run per case, forks N, one host per
@@ -23,8 +23,8 @@ controller):
   time next to one controller starting as many.
 
 It prints, for each case: requests sent (and per service), 429 answers, wall time, floor and wall
-÷ floor. --shared-off runs every case again with ENGINE_CLOUD_SHARED_READS=off (each task reads
-alone, as before shared reads). A measurement, not a test: it fails only when a task fails.
+÷ floor. --sharing on,off runs every case also with ENGINE_CLOUD_SHARED_READS=off (each task reads
+alone, as before shared reads); --sharing off only that way. A measurement, not a test: it fails only when a task fails.
 """
 
 import argparse
@@ -234,7 +234,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--sizes', default='20,50', help='fleet sizes N (default 20,50)')
     parser.add_argument('--two-controllers', type=int, default=25, help='services per controller (0 skips)')
-    parser.add_argument('--shared-off', action='store_true', help='also run every case with ENGINE_CLOUD_SHARED_READS=off')
+    parser.add_argument('--sharing', default='on', help='on, off or on,off: with shared reads, without (ENGINE_CLOUD_SHARED_READS=off), or both')
     parser.add_argument('--keep', action='store_true', help='keep the work directory')
     parser.add_argument('--timeline', action='store_true', help='print every request of every case')
     args = parser.parse_args(argv)
@@ -254,7 +254,7 @@ def main(argv=None):
     sim = SimulatorProcess(work, root=collection, fixtures=fixtures, rate_limit=True, transition_delay=TRANSITION).start()
     tables = []
     try:
-        for shared in [True] + ([False] if args.shared_off else []):
+        for shared in [mode.strip() == 'on' for mode in args.sharing.split(',')]:
             bench = Bench(work, sim, ids, shared)
             bench.timeline = args.timeline
             label = 'shared reads on' if shared else 'shared reads off (ENGINE_CLOUD_SHARED_READS=off)'
