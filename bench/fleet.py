@@ -159,9 +159,9 @@ def fleet_cases(bench, n, progress):
     for name, inventory, task in (
             ('start %d services' % n, hosts, {'engine.cloud.service_state': dict(service_id='{{ engine_id }}', state='started')}),
             ('stop %d services' % n, hosts, {'engine.cloud.service_state': dict(service_id='{{ engine_id }}', state='stopped')}),
-            ('create %d pipes' % n, pipes, {'engine.cloud.pipe': dict(service_id=SERVICE_PROD, name='{{ fleet_pipe }}', source=PIPE_SOURCE,
-                                                                       destination=PIPE_DESTINATION,
-                                                                       field_mappings=[dict(source_field='id', destination_field='id')])}),
+            ('create %d pipes' % n, pipes, {'engine.cloud.pipe': dict(
+                service_id=SERVICE_PROD, name='{{ fleet_pipe }}', source=PIPE_SOURCE, destination=PIPE_DESTINATION,
+                field_mappings=[dict(source_field='id', destination_field='id')])}),
             ('delete %d pipes' % n, pipes, {'engine.cloud.pipe': dict(service_id=SERVICE_PROD, name='{{ fleet_pipe }}', state='absent')})):
         ping_wall, dummy = bench.run(inventory, ping, n, pacing)
         wall, log = bench.run(inventory, bench.playbook(name.replace(' ', '-'), task), n, pacing)

@@ -68,7 +68,7 @@ options:
         same O(api_url) paces its requests, all together (forks, ad-hoc C(ansible -f), ansible-runner jobs).
         A request that would go over waits for a free slot instead of being refused with HTTP 429.
       - With pacing on, M(engine.cloud.service_state), M(engine.cloud.pipe_state), M(engine.cloud.service) and
-        M(engine.cloud.pipe) also share reads: when several tasks read services of one organization (or pipes of one
+        M(engine.cloud.pipe) also share reads. When several tasks read services of one organization (or pipes of one
         service) at the same time, one list request serves them all, before they act and while they wait; a task
         alone reads alone. V(off) turns that off too, as does the E(ENGINE_CLOUD_SHARED_READS) environment variable
         set to V(off).

@@ -19,6 +19,7 @@ from ansible.module_utils.basic import AnsibleModule, env_fallback, missing_requ
 
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
 from ansible_collections.engine.cloud.plugins.module_utils import pacer as pacing
+from ansible_collections.engine.cloud.plugins.module_utils import shared_reads
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.compare import mask_secrets, secret_values
 
@@ -123,6 +124,7 @@ class EngineModule(AnsibleModule):
 
     api = None
     uuid_options = None  # the options checked as UUIDs before anything is sent; None: the API's own
+    shared = shared_reads.ALONE  # reads shared with the other tasks of this controller (CloudModule's)
 
     def __init__(self, argument_spec, supports_check_mode=True, **kwargs):
         spec = self.api.argument_spec()
@@ -135,6 +137,7 @@ class EngineModule(AnsibleModule):
         self.client = self.api.connect(self.params, self.warn, self.fail_on_errors, self.uuid_options)
 
     def fail_json(self, msg, **kwargs):
+        self.shared.leave()
         for name, option in self.argument_spec.items():
             value = self.params.get(name)
             if option.get('no_log') and isinstance(value, str) and value:
@@ -168,7 +171,34 @@ class EngineModule(AnsibleModule):
         return response
 
     def wrote(self):
-        """A write was just answered (or its answer lost): hook for what must not be read from before it."""
+        """A write was just answered (or its answer lost): no shared read sent before now serves this task's next reads."""
+        self.shared.wrote()
+
+    def shared_item(self, collection, item_id, single, max_age=0):
+        """The resource item_id of the list at the path collection from a read shared with the other tasks of this
+        controller that read that list now (module_utils/shared_reads.py): sent after this call (max_age 0), or at
+        most max_age seconds ago (a poll); shared_reads.ABSENT when that read does not hold it. single(): the
+        task's own read, when it reads alone (or its API shares nothing)."""
+        return self.shared.item(collection, item_id, single, lambda on_send: self.send_list(collection, on_send), max_age)
+
+    def shared_list(self, collection, own):
+        """Every item of the list at collection, from a list read shared as shared_item's are, or own()."""
+        listed = self.shared.listing(collection, lambda on_send: self.send_list(collection, on_send))
+        return own() if listed is None else listed
+
+    def peek_item(self, collection, item_id, gone=None):
+        """For Wait.until's peek: the resource item_id of the list at collection from a shared read newer than this
+        task has seen, None for nothing new, False for nothing to come; gone when that read no longer holds it."""
+        seen = self.shared.peek(collection, item_id)
+        return gone if seen is shared_reads.ABSENT else seen
+
+    def send_list(self, collection, on_send):
+        """A list read for the shared reads of an API that has them: its items, or None when it failed."""
+        raise NotImplementedError('%s shares no reads' % type(self).__name__)
+
+    def exit_json(self, **kwargs):
+        self.shared.leave()
+        super(EngineModule, self).exit_json(**kwargs)
 
     def request_or_fail(self, method, path, params=None, body=None, missing_ok=False):
         """One API call; an API error fails the task with its status, code, message and request id.

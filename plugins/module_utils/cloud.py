@@ -115,24 +115,14 @@ class CloudModule(EngineModule):
         """A read of the resource at parts under the service's path; an API error fails the task."""
         return self.request_or_fail('GET', self.path(*parts)).get('result')
 
-    def read_item(self, collection, item_id, max_age=0, missing_ok=False):
-        """The resource item_id of the list at the path collection, as its own GET (collection/item_id) shows it,
-        or from a list read shared with the other tasks of this controller that read that list now
-        (module_utils/shared_reads.py): sent after this call (max_age 0), or at most max_age seconds ago
-        (a poll). An API error fails the task; with missing_ok, a resource that is not there gives None."""
+    def read_item(self, collection, item_id, max_age=0):
+        """The resource item_id of the list at the path collection, as its own GET (collection/item_id) shows it, or
+        from a read shared with the other tasks of this controller (EngineModule.shared_item); an API error fails
+        the task."""
         def single():
-            answer = self.request_or_fail('GET', '%s/%s' % (collection, item_id), missing_ok=missing_ok)
-            return None if answer is None else answer.get('result')
-        found = self.shared.item(collection, item_id, single, self._list_sender(collection), max_age)
-        if found is shared_reads.ABSENT:
-            return None if missing_ok else single()  # its own GET says what is missing, as without sharing
-        return found
-
-    def read_list(self, collection):
-        """Every item of the list at the path collection, as a list read sent after this call shows it (shared
-        as read_item's are); an API error fails the task."""
-        listed = self.shared.listing(collection, self._list_sender(collection))
-        return self.request_or_fail('GET', collection).get('result') if listed is None else listed
+            return self.request_or_fail('GET', '%s/%s' % (collection, item_id)).get('result')
+        found = self.shared_item(collection, item_id, single, max_age)
+        return single() if found is shared_reads.ABSENT else found  # its own GET says what is missing
 
     def read_state(self, parts, max_age=0):
         """The service (parts ()) or one of its pipes (('pipes', pipe_id)) through read_item; other parts by read."""
@@ -142,12 +132,6 @@ class CloudModule(EngineModule):
             return self.read_item(self.path('pipes'), parts[1], max_age)
         return self.read(*parts)
 
-    def peek_item(self, collection, item_id, gone=None):
-        """For Wait.until's peek: the resource item_id of the list at collection from a shared read newer than this
-        task has seen, None for nothing new, False for nothing to come; gone when that read no longer holds it."""
-        seen = self.shared.peek(collection, item_id)
-        return gone if seen is shared_reads.ABSENT else seen
-
     def peek_state(self, parts):
         """peek_item of the resource at parts, as read_state names it (False for other parts)."""
         if not parts:
@@ -156,28 +140,15 @@ class CloudModule(EngineModule):
             return self.peek_item(self.path('pipes'), parts[1])
         return False
 
-    def _list_sender(self, collection):
-        """send(on_send): a list read of collection, its items or None when it failed (each task then reads alone,
-        and its own read reports the error as without sharing)."""
-        def send(on_send):
-            try:
-                answer = self.client.request('GET', collection, on_send=on_send)
-            except http.ApiError:
-                return None
-            self.no_log_values.update(secret_values(answer))
-            return answer.get('result')
-        return send
-
-    def wrote(self):
-        self.shared.wrote()
-
-    def exit_json(self, **kwargs):
-        getattr(self, 'shared', shared_reads.ALONE).leave()
-        super(CloudModule, self).exit_json(**kwargs)
-
-    def fail_json(self, msg, **kwargs):
-        getattr(self, 'shared', shared_reads.ALONE).leave()
-        super(CloudModule, self).fail_json(msg, **kwargs)
+    def send_list(self, collection, on_send):
+        """A list read of collection: its items, or None when it failed (each task then reads alone, and its own
+        read reports the error as without sharing)."""
+        try:
+            answer = self.client.request('GET', collection, on_send=on_send)
+        except http.ApiError:
+            return None
+        self.no_log_values.update(secret_values(answer))
+        return answer.get('result')
 
     def list_services(self, tags=None):
         """Every service of the organization, in one request; with tags (service_filter.check_tag_filter's), those

@@ -16,6 +16,7 @@ import json
 
 from ansible_collections.engine.cloud.plugins.module_utils.base import Wait, WaitError
 from ansible_collections.engine.cloud.plugins.module_utils.compare import equal, mask_secrets
+from ansible_collections.engine.cloud.plugins.module_utils.shared_reads import ABSENT
 
 # What a wait for a deleted resource sees once reads answer 404.
 GONE = {'state': None}
@@ -59,14 +60,22 @@ class Lifecycle:
             return None if resource is None or resource.get('state') in self.kind.gone else resource
         return self.one_named(self.module.params['name'])
 
-    def read(self, resource_id, max_age=0):
-        """The resource as the API shows it now (a poll: at most max_age seconds ago), or None once it answers 404.
-        A read shared with other tasks of this controller (CloudModule.read_item)."""
-        return self.module.read_item(self.kind.collection(self.module), resource_id, max_age=max_age, missing_ok=True)
+    def read(self, resource_id, max_age=0, missing_ok=True):
+        """The resource as the API shows it now (a poll: at most max_age seconds ago), or None once it answers 404
+        (without missing_ok, a 404 fails the task); a read shared with the other tasks of this controller that
+        read the list now (EngineModule.shared_item)."""
+        def single():
+            answer = self.module.request_or_fail('GET', self.kind.item(self.module, resource_id), missing_ok=missing_ok)
+            return None if answer is None else answer.get('result')
+        found = self.module.shared_item(self.kind.collection(self.module), resource_id, single, max_age)
+        if found is ABSENT:
+            return None if missing_ok else single()  # its own GET says what is missing
+        return found
 
     def one_named(self, name):
         """The one resource of that name (deleted ones aside), or None; two or more fail before any write."""
-        listed = self.module.read_list(self.kind.collection(self.module)) or []
+        collection = self.kind.collection(self.module)
+        listed = self.module.shared_list(collection, lambda: self.module.request_or_fail('GET', collection).get('result')) or []
         named = [item for item in listed if item.get('name') == name and item.get('state') not in self.kind.gone]
         if len(named) > 1:
             ids = ', '.join(sorted(item.get('id') for item in named))
@@ -111,8 +120,7 @@ class Lifecycle:
         for a poll); a failure state or wait_timeout fails the task. With wait=false, resource as given."""
         if not self.module.params['wait']:
             return resource
-        collection = self.kind.collection(self.module)
-        return self._until(lambda: self.module.read_item(collection, resource['id'], max_age=self._wait.poll_age), resource,
+        return self._until(lambda: self.read(resource['id'], max_age=self._wait.poll_age, missing_ok=False), resource,
                            lambda seen: seen.get('state') in self.kind.ready, lambda seen: seen.get('state') in self.kind.failures,
                            ' or '.join(sorted(self.kind.ready)), first=None, peek=lambda: self._peek(resource['id']))
 
@@ -158,6 +166,7 @@ class Lifecycle:
             last.append(seen)
             return seen
         goal = 'gone (HTTP 404%s)' % ''.join(' or %s' % state for state in sorted(self.kind.gone))
+
         def peek():
             seen = self._peek(resource['id'], gone=GONE)
             if seen and seen is not GONE:
@@ -168,7 +177,7 @@ class Lifecycle:
         return last[-1]
 
     def _peek(self, resource_id, gone=None):
-        """The resource from another task's shared read (CloudModule.peek_item), for a wait."""
+        """The resource from another task's shared read (EngineModule.peek_item), for a wait."""
         return self.module.peek_item(self.kind.collection(self.module), resource_id, gone)
 
     def _until(self, read, resource, done, failed, goal, first, peek=None):

@@ -220,6 +220,7 @@ class SharedReads:
         tasks go."""
         if gather:
             CLOCK.sleep(gather)
+
         def on_send():
             with self._state(collection) as state:
                 for read in state['reads']:

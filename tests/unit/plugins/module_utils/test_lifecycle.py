@@ -15,7 +15,6 @@ import pytest
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
 from ansible_collections.engine.cloud.plugins.module_utils import shared_reads
 from ansible_collections.engine.cloud.plugins.module_utils.base import EngineModule
-from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule
 from ansible_collections.engine.cloud.plugins.module_utils.lifecycle import Kind, Lifecycle
 
 KIND = Kind('thing', 'thing', 'thing_id', lambda module: '/things', lambda module, thing_id: '/things/' + thing_id,
@@ -96,10 +95,9 @@ class Module:
             self.fail_api(error)
 
     send_once = EngineModule.send_once  # the one lost-answer loop, as a CloudModule has it
-    # its reads, as a CloudModule reads when no other task shares them
+    # its reads, as an EngineModule reads when no other task shares them
     shared = shared_reads.ALONE
-    read_item, read_list, peek_item = CloudModule.read_item, CloudModule.read_list, CloudModule.peek_item
-    _list_sender = CloudModule._list_sender
+    shared_item, shared_list, peek_item = EngineModule.shared_item, EngineModule.shared_list, EngineModule.peek_item
 
     def exit(self, changed=False, diff=None, **result):
         raise Exited(changed=changed, diff=diff, **result)

@@ -10,15 +10,13 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import json
 import os
 import threading
 
 from ansible_collections.engine.cloud.plugins.module_utils import pacer, shared_reads
 from ansible_collections.engine.cloud.plugins.module_utils.base import Wait
 from ansible_collections.engine.cloud.plugins.modules import service_state
-from ansible_collections.engine.cloud.tests.simulator.fixture_ids import (KEY_ID, KEY_SECRET, ORGANIZATION, SERVICE_DEV,
-                                                                        service_path)
+from ansible_collections.engine.cloud.tests.simulator.fixture_ids import KEY_ID, KEY_SECRET, ORGANIZATION, SERVICE_DEV, service_path
 
 CREDENTIALS = ('http://api.test', 'key-id', 'key-secret-9', 'org-1')
 SERVICES = '/v1/organizations/org-1/services'
