@@ -113,6 +113,12 @@ class Api:
                                retries=params['api_retries'], user_agent=USER_AGENT, pacer=pacer, **options)
 
 
+def wait_options(timeout):
+    """The wait and wait_timeout options of a module that waits (a state module, a lifecycle), with its default
+    timeout in seconds; EngineModule checks wait_timeout before any request."""
+    return dict(wait=dict(type='bool', default=True), wait_timeout=dict(type='int', default=timeout))
+
+
 class EngineModule(AnsibleModule):
     """An AnsibleModule with an HTTP client for one API; subclasses name the API (api, an Api).
 
@@ -127,6 +133,8 @@ class EngineModule(AnsibleModule):
     shared = shared_reads.ALONE  # reads shared with the other tasks of this controller (CloudModule's)
 
     def __init__(self, argument_spec, supports_check_mode=True, **kwargs):
+        # amend(msg, result) -> (msg, result), for every failure from then on (a created resource to report)
+        self.failure_amends = []
         spec = self.api.argument_spec()
         spec.update(argument_spec)
         super(EngineModule, self).__init__(argument_spec=spec, supports_check_mode=supports_check_mode, **kwargs)
@@ -135,6 +143,9 @@ class EngineModule(AnsibleModule):
                            exception=''.join(traceback.format_exception_only(type(http.REQUESTS_IMPORT_ERROR),
                                                                              http.REQUESTS_IMPORT_ERROR)))
         self.client = self.api.connect(self.params, self.warn, self.fail_on_errors, self.uuid_options)
+        if 'wait_timeout' in self.params:
+            self.fail_on_errors(None if self.params['wait_timeout'] >= 1
+                                else 'wait_timeout must be at least 1 second, got %d' % self.params['wait_timeout'])
 
     def fail_json(self, msg, **kwargs):
         self.shared.leave()
@@ -148,6 +159,8 @@ class EngineModule(AnsibleModule):
             named = sorted(name for name, option in self.argument_spec.items()
                            if option.get('type') == 'dict' and isinstance(self.params.get(name), str))
             msg = '%s: %s must be a dictionary' % (msg, ', '.join(named)) if named else msg
+        for amend in list(self.failure_amends):
+            msg, kwargs = amend(msg, kwargs)
         super(EngineModule, self).fail_json(msg=msg, **kwargs)
 
     def fail_on_errors(self, *errors):
@@ -159,11 +172,12 @@ class EngineModule(AnsibleModule):
     def fail(self, msg, **result):
         self.fail_json(msg=msg, **mask_secrets(result))
 
-    def request(self, method, path, params=None, body=None):
+    def request(self, method, path, params=None, body=None, once=False):
         """One API call, any path; an API error raises http.ApiError (for the caller to judge, a lost answer
-        above all). The answer's secrets are kept out of every log."""
+        above all). once: a write the client never replays (HttpClient.request). The answer's secrets are kept
+        out of every log."""
         try:
-            response = self.client.request(method, path, params=params, body=body)
+            response = self.client.request(method, path, params=params, body=body, once=once)
         finally:
             if method != 'GET':
                 self.wrote()
@@ -257,22 +271,20 @@ class EngineModule(AnsibleModule):
             return (True, current) if not pending[0] else (False, 'a read afterwards shows %s still to change' % ', '.join(sorted(pending[0])))
         return self.send_once(lambda: write(pending[0]), recheck), diff
 
-    def send_once(self, send, recheck, missing_done=False):
+    def send_once(self, send, recheck):
         """send() (a write) and return its answer, sending it again only when a read says it did not take effect.
 
         A write whose answer was lost (http.ApiError.answer_lost: client.py decides, by each API's not_replayable)
         may have been applied. After the backoff, recheck() reads and returns (True, the result to return) when
         nothing is left to send, or (False, a sentence on what the read shows still to do): then send() is called
         again (it sends what recheck left to send), at most api_retries times, after which the task fails with the
-        lost answer and that sentence. Any other API error fails the task; with missing_done, a 404 to a write
-        sent again means the first one took effect (None is returned)."""
+        lost answer and that sentence. Any other API error fails the task (send() may turn one it expects, such as
+        a DELETE's 404, into an answer)."""
         lost = None
         for attempt in itertools.count():
             try:
                 return send()
             except http.ApiError as error:
-                if missing_done and error.status == 404 and attempt > 0:
-                    return None
                 if not error.answer_lost:
                     self.fail_api(error)
                 lost = error
