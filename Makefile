@@ -180,6 +180,15 @@ BENCH_ARGS ?=
 bench: venv
 	python bench/bench.py $(BENCH_ARGS)
 
+# Fleet jobs at the live rate limit (bench/fleet.py, shared reads): start/stop N services and create/delete
+# N pipes with forks N, next to the floor measured in the same run, and two controllers on one key. Prints
+# the tables of docs/performance.md's "Fleet jobs" (not written there by itself); about 15 minutes.
+# Options: make bench-fleet FLEET_ARGS="--sizes 20 --two-controllers 0 --sharing on,off"
+FLEET_ARGS ?=
+.PHONY: bench-fleet
+bench-fleet: venv
+	python bench/fleet.py $(FLEET_ARGS)
+
 # ---- docs, AWX and release checks (docs/, roles/, tests/e2e/, owned by the roles/docs engineer) --
 # Tools pinned in requirements-docs.txt, installed once into the same venv (stamp file).
 #   make docs             module/role reference + docs/docsite guides as HTML (antsibull-docs, Sphinx)

@@ -67,6 +67,11 @@ options:
       - The rate limit under which every process of this controller that uses the same API key against the
         same O(api_url) paces its requests, all together (forks, ad-hoc C(ansible -f), ansible-runner jobs).
         A request that would go over waits for a free slot instead of being refused with HTTP 429.
+      - With pacing on, M(engine.cloud.service_state), M(engine.cloud.pipe_state), M(engine.cloud.service) and
+        M(engine.cloud.pipe) also share reads. When several tasks read services of one organization (or pipes of one
+        service) at the same time, one list request serves them all, before they act and while they wait; a task
+        alone reads alone. V(off) turns that off too, as does the E(ENGINE_CLOUD_SHARED_READS) environment variable
+        set to V(off).
       - Not set, it is the management API's limit, V(10/10) (10 requests in any 10 seconds per key).
         V(REQUESTS/SECONDS) sets another, for example V(20/10) for an organization whose limit was raised.
         V(off) (or V(false)) turns pacing off.

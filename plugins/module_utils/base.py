@@ -19,6 +19,7 @@ from ansible.module_utils.basic import AnsibleModule, env_fallback, missing_requ
 
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
 from ansible_collections.engine.cloud.plugins.module_utils import pacer as pacing
+from ansible_collections.engine.cloud.plugins.module_utils import shared_reads
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.compare import mask_secrets, secret_values
 
@@ -129,6 +130,7 @@ class EngineModule(AnsibleModule):
 
     api = None
     uuid_options = None  # the options checked as UUIDs before anything is sent; None: the API's own
+    shared = shared_reads.ALONE  # reads shared with the other tasks of this controller (CloudModule's)
 
     def __init__(self, argument_spec, supports_check_mode=True, **kwargs):
         # amend(msg, result) -> (msg, result), for every failure from then on (a created resource to report)
@@ -146,6 +148,7 @@ class EngineModule(AnsibleModule):
                                 else 'wait_timeout must be at least 1 second, got %d' % self.params['wait_timeout'])
 
     def fail_json(self, msg, **kwargs):
+        self.shared.leave()
         for name, option in self.argument_spec.items():
             value = self.params.get(name)
             if option.get('no_log') and isinstance(value, str) and value:
@@ -173,9 +176,43 @@ class EngineModule(AnsibleModule):
         """One API call, any path; an API error raises http.ApiError (for the caller to judge, a lost answer
         above all). once: a write the client never replays (HttpClient.request). The answer's secrets are kept
         out of every log."""
-        response = self.client.request(method, path, params=params, body=body, once=once)
+        try:
+            response = self.client.request(method, path, params=params, body=body, once=once)
+        finally:
+            if method != 'GET':
+                self.wrote()
         self.no_log_values.update(secret_values(response))
         return response
+
+    def wrote(self):
+        """A write was just answered (or its answer lost): no shared read sent before now serves this task's next reads."""
+        self.shared.wrote()
+
+    def shared_item(self, collection, item_id, single, max_age=0):
+        """The resource item_id of the list at the path collection from a read shared with the other tasks of this
+        controller that read that list now (module_utils/shared_reads.py): sent after this call (max_age 0), or at
+        most max_age seconds ago (a poll); shared_reads.ABSENT when that read does not hold it. single(): the
+        task's own read, when it reads alone (or its API shares nothing)."""
+        return self.shared.item(collection, item_id, single, lambda on_send: self.send_list(collection, on_send), max_age)
+
+    def shared_list(self, collection, own):
+        """Every item of the list at collection, from a list read shared as shared_item's are, or own()."""
+        listed = self.shared.listing(collection, lambda on_send: self.send_list(collection, on_send))
+        return own() if listed is None else listed
+
+    def peek_item(self, collection, item_id, gone=None):
+        """For Wait.until's peek: the resource item_id of the list at collection from a shared read newer than this
+        task has seen, None for nothing new, False for nothing to come; gone when that read no longer holds it."""
+        seen = self.shared.peek(collection, item_id)
+        return gone if seen is shared_reads.ABSENT else seen
+
+    def send_list(self, collection, on_send):
+        """A list read for the shared reads of an API that has them: its items, or None when it failed."""
+        raise NotImplementedError('%s shares no reads' % type(self).__name__)
+
+    def exit_json(self, **kwargs):
+        self.shared.leave()
+        super(EngineModule, self).exit_json(**kwargs)
 
     def request_or_fail(self, method, path, params=None, body=None, missing_ok=False):
         """One API call; an API error fails the task with its status, code, message and request id.
@@ -267,6 +304,12 @@ class WaitError(Exception):
         self.resource = resource
 
 
+# How often a wait looks for another task's shared read of what it waits for (Wait.until's peek), and the
+# longest interval between its polls while other tasks share them: one list read then serves the whole fleet.
+PEEK_SECONDS = 0.5
+FLEET_POLL_SECONDS = 5.0
+
+
 def poll_intervals(first=1.0, cap=10.0):
     """Waits between polls: 1, 2, 4, 8, then 10 seconds for as long as it takes."""
     interval = first
@@ -283,17 +326,23 @@ class Wait:
     def __init__(self, timeout, what):
         self.timeout, self.what = timeout, what
         self.deadline = CLOCK.monotonic() + timeout
+        # While read() polls: the seconds slept since the poll before, the age of a shared read that may
+        # serve it (module_utils/shared_reads.py); 0 outside a poll.
+        self.poll_age = 0
 
     def remaining(self):
         return self.deadline - CLOCK.monotonic()
 
-    def until(self, read, done, failed, goal, current=None, before=None, command=None):
+    def until(self, read, done, failed, goal, current=None, before=None, command=None, peek=None):
         """Poll read() until done(resource) and return it; raise WaitError when failed(resource) or at the deadline.
 
         current: the resource as just read, taken as the first poll. Without it (after a command) the first
         read comes one interval later: the answer to a command is never taken for a poll.
         before: the state before command was sent. Until a read shows another state, that state is not a
-        failure of the command (a start from Failed may still show Failed for a while)."""
+        failure of the command (a start from Failed may still show Failed for a while).
+        peek: while it sleeps between polls, the wait looks every PEEK_SECONDS for the resource as another task's
+        shared read showed it (peek(): the resource, None for nothing new, False for never: sleep on); one is taken
+        as this poll (module_utils/shared_reads.py)."""
         moved = before is None
         resource = current
         for interval in poll_intervals():
@@ -306,8 +355,28 @@ class Wait:
                     raise WaitError('%s entered the failure state %s' % (self.what, state), resource)
                 if self.remaining() <= 0:
                     raise WaitError(self._timeout_message(goal, state, before, command), resource)
-            CLOCK.sleep(max(0, min(interval, self.remaining())))
-            resource = read()
+            resource, self.poll_age = self._nap(max(0, min(interval, self.remaining())), peek)
+            if resource is None:
+                try:
+                    resource = read()
+                finally:
+                    self.poll_age = 0
+            self.poll_age = 0
+
+    @staticmethod
+    def _nap(seconds, peek):
+        """(the resource peek() gave, or None, and the seconds slept): sleep seconds, at most FLEET_POLL_SECONDS when
+        other tasks share the reads (peek() is not False), and take the first resource peek() gives instead."""
+        seen = False if peek is None else peek()
+        slept, seconds = 0, seconds if seen is False else min(seconds, FLEET_POLL_SECONDS)
+        while seen is None and seconds - slept > PEEK_SECONDS:
+            CLOCK.sleep(PEEK_SECONDS)
+            slept += PEEK_SECONDS
+            seen = peek()
+        if seen is None or seen is False:
+            CLOCK.sleep(seconds - slept)
+            return None, seconds
+        return seen, slept
 
     def _timeout_message(self, goal, state, before, command):
         text = '%s did not reach %s within %s seconds; last state: %s' % (self.what, goal, self.timeout, state)

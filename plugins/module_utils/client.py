@@ -221,16 +221,19 @@ class HttpClient:
         delay = min(BACKOFF_CAP, BACKOFF_BASE * (2 ** attempt))
         return delay / 2 + self._jitter() * delay / 2
 
-    def request(self, method, path, params=None, body=None, once=False):
+    def request(self, method, path, params=None, body=None, once=False, on_send=None):
         """Send one request, retrying what is safe to retry; return the parsed JSON body.
 
         once: this write is never replayed, whatever the API's not_replayable says (a create or a delete of
-        the lifecycle, on either API): a lost answer raises (ApiError.answer_lost) for the caller to judge."""
+        the lifecycle, on either API): a lost answer raises (ApiError.answer_lost) for the caller to judge.
+        on_send() is called when each attempt leaves (after its pacing wait)."""
         url = self.base_url + path
         attempt = 0
         while True:
             attempt += 1
             self.pacer.acquire()
+            if on_send is not None:
+                on_send()
             try:
                 response = self.session.request(method, url, params=params, json=body, timeout=self.timeout)
             except requests.exceptions.RequestException as exc:

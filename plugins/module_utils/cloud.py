@@ -15,11 +15,13 @@ import re
 
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
 from ansible_collections.engine.cloud.plugins.module_utils import service_filter
+from ansible_collections.engine.cloud.plugins.module_utils import shared_reads
 from ansible_collections.engine.cloud.plugins.module_utils import validate
 from ansible_collections.engine.cloud.plugins.module_utils.base import (
     CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, Api, EngineModule, Wait, WaitError, missing_connection_errors, option_source)
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
-from ansible_collections.engine.cloud.plugins.module_utils.pacer import ApiLimit
+from ansible_collections.engine.cloud.plugins.module_utils.compare import secret_values
+from ansible_collections.engine.cloud.plugins.module_utils.pacer import UNPACED, ApiLimit
 from ansible_collections.engine.cloud.plugins.module_utils.service_rules import SERVICE_TABLE, ServiceStates
 from ansible_collections.engine.cloud.plugins.module_utils.states import FAIL, WAIT
 
@@ -97,6 +99,9 @@ class CloudModule(EngineModule):
         spec = dict(service_id=dict(type='str', required=service_id_required))
         spec.update(argument_spec)
         super(CloudModule, self).__init__(spec, **kwargs)
+        params = self.params
+        self.shared = shared_reads.for_client(self.client, self.client.pacer is not UNPACED, (
+            params['api_url'], params['api_key_id'], params['api_key_secret'], params['organization_id']), self.warn)
 
     def path(self, *parts):
         """/v1/organizations/{organization_id}/services/{service_id}[/part...]"""
@@ -105,6 +110,41 @@ class CloudModule(EngineModule):
     def read(self, *parts):
         """A read of the resource at parts under the service's path; an API error fails the task."""
         return self.request_or_fail('GET', self.path(*parts)).get('result')
+
+    def read_item(self, collection, item_id, max_age=0):
+        """The resource item_id of the list at the path collection, as its own GET (collection/item_id) shows it, or
+        from a read shared with the other tasks of this controller (EngineModule.shared_item); an API error fails
+        the task."""
+        def single():
+            return self.request_or_fail('GET', '%s/%s' % (collection, item_id)).get('result')
+        found = self.shared_item(collection, item_id, single, max_age)
+        return single() if found is shared_reads.ABSENT else found  # its own GET says what is missing
+
+    def read_state(self, parts, max_age=0):
+        """The service (parts ()) or one of its pipes (('pipes', pipe_id)) through read_item; other parts by read."""
+        if not parts:
+            return self.read_item(services_path(self.params['organization_id']), self.params['service_id'], max_age)
+        if len(parts) == 2 and parts[0] == 'pipes':
+            return self.read_item(self.path('pipes'), parts[1], max_age)
+        return self.read(*parts)
+
+    def peek_state(self, parts):
+        """peek_item of the resource at parts, as read_state names it (False for other parts)."""
+        if not parts:
+            return self.peek_item(services_path(self.params['organization_id']), self.params['service_id'])
+        if len(parts) == 2 and parts[0] == 'pipes':
+            return self.peek_item(self.path('pipes'), parts[1])
+        return False
+
+    def send_list(self, collection, on_send):
+        """A list read of collection: its items, or None when it failed (each task then reads alone, and its own
+        read reports the error as without sharing)."""
+        try:
+            answer = self.client.request('GET', collection, on_send=on_send)
+        except http.ApiError:
+            return None
+        self.no_log_values.update(secret_values(answer))
+        return answer.get('result')
 
     def list_services(self, tags=None):
         """Every service of the organization, in one request; with tags (service_filter.check_tag_filter's), those
@@ -193,7 +233,10 @@ class CloudModule(EngineModule):
         wait and wait_timeout (instead of the module's options, which a module may not have). Check mode: the
         prediction, nothing sent."""
         def read():
-            return self.read(*parts)
+            return self.read_state(parts, wait.poll_age)
+
+        def peek():
+            return self.peek_state(parts)
 
         name = parts[-1] if parts else self.params['service_id']
         wait = Wait(options.get('wait_timeout') or self.params.get('wait_timeout'), '%s %s' % (table.noun, name))
@@ -204,7 +247,7 @@ class CloudModule(EngineModule):
             if action == FAIL:
                 self.fail(table.refusal(goal, resource, name), **{key: resource})
             if action == WAIT:
-                resource = self._wait_out(wait, read, key, table, resource)
+                resource = self._wait_out(wait, read, peek, key, table, resource)
                 continue
             if action is None or (command.lost and action in table.once):
                 break
@@ -222,7 +265,7 @@ class CloudModule(EngineModule):
                     self.fail_api(error)
             CLOCK.sleep(self.client.backoff(rounds))
             resource = read()
-        return self._settle(wait, read, key, table, goal, first, resource, command, options.get('wait', self.params.get('wait')))
+        return self._settle(wait, (read, peek), key, table, goal, first, resource, command, options.get('wait', self.params.get('wait')))
 
     def _may_resend(self, command, table, resource, action):
         """A command whose answer was lost and that did not take effect is sent again, at most api_retries times."""
@@ -232,15 +275,15 @@ class CloudModule(EngineModule):
                           % (table.noun, resource.get('state'), action, self.params['api_retries']))
         command.resends += 1
 
-    def _wait_out(self, wait, read, key, table, resource):
+    def _wait_out(self, wait, read, peek, key, table, resource):
         """Wait until the resource is out of its transition; return it as it then is."""
         try:
             return wait.until(read, lambda seen: not table.in_transition(seen.get('state')), lambda seen: False,
-                              'the end of its transition', current=resource)
+                              'the end of its transition', current=resource, peek=peek)
         except WaitError as error:
             self.fail(str(error), **{key: error.resource})
 
-    def _settle(self, wait, read, key, table, goal, first, resource, command, wanted):
+    def _settle(self, wait, reads, key, table, goal, first, resource, command, wanted):
         """(resource, changed, diff): the resource as it is (wanted false), or once it shows goal (wanted, or a command
         of table.once whose answer was lost: its effect has to be seen before the task can say it happened)."""
         changed = command.name is not None
@@ -250,9 +293,10 @@ class CloudModule(EngineModule):
             return resource, changed, diff
         before = command.before or first
         try:
-            resource = wait.until(read, table.done(goal, before, wanted), table.failed(goal), table.goal_text(goal, first),
+            resource = wait.until(reads[0], table.done(goal, before, wanted), table.failed(goal), table.goal_text(goal, first),
                                   current=None if command.answered else resource,
-                                  before=before.get('state') if changed else None, command=command.name)
+                                  before=before.get('state') if changed else None, command=command.name,
+                                  peek=reads[1])
         except WaitError as error:
             if lost_once:
                 self.fail_api(command.lost, '%s; the %s command was not sent again' % (error, command.name), **{key: error.resource})

@@ -18,6 +18,7 @@ import json
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
 from ansible_collections.engine.cloud.plugins.module_utils.base import Wait, WaitError
 from ansible_collections.engine.cloud.plugins.module_utils.compare import equal, mask_secrets
+from ansible_collections.engine.cloud.plugins.module_utils.shared_reads import ABSENT
 
 # What a wait for a deleted resource sees once reads answer 404; what a read by name sees before a resource is there.
 GONE = {'state': None}
@@ -64,8 +65,9 @@ class Kind:
 class Lifecycle:
     """Find, create, wait for and delete one resource of a kind, for one module run: any EngineModule (of either
     API) with the options name, the kind's id option, wait and wait_timeout (base.wait_options). It uses only
-    EngineModule's request, request_or_fail, send_once, fail, fail_api, warn, exit, failure_amends, check_mode and
-    params. One wait_timeout budget covers every wait (and the look for a create whose answer was lost)."""
+    EngineModule's request, request_or_fail, send_once, shared_item, shared_list, peek_item (reads shared with the
+    other tasks of this controller, module_utils/shared_reads.py), fail, fail_api, warn, exit, failure_amends,
+    check_mode and params. One wait_timeout budget covers every wait (and the look for a create whose answer was lost)."""
 
     def __init__(self, module, kind):
         self.module, self.kind = module, kind
@@ -83,16 +85,23 @@ class Lifecycle:
             return None if resource is None or resource.get('state') in self.kind.gone else resource
         return self.one_named(self.module.params['name'], missing_ok)
 
-    def read(self, resource_id):
-        """The resource as the API shows it now, or None once it answers 404."""
-        answer = self.module.request_or_fail('GET', self.kind.item(self.module, resource_id), missing_ok=True)
-        return None if answer is None else self.kind.unwrap(answer)
+    def read(self, resource_id, max_age=0, missing_ok=True):
+        """The resource as the API shows it now (a poll: at most max_age seconds ago), or None once it answers 404
+        (without missing_ok, a 404 fails the task); a read shared with the other tasks of this controller that
+        read the list now (EngineModule.shared_item; an API without sharing reads alone)."""
+        def single():
+            answer = self.module.request_or_fail('GET', self.kind.item(self.module, resource_id), missing_ok=missing_ok)
+            return None if answer is None else self.kind.unwrap(answer)
+        found = self.module.shared_item(self.kind.collection(self.module), resource_id, single, max_age)
+        if found is ABSENT:
+            return None if missing_ok else single()  # its own GET says what is missing
+        return found
 
     def one_named(self, name, missing_ok=False):
         """The one resource of that name (deleted ones aside), or None; two or more fail before any write.
-        missing_ok: a 404 for the collection gives None."""
+        missing_ok: a 404 for the collection gives None. The list read is shared as read's are."""
         try:
-            listed = self.kind.listing(self.module)
+            listed = self.module.shared_list(self.kind.collection(self.module), lambda: self.kind.listing(self.module))
         except http.ApiError as error:
             if missing_ok and error.status == 404:
                 return None
@@ -177,10 +186,9 @@ class Lifecycle:
         states), resource as given."""
         if not (self.module.params['wait'] and self.kind.ready):
             return resource
-        path = self.kind.item(self.module, resource['id'])
-        ready = self._until(lambda: self.kind.unwrap(self.module.request_or_fail('GET', path)), resource,
+        ready = self._until(lambda: self.read(resource['id'], max_age=self._wait.poll_age, missing_ok=False), resource,
                             lambda seen: seen.get('state') in self.kind.ready, lambda seen: seen.get('state') in self.kind.failures,
-                            ' or '.join(sorted(self.kind.ready)), first=None)
+                            ' or '.join(sorted(self.kind.ready)), first=None, peek=lambda: self._peek(resource['id']))
         if self.created is not None:
             self.created = ready
         return ready
@@ -236,15 +244,25 @@ class Lifecycle:
         last = [resource]
 
         def read():
-            seen = self.read(resource['id'])
+            seen = self.read(resource['id'], max_age=self._wait.poll_age)
             if seen is None:
                 return GONE
             last.append(seen)
             return seen
         goal = 'gone (HTTP 404%s)' % ''.join(' or %s' % state for state in sorted(self.kind.gone))
+
+        def peek():
+            seen = self._peek(resource['id'], gone=GONE)
+            if seen and seen is not GONE:
+                last.append(seen)
+            return seen
         self._until(read, resource, lambda seen: seen is GONE or seen.get('state') in self.kind.gone, lambda seen: False, goal,
-                    first=resource if resource.get('state') in self.kind.deleting else None)
+                    first=resource if resource.get('state') in self.kind.deleting else None, peek=peek)
         return last[-1]
+
+    def _peek(self, resource_id, gone=None):
+        """The resource from another task's shared read (EngineModule.peek_item), for a wait."""
+        return self.module.peek_item(self.kind.collection(self.module), resource_id, gone)
 
     def _budget(self, name):
         """The one Wait of this run (wait_timeout), started by its first wait."""
@@ -252,9 +270,9 @@ class Lifecycle:
             self._wait = Wait(self.module.params['wait_timeout'], '%s %s' % (self.kind.noun, name))
         return self._wait
 
-    def _until(self, read, resource, done, failed, goal, first):
+    def _until(self, read, resource, done, failed, goal, first, peek=None):
         try:
-            return self._budget(resource.get('name') or resource.get('id')).until(read, done, failed, goal, current=first)
+            return self._budget(resource.get('name') or resource.get('id')).until(read, done, failed, goal, current=first, peek=peek)
         except WaitError as error:
             self.module.fail(str(error), **{self.kind.key: error.resource})
 

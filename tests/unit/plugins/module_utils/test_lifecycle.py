@@ -14,6 +14,7 @@ __metaclass__ = type
 import pytest
 
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
+from ansible_collections.engine.cloud.plugins.module_utils import shared_reads
 from ansible_collections.engine.cloud.plugins.module_utils.base import EngineModule
 from ansible_collections.engine.cloud.plugins.module_utils.lifecycle import Kind, Lifecycle, envelope
 
@@ -116,6 +117,9 @@ class Module:
             self.fail_api(error)
 
     send_once = EngineModule.send_once  # the one lost-answer loop, as a CloudModule has it
+    # its reads, as an EngineModule reads when no other task shares them
+    shared = shared_reads.ALONE
+    shared_item, shared_list, peek_item = EngineModule.shared_item, EngineModule.shared_list, EngineModule.peek_item
 
     def exit(self, changed=False, diff=None, **result):
         raise Exited(changed=changed, diff=diff, **result)

@@ -1,0 +1,340 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+"""Reads shared by the processes of one controller: one list request serves every task that needs a
+resource of that list at about the same time (a fleet job: one host per service, forks N).
+
+A task reads one service (GET S) or one pipe before it acts and on every poll while it waits. When other
+tasks of this controller read resources of the same list (the organization's services, a service's
+pipes) at the same time, the read becomes a list read (GET .../services, GET .../pipes) that all of them
+share, so that a fleet of N costs about N commands and a few list reads instead of 3N requests under
+the rate limit. A task alone sends the single GET it sends without sharing.
+
+- Scope: one state file per base address, API key (id and secret), organization and list path, named by
+  a SHA-256 of them, in the pacer's private directory (pacer.state_directory). No two keys and no two
+  organizations ever share a read. The file holds times, the resources of the last list answer with
+  their secret-bearing fields masked (compare.mask_secrets), and no credential.
+- Freshness: a read before acting (fresh) is served only by a list request SENT after the task asked
+  for it: whoever asks while a list read is queued (waiting in the pacer) joins it; a list already on
+  its way is not fresh enough, and the task queues a new one. A poll (max_age, its poll interval) may
+  take a list answer sent up to that many seconds ago, never one sent before this process's last
+  write was answered, nor one older than what it saw last.
+- Fleet or alone: a task that finds no other live task on the list reads alone (its own GET, as
+  without sharing). A task is live from its first shared read until its module exits (or for
+  LIVE_SECONDS after its last read, when a process was killed).
+- The leader of a list read holds an fcntl lock on a file of its own until the answer is in the state
+  file; the tasks that joined wait on that lock (a leader that dies releases it, and they read alone).
+  Nobody sleeps holding the state file's lock.
+- ENGINE_CLOUD_SHARED_READS=off turns sharing off; so does api_rate_limit=off (no pacing: the reads
+  share the pacer's directory and purpose).
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import contextlib
+import errno
+import fcntl
+import hashlib
+import json
+import os
+import uuid
+
+from ansible_collections.engine.cloud.plugins.module_utils import pacer as pacing
+from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
+from ansible_collections.engine.cloud.plugins.module_utils.compare import mask_secrets
+
+SWITCH_ENV = 'ENGINE_CLOUD_SHARED_READS'
+# The leader of a list read waits this long before it asks the pacer for a slot, so that the tasks of a
+# fleet that start at about the same time join one read (a task alone never waits: it reads alone).
+GATHER_SECONDS = 1.0
+# A task that read last this long ago, and did not say it left, is no longer live (a killed process).
+LIVE_SECONDS = 30.0
+_OPEN_FLAGS = os.O_RDWR | os.O_CREAT | getattr(os, 'O_NOFOLLOW', 0) | getattr(os, 'O_CLOEXEC', 0)
+# What a list answer says of a resource it does not hold: gone (a 404 of its own GET).
+ABSENT = object()
+
+
+def switched_off():
+    return os.environ.get(SWITCH_ENV, '').strip().lower() in ('off', 'false', 'no', '0')
+
+
+def state_file_name(base_url, key_id, key_secret, organization_id, collection):
+    """A file name for the list of one organization as one key sees it, revealing none of them."""
+    identity = '\n'.join(('engine.cloud shared reads', base_url.rstrip('/'), key_id, key_secret, organization_id, collection))
+    return 'reads-' + hashlib.sha256(identity.encode('utf-8')).hexdigest()
+
+
+def for_client(client, paced, credentials, warn):
+    """The shared reads of a module run: credentials (base_url, key_id, key_secret, organization_id). ALONE
+    (every read alone) when switched off, when pacing is off (paced false), or without a private directory."""
+    if not paced or switched_off():
+        return ALONE
+    try:
+        directory = pacing.state_directory()
+    except pacing.PacingUnavailable as error:
+        warn('Shared reads are off for this task: %s' % error)
+        return ALONE
+    return SharedReads(directory, credentials)
+
+
+class Alone:
+    """Sharing off: every read is the task's own."""
+
+    @staticmethod
+    def item(collection, item_id, single, send_list, max_age=0):
+        return single()
+
+    @staticmethod
+    def listing(collection, send_list):
+        return None
+
+    @staticmethod
+    def peek(collection, item_id):
+        return False
+
+    @staticmethod
+    def wrote():
+        pass
+
+    @staticmethod
+    def leave():
+        pass
+
+
+ALONE = Alone()
+
+
+class SharedReads:
+    """The shared reads of one module run (one task) on one key and organization."""
+
+    def __init__(self, directory, credentials):
+        self.directory, self.credentials = directory, credentials
+        self.token = uuid.uuid4().hex
+        self.wrote_at = 0.0
+        self.collections = set()
+        self.seen = {}  # the send time of the newest answer this task took, per list
+
+    # --- what callers use ----------------------------------------------------------------------
+
+    def item(self, collection, item_id, single, send_list, max_age=0):
+        """The resource item_id of the list at collection, as a shared read shows it (ABSENT when the list does not
+        hold it), or single() (the task's own GET) when it reads alone. The read was sent after this call (max_age
+        0: a read before acting), or at most max_age seconds ago (a poll). send_list(on_send) sends the list read
+        and returns its items (None when it failed)."""
+        found = self._shared(collection, send_list, max_age)
+        return single() if found is None else _find(found, item_id)
+
+    def listing(self, collection, send_list):
+        """Every item of the list at collection from a shared list read sent after this call, or None: the task
+        reads the list alone."""
+        return self._shared(collection, send_list, 0)
+
+    def peek(self, collection, item_id):
+        """Without a request: the resource from a shared answer newer than anything this task has seen (and than
+        its last write), None when there is none yet, False when no other task reads this list (nothing will come)."""
+        self.collections.add(collection)
+        try:
+            with self._state(collection) as state:
+                now = CLOCK.time()
+                if self._live(state, now) < 2:
+                    return False
+                answer = state['answer']
+                if answer is None or answer['sent'] <= max(self.wrote_at, self.seen.get(collection, 0.0)):
+                    return None
+                self.seen[collection] = answer['sent']
+                items = answer['items']
+        except OSError:
+            return False
+        return _find(items, item_id)
+
+    def wrote(self):
+        """This task's write was just answered: no list read sent before now may serve its next reads."""
+        self.wrote_at = CLOCK.time()
+
+    def leave(self):
+        """This task is done: it no longer makes other tasks read lists."""
+        for collection in self.collections:
+            try:
+                with self._state(collection) as state:
+                    state['live'].pop(self.token, None)
+            except OSError:
+                pass
+
+    # --- the protocol --------------------------------------------------------------------------
+
+    def _shared(self, collection, send_list, max_age):
+        """The items of a list read sent at most max_age seconds ago and after this task's last write, or None:
+        read alone. A read before acting (max_age 0) gathers joiners first; a poll, already late, does not."""
+        self.collections.add(collection)
+        since = max(CLOCK.time() - max_age, self.wrote_at)
+        try:
+            while True:
+                with self._state(collection) as state:
+                    decision = self._decide(state, collection, since)
+                if decision == 'lead':
+                    return self._lead(collection, send_list, GATHER_SECONDS if max_age == 0 else 0)
+                if decision == 'alone':
+                    return None
+                if isinstance(decision, list):
+                    return decision
+                _wait_for(self._lock_path(collection, decision))
+        except OSError:
+            return None
+
+    def _decide(self, state, collection, since):
+        """Under the state lock: the items of a shared answer that may serve, the token of a read to join,
+        'lead' (this task queued a list read) or 'alone'."""
+        now = CLOCK.time()
+        live = self._live(state, now)
+        answer = state['answer']
+        if answer is not None and answer['sent'] >= since:
+            self.seen[collection] = max(answer['sent'], self.seen.get(collection, 0.0))
+            return answer['items']
+        for read in list(state['reads']):
+            if not _leader_alive(self._lock_path(collection, read['leader'])):
+                state['reads'].remove(read)
+            elif read['sent'] is None or read['sent'] >= since:
+                return read['leader']
+        if live < 2:
+            return 'alone'
+        if not self._hold_lock(collection):
+            return 'alone'
+        state['reads'].append(dict(leader=self.token, sent=None))
+        return 'lead'
+
+    def _live(self, state, now):
+        """Mark this task live; the number of live tasks on the list (those that read last long ago are dropped)."""
+        live = state['live']
+        for token, seen in list(live.items()):
+            if seen < now - LIVE_SECONDS:
+                del live[token]
+        live[self.token] = now
+        return len(live)
+
+    def _lead(self, collection, send_list, gather):
+        """Wait gather seconds for others to join, send the queued list read, publish its answer, and let the joined
+        tasks go."""
+        if gather:
+            CLOCK.sleep(gather)
+
+        def on_send():
+            with self._state(collection) as state:
+                for read in state['reads']:
+                    if read['leader'] == self.token:
+                        read['sent'] = CLOCK.time()
+        items = None
+        try:
+            items = send_list(on_send)
+        finally:
+            with self._state(collection) as state:
+                mine = [read for read in state['reads'] if read['leader'] == self.token]
+                for read in mine:
+                    state['reads'].remove(read)
+                answer = state['answer']
+                if items is not None and mine and mine[0]['sent'] is not None:
+                    self.seen[collection] = max(mine[0]['sent'], self.seen.get(collection, 0.0))
+                    if answer is None or answer['sent'] <= mine[0]['sent']:
+                        state['answer'] = dict(sent=mine[0]['sent'], items=mask_secrets(items))
+            self._release_lock(collection)
+        return items
+
+    # --- files ---------------------------------------------------------------------------------
+
+    def _path(self, collection):
+        return os.path.join(self.directory, state_file_name(*(tuple(self.credentials) + (collection,))))
+
+    def _lock_path(self, collection, token):
+        return '%s.%s.lead' % (self._path(collection), token)
+
+    def _hold_lock(self, collection):
+        """Create and lock this task's leader file; False when it cannot be had."""
+        path = self._lock_path(collection, self.token)
+        try:
+            descriptor = os.open(path, _OPEN_FLAGS, 0o600)
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return False
+        self._held = descriptor
+        return True
+
+    def _release_lock(self, collection):
+        try:
+            os.unlink(self._lock_path(collection, self.token))
+        except OSError:
+            pass
+        os.close(self._held)
+
+    @contextlib.contextmanager
+    def _state(self, collection):
+        """The state of a list under its file lock, written back when it changed."""
+        descriptor = os.open(self._path(collection), _OPEN_FLAGS, 0o600)
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX)
+            raw = b''
+            while True:
+                chunk = os.read(descriptor, 1 << 20)
+                if not chunk:
+                    break
+                raw += chunk
+            state = _parse(raw)
+            yield state
+            new = json.dumps(state, sort_keys=True, separators=(',', ':')).encode('utf-8')
+            if new != raw:
+                os.lseek(descriptor, 0, os.SEEK_SET)
+                os.write(descriptor, new)
+                if len(new) < len(raw):
+                    os.ftruncate(descriptor, len(new))
+        finally:
+            os.close(descriptor)
+
+
+def _parse(raw):
+    """The state in raw bytes; an empty one when they are not a state this module wrote."""
+    try:
+        state = json.loads(raw.decode('utf-8'))
+        if isinstance(state['live'], dict) and isinstance(state['reads'], list) and (
+                state['answer'] is None or (isinstance(state['answer']['sent'], (int, float)) and isinstance(state['answer']['items'], list))):
+            return state
+    except (ValueError, TypeError, KeyError, UnicodeDecodeError):
+        pass
+    return dict(live={}, reads=[], answer=None)
+
+
+def _find(items, item_id):
+    for resource in items:
+        if resource.get('id') == item_id:
+            return resource
+    return ABSENT
+
+
+def _leader_alive(path):
+    """Whether the leader of a read still holds its file (a process that died has released it)."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, 'O_CLOEXEC', 0))
+    except OSError:
+        return False
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        return False
+    except OSError as error:
+        if error.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
+            return True
+        raise
+    finally:
+        os.close(descriptor)
+
+
+def _wait_for(path):
+    """Block until the leader of a read releases its file (its answer is then in the state)."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, 'O_CLOEXEC', 0))
+    except OSError:
+        return
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_SH)
+    finally:
+        os.close(descriptor)

@@ -1,0 +1,198 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Reads shared by the tasks of one controller (module_utils/shared_reads.py): alone or in a fleet, who joins a
+queued list read, how fresh a shared answer must be (before acting, while polling, after this task's write),
+keys and organizations kept apart, dead leaders, and service_state's wait on a shared answer older than its poll."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+import threading
+
+from ansible_collections.engine.cloud.plugins.module_utils import pacer, shared_reads
+from ansible_collections.engine.cloud.plugins.module_utils.base import Wait
+from ansible_collections.engine.cloud.plugins.modules import service_state
+from ansible_collections.engine.cloud.tests.simulator.fixture_ids import KEY_ID, KEY_SECRET, ORGANIZATION, SERVICE_DEV, service_path
+
+CREDENTIALS = ('http://api.test', 'key-id', 'key-secret-9', 'org-1')
+SERVICES = '/v1/organizations/org-1/services'
+LISTED = [dict(id='a', state='running'), dict(id='b', state='stopped', password='listed-secret-3')]
+
+
+class Lister:
+    """send_list: counts the list reads, calls on_send as the client does, answers LISTED (or what is set)."""
+
+    def __init__(self, items=None, before_send=None):
+        self.items = LISTED if items is None else items
+        self.sends = 0
+        self.before_send = before_send
+
+    def __call__(self, on_send):
+        if self.before_send:
+            self.before_send()
+        on_send()
+        self.sends += 1
+        return [dict(item) for item in self.items]
+
+
+def own(name='own'):
+    return lambda: dict(id=name, state='own read')
+
+
+def task(directory, credentials=CREDENTIALS):
+    return shared_reads.SharedReads(str(directory), credentials)
+
+
+def fleet(directory, *others):
+    """Tasks that are live on the services list, besides the one under test."""
+    tasks = [task(directory) for dummy in others or (1,)]
+    for other in tasks:
+        assert other.peek(SERVICES, 'x') is False  # a peek marks it live; alone, nothing will come
+    return tasks
+
+
+def test_a_task_alone_sends_its_own_read(clock, tmp_path):
+    lister = Lister()
+    assert task(tmp_path).item(SERVICES, 'a', own(), lister) == dict(id='own', state='own read')
+    assert lister.sends == 0 and clock.sleeps == []
+
+
+def test_in_a_fleet_one_list_read_serves_and_an_older_one_never_serves_a_read_before_acting(clock, tmp_path):
+    other, = fleet(tmp_path)
+    me, lister = task(tmp_path), Lister()
+    assert me.item(SERVICES, 'a', own(), lister) == dict(id='a', state='running')
+    assert lister.sends == 1 and clock.sleeps == [shared_reads.GATHER_SECONDS]
+    again = Lister()
+    clock.advance(0.01)
+    assert other.item(SERVICES, 'b', own(), again)['state'] == 'stopped'  # asked after that read was sent
+    assert again.sends == 1
+    clock.advance(3)
+    polled = Lister()
+    assert me.item(SERVICES, 'b', own(), polled, max_age=4)['state'] == 'stopped'  # a poll: 3 s old is fine
+    assert polled.sends == 0
+
+
+def test_a_poll_never_takes_an_answer_sent_before_this_tasks_last_write(clock, tmp_path):
+    fleet(tmp_path)
+    me = task(tmp_path)
+    me.item(SERVICES, 'a', own(), Lister())
+    clock.advance(1)
+    me.wrote()
+    clock.advance(1)
+    after_write = Lister(items=[dict(id='a', state='stopping')])
+    assert me.item(SERVICES, 'a', own(), after_write, max_age=10) == dict(id='a', state='stopping')
+    assert after_write.sends == 1
+
+
+def test_who_asks_while_a_list_read_is_queued_joins_it(clock, tmp_path, monkeypatch):
+    fleet(tmp_path)
+    leader, joiner = task(tmp_path), task(tmp_path)
+    queued, joined = threading.Event(), threading.Event()
+    waiting = shared_reads._wait_for
+
+    def wait_for(path):
+        joined.set()
+        waiting(path)
+    monkeypatch.setattr(shared_reads, '_wait_for', wait_for)
+
+    def before_send():
+        queued.set()
+        assert joined.wait(30)
+    lister, results = Lister(before_send=before_send), {}
+    lead = threading.Thread(target=lambda: results.update(leader=leader.item(SERVICES, 'a', own(), lister)))
+    lead.start()
+    assert queued.wait(30)
+    second = Lister()
+    join = threading.Thread(target=lambda: results.update(joiner=joiner.item(SERVICES, 'b', own(), second)))
+    join.start()
+    lead.join(30)
+    join.join(30)
+    assert results == dict(leader=dict(id='a', state='running'), joiner=dict(id='b', state='stopped', password='********'))
+    assert (lister.sends, second.sends) == (1, 0)
+
+
+def test_keys_organizations_and_addresses_never_share_and_no_secret_is_stored(clock, tmp_path):
+    fleet(tmp_path)
+    task(tmp_path).item(SERVICES, 'a', own(), Lister())
+    for credentials in (('http://api.test', 'key-id', 'other-secret', 'org-1'), ('http://api.test', 'key-2', 'key-secret-9', 'org-1'),
+                        ('http://api.test', 'key-id', 'key-secret-9', 'org-2'), ('http://other.test', 'key-id', 'key-secret-9', 'org-1')):
+        stranger, lister = task(tmp_path, credentials), Lister()
+        assert stranger.item(SERVICES, 'a', own('stranger'), lister, max_age=100)['id'] == 'stranger'  # alone on its list
+        assert lister.sends == 0
+    stored = ''.join(open(os.path.join(str(tmp_path), name)).read() for name in os.listdir(str(tmp_path)))
+    assert '"running"' in stored and not any(secret in stored for secret in ('key-secret-9', 'key-id', 'org-1', 'listed-secret-3'))
+
+
+def test_a_read_queued_by_a_task_that_died_is_not_waited_for(clock, tmp_path):
+    fleet(tmp_path)
+    me = task(tmp_path)
+    with me._state(SERVICES) as state:
+        state['reads'].append(dict(leader='dead', sent=None))
+    lister = Lister()
+    assert me.item(SERVICES, 'a', own(), lister)['state'] == 'running'
+    assert lister.sends == 1
+
+
+def test_a_task_that_left_no_longer_makes_the_others_read_lists(clock, tmp_path):
+    other, = fleet(tmp_path)
+    other.leave()
+    lister = Lister()
+    assert task(tmp_path).item(SERVICES, 'a', own(), lister)['id'] == 'own'
+    assert lister.sends == 0
+
+
+def test_a_peek_gives_only_what_is_newer_than_this_task_has_seen(clock, tmp_path):
+    fleet(tmp_path)
+    me, other = task(tmp_path), task(tmp_path)
+    assert me.peek(SERVICES, 'a') is None  # others are live, nothing read yet
+    other.item(SERVICES, 'a', own(), Lister())
+    assert me.peek(SERVICES, 'a') == dict(id='a', state='running')
+    assert me.peek(SERVICES, 'a') is None  # seen already
+    clock.advance(1)
+    other.item(SERVICES, 'a', own(), Lister(items=[]))
+    assert me.peek(SERVICES, 'a') is shared_reads.ABSENT  # the list no longer holds it
+
+
+def test_switched_off_or_unpaced_every_read_is_alone(monkeypatch, tmp_path):
+    assert shared_reads.for_client(None, False, CREDENTIALS, print) is shared_reads.ALONE
+    monkeypatch.setenv(shared_reads.SWITCH_ENV, 'off')
+    assert shared_reads.for_client(None, True, CREDENTIALS, print) is shared_reads.ALONE
+
+
+def test_a_wait_ends_on_a_peeked_resource_and_sleeps_as_before_without_one(clock):
+    seen = iter([None, None, dict(state='stopped')])
+    resource = Wait(900, 'svc').until(lambda: dict(state='stopping'), lambda item: item['state'] == 'stopped', lambda item: False,
+                                      'stopped', peek=lambda: next(seen))
+    assert resource == dict(state='stopped') and clock.sleeps == [0.5, 0.5]
+    del clock.sleeps[:]
+    reads = iter([dict(state='stopping'), dict(state='stopped')])
+    Wait(900, 'svc').until(lambda: next(reads), lambda item: item['state'] == 'stopped', lambda item: False, 'stopped',
+                           peek=lambda: False)
+    assert clock.sleeps == [1, 2]
+
+
+def test_service_state_in_a_fleet_reads_the_list_and_waits_past_a_shared_answer_older_than_its_command(
+        run, sim, clock, monkeypatch):
+    """Another task is live on the organization's services. The task reads the list (not its GET) before its start
+    command; while the command's answer travels, another task's list read shows the service running (a stale
+    sight: sent before this task's write was answered). The wait does not end on it, nor on any answer older than
+    its poll: it ends when a read shows the service running, after the transition."""
+    services = '/v1/organizations/%s/services' % ORGANIZATION
+    other = task(pacer.state_directory(), (sim.url, KEY_ID, KEY_SECRET, ORGANIZATION))
+    assert other.peek(services, 'x') is False
+    wrote = shared_reads.SharedReads.wrote
+
+    def slow_answer_and_a_stale_sight(self):
+        clock.advance(0.5)
+        with self._state(services) as state:
+            state['answer'] = dict(sent=clock.time() - 0.25, items=[dict(id=SERVICE_DEV, state='running')])
+        wrote(self)
+    monkeypatch.setattr(shared_reads.SharedReads, 'wrote', slow_answer_and_a_stale_sight)
+    listed, start = ('GET', services), ('PATCH', service_path(SERVICE_DEV, '/state'), {'command': 'start'})
+    run(service_state, args=dict(service_id=SERVICE_DEV, state='started'), config={'transition_delay': 12},
+        requests=[listed, start] + [listed] * 3, result={'changed': True, 'service.state': 'running'})
+    assert sum(clock.sleeps) >= 12
