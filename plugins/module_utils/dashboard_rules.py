@@ -223,6 +223,53 @@ def with_ids(current_tiles, desired):
     return [dict(tile, id=ids[tile['name']]) if ids.get(tile['name']) is not None else dict(tile) for tile in desired]
 
 
+def desired_tiles(params, current):
+    """The tiles the task wants, in the API's form: its tiles option, or (left out) the tiles as read."""
+    if params.get('tiles') is None:
+        return list(current.get('tiles') or [])
+    return [api_tile(tile) for tile in params['tiles']]
+
+
+def plan(params, current):
+    """(the PUT body, the diff) that bring the dashboard current to the task's options; ({}, None) when nothing
+    differs. The diff shows the name and tags that differ and the tiles by name, with only what differs."""
+    tiles, wanted = current.get('tiles') or [], desired_tiles(params, current)
+    before, after = {}, {}
+    if params.get('name') is not None and params['name'] != current.get('name'):
+        before['name'], after['name'] = current.get('name'), params['name']
+    if params.get('tags') is not None and kept_tags(params['tags']) != list(current.get('tags') or []):
+        before['tags'], after['tags'] = list(current.get('tags') or []), kept_tags(params['tags'])
+    if tiles_differ(tiles, wanted):
+        before['tiles'], after['tiles'] = tiles_diff(tiles, wanted)
+    if not after and not before:
+        return {}, None
+    body = update_body(params.get('name') or current.get('name'), with_ids(tiles, wanted), params.get('tags'))
+    return body, dict(before=before, after=after)
+
+
+def create_body(params):
+    """The POST body of a new dashboard: name, tiles ([] when left out), tags when given."""
+    return update_body(params['name'], desired_tiles(params, {}), params.get('tags'))
+
+
+def predicted(current, body):
+    """The dashboard as a PUT of body would leave it (check mode): kept tiles keep their ids, new ones have none."""
+    dashboard = dict(current, name=body['name'], tiles=body['tiles'])
+    if 'tags' in body:
+        dashboard['tags'] = body['tags']
+    return dashboard
+
+
+def with_alerts(diff, alerts):
+    """diff, naming in before.alerts (and an empty after.alerts) the alerts the change deletes."""
+    if not alerts:
+        return diff
+    before, after = dict(diff['before']), dict(diff['after'])
+    before['alerts'] = ['%s (%s)' % (alert['name'], alert['id']) for alert in alerts]
+    after['alerts'] = []
+    return dict(before=before, after=after)
+
+
 def update_body(name, tiles, tags):
     """The PUT body: name, the tiles (with the ids of kept tiles), tags only when the task gives them."""
     body = dict(name=name, tiles=tiles)
