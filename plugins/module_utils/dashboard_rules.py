@@ -18,6 +18,8 @@ import re
 from ansible_collections.engine.cloud.plugins.module_utils import validate
 
 SERIES_TYPES = ('time', 'table', 'number', 'search', 'markdown')
+# The display type a series tile is stored with, by the type of its items (a time tile: line or stacked_bar).
+SERIES_DISPLAY = dict(time='line', table='table', number='number', search='search', markdown='markdown')
 AGG_FNS = ('avg', 'count', 'count_distinct', 'last_value', 'max', 'min', 'quantile', 'sum', 'any', 'none', 'increase')
 WHERE_LANGUAGES = ('sql', 'lucene', 'promql')
 DISPLAY_TYPES = ('line', 'stacked_bar', 'table', 'number', 'pie', 'bar', 'heatmap', 'search', 'markdown', 'event_patterns')
@@ -104,14 +106,20 @@ def _plain(value):
 
 
 def series_config(tile):
-    """The config form in which the API stores a series tile (reference, "how a series tile is stored")."""
+    """The config form in which the API stores a series tile (reference, "how a series tile is stored"): the display
+    type of the items' type (a time item's stacked_bar when the first says so, else line), one select item per
+    series item; a markdown item's content and a search item's fields as the config forms of those kinds have them."""
     items = [_set(item) for item in tile['series']]
     first = items[0] if items else {}
-    config = dict(displayType='stacked_bar' if first.get('displayType') == 'stacked_bar' else 'line',
-                  select=[_select_of(item) for item in items],
+    kind = first.get('type')
+    if kind == 'markdown':
+        return dict(displayType='markdown', markdown=first.get('content'))
+    if kind == 'search':
+        return dict(displayType='search', sourceId=first.get('sourceId'), select=','.join(first.get('fields') or []),
+                    where=first.get('where') or '', whereLanguage=first.get('whereLanguage') or 'lucene')
+    display = 'stacked_bar' if kind == 'time' and first.get('displayType') == 'stacked_bar' else SERIES_DISPLAY.get(kind, 'line')
+    config = dict(displayType=display, sourceId=first.get('sourceId'), select=[_select_of(item) for item in items],
                   asRatio=bool(tile.get('asRatio')) and len(items) == 2)
-    if first.get('sourceId') is not None:
-        config['sourceId'] = first['sourceId']
     if first.get('groupBy'):
         config['groupBy'] = ','.join(first['groupBy'])
     formats = [item['numberFormat'] for item in items if item.get('numberFormat') is not None]
@@ -134,6 +142,9 @@ def normal_config(config):
     normal = dict(CONFIG_DEFAULTS)
     normal.update(_set(config))
     normal['asRatio'] = bool(normal['asRatio'])
+    if normal.get('displayType') == 'search':
+        normal.setdefault('where', '')
+        normal.setdefault('whereLanguage', 'lucene')
     if isinstance(normal.get('select'), list):
         normal['select'] = [dict(SELECT_DEFAULTS, **_set(item)) if isinstance(item, dict) else item for item in normal['select']]
     return normal

@@ -283,3 +283,18 @@ def test_the_prediction_and_the_diff_name_what_goes():
     diff = rules.with_alerts(dict(before={}, after={}), [dict(id='a1', name='High CPU')])
     assert diff == dict(before=dict(alerts=['High CPU (a1)']), after=dict(alerts=[]))
     assert rules.with_alerts(diff, []) is diff
+
+
+@pytest.mark.parametrize('item, config', [
+    (dict(type='number', sourceId=SOURCE, aggFn='count', where='level:error'),
+     dict(displayType='number', sourceId=SOURCE, select=[dict(aggFn='count', valueExpression='', where='level:error', whereLanguage='lucene')])),
+    (dict(type='table', sourceId=SOURCE, aggFn='avg', field='cpu', where='', groupBy=['host'], sortOrder='desc'),
+     dict(displayType='table', sourceId=SOURCE, groupBy='host', select=[dict(aggFn='avg', valueExpression='cpu', where='', whereLanguage='lucene')])),
+    (dict(type='markdown', content='# Runbook'), dict(displayType='markdown', markdown='# Runbook')),
+    (dict(type='search', sourceId=SOURCE, where='level:error', fields=['timestamp', 'message']),
+     dict(displayType='search', sourceId=SOURCE, select='timestamp,message', where='level:error', whereLanguage='lucene')),
+])
+def test_a_series_tile_of_each_type_is_stored_as_the_config_of_that_kind(item, config):
+    tile = dict(name='n', x=0, y=0, w=1, h=1, series=[item])
+    assert rules.normal_tile(tile) == rules.normal_tile(dict(name='n', x=0, y=0, w=1, h=1, config=config))
+    assert rules.display_type(tile) == config['displayType']
