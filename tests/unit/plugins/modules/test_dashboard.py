@@ -76,6 +76,9 @@ CASES = {
         args=NEW, faults=[dict(method='POST', path='/dashboards$', kind='reset', apply=True)],
         requests=[LIST, POST, LIST], result={'changed': True, 'dashboard.name': 'it'},
         verify=lambda result, sim: len(named(sim, 'it')) == 1),
+    'a create the gateway answers 504 after the server applied it (slow_observability_create) makes one dashboard': dict(
+        args=NEW, config={'slow_observability_create': True}, requests=[LIST, POST, LIST], result={'changed': True, 'dashboard.name': 'it'},
+        verify=lambda result, sim: len(named(sim, 'it')) == 1),
     'two dashboards of one name fail listing their ids, after one list request': dict(
         args=dict(name='Staging overview', state='absent'), requests=[LIST],
         fails='2 dashboards are named "Staging overview" (%s, %s)' % tuple(sorted((DASHBOARD_STAGING_A, DASHBOARD_STAGING_B)))),
