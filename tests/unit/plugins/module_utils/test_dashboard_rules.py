@@ -119,10 +119,9 @@ def test_the_diff_shows_tiles_by_name_with_only_what_differs():
     moved = dict(rules.api_tile(OPTION_TILE), x=0)
     added = dict(name='New', x=0, y=6, w=2, h=2, config=dict(displayType='markdown', markdown='hi'))
     before, after = rules.tiles_diff(current, [moved, added])
-    assert before == {'Error ratio': dict(x=6), 'Gone': dict(x=0, y=9, w=2, h=2, config=dict(displayType='markdown', markdown='bye',
-                                                                                              fillNulls=True, asRatio=False))}
-    assert after == {'Error ratio': dict(x=0), 'New': dict(x=0, y=6, w=2, h=2, config=dict(displayType='markdown', markdown='hi',
-                                                                                          fillNulls=True, asRatio=False))}
+    defaults = dict(fillNulls=True, asRatio=False)
+    assert before == {'Error ratio': dict(x=6), 'Gone': dict(x=0, y=9, w=2, h=2, config=dict(defaults, displayType='markdown', markdown='bye'))}
+    assert after == {'Error ratio': dict(x=0), 'New': dict(x=0, y=6, w=2, h=2, config=dict(defaults, displayType='markdown', markdown='hi'))}
 
 
 def test_the_diff_goes_down_into_the_config():

@@ -156,8 +156,8 @@ def test_an_edit_keeps_every_tile_id_and_the_next_run_only_reads(run, sim, era):
     edited = run(dashboard, moved, diff=True, requests=[LIST, ALERTS_PAGE, ('PUT', item(created['dashboard']['id']))],
                  result={'changed': True, 'diff.before.tiles.Requests': dict(x=0, y=0), 'diff.after.tiles.Requests': dict(x=12, y=6)})
     assert sorted(edited['diff']['after']['tiles']) == ['Errors', 'New', 'Requests']
-    assert edited['diff']['after']['tiles']['Errors'] == dict(config=dict(select=[dict(aggFn='count', where='level:fatal', valueExpression='',
-                                                                                      whereLanguage='lucene')]))
+    fatal = dict(aggFn='count', where='level:fatal', valueExpression='', whereLanguage='lucene')
+    assert edited['diff']['after']['tiles']['Errors'] == dict(config=dict(select=[fatal]))
     after = dict((tile['name'], tile['id']) for tile in stored(sim, created['dashboard']['id'])['tiles'])
     assert dict((name, after[name]) for name in ids) == ids and after['New'] not in ids.values()
     run(dashboard, moved, requests=[LIST], result={'changed': False})
