@@ -190,8 +190,9 @@ class Lifecycle:
         """Nothing to delete: exit unchanged."""
         self.module.exit(changed=False, **{self.kind.key: {}})
 
-    def delete(self, current, prepare=None, **result):
-        """Delete current and exit (with result's other keys, if any). A delete in progress is only waited for.
+    def delete(self, current, prepare=None, before=None, **result):
+        """Delete current and exit (with result's other keys, if any; the diff's before is before, current if not
+        given). A delete in progress is only waited for.
         prepare(current), when given, does what must come before the DELETE (sending what it must, without exiting)
         and returns the resource as last read. A DELETE answered 404 means the resource is gone, also while reads
         still show it: the first one, absent all along (unchanged); one sent again after a lost answer, deleted
@@ -200,7 +201,7 @@ class Lifecycle:
         module, kind = self.module, self.kind
         if current.get('state') in kind.deleting:
             module.exit(changed=False, **dict(result, **{kind.key: self._wait_gone(current)}))
-        diff = dict(before=mask_secrets(current), after={})
+        diff = dict(before=mask_secrets(current if before is None else before), after={})
         if module.check_mode:
             module.exit(changed=True, diff=diff, **dict(result, **{kind.key: current}))
         if prepare is not None:

@@ -436,7 +436,7 @@ def update(module, life, current):
 def delete(module, life, current):
     """DELETE, confirmed by a read (the API answers a delete of nothing with 200 too)."""
     doomed = allowed_deletions(module, rules.deleted_by_delete(alerts(module), current))
-    life.delete(current, deleted_alerts=doomed)
+    life.delete(current, before=rules.with_alerts(dict(before=current, after={}), doomed)['before'], deleted_alerts=doomed)
 
 
 def alerts(module):

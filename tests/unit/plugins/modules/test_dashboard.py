@@ -107,9 +107,10 @@ CASES = {
         sleeps=[1], result={'changed': True, 'dashboard.id': DASHBOARD_HEALTH},
         verify=lambda result, sim: ([alert['id'] for alert in result['deleted_alerts']] == list(ALERTS[:4]) and stored(sim, DASHBOARD_HEALTH) is None
                                     and not set(ALERTS[:4]) & set(alert_ids(sim)))),
-    'a delete in check mode names the alerts and sends nothing': dict(
-        args=dict(dashboard_id=DASHBOARD_HEALTH, state='absent', allow_alert_deletion=True), check=True,
-        requests=[('GET', item(DASHBOARD_HEALTH)), ALERTS_PAGE], result={'changed': True},
+    'a delete in check mode names the alerts, in the diff too, and sends nothing': dict(
+        args=dict(dashboard_id=DASHBOARD_HEALTH, state='absent', allow_alert_deletion=True), check=True, diff=True,
+        requests=[('GET', item(DASHBOARD_HEALTH)), ALERTS_PAGE],
+        result={'changed': True, 'diff.after': {}, 'diff.before.id': DASHBOARD_HEALTH, 'diff.before.alerts.0': 'High CPU (%s)' % HIGH_CPU},
         verify=lambda result, sim: len(result['deleted_alerts']) == 4 and stored(sim, DASHBOARD_HEALTH) is not None),
     'an edit of the gallery names the alerts of its table tile and of its PromQL tile, which reads leave out': dict(
         args=dict(dashboard_id=DASHBOARD_GALLERY, tags=['gallery']), requests=[('GET', item(DASHBOARD_GALLERY)), ALERTS_PAGE],
