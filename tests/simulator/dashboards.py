@@ -79,7 +79,8 @@ def get_dashboard(store, dashboard_id):
 
 def create_dashboard(store, body):
     """POST /api/v2/dashboards: new ids for the dashboard and for every tile (ids in the body are ignored)."""
-    clean, error = validate(store, body)
+    clean, error = validate(body)
+    error = error or unknown_sources(store, clean)
     if error:
         return error
     for tile in clean['tiles']:
@@ -94,10 +95,11 @@ def update_dashboard(store, dashboard_id, body):
     """PUT /api/v2/dashboards/{id}: replaces name and tiles, keeps what else is left out; a tile keeps its
     id only when it carries the id of a tile stored on this dashboard. Then deletes the alerts of every
     stored tile that is gone and of every tile whose display type cannot carry alerts."""
-    dashboard, error = _find(store, dashboard_id)
-    if error:
-        return error
-    clean, error = validate(store, body)
+    if not _valid_id(dashboard_id):
+        return bad_id()
+    clean, error = validate(body)
+    dashboard, missing = _find(store, dashboard_id)
+    error = error or missing or unknown_sources(store, clean)
     if error:
         return error
     stored_ids = {tile['id'] for tile in dashboard['tiles']}
@@ -105,8 +107,9 @@ def update_dashboard(store, dashboard_id, body):
         if tile.get('id') not in stored_ids:
             tile['id'] = store.new_id()
     kept = {key: dashboard[key] for key in KEPT_ON_UPDATE if key in dashboard and key not in clean}
+    new = dict({'id': dashboard['id']}, **clean, **kept)
     dashboard.clear()
-    dashboard.update(dict({'id': dashboard_id.lower()}, **clean, **kept))
+    dashboard.update(new)
     new_ids = {tile['id'] for tile in clean['tiles']}
     doomed = (stored_ids - new_ids) | {tile['id'] for tile in clean['tiles'] if display_type(tile) not in ALERTABLE_DISPLAY_TYPES}
     store.delete_alerts(lambda alert: alert.get('dashboardId') == dashboard['id'] and alert.get('tileId') in doomed)
@@ -136,8 +139,8 @@ def _find(store, dashboard_id):
 
 # Validation ----------------------------------------------------------------------------------------
 
-def validate(store, body):
-    """(the body as the server keeps it, None) or (None, the 400 answer)."""
+def validate(body):
+    """(the body as the server keeps it, None) or (None, the 400 answer listing every problem)."""
     problems = Problems()
     if not isinstance(body, dict):
         problems.typed('', body, 'object')
@@ -152,12 +155,15 @@ def validate(store, body):
     if problems.present('tiles', tiles) and problems.array('tiles', tiles, 0, 500):
         clean['tiles'] = [_tile(problems, 'tiles.%d' % index, tile) for index, tile in enumerate(tiles)]
         _duplicate_tile_ids(problems, clean['tiles'])
-    if problems:
-        return None, refused(problems)
-    missing = sorted({source for tile in clean['tiles'] for source in source_ids(tile)} - set(store.sources))
+    return (None, refused(problems)) if problems else (clean, None)
+
+
+def unknown_sources(store, clean):
+    """The 400 answer for a valid body whose tiles name sources the team does not have, else None."""
+    missing = sorted({source.lower() for tile in clean['tiles'] for source in source_ids(tile)} - set(store.sources))
     if missing:
-        return None, server.Response.json(400, {'message': 'Could not find the following source IDs: ' + ', '.join(missing)})
-    return clean, None
+        return server.Response.json(400, {'message': 'Could not find the following source IDs: ' + ', '.join(missing)})
+    return None
 
 
 def _dashboard_extras(problems, body):

@@ -397,3 +397,9 @@ def test_one_rate_limit_budget_for_every_route(sim):
     assert refused.status == 429 and refused.text == 'Too many requests, please try again later.'
     assert refused.headers['Retry-After'] == '60'
     assert 'One too many' not in {d['name'] for d in sim.admin('GET', 'state')['dashboards']}
+
+
+def test_put_checks_the_body_before_it_looks_for_the_dashboard(sim):
+    assert 'name: Required' in message(sim.obs('PUT', '%s/%s' % (DASHBOARDS, MISSING_DASHBOARD), {'tiles': []}))
+    body = dashboard_body(time_tile(sourceId='65b0000000000000000000ff'))
+    assert sim.obs('PUT', '%s/%s' % (DASHBOARDS, MISSING_DASHBOARD), body).status == 404
