@@ -2,7 +2,7 @@
 
 import pytest
 
-from .fixture_ids import (ALERT_BETWEEN, ALERT_SAVED_SEARCH, ALERTS, DASHBOARD_GALLERY, DASHBOARD_HEALTH, SAVED_SEARCH, TEAM,
+from .fixture_ids import (ALERT_BETWEEN, ALERT_PROMQL, ALERT_SAVED_SEARCH, ALERTS, DASHBOARD_GALLERY, DASHBOARD_HEALTH, SAVED_SEARCH, TEAM,
                           WEBHOOK_CHAT, WEBHOOK_INGEST, WEBHOOK_PAGER, gallery_tile)
 
 ALERTS_PATH = '/api/v2/alerts'
@@ -288,3 +288,13 @@ def test_generated_alerts_stay_on_the_fixture_tiles_whatever_happens_to_them(sim
     sim.obs('PUT', '/api/v2/dashboards/' + DASHBOARD_HEALTH, {'name': 'Emptied', 'tiles': []})
     generated = [alert for alert in sim.obs('GET', ALERTS_PATH).json()['data'] if alert['id'].startswith('66')]
     assert [alert['tileId'] for alert in generated] == ['t-cpu', 't-lag', 't-qps', 't-rows']
+
+
+def test_server_side_fields_are_set_through_the_admin_interface_and_kept_by_a_put(sim):
+    sim.admin('PATCH', 'alerts/' + ALERTS[0], {'state': 'ALERT', 'silenced': {'by': 'me', 'until': '2030-01-01T00:00:00.000Z'}})
+    body = tile_alert(channel=hook(WEBHOOK_CHAT))
+    after = sim.obs('PUT', '%s/%s' % (ALERTS_PATH, ALERTS[0]), body).json()['data']
+    assert after['state'] == 'ALERT' and after['silenced']['by'] == 'me' and after['channel'] == hook(WEBHOOK_CHAT)
+    assert read(sim, ALERT_PROMQL)['executionErrors'][0]['type'] == 'QUERY_ERROR'
+    assert sim.request('PATCH', '/_admin/alerts/' + ALERTS[0], {'state': 'FIRING'}).status == 400
+    assert sim.request('PATCH', '/_admin/alerts/' + MISSING_ALERT, {'state': 'OK'}).status == 404

@@ -403,3 +403,11 @@ def test_put_checks_the_body_before_it_looks_for_the_dashboard(sim):
     assert 'name: Required' in message(sim.obs('PUT', '%s/%s' % (DASHBOARDS, MISSING_DASHBOARD), {'tiles': []}))
     body = dashboard_body(time_tile(sourceId='65b0000000000000000000ff'))
     assert sim.obs('PUT', '%s/%s' % (DASHBOARDS, MISSING_DASHBOARD), body).status == 404
+
+
+def test_a_dashboard_is_edited_through_the_admin_interface(sim):
+    promql = dict(time_tile('PromQL edit', whereLanguage='promql'), id='6f00000000000000000000ff')
+    tiles = stored(sim, DASHBOARD_HEALTH)['tiles'] + [promql]
+    assert sim.admin('PATCH', 'dashboards/' + DASHBOARD_HEALTH, {'tiles': tiles})['tiles'][-1]['id'] == promql['id']
+    assert len(read(sim, DASHBOARD_HEALTH)['tiles']) == 4  # the PromQL tile is stored, not read
+    assert sim.request('PATCH', '/_admin/dashboards/' + DASHBOARD_HEALTH, {'id': 'x'}).status == 400
