@@ -41,6 +41,7 @@ CHART_CONFIG_KEYS = ('displayType', 'sourceId', 'select', 'groupBy', 'asRatio', 
                      'alignDateRangeToGranularity', 'compareToPreviousPeriod', 'having', 'orderBy')
 CONFIG_KEYS = {'search': ('displayType', 'sourceId', 'select', 'where', 'whereLanguage'), 'markdown': ('displayType', 'markdown')}
 SELECT_DEFAULTS = {'where': '', 'whereLanguage': 'lucene', 'valueExpression': ''}
+RATIO_DISPLAY = ('line', 'stacked_bar', 'table')  # the display types that take asRatio
 ONE_SELECT = ('number', 'pie', 'bar')
 SERIES_DISPLAY = {'time': 'line', 'table': 'table', 'number': 'number', 'search': 'search', 'markdown': 'markdown'}
 SERIES_FORM_DISPLAY = ('line', 'stacked_bar', 'table', 'number', 'search', 'markdown')  # what the series form can hold
@@ -340,7 +341,8 @@ def stored_config(tile):
     number_format = next((item['numberFormat'] for item in items if 'numberFormat' in item), None)
     if number_format is not None:
         config['numberFormat'] = number_format
-    config['asRatio'] = bool(tile.get('asRatio')) and len(items) == 2
+    if display in RATIO_DISPLAY:
+        config['asRatio'] = bool(tile.get('asRatio')) and len(items) == 2
     return config
 
 
@@ -398,7 +400,7 @@ def with_defaults(config):
     kind = config['displayType']
     if kind in ('line', 'stacked_bar'):
         config.setdefault('fillNulls', True)
-    if kind in ('line', 'stacked_bar', 'table'):
+    if kind in RATIO_DISPLAY:
         config['asRatio'] = bool(config.get('asRatio')) and len(config.get('select', [])) == 2
     if kind == 'search':
         config.setdefault('where', '')
