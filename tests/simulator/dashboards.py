@@ -195,7 +195,7 @@ def _tile(problems, path, tile):
             problems.number('%s.%s' % (path, key), tile[key], low, high, integer=True)
     problems.optional(path, tile, 'id', problems.string, 1)
     problems.optional(path, tile, 'asRatio', problems.typed, 'boolean')
-    clean = pick(tile, TILE_KEYS)
+    clean = pick(tile, TILE_KEYS[:-2])  # the form (series or config) that is not null is added below
     has_series, has_config = tile.get('series') is not None, tile.get('config') is not None
     if has_series and has_config:
         problems.add(path, 'Tile cannot have both series and config')

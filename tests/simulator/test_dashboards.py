@@ -439,3 +439,13 @@ def test_the_as_sent_form_shows_each_tile_as_it_was_sent(sim):
     from .fixture_ids import _FIXTURES  # pylint: disable=import-outside-toplevel
     sent = next(d for d in _FIXTURES['dashboards'] if d['id'] == DASHBOARD_GALLERY)['tiles']
     assert read(sim, DASHBOARD_GALLERY)['tiles'] == [tile for tile in sent if tile['name'] != 'PromQL CPU']
+
+
+def test_a_null_form_counts_as_left_out(sim):
+    tile = dict(config_tile(), series=None)
+    stored_tile = create(sim, dashboard_body(tile))['tiles'][0]
+    assert 'series' not in stored_tile and stored_tile['config']['displayType'] == 'line'
+    sim.admin('PATCH', 'config', {'dashboard_read_form': 'series'})
+    assert sim.obs('GET', DASHBOARDS).status == 200
+    both_null = dict(time_tile(), series=None, config=None)
+    assert 'tiles.0: Tile must have either series or config' in message(sim.obs('POST', DASHBOARDS, dashboard_body(both_null)))
