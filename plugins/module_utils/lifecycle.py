@@ -152,6 +152,7 @@ class Lifecycle:
         try:
             found = self._budget(name).until(read, lambda seen: seen is not NOT_YET, lambda seen: False, 'a read by name')
         except WaitError:
+            lost.hint = None  # the client's generic sentence on a lost answer; LOST_CREATE says what was done instead
             self.module.fail_api(lost, LOST_CREATE % dict(noun=kind.noun, name=json.dumps(name), timeout=self.module.params['wait_timeout'],
                                                           collection=kind.collection(self.module)))
         self.module.warn('the answer to the create of %s %s was lost; the %s found by name afterwards (id %s) was taken as the one '
