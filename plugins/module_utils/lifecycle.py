@@ -199,19 +199,20 @@ class Lifecycle:
         """Nothing to delete: exit unchanged."""
         self.module.exit(changed=False, **{self.kind.key: {}})
 
-    def delete(self, current, prepare=None):
-        """Delete current and exit. A delete in progress is only waited for. prepare(current), when given, does
-        what must come before the DELETE (sending what it must, without exiting) and returns the resource as
-        last read. A DELETE answered 404 means the resource is gone, also while reads still show it: the first
-        one, absent all along (unchanged); one sent again after a lost answer, deleted (changed), without a wait.
-        A lost answer is followed by a read: a resource that is gone, or going, is not deleted again; one that is
-        still shown is (at most api_retries times): a second DELETE is harmless."""
+    def delete(self, current, prepare=None, before=None, **result):
+        """Delete current and exit (with result's other keys, if any; the diff's before is before, current if not
+        given). A delete in progress is only waited for.
+        prepare(current), when given, does what must come before the DELETE (sending what it must, without exiting)
+        and returns the resource as last read. A DELETE answered 404 means the resource is gone, also while reads
+        still show it: the first one, absent all along (unchanged); one sent again after a lost answer, deleted
+        (changed), without a wait. A lost answer is followed by a read: a resource that is gone, or going, is not
+        deleted again; one that is still shown is (at most api_retries times): a second DELETE is harmless."""
         module, kind = self.module, self.kind
         if current.get('state') in kind.deleting:
-            module.exit(changed=False, **{kind.key: self._wait_gone(current)})
-        diff = dict(before=mask_secrets(current), after={})
+            module.exit(changed=False, **dict(result, **{kind.key: self._wait_gone(current)}))
+        diff = dict(before=mask_secrets(current if before is None else before), after={})
         if module.check_mode:
-            module.exit(changed=True, diff=diff, **{kind.key: current})
+            module.exit(changed=True, diff=diff, **dict(result, **{kind.key: current}))
         if prepare is not None:
             current = prepare(current)
         path = kind.item(module, current['id'])
@@ -234,8 +235,8 @@ class Lifecycle:
         if module.send_once(send, recheck) is GONE:
             if len(sent) == 1:
                 self.absent()
-            module.exit(changed=True, diff=diff, **{kind.key: current})
-        module.exit(changed=True, diff=diff, **{kind.key: self._wait_gone(current)})
+            module.exit(changed=True, diff=diff, **dict(result, **{kind.key: current}))
+        module.exit(changed=True, diff=diff, **dict(result, **{kind.key: self._wait_gone(current)}))
 
     def _wait_gone(self, resource):
         """With wait=true, poll until reads answer 404 or show a gone state; the resource as last seen before."""
