@@ -15,6 +15,7 @@ __metaclass__ = type
 import json
 
 from ansible_collections.engine.cloud.plugins.module_utils.compare import equal, mask_secrets
+from ansible_collections.engine.cloud.plugins.module_utils.dashboard_rules import CAN_CARRY_ALERTS, alert_dashboard
 
 INTERVALS = ('1m', '5m', '15m', '30m', '1h', '6h', '12h', '1d')
 THRESHOLD_TYPES = ('above', 'below', 'above_exclusive', 'below_or_equal', 'equal', 'not_equal', 'between', 'not_between')
@@ -112,15 +113,6 @@ def merged_errors(merged, params, creating):
 
 # --- reads ----------------------------------------------------------------------------------------
 
-def dashboard_of(alert):
-    """The dashboard id of a tile alert, read in either form (dashboardId, or the contract's dashboard)."""
-    return alert.get('dashboardId') or alert.get('dashboard')
-
-
-def team_of(alert):
-    return alert.get('teamId') or alert.get('team')
-
-
 def channel_ids(alert):
     """The webhook ids of a read alert, in order: channels where the server knows them, else its one channel."""
     channels = alert.get('channels')
@@ -145,12 +137,41 @@ def definition(alert):
         if alert.get('groupBy') not in (None, '', []):
             found['group_by'] = alert['groupBy']
     else:
-        found.update(dashboard=dashboard_of(alert), tile=alert.get('tileId'))
+        found.update(dashboard=alert_dashboard(alert), tile=alert.get('tileId'))
     for option, field in FIELDS:
         if option != 'name' and alert.get(field) is not None and (option != 'threshold_max' or alert.get('thresholdType') in BETWEEN):
             found[option] = alert[field]
     found['channels'] = channel_ids(alert)
     return found
+
+
+# --- the source: a tile of a dashboard -------------------------------------------------------------
+
+def matching(items, wanted):
+    """The items (dashboards, or tiles of one) whose id is wanted (an object id in any case), else whose name is."""
+    by_id = [item for item in items if str(item.get('id')).lower() == wanted.lower()]
+    return by_id or [item for item in items if item.get('name') == wanted]
+
+
+def matching_error(noun, wanted, found, where):
+    """None for exactly one item found; otherwise why the source cannot be resolved."""
+    if len(found) == 1:
+        return None
+    if not found:
+        return 'no %s%s has the id or name %s. Nothing was sent' % (noun, where, json.dumps(wanted))
+    return ('%d %ss%s are named %s (%s): give the id of one. Nothing was sent'
+            % (len(found), noun, where, json.dumps(wanted), ', '.join(sorted(str(item.get('id')) for item in found))))
+
+
+def tile_error(tile, display_type, dashboard):
+    """None for a tile that can carry alerts; the API accepts an alert on any tile, and the next update of its
+    dashboard deletes the alerts of the others."""
+    if display_type in CAN_CARRY_ALERTS:
+        return None
+    return ('tile %s (%s) of dashboard %s is a %s tile, which cannot carry alerts (only %s can): the API would accept the '
+            'alert, and the next update of the dashboard would delete it. Nothing was sent'
+            % (json.dumps(tile.get('name')), tile.get('id'), json.dumps(dashboard.get('name')), display_type,
+               ', '.join(sorted(CAN_CARRY_ALERTS))))
 
 
 # --- what a task sends ------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from ansible_collections.engine.cloud.plugins.module_utils import alert_rules
+from ansible_collections.engine.cloud.plugins.module_utils.dashboard_rules import display_type
 
 HOOK_A, HOOK_B, HOOK_C = '65d000000000000000000001', '65d000000000000000000002', '65d000000000000000000003'
 DASHBOARD, TILE = '65a1b2c3d4e5f60718293a4b', '65f000000000000000000010'
@@ -199,3 +200,40 @@ def test_one_channel_servers_refuse_several_channels_clearly():
 def test_definitions_are_plain_data():
     for alert in (NEW, OLD, SEARCH):
         assert json.loads(json.dumps(alert_rules.definition(alert))) == alert_rules.definition(alert)
+
+
+# --- the source -------------------------------------------------------------------------------------
+
+TILES = [dict(id='65f000000000000000000010', name='CPU usage'), dict(id='t-mem', name='Memory'), dict(id='t-mem2', name='Memory'),
+         dict(id='t-x', name='t-mem')]
+
+
+def test_a_tile_is_found_by_id_before_name_and_an_object_id_in_any_case():
+    assert alert_rules.matching(TILES, 't-mem') == [TILES[1]]
+    assert alert_rules.matching(TILES, '65F000000000000000000010') == [TILES[0]]
+    assert alert_rules.matching(TILES, 'CPU usage') == [TILES[0]]
+    assert alert_rules.matching_error('tile', 'CPU usage', [TILES[0]], '') is None
+
+
+def test_none_or_several_fail_naming_what_was_looked_for():
+    assert alert_rules.matching_error('tile', 'Disk', [], ' on dashboard Ops (65a1b2c3d4e5f60718293a4b)') == (
+        'no tile on dashboard Ops (65a1b2c3d4e5f60718293a4b) has the id or name "Disk". Nothing was sent')
+    assert alert_rules.matching_error('dashboard', 'Memory', alert_rules.matching(TILES, 'Memory'), '') == (
+        '2 dashboards are named "Memory" (t-mem, t-mem2): give the id of one. Nothing was sent')
+
+
+@pytest.mark.parametrize('tile, carries', [
+    (dict(series=[dict(type='time', sourceId='s', aggFn='count', where='', groupBy=[])]), True),
+    (dict(series=[dict(type='time', sourceId='s', aggFn='count', where='', groupBy=[], displayType='stacked_bar')]), True),
+    (dict(series=[dict(type='number', sourceId='s', aggFn='count', where='')]), True),
+    (dict(config=dict(displayType='pie', sourceId='s', select=[dict(aggFn='count')])), False),
+    (dict(config=dict(displayType='markdown', markdown='# hi')), False),
+    (dict(config=dict(displayType='number', sourceId='s', select=[dict(aggFn='count')])), True),
+])
+def test_only_line_stacked_bar_and_number_tiles_carry_alerts(tile, carries):
+    tile = dict(tile, id='t1', name='T', x=0, y=0, w=6, h=3)
+    error = alert_rules.tile_error(tile, display_type(tile), dict(name='Ops'))
+    assert (error is None) == carries
+    if not carries:
+        assert error.startswith('tile "T" (t1) of dashboard "Ops" is a %s tile, which cannot carry alerts (only line, number, '
+                                'stacked_bar can)' % display_type(tile))
