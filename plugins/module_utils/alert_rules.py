@@ -48,7 +48,8 @@ def option_errors(params):
             + [_length_error(option, params.get(option), 0, TEXT_LENGTH) for option in CLEARABLE]
             + channel_errors(params.get('channels'))
             + threshold_errors(params)
-            + [_at_least('num_consecutive_windows', params.get('num_consecutive_windows'), 1)])
+            + [_at_least('num_consecutive_windows', params.get('num_consecutive_windows'), 1),
+               _at_least('schedule_offset_minutes', params.get('schedule_offset_minutes'), 0)])
     return [error for error in errors if error]
 
 

@@ -113,7 +113,7 @@ options:
     type: int
   schedule_offset_minutes:
     description:
-      - Minutes by which the evaluation windows are offset.
+      - Minutes by which the evaluation windows are offset, 0 or more.
     type: int
   schedule_start_at:
     description:

@@ -168,6 +168,7 @@ def test_after_an_update_the_read_back_plans_nothing(channels, alert, threshold)
     (dict(name='n' * 513), 'name must be 1 to 512 characters long, got 513'),
     (dict(note='n' * 4097), 'note must be 0 to 4096 characters long, got 4097'),
     (dict(num_consecutive_windows=0), 'num_consecutive_windows must be at least 1, got 0'),
+    (dict(schedule_offset_minutes=-5), 'schedule_offset_minutes must be at least 0, got -5'),
 ])
 def test_bad_options(given, message):
     assert alert_rules.option_errors(params(**given)) == [message]
