@@ -164,13 +164,18 @@ def matching_error(noun, wanted, found, where):
             % (len(found), noun, where, json.dumps(wanted), ', '.join(sorted(str(item.get('id')) for item in found))))
 
 
+def on_tile(alert, dashboard_id, tile_id):
+    """Whether a read alert is on that tile of that dashboard."""
+    return alert.get('source', 'tile') == 'tile' and alert.get('tileId') == tile_id and str(alert_dashboard(alert)).lower() == dashboard_id.lower()
+
+
 def tile_error(tile, display_type, dashboard):
     """None for a tile that can carry alerts; the API accepts an alert on any tile, and the next update of its
     dashboard deletes the alerts of the others."""
     if display_type in CAN_CARRY_ALERTS:
         return None
-    return ('tile %s (%s) of dashboard %s is a %s tile, which cannot carry alerts (only %s can): the API would accept the '
-            'alert, and the next update of the dashboard would delete it. Nothing was sent'
+    return ('tile %s (%s) of dashboard %s is a %s tile, which cannot carry alerts (only %s can): the API accepts an '
+            'alert on it, and the next update of the dashboard deletes it'
             % (json.dumps(tile.get('name')), tile.get('id'), json.dumps(dashboard.get('name')), display_type,
                ', '.join(sorted(CAN_CARRY_ALERTS))))
 

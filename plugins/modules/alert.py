@@ -25,13 +25,17 @@ description:
     the message. Options left out keep their current value; an empty O(message) or O(note) removes it.
   - An alert on a tile whose display type cannot carry alerts (only C(line), C(stacked_bar) and C(number) can) fails
     before any write, naming the tile and its type. The API would accept it, and the next update of the dashboard
-    would delete it.
+    would delete it. An alert that already is on such a tile is not written either; when nothing differs (its
+    definition fed back, say), the task reports no change and warns.
+  - The tile an existing alert is on may be missing from reads (the API leaves PromQL tiles out of them); given by the
+    id the alert holds, the alert keeps it.
   - Servers read and write alerts in different forms (C(dashboard)/C(team) or C(dashboardId)/C(teamId)); the module
     reads either. It sends C(channels) (all webhooks) and C(channel) (the first) on every write. Servers that keep one
     channel per alert read no C(channels); asked for several channels there, the task fails with a message instead
     of reporting a change on every run.
-  - With O(state=absent), the alert is deleted. An alert that is not there (a read answers 404) reports no change and
-    nothing is sent, whether the server answers a delete of a missing alert with 404 or with 200.
+  - With O(state=absent), the alert is deleted and, with O(wait=true), a read confirms that it is gone. An alert that
+    is not there (a read answers 404) reports no change and nothing is sent, whether the server answers a delete of a
+    missing alert with 404 or with 200.
   - M(engine.cloud.alert_info) returns, with each alert, its C(definition): these options, as they describe the alert.
     Fed back to this module, a definition reports no change and sends no write.
 author:
@@ -119,6 +123,17 @@ options:
     description:
       - When the evaluation schedule starts, as the API takes it (an ISO 8601 time).
     type: str
+  wait:
+    description:
+      - With O(state=absent), read the alert again after the delete until the API answers 404 (older servers answer a
+        delete with 200 whether or not the alert was there).
+    type: bool
+    default: true
+  wait_timeout:
+    description:
+      - Seconds, at least 1, for that wait.
+    type: int
+    default: 60
 extends_documentation_fragment:
   - engine.cloud.observability
   - engine.cloud.cloud.UNUSED
@@ -246,8 +261,11 @@ alert:
       sample: [{type: webhook, webhookId: 65d000000000000000000001}]
 '''
 
+import json
+
 from ansible_collections.engine.cloud.plugins.module_utils import alert_rules, dashboard_rules, validate
-from ansible_collections.engine.cloud.plugins.module_utils.lifecycle import Kind, Lifecycle
+from ansible_collections.engine.cloud.plugins.module_utils.base import wait_options
+from ansible_collections.engine.cloud.plugins.module_utils.lifecycle import Kind, Lifecycle, envelope
 from ansible_collections.engine.cloud.plugins.module_utils.observability import PREFIX, ObservabilityModule
 
 
@@ -275,13 +293,14 @@ SPEC = dict(
     schedule_start_at=_str(),
 )
 
-KIND = Kind(noun='alert', key='alert', id_option='alert_id',
-            collection=lambda module: PREFIX + '/alerts', item=lambda module, alert_id: PREFIX + '/alerts/' + alert_id,
-            ready=(), failures=())
+KIND = Kind(noun='alert', key='alert', id_option='alert_id', collection=lambda module: PREFIX + '/alerts',
+            item=lambda module, alert_id: '%s/alerts/%s' % (PREFIX, alert_id), unwrap=envelope('data'),
+            listing=lambda module: module.list_all('/alerts'))
 
 
 def main():
-    module = ObservabilityModule(SPEC, required_one_of=[('alert_id', 'name')], required_together=[('dashboard', 'tile')],
+    module = ObservabilityModule(dict(SPEC, **wait_options(60)), required_one_of=[('alert_id', 'name')],
+                                 required_together=[('dashboard', 'tile')],
                                  mutually_exclusive=[('saved_search_id', 'dashboard'), ('saved_search_id', 'tile'), ('group_by', 'tile')])
     params = module.params
     module.fail_on_errors(validate.object_id('alert_id', params['alert_id']), *alert_rules.option_errors(params))
@@ -291,14 +310,14 @@ def main():
         if current is None:
             life.absent()
         life.delete(current)
-    source = resolve_source(module)
+    source, doomed = resolve_source(module, current)
     merged = alert_rules.merge({} if current is None else alert_rules.definition(current), params, source)
     module.fail_on_errors(*alert_rules.merged_errors(merged, params, current is None))
     if current is None:
+        module.fail_on_errors(doomed and doomed + '. Nothing was sent')
         create(module, life, merged)
     module.fail_on_errors(alert_rules.channels_error(current, params['channels']))
-    module.converge('alert', lambda: life.read(current['id']), lambda alert: alert_rules.plan(alert, params, source),
-                    lambda body: module.request('PUT', KIND.item(module, current['id']), body=body).get('data'))
+    update(module, life, current, source, doomed)
 
 
 def create(module, life, merged):
@@ -310,18 +329,37 @@ def create(module, life, merged):
     module.exit(changed=True, diff=dict(before={}, after=alert_rules.body(merged)), alert=alert)
 
 
-def resolve_source(module):
-    """The source the task gives, as options of ids (None: keep the current one). A tile is found on its dashboard
-    by id or name (one read of the dashboards), and must be able to carry alerts."""
+def update(module, life, current, source, doomed):
+    """The whole alert in one PUT when anything differs. An alert already on a tile that cannot carry alerts is
+    not written (the next update of its dashboard would delete it); with nothing to write, a warning says so."""
+    params = module.params
+
+    def plan(alert):
+        return alert_rules.plan(alert, params, source)
+    if doomed:
+        module.fail_on_errors(plan(current)[0] and doomed + '. Nothing was sent')
+        module.warn(doomed)
+    path = KIND.item(module, current['id'])
+    alert, diff = module.apply(lambda: life.read(current['id']), plan,
+                               lambda body: KIND.unwrap(module.request('PUT', path, body=body)), current=current)
+    module.exit(changed=diff is not None, diff=diff, alert=alert)
+
+
+def resolve_source(module, current):
+    """(the source the task gives as options of ids, None to keep the current one; why its tile cannot carry
+    alerts, or None). A tile is found on its dashboard by id or name (one read of the dashboards). The tile an
+    alert is on may be missing from reads (a PromQL tile): then the alert keeps it."""
     params = module.params
     if params['saved_search_id'] is not None:
-        return dict(saved_search_id=params['saved_search_id'])
+        return dict(saved_search_id=params['saved_search_id']), None
     if params['tile'] is None:
-        return None
+        return None, None
     dashboard = the_one(module, 'dashboard', params['dashboard'], module.read('/dashboards') or [], '')
-    tile = the_one(module, 'tile', params['tile'], dashboard.get('tiles') or [], ' on dashboard %s (%s)' % (dashboard.get('name'), dashboard['id']))
-    module.fail_on_errors(alert_rules.tile_error(tile, dashboard_rules.display_type(tile), dashboard))
-    return dict(dashboard=dashboard['id'], tile=tile['id'])
+    tiles = dashboard.get('tiles') or []
+    if current is not None and not alert_rules.matching(tiles, params['tile']) and alert_rules.on_tile(current, dashboard['id'], params['tile']):
+        return dict(dashboard=dashboard['id'], tile=current['tileId']), None
+    tile = the_one(module, 'tile', params['tile'], tiles, ' on dashboard %s (%s)' % (json.dumps(dashboard.get('name')), dashboard['id']))
+    return dict(dashboard=dashboard['id'], tile=tile['id']), alert_rules.tile_error(tile, dashboard_rules.display_type(tile), dashboard)
 
 
 def the_one(module, noun, wanted, items, where):

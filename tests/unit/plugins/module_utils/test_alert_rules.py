@@ -238,3 +238,8 @@ def test_only_line_stacked_bar_and_number_tiles_carry_alerts(tile, carries):
     if not carries:
         assert error.startswith('tile "T" (t1) of dashboard "Ops" is a %s tile, which cannot carry alerts (only line, number, '
                                 'stacked_bar can)' % display_type(tile))
+
+
+def test_on_tile_reads_either_form_and_an_object_id_in_any_case():
+    assert alert_rules.on_tile(NEW, DASHBOARD.upper(), TILE) and alert_rules.on_tile(OLD, DASHBOARD, TILE)
+    assert not alert_rules.on_tile(NEW, DASHBOARD, 't-other') and not alert_rules.on_tile(SEARCH, DASHBOARD, TILE)
