@@ -18,6 +18,8 @@ import re
 from ansible_collections.engine.cloud.plugins.module_utils import validate
 
 SERIES_TYPES = ('time', 'table', 'number', 'search', 'markdown')
+# The display type a series tile is stored with, by the type of its items (a time tile: line or stacked_bar).
+SERIES_DISPLAY = dict(time='line', table='table', number='number', search='search', markdown='markdown')
 AGG_FNS = ('avg', 'count', 'count_distinct', 'last_value', 'max', 'min', 'quantile', 'sum', 'any', 'none', 'increase')
 WHERE_LANGUAGES = ('sql', 'lucene', 'promql')
 DISPLAY_TYPES = ('line', 'stacked_bar', 'table', 'number', 'pie', 'bar', 'heatmap', 'search', 'markdown', 'event_patterns')
@@ -104,14 +106,20 @@ def _plain(value):
 
 
 def series_config(tile):
-    """The config form in which the API stores a series tile (reference, "how a series tile is stored")."""
+    """The config form in which the API stores a series tile (reference, "how a series tile is stored"): the display
+    type of the items' type (a time item's stacked_bar when the first says so, else line), one select item per
+    series item; a markdown item's content and a search item's fields as the config forms of those kinds have them."""
     items = [_set(item) for item in tile['series']]
     first = items[0] if items else {}
-    config = dict(displayType='stacked_bar' if first.get('displayType') == 'stacked_bar' else 'line',
-                  select=[_select_of(item) for item in items],
+    kind = first.get('type')
+    if kind == 'markdown':
+        return dict(displayType='markdown', markdown=first.get('content'))
+    if kind == 'search':
+        return dict(displayType='search', sourceId=first.get('sourceId'), select=','.join(first.get('fields') or []),
+                    where=first.get('where') or '', whereLanguage=first.get('whereLanguage') or 'lucene')
+    display = 'stacked_bar' if kind == 'time' and first.get('displayType') == 'stacked_bar' else SERIES_DISPLAY.get(kind, 'line')
+    config = dict(displayType=display, sourceId=first.get('sourceId'), select=[_select_of(item) for item in items],
                   asRatio=bool(tile.get('asRatio')) and len(items) == 2)
-    if first.get('sourceId') is not None:
-        config['sourceId'] = first['sourceId']
     if first.get('groupBy'):
         config['groupBy'] = ','.join(first['groupBy'])
     formats = [item['numberFormat'] for item in items if item.get('numberFormat') is not None]
@@ -134,6 +142,9 @@ def normal_config(config):
     normal = dict(CONFIG_DEFAULTS)
     normal.update(_set(config))
     normal['asRatio'] = bool(normal['asRatio'])
+    if normal.get('displayType') == 'search':
+        normal.setdefault('where', '')
+        normal.setdefault('whereLanguage', 'lucene')
     if isinstance(normal.get('select'), list):
         normal['select'] = [dict(SELECT_DEFAULTS, **_set(item)) if isinstance(item, dict) else item for item in normal['select']]
     return normal
@@ -221,6 +232,53 @@ def with_ids(current_tiles, desired):
     for tile in current_tiles:
         ids.setdefault(tile.get('name'), tile.get('id'))
     return [dict(tile, id=ids[tile['name']]) if ids.get(tile['name']) is not None else dict(tile) for tile in desired]
+
+
+def desired_tiles(params, current):
+    """The tiles the task wants, in the API's form: its tiles option, or (left out) the tiles as read."""
+    if params.get('tiles') is None:
+        return list(current.get('tiles') or [])
+    return [api_tile(tile) for tile in params['tiles']]
+
+
+def plan(params, current):
+    """(the PUT body, the diff) that bring the dashboard current to the task's options; ({}, None) when nothing
+    differs. The diff shows the name and tags that differ and the tiles by name, with only what differs."""
+    tiles, wanted = current.get('tiles') or [], desired_tiles(params, current)
+    before, after = {}, {}
+    if params.get('name') is not None and params['name'] != current.get('name'):
+        before['name'], after['name'] = current.get('name'), params['name']
+    if params.get('tags') is not None and kept_tags(params['tags']) != list(current.get('tags') or []):
+        before['tags'], after['tags'] = list(current.get('tags') or []), kept_tags(params['tags'])
+    if tiles_differ(tiles, wanted):
+        before['tiles'], after['tiles'] = tiles_diff(tiles, wanted)
+    if not after and not before:
+        return {}, None
+    body = update_body(params.get('name') or current.get('name'), with_ids(tiles, wanted), params.get('tags'))
+    return body, dict(before=before, after=after)
+
+
+def create_body(params):
+    """The POST body of a new dashboard: name, tiles ([] when left out), tags when given."""
+    return update_body(params['name'], desired_tiles(params, {}), params.get('tags'))
+
+
+def predicted(current, body):
+    """The dashboard as a PUT of body would leave it (check mode): kept tiles keep their ids, new ones have none."""
+    dashboard = dict(current, name=body['name'], tiles=body['tiles'])
+    if 'tags' in body:
+        dashboard['tags'] = body['tags']
+    return dashboard
+
+
+def with_alerts(diff, alerts):
+    """diff, naming in before.alerts (and an empty after.alerts) the alerts the change deletes."""
+    if not alerts:
+        return diff
+    before, after = dict(diff['before']), dict(diff['after'])
+    before['alerts'] = ['%s (%s)' % (alert['name'], alert['id']) for alert in alerts]
+    after['alerts'] = []
+    return dict(before=before, after=after)
 
 
 def update_body(name, tiles, tags):

@@ -140,17 +140,18 @@ class Lifecycle:
         """Nothing to delete: exit unchanged."""
         self.module.exit(changed=False, **{self.kind.key: {}})
 
-    def delete(self, current, prepare=None):
-        """Delete current and exit. A delete in progress is only waited for. prepare(current), when given, does
-        what must come before the DELETE (sending what it must, without exiting) and returns the resource as
-        last read. A lost answer is followed by a read: a resource that is gone, or going, is not deleted again;
-        one that is still there is, at most api_retries times (a 404 to a DELETE sent again means it was gone)."""
+    def delete(self, current, prepare=None, **result):
+        """Delete current and exit (with result's other keys, if any). A delete in progress is only waited for.
+        prepare(current), when given, does what must come before the DELETE (sending what it must, without exiting)
+        and returns the resource as last read. A lost answer is followed by a read: a resource that is gone, or going,
+        is not deleted again; one that is still there is, at most api_retries times (a 404 to a DELETE sent again
+        means it was gone)."""
         module, kind = self.module, self.kind
         if current.get('state') in kind.deleting:
-            module.exit(changed=False, **{kind.key: self._wait_gone(current)})
+            module.exit(changed=False, **dict(result, **{kind.key: self._wait_gone(current)}))
         diff = dict(before=mask_secrets(current), after={})
         if module.check_mode:
-            module.exit(changed=True, diff=diff, **{kind.key: current})
+            module.exit(changed=True, diff=diff, **dict(result, **{kind.key: current}))
         if prepare is not None:
             current = prepare(current)
 
@@ -161,7 +162,7 @@ class Lifecycle:
             return False, 'a read afterwards shows the %s in state %s, so the delete did not take effect' % (kind.noun, seen.get('state'))
         path = kind.item(module, current['id'])
         module.send_once(lambda: module.request('DELETE', path, once=True), recheck, missing_done=True)
-        module.exit(changed=True, diff=diff, **{kind.key: self._wait_gone(current)})
+        module.exit(changed=True, diff=diff, **dict(result, **{kind.key: self._wait_gone(current)}))
 
     def _wait_gone(self, resource):
         """With wait=true, poll until reads answer 404 or show a gone state; the resource as last seen before."""

@@ -250,3 +250,51 @@ def test_good_options_pass_and_bad_ids_tags_and_names_do_not():
     assert errors == ["dashboard_id must be an object id of 24 hexadecimal digits, got '42'",
                       'name must be at most 1024 characters long, got 1025',
                       'tags[51] must be at most 32 characters long, got 33', 'tags must hold at most 50 different tags, got 52']
+
+
+def params(**given):
+    return dict(dict(name=None, tags=None, tiles=None), **given)
+
+
+def test_the_plan_of_a_dashboard_read_back_in_config_form_is_empty():
+    current = dict(id='d1', name='d', tags=['a'], tiles=[CONFIG_READ])
+    assert rules.plan(params(name='d', tags=['a', 'a'], tiles=[OPTION_TILE]), current) == ({}, None)
+
+
+def test_the_plan_puts_name_tiles_with_ids_and_tags_only_when_given():
+    current = dict(id='d1', name='d', tags=['a'], tiles=[CONFIG_READ])
+    moved = dict(OPTION_TILE, x=0)
+    body, diff = rules.plan(params(name='e', tiles=[moved]), current)
+    assert body == dict(name='e', tiles=[dict(rules.api_tile(moved), id='t1')])
+    assert diff == dict(before=dict(name='d', tiles={'Error ratio': dict(x=6)}), after=dict(name='e', tiles={'Error ratio': dict(x=0)}))
+    body, diff = rules.plan(params(tags=['b', 'b']), current)
+    assert body == dict(name='d', tiles=[CONFIG_READ], tags=['b'])
+    assert diff == dict(before=dict(tags=['a']), after=dict(tags=['b']))
+
+
+def test_a_create_body_has_no_tile_ids_and_empty_tiles_when_left_out():
+    assert rules.create_body(params(name='d')) == dict(name='d', tiles=[])
+    assert rules.create_body(params(name='d', tiles=[OPTION_TILE], tags=['x']))['tiles'] == [rules.api_tile(OPTION_TILE)]
+
+
+def test_the_prediction_and_the_diff_name_what_goes():
+    current = dict(id='d1', name='d', tags=['a'], tiles=[CONFIG_READ])
+    assert rules.predicted(current, dict(name='e', tiles=[])) == dict(id='d1', name='e', tags=['a'], tiles=[])
+    diff = rules.with_alerts(dict(before={}, after={}), [dict(id='a1', name='High CPU')])
+    assert diff == dict(before=dict(alerts=['High CPU (a1)']), after=dict(alerts=[]))
+    assert rules.with_alerts(diff, []) is diff
+
+
+@pytest.mark.parametrize('item, config', [
+    (dict(type='number', sourceId=SOURCE, aggFn='count', where='level:error'),
+     dict(displayType='number', sourceId=SOURCE, select=[dict(aggFn='count', valueExpression='', where='level:error', whereLanguage='lucene')])),
+    (dict(type='table', sourceId=SOURCE, aggFn='avg', field='cpu', where='', groupBy=['host'], sortOrder='desc'),
+     dict(displayType='table', sourceId=SOURCE, groupBy='host', select=[dict(aggFn='avg', valueExpression='cpu', where='', whereLanguage='lucene')])),
+    (dict(type='markdown', content='# Runbook'), dict(displayType='markdown', markdown='# Runbook')),
+    (dict(type='search', sourceId=SOURCE, where='level:error', fields=['timestamp', 'message']),
+     dict(displayType='search', sourceId=SOURCE, select='timestamp,message', where='level:error', whereLanguage='lucene')),
+])
+def test_a_series_tile_of_each_type_is_stored_as_the_config_of_that_kind(item, config):
+    tile = dict(name='n', x=0, y=0, w=1, h=1, series=[item])
+    assert rules.normal_tile(tile) == rules.normal_tile(dict(name='n', x=0, y=0, w=1, h=1, config=config))
+    assert rules.display_type(tile) == config['displayType']
