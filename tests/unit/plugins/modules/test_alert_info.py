@@ -18,8 +18,8 @@ from ansible_collections.engine.cloud.plugins.modules import alert_info
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import ALERTS, DASHBOARD_INGESTION
 from ansible_collections.engine.cloud.tests.simulator.observability import all_alerts
 
-FIELDS = dict(name=lambda alert: alert['name'], state=lambda alert: alert['state'], dashboard_id=alert_dashboard,
-              tile_id=lambda alert: alert['tileId'])
+FIELDS = dict(name=lambda alert: alert.get('name'), state=lambda alert: alert.get('state'), dashboard_id=alert_dashboard,
+              tile_id=lambda alert: alert.get('tileId'))
 
 
 def page(number):
