@@ -131,6 +131,8 @@ class EngineModule(AnsibleModule):
     uuid_options = None  # the options checked as UUIDs before anything is sent; None: the API's own
 
     def __init__(self, argument_spec, supports_check_mode=True, **kwargs):
+        # amend(msg, result) -> (msg, result), for every failure from then on (a created resource to report)
+        self.failure_amends = []
         spec = self.api.argument_spec()
         spec.update(argument_spec)
         super(EngineModule, self).__init__(argument_spec=spec, supports_check_mode=supports_check_mode, **kwargs)
@@ -154,6 +156,8 @@ class EngineModule(AnsibleModule):
             named = sorted(name for name, option in self.argument_spec.items()
                            if option.get('type') == 'dict' and isinstance(self.params.get(name), str))
             msg = '%s: %s must be a dictionary' % (msg, ', '.join(named)) if named else msg
+        for amend in list(self.failure_amends):
+            msg, kwargs = amend(msg, kwargs)
         super(EngineModule, self).fail_json(msg=msg, **kwargs)
 
     def fail_on_errors(self, *errors):
