@@ -131,7 +131,7 @@ options:
     default: true
   wait_timeout:
     description:
-      - Seconds, at least 1, for that wait.
+      - Seconds, at least 1, for that wait, and for the reads by name after the lost answer of a create.
     type: int
     default: 60
 extends_documentation_fragment:
@@ -154,8 +154,10 @@ attributes:
     details:
       - A second run, and a definition from M(engine.cloud.alert_info), report no change and send only reads.
 notes:
-  - A create whose answer is lost (a timeout, a reset, HTTP 502, 503 or 504) may have been applied. It is never sent
-    again blindly; the alerts are read again by name, and one alert of that name is taken as created.
+  - A create is never sent twice. When its answer is lost (a timeout, a reset, HTTP 502, 503 or 504) it may have been
+    applied, or may still be running on the server: the alerts are read by name (after 1, 2, 4, 8, then every 10
+    seconds, within O(wait_timeout)) and the alert of that name is taken as the one created, with a warning. When none
+    shows, the task fails and says so; the next run reads by name first.
   - Requests are paced under the API's limit of 100 requests a minute per token, shared by every process of the
     controller that uses the same token (O(api_rate_limit)).
 seealso:

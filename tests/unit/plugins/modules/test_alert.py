@@ -117,10 +117,11 @@ CASES = {
         args=NEW, faults=[dict(method='POST', path='^/api/v2/alerts$', kind='status', status=503, apply=True, count=1)],
         requests=[LIST, DASHBOARDS, POST, LIST], result={'changed': True},
         verify=lambda result, sim: len(named(sim, NEW['name'])) == 1 and result['alert']['id'] == named(sim, NEW['name'])[0]['id']),
-    'a create lost before it was applied is sent again once': dict(
-        args=NEW, faults=[dict(method='POST', path='^/api/v2/alerts$', kind='status', status=503, count=1)],
-        requests=[LIST, DASHBOARDS, POST, LIST, POST], result={'changed': True},
-        verify=lambda result, sim: len(named(sim, NEW['name'])) == 1),
+    'a create lost before it was applied is not sent again: reads by name until wait_timeout, then a failure': dict(
+        args=dict(NEW, wait_timeout=10), faults=[dict(method='POST', path='^/api/v2/alerts$', kind='status', status=503, count=1)],
+        requests=[LIST, DASHBOARDS, POST, LIST, LIST, LIST, LIST], sleeps=[1, 2, 4, 3],
+        fails='the create was not sent again: reads of the alerts by name for 10 seconds (wait_timeout) showed none named "Disk almost full"',
+        verify=lambda result, sim: not named(sim, NEW['name'])),
     'a delete is confirmed by a read': dict(
         args=dict(alert_id=HIGH_CPU, state='absent'), requests=[('GET', one(HIGH_CPU)), ('DELETE', one(HIGH_CPU)), ('GET', one(HIGH_CPU))],
         result={'changed': True}, verify=lambda result, sim: not [item for item in sim.state()['alerts'] if item['id'] == HIGH_CPU],
