@@ -18,7 +18,7 @@ description:
     ids (the API does not keep names unique).
   - An alert watches a tile of a dashboard (O(dashboard) and O(tile), each an id or a name, resolved by one read of the
     dashboards) or a saved search (O(saved_search_id), optionally O(group_by)).
-  - With O(state=present), an alert that does not exist is created (one C(POST)). An existing alert converges: the
+  - With O(state=present), an alert that does not exist is created (one C(POST)). An existing alert converges; the
     module compares the alert as read with the alert the task describes and, when they differ, sends the whole alert
     in one C(PUT), the current alert merged with the options given. The API sets the texts a C(PUT) leaves out
     (C(name), C(message), C(note), C(num_consecutive_windows)) to null, so a task that changes only the threshold keeps
@@ -36,7 +36,7 @@ description:
   - With O(state=absent), the alert is deleted and, with O(wait=true), a read confirms that it is gone. An alert that
     is not there (a read answers 404) reports no change and nothing is sent, whether the server answers a delete of a
     missing alert with 404 or with 200.
-  - M(engine.cloud.alert_info) returns, with each alert, its C(definition): these options, as they describe the alert.
+  - M(engine.cloud.alert_info) returns, with each alert, its C(definition), these options as they describe the alert.
     Fed back to this module, a definition reports no change and sends no write.
 author:
   - engine.cloud contributors (@engine-cloud)
@@ -155,7 +155,7 @@ attributes:
       - A second run, and a definition from M(engine.cloud.alert_info), report no change and send only reads.
 notes:
   - A create is never sent twice. When its answer is lost (a timeout, a reset, HTTP 502, 503 or 504) it may have been
-    applied, or may still be running on the server: the alerts are read by name (after 1, 2, 4, 8, then every 10
+    applied, or may still be running on the server; the alerts are read by name (after 1, 2, 4, 8, then every 10
     seconds, within O(wait_timeout)) and the alert of that name is taken as the one created, with a warning. When none
     shows, the task fails and says so; the next run reads by name first.
   - Requests are paced under the API's limit of 100 requests a minute per token, shared by every process of the
