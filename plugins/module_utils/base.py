@@ -234,22 +234,20 @@ class EngineModule(AnsibleModule):
             return (True, current) if not pending[0] else (False, 'a read afterwards shows %s still to change' % ', '.join(sorted(pending[0])))
         return self.send_once(lambda: write(pending[0]), recheck), diff
 
-    def send_once(self, send, recheck, missing_done=False):
+    def send_once(self, send, recheck):
         """send() (a write) and return its answer, sending it again only when a read says it did not take effect.
 
         A write whose answer was lost (http.ApiError.answer_lost: client.py decides, by each API's not_replayable)
         may have been applied. After the backoff, recheck() reads and returns (True, the result to return) when
         nothing is left to send, or (False, a sentence on what the read shows still to do): then send() is called
         again (it sends what recheck left to send), at most api_retries times, after which the task fails with the
-        lost answer and that sentence. Any other API error fails the task; with missing_done, a 404 to a write
-        sent again means the first one took effect (None is returned)."""
+        lost answer and that sentence. Any other API error fails the task (send() may turn one it expects, such as
+        a DELETE's 404, into an answer)."""
         lost = None
         for attempt in itertools.count():
             try:
                 return send()
             except http.ApiError as error:
-                if missing_done and error.status == 404 and attempt > 0:
-                    return None
                 if not error.answer_lost:
                     self.fail_api(error)
                 lost = error

@@ -152,6 +152,7 @@ class Lifecycle:
         try:
             found = self._budget(name).until(read, lambda seen: seen is not NOT_YET, lambda seen: False, 'a read by name')
         except WaitError:
+            lost.hint = None  # the client's generic sentence on a lost answer; LOST_CREATE says what was done instead
             self.module.fail_api(lost, LOST_CREATE % dict(noun=kind.noun, name=json.dumps(name), timeout=self.module.params['wait_timeout'],
                                                           collection=kind.collection(self.module)))
         self.module.warn('the answer to the create of %s %s was lost; the %s found by name afterwards (id %s) was taken as the one '
@@ -190,8 +191,9 @@ class Lifecycle:
         """Nothing to delete: exit unchanged."""
         self.module.exit(changed=False, **{self.kind.key: {}})
 
-    def delete(self, current, prepare=None, **result):
-        """Delete current and exit (with result's other keys, if any). A delete in progress is only waited for.
+    def delete(self, current, prepare=None, before=None, **result):
+        """Delete current and exit (with result's other keys, if any; the diff's before is before, current if not
+        given). A delete in progress is only waited for.
         prepare(current), when given, does what must come before the DELETE (sending what it must, without exiting)
         and returns the resource as last read. A DELETE answered 404 means the resource is gone, also while reads
         still show it: the first one, absent all along (unchanged); one sent again after a lost answer, deleted
@@ -200,7 +202,7 @@ class Lifecycle:
         module, kind = self.module, self.kind
         if current.get('state') in kind.deleting:
             module.exit(changed=False, **dict(result, **{kind.key: self._wait_gone(current)}))
-        diff = dict(before=mask_secrets(current), after={})
+        diff = dict(before=mask_secrets(current if before is None else before), after={})
         if module.check_mode:
             module.exit(changed=True, diff=diff, **dict(result, **{kind.key: current}))
         if prepare is not None:
@@ -224,7 +226,7 @@ class Lifecycle:
             return False, 'a read afterwards shows the %s in state %s, so the delete may not have taken effect' % (kind.noun, seen.get('state'))
         if module.send_once(send, recheck) is GONE:
             if len(sent) == 1:
-                module.exit(changed=False, **dict(result, **{kind.key: {}}))
+                self.absent()
             module.exit(changed=True, diff=diff, **dict(result, **{kind.key: current}))
         module.exit(changed=True, diff=diff, **dict(result, **{kind.key: self._wait_gone(current)}))
 

@@ -171,9 +171,9 @@ def dispatch(store, request, pause=None):
         response.headers.update(fault['headers'])
     entry['status'] = response.status
     if response.hold:
+        entry['fault'] = 'dropped' if response.drop else 'late'
         (pause or store.clock.sleep)(response.hold)
         if response.drop:
-            entry['fault'] = 'dropped'
             return None
     return response
 
