@@ -21,8 +21,8 @@ description:
   - With O(state=present), an alert that does not exist is created (one C(POST)). An existing alert converges; the
     module compares the alert as read with the alert the task describes and, when they differ, sends the whole alert
     in one C(PUT), the current alert merged with the options given. The API sets the texts a C(PUT) leaves out
-    (C(name), C(message), C(note), C(num_consecutive_windows)) to null, so a task that changes only the threshold keeps
-    the message. Options left out keep their current value; an empty O(message) or O(note) removes it.
+    (C(name), C(message), C(note), C(numConsecutiveWindows)) to null, so a task that changes only the threshold keeps
+    the message. Options left out keep their current value; an empty O(alert_message) or O(note) removes it.
   - An alert on a tile whose display type cannot carry alerts (only C(line), C(stacked_bar) and C(number) can) fails
     before any write, naming the tile and its type. The API would accept it, and the next update of the dashboard
     would delete it. An alert that already is on such a tile is not written either; when nothing differs (its
@@ -103,9 +103,10 @@ options:
       - Required to create an alert.
     type: list
     elements: str
-  message:
+  alert_message:
     description:
-      - Text the alert sends, up to 4096 characters. An empty string removes it.
+      - Text the alert sends (the alert's C(message)), up to 4096 characters. An empty string removes it.
+      - Named so because ansible-core keeps the argument name C(message) for itself.
     type: str
   note:
     description:
@@ -176,7 +177,7 @@ EXAMPLES = r'''
     interval: 5m
     channels:
       - 65d000000000000000000001
-    message: CPU above 90% on prod-analytics
+    alert_message: CPU above 90% on prod-analytics
   register: cpu_alert
 
 - name: Raise its threshold; the message and the channels stay as they are
@@ -288,7 +289,7 @@ SPEC = dict(
     threshold_max=dict(type='float'),
     interval=_str(choices=list(alert_rules.INTERVALS)),
     channels=dict(type='list', elements='str'),
-    message=_str(),
+    alert_message=_str(),
     note=_str(),
     num_consecutive_windows=dict(type='int'),
     schedule_offset_minutes=dict(type='int'),

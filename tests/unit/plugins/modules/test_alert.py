@@ -32,7 +32,7 @@ def one(alert_id):
 
 
 NEW = dict(name='Disk almost full', dashboard='Service health', tile='CPU usage', threshold=90, threshold_type='above',
-           interval='5m', channels=[WEBHOOK_PAGER], message='CPU above 90%')
+           interval='5m', channels=[WEBHOOK_PAGER], alert_message='CPU above 90%')
 
 
 def stored(sim, alert_id):
@@ -68,7 +68,7 @@ CASES = {
         and len(stored(sim, ALERT_BETWEEN)['channels']) == 2,
         then=dict(args=dict(alert_id=ALERT_BETWEEN, threshold=0.5), requests=[('GET', one(ALERT_BETWEEN))], result={'changed': False})),
     'an empty message removes it': dict(
-        args=dict(alert_id=HIGH_CPU, message=''), requests=[('GET', one(HIGH_CPU)), ('PUT', one(HIGH_CPU))],
+        args=dict(alert_id=HIGH_CPU, alert_message=''), requests=[('GET', one(HIGH_CPU)), ('PUT', one(HIGH_CPU))],
         verify=lambda result, sim: stored(sim, HIGH_CPU)['message'] is None and stored(sim, HIGH_CPU)['name'] == 'High CPU'),
     'an alert on a table tile is refused before any write': dict(
         args=dict(NEW, dashboard=DASHBOARD_GALLERY, tile='Top hosts'), requests=[LIST, DASHBOARDS],
