@@ -112,6 +112,12 @@ class Api:
                                retries=params['api_retries'], user_agent=USER_AGENT, pacer=pacer, **options)
 
 
+def wait_options(timeout):
+    """The wait and wait_timeout options of a module that waits (a state module, a lifecycle), with its default
+    timeout in seconds; EngineModule checks wait_timeout before any request."""
+    return dict(wait=dict(type='bool', default=True), wait_timeout=dict(type='int', default=timeout))
+
+
 class EngineModule(AnsibleModule):
     """An AnsibleModule with an HTTP client for one API; subclasses name the API (api, an Api).
 
@@ -133,6 +139,9 @@ class EngineModule(AnsibleModule):
                            exception=''.join(traceback.format_exception_only(type(http.REQUESTS_IMPORT_ERROR),
                                                                              http.REQUESTS_IMPORT_ERROR)))
         self.client = self.api.connect(self.params, self.warn, self.fail_on_errors, self.uuid_options)
+        if 'wait_timeout' in self.params:
+            self.fail_on_errors(None if self.params['wait_timeout'] >= 1
+                                else 'wait_timeout must be at least 1 second, got %d' % self.params['wait_timeout'])
 
     def fail_json(self, msg, **kwargs):
         for name, option in self.argument_spec.items():
@@ -156,10 +165,11 @@ class EngineModule(AnsibleModule):
     def fail(self, msg, **result):
         self.fail_json(msg=msg, **mask_secrets(result))
 
-    def request(self, method, path, params=None, body=None):
+    def request(self, method, path, params=None, body=None, once=False):
         """One API call, any path; an API error raises http.ApiError (for the caller to judge, a lost answer
-        above all). The answer's secrets are kept out of every log."""
-        response = self.client.request(method, path, params=params, body=body)
+        above all). once: a write the client never replays (HttpClient.request). The answer's secrets are kept
+        out of every log."""
+        response = self.client.request(method, path, params=params, body=body, once=once)
         self.no_log_values.update(secret_values(response))
         return response
 

@@ -221,8 +221,11 @@ class HttpClient:
         delay = min(BACKOFF_CAP, BACKOFF_BASE * (2 ** attempt))
         return delay / 2 + self._jitter() * delay / 2
 
-    def request(self, method, path, params=None, body=None):
-        """Send one request, retrying what is safe to retry; return the parsed JSON body."""
+    def request(self, method, path, params=None, body=None, once=False):
+        """Send one request, retrying what is safe to retry; return the parsed JSON body.
+
+        once: this write is never replayed, whatever the API's not_replayable says (a create or a delete of
+        the lifecycle, on either API): a lost answer raises (ApiError.answer_lost) for the caller to judge."""
         url = self.base_url + path
         attempt = 0
         while True:
@@ -231,25 +234,25 @@ class HttpClient:
             try:
                 response = self.session.request(method, url, params=params, json=body, timeout=self.timeout)
             except requests.exceptions.RequestException as exc:
-                lost = self._answer_lost(method, exc=exc)
+                lost = self._answer_lost(method, exc=exc, once=once)
                 if lost or not self._retryable_exception(exc) or attempt > self.retries:
                     raise self._exception_error(exc, method, path, attempt, lost)
                 CLOCK.sleep(self.backoff(attempt - 1))
                 continue
             if response.status_code == 429:
                 self.pacer.refused(server_wait(response.headers))
-            if response.status_code in RETRY_STATUSES and attempt <= self.retries and not self._answer_lost(method, status=response.status_code):
+            if response.status_code in RETRY_STATUSES and attempt <= self.retries and not self._answer_lost(method, status=response.status_code, once=once):
                 wait = server_wait(response.headers)
                 CLOCK.sleep(self.backoff(attempt - 1) if wait is None else wait)
                 continue
             if response.status_code >= 400:
-                raise self._error(response, method, path, attempt)
+                raise self._error(response, method, path, attempt, once)
             return self._parse(response, method, path, attempt)
 
-    def _answer_lost(self, method, exc=None, status=None):
+    def _answer_lost(self, method, exc=None, status=None, once=False):
         """Whether a write that is not safe to replay may have been applied although its answer is lost.
         A connection that could not even be opened (refused, unresolved name, connect timeout) sent nothing."""
-        if method not in self.not_replayable:
+        if not once and method not in self.not_replayable:
             return False
         if exc is None:
             return status in LOST_ANSWER_STATUSES
@@ -287,9 +290,9 @@ class HttpClient:
             return CA_HINT
         return self.url_hint if never_connected(exc) else None
 
-    def _error(self, response, method, path, attempts):
+    def _error(self, response, method, path, attempts, once=False):
         code, message, request_id = describe_error_body(response.text, response.headers.get('Content-Type', ''))
-        lost = self._answer_lost(method, status=response.status_code)
+        lost = self._answer_lost(method, status=response.status_code, once=once)
         hint = self.auth_hint if response.status_code == 401 else (LOST_ANSWER_HINT if lost else None)
         return ApiError(message, status=response.status_code, code=code, method=method, path=path, url=self.url_of(path),
                         request_id=request_id or response.headers.get('X-Request-Id'), attempts=attempts, hint=hint,

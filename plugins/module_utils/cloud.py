@@ -80,11 +80,6 @@ def client_options(params):
 API = Api(CLOUD_CONNECTION, RATE_LIMIT, client_options, connection_errors, uuid_options=('organization_id',), also=OBSERVABILITY_CONNECTION)
 
 
-def wait_options(timeout):
-    """The wait and wait_timeout options of a state module, with its default timeout in seconds."""
-    return dict(wait=dict(type='bool', default=True), wait_timeout=dict(type='int', default=timeout))
-
-
 class CloudModule(EngineModule):
     """A module of the cloud management API, on one service.
 
@@ -98,9 +93,6 @@ class CloudModule(EngineModule):
         spec = dict(service_id=dict(type='str', required=service_id_required))
         spec.update(argument_spec)
         super(CloudModule, self).__init__(spec, **kwargs)
-        if 'wait_timeout' in self.params:
-            self.fail_on_errors(None if self.params['wait_timeout'] >= 1
-                                else 'wait_timeout must be at least 1 second, got %d' % self.params['wait_timeout'])
 
     def path(self, *parts):
         """/v1/organizations/{organization_id}/services/{service_id}[/part...]"""
@@ -116,18 +108,18 @@ class CloudModule(EngineModule):
         listed = self.request_or_fail('GET', services_path(self.params['organization_id']), params=service_filter.tag_query(tags or {})).get('result')
         return [service for service in listed if service_filter.has_tags(service, tags or {})] if tags else listed
 
-    def request(self, method, path, params=None, body=None):
+    def request(self, method, path, params=None, body=None, once=False):
         """EngineModule.request; a pipe call that an idle service refuses (424 "Current state: idle") wakes
         the service (service_state's awake), waits until it runs and is sent again, once per task. A service
         refused for another state (stopped) is never started: the task fails and says so."""
         try:
-            return super(CloudModule, self).request(method, path, params=params, body=body)
+            return super(CloudModule, self).request(method, path, params=params, body=body, once=once)
         except http.ApiError as error:
             state = idle_refusal(error, path)
             if state is None:
                 raise
             self._wake_for(error, state)
-        return self.request(method, path, params=params, body=body)
+        return self.request(method, path, params=params, body=body, once=once)
 
     def _wake_for(self, error, state):
         service_id = self.params['service_id']

@@ -21,29 +21,46 @@ from ansible_collections.engine.cloud.plugins.module_utils.compare import equal,
 GONE = {'state': None}
 
 
+def envelope(key):
+    """How an API wraps its answers: the unwrap of a Kind whose answers hold the resource under key
+    (the management API's 'result', the observability API's 'data'); an answer without it gives None."""
+    return lambda answer: (answer or {}).get(key)
+
+
 class Kind:
-    """One kind of resource, as its lifecycle needs to know it.
+    """One kind of resource, as its lifecycle needs to know it. The contract, for any API:
 
-    collection(module) and item(module, resource_id): the paths of the list and of one resource.
-    ready / failures: the states that end / fail the wait after a create. deleting: states of a delete in
-    progress (nothing to send, only to wait). gone: states that reads show for a deleted resource, besides 404.
-    answer_key: where the create answer holds the resource (a service's answer also holds its password)."""
+    noun, key, id_option: the resource's name in messages, the key of the module's result, the option that
+    holds its id. collection(module) and item(module, resource_id): the full paths of the list and of one
+    resource. unwrap(answer): the payload of an answer (envelope('result') by default, envelope('data') for
+    the observability API). listing(module): every resource of the collection as a list (by default one GET
+    of collection, unwrapped; give one for a paged listing). ready / failures: the states that end / fail the
+    wait after a create (none: the create is done when answered). deleting: states of a delete in progress
+    (nothing to send, only to wait). gone: states that reads show for a deleted resource, besides 404.
+    answer_key: where the create answer's payload holds the resource (a service's also holds its password).
 
-    def __init__(self, noun, key, id_option, collection, item, ready, failures, deleting=(), gone=(), answer_key=None):
+    A DELETE of a resource that is not there may answer 404 or 2xx depending on the API; either ends the
+    delete, and with wait=true reads confirm it (until they answer 404 or show a gone state)."""
+
+    def __init__(self, noun, key, id_option, collection, item, ready=(), failures=(), deleting=(), gone=(), answer_key=None,
+                 unwrap=envelope('result'), listing=None):
         self.noun, self.key, self.id_option = noun, key, id_option
         self.collection, self.item = collection, item
         self.ready, self.failures = frozenset(ready), frozenset(failures)
         self.deleting, self.gone = frozenset(deleting), frozenset(gone)
-        self.answer_key = answer_key
+        self.answer_key, self.unwrap = answer_key, unwrap
+        self.listing = listing or (lambda module: unwrap(module.request_or_fail('GET', collection(module))) or [])
 
     def resource(self, answer):
-        """The resource in a create answer."""
+        """The resource in a create answer's payload."""
         return answer[self.answer_key] if self.answer_key else answer
 
 
 class Lifecycle:
-    """Find, create, wait for and delete one resource of a kind, for one module run (a CloudModule with the
-    options name, the kind's id option, wait and wait_timeout). One wait_timeout budget covers every wait."""
+    """Find, create, wait for and delete one resource of a kind, for one module run: any EngineModule (of either
+    API) with the options name, the kind's id option, wait and wait_timeout (base.wait_options). It uses only
+    EngineModule's request, request_or_fail, send_once, fail, exit, check_mode and params. One wait_timeout
+    budget covers every wait."""
 
     def __init__(self, module, kind):
         self.module, self.kind = module, kind
@@ -62,11 +79,11 @@ class Lifecycle:
     def read(self, resource_id):
         """The resource as the API shows it now, or None once it answers 404."""
         answer = self.module.request_or_fail('GET', self.kind.item(self.module, resource_id), missing_ok=True)
-        return None if answer is None else answer.get('result')
+        return None if answer is None else self.kind.unwrap(answer)
 
     def one_named(self, name):
         """The one resource of that name (deleted ones aside), or None; two or more fail before any write."""
-        listed = self.module.request_or_fail('GET', self.kind.collection(self.module)).get('result') or []
+        listed = self.kind.listing(self.module)
         named = [item for item in listed if item.get('name') == name and item.get('state') not in self.kind.gone]
         if len(named) > 1:
             ids = ', '.join(sorted(item.get('id') for item in named))
@@ -104,15 +121,16 @@ class Lifecycle:
             if created is not None:
                 return True, {kind.answer_key: created} if kind.answer_key else created
             return False, 'a read of the %ss afterwards shows none named %s' % (kind.noun, json.dumps(body['name']))
-        return module.send_once(lambda: module.request('POST', kind.collection(module), body=body).get('result'), recheck)
+        return module.send_once(lambda: kind.unwrap(module.request('POST', kind.collection(module), body=body, once=True)), recheck)
 
     def wait_ready(self, resource):
         """With wait=true, the resource once a read shows it in a ready state (the create answer is never taken
-        for a poll); a failure state or wait_timeout fails the task. With wait=false, resource as given."""
-        if not self.module.params['wait']:
+        for a poll); a failure state or wait_timeout fails the task. With wait=false (or a kind without ready
+        states), resource as given."""
+        if not (self.module.params['wait'] and self.kind.ready):
             return resource
         path = self.kind.item(self.module, resource['id'])
-        return self._until(lambda: self.module.request_or_fail('GET', path).get('result'), resource,
+        return self._until(lambda: self.kind.unwrap(self.module.request_or_fail('GET', path)), resource,
                            lambda seen: seen.get('state') in self.kind.ready, lambda seen: seen.get('state') in self.kind.failures,
                            ' or '.join(sorted(self.kind.ready)), first=None)
 
@@ -122,17 +140,18 @@ class Lifecycle:
         """Nothing to delete: exit unchanged."""
         self.module.exit(changed=False, **{self.kind.key: {}})
 
-    def delete(self, current, prepare=None):
-        """Delete current and exit. A delete in progress is only waited for. prepare(current), when given, does
-        what must come before the DELETE (sending what it must, without exiting) and returns the resource as
-        last read. A lost answer is followed by a read: a resource that is gone, or going, is not deleted again;
-        one that is still there is, at most api_retries times (a 404 to a DELETE sent again means it was gone)."""
+    def delete(self, current, prepare=None, **result):
+        """Delete current and exit (with result's other keys, if any). A delete in progress is only waited for.
+        prepare(current), when given, does what must come before the DELETE (sending what it must, without exiting)
+        and returns the resource as last read. A lost answer is followed by a read: a resource that is gone, or going,
+        is not deleted again; one that is still there is, at most api_retries times (a 404 to a DELETE sent again
+        means it was gone)."""
         module, kind = self.module, self.kind
         if current.get('state') in kind.deleting:
-            module.exit(changed=False, **{kind.key: self._wait_gone(current)})
+            module.exit(changed=False, **dict(result, **{kind.key: self._wait_gone(current)}))
         diff = dict(before=mask_secrets(current), after={})
         if module.check_mode:
-            module.exit(changed=True, diff=diff, **{kind.key: current})
+            module.exit(changed=True, diff=diff, **dict(result, **{kind.key: current}))
         if prepare is not None:
             current = prepare(current)
 
@@ -142,8 +161,8 @@ class Lifecycle:
                 return True, None
             return False, 'a read afterwards shows the %s in state %s, so the delete did not take effect' % (kind.noun, seen.get('state'))
         path = kind.item(module, current['id'])
-        module.send_once(lambda: module.request('DELETE', path), recheck, missing_done=True)
-        module.exit(changed=True, diff=diff, **{kind.key: self._wait_gone(current)})
+        module.send_once(lambda: module.request('DELETE', path, once=True), recheck, missing_done=True)
+        module.exit(changed=True, diff=diff, **dict(result, **{kind.key: self._wait_gone(current)}))
 
     def _wait_gone(self, resource):
         """With wait=true, poll until reads answer 404 or show a gone state; the resource as last seen before."""

@@ -680,7 +680,8 @@ pipe:
 
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
 from ansible_collections.engine.cloud.plugins.module_utils import pipe_rules
-from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule, wait_options
+from ansible_collections.engine.cloud.plugins.module_utils.base import wait_options
+from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule
 from ansible_collections.engine.cloud.plugins.module_utils.compare import merge_diffs
 from ansible_collections.engine.cloud.plugins.module_utils.lifecycle import Kind, Lifecycle
 

@@ -500,7 +500,8 @@ initial_password:
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
 from ansible_collections.engine.cloud.plugins.module_utils import service_rules
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
-from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule, services_path, wait_options
+from ansible_collections.engine.cloud.plugins.module_utils.base import wait_options
+from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule, services_path
 from ansible_collections.engine.cloud.plugins.module_utils.compare import MASK, mask_secrets, merge_diffs
 from ansible_collections.engine.cloud.plugins.module_utils.lifecycle import Kind, Lifecycle
 

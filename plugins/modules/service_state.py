@@ -150,7 +150,8 @@ service:
       sample: stopped
 '''
 
-from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule, wait_options
+from ansible_collections.engine.cloud.plugins.module_utils.base import wait_options
+from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule
 from ansible_collections.engine.cloud.plugins.module_utils.service_rules import SERVICE_TABLE
 
 

@@ -8,7 +8,7 @@ query, and the object that the write changes (kind, id), the arguments that chan
 two argument sets that, run one after the other, change the object every time.
 """
 
-from .fixture_ids import (DASHBOARD_HEALTH, PIPE_KAFKA, PIPE_OBJECT_STORAGE, RPE, SERVICE_PROD, SOURCE_METRICS, pipe_path,
+from .fixture_ids import (ALERTS, DASHBOARD_HEALTH, PIPE_KAFKA, PIPE_OBJECT_STORAGE, RPE, SERVICE_PROD, SOURCE_METRICS, pipe_path,
                           service_path)
 
 PROD = dict(service_id=SERVICE_PROD)
@@ -43,6 +43,9 @@ MODULES = [
            ('GET', service_path(suffix='/pipesReversePrivateEndpoints/' + RPE))),
     Module('dashboard_info', 'observability', dict(dashboard_id=DASHBOARD_HEALTH), ('GET', '/api/v2/dashboards/' + DASHBOARD_HEALTH)),
     Module('alert_info', 'observability', dict(state='ALERT'), ('GET', '/api/v2/alerts')),
+    Module('alert', 'observability', dict(alert_id=ALERTS[0], threshold=88), ('GET', '/api/v2/alerts/' + ALERTS[0]),
+           ('PUT', '/api/v2/alerts/' + ALERTS[0]), ('alerts', ALERTS[0]), unchanged=dict(alert_id=ALERTS[0]),
+           toggle=(dict(alert_id=ALERTS[0], threshold=86), dict(alert_id=ALERTS[0], threshold=87))),
     Module('chart_series', 'observability',
            dict(series=[dict(source_id=SOURCE_METRICS, agg_fn='count', where='level:error', group_by=[])], start_time='now-1h',
                 end_time='now', granularity='1m'),

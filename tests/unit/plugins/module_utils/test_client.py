@@ -236,6 +236,16 @@ def test_a_create_or_delete_of_the_management_api_whose_answer_is_lost_is_not_se
     assert len(sim.requests()) == 1 and sim.clock.sleeps == []
 
 
+@pytest.mark.parametrize('lost', [fault(status=504), fault(kind='delay', delay=40)], ids=['504', 'timeout'])
+def test_a_write_sent_once_is_not_replayed_on_an_api_that_replays_its_method(sim, lost):
+    """A lifecycle's create on the observability API (whose POST, a chart query, is otherwise retried)."""
+    sim.faults(dict(lost, method='POST', count=2))
+    with pytest.raises(http.ApiError) as info:
+        observability_client().request('POST', SERIES, body={}, once=True)
+    assert info.value.answer_lost is True and str(info.value).endswith(LOST)
+    assert len(sim.requests()) == 1 and sim.clock.sleeps == []
+
+
 def test_a_patch_cut_short_is_not_sent_again(sim):
     sim.script(requests.exceptions.ChunkedEncodingError('cut'))
     assert failure(cloud_client(), 'PATCH', SERVICE, body={'name': 'renamed'}).answer_lost is True

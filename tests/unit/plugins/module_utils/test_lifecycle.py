@@ -14,7 +14,7 @@ import pytest
 
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
 from ansible_collections.engine.cloud.plugins.module_utils.base import EngineModule
-from ansible_collections.engine.cloud.plugins.module_utils.lifecycle import Kind, Lifecycle
+from ansible_collections.engine.cloud.plugins.module_utils.lifecycle import Kind, Lifecycle, envelope
 
 KIND = Kind('thing', 'thing', 'thing_id', lambda module: '/things', lambda module, thing_id: '/things/' + thing_id,
             ready=('up',), failures=('broken',), deleting=('going',), gone=('gone',), answer_key='thing')
@@ -82,7 +82,7 @@ class Module:
         self.params = dict(dict(thing_id=None, name=None, wait=True, wait_timeout=60, api_retries=2), **params)
         self.client = http.HttpClient('http://api.test', jitter=lambda: 0.5)
 
-    def request(self, method, path, params=None, body=None):
+    def request(self, method, path, params=None, body=None, once=False):
         return self.api.handle(method, path, body)
 
     def request_or_fail(self, method, path, params=None, body=None, missing_ok=False):
@@ -227,3 +227,30 @@ def test_a_delete_in_progress_is_only_waited_for(clock):
 
 def test_nothing_to_delete_is_unchanged():
     assert outcome(Lifecycle(Module(Api()), KIND).absent) == dict(changed=False, diff=None, thing={})
+
+
+class DataApi(Api):
+    """The same things behind the observability API's shape: answers {data: ...}, a paged listing, no states."""
+
+    def handle(self, method, path, body=None):
+        answer = super(DataApi, self).handle(method, path, body)
+        payload = answer.get('result')
+        if method == 'POST':
+            payload = payload['thing']
+        return {'data': payload}
+
+
+PAGED = []
+DATA_KIND = Kind('board', 'board', 'board_id', lambda module: '/things', lambda module, board_id: '/things/' + board_id,
+                 unwrap=envelope('data'), listing=lambda module: PAGED.append('listed') or module.request_or_fail('GET', '/things')['data'])
+
+
+def test_a_kind_of_another_api_unwraps_data_lists_its_own_way_and_has_no_state_to_wait_for(clock):
+    api = DataApi(dict(id='a', name='one'))
+    module = Module(api, name='two')
+    life = Lifecycle(module, DATA_KIND)
+    assert life.find() is None and PAGED == ['listed']
+    created = life.create({'name': 'two'}, {})
+    assert created['name'] == 'two' and life.wait_ready(created) is created
+    assert Lifecycle(Module(api, board_id='a'), DATA_KIND).find() == dict(id='a', name='one')
+    assert api.log == [('GET', '/things'), ('POST', '/things'), ('GET', '/things/a')] and clock.sleeps == []

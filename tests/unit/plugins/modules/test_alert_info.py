@@ -12,11 +12,14 @@ __metaclass__ = type
 
 import pytest
 
+from ansible_collections.engine.cloud.plugins.module_utils.alert_rules import definition
+from ansible_collections.engine.cloud.plugins.module_utils.dashboard_rules import alert_dashboard
 from ansible_collections.engine.cloud.plugins.modules import alert_info
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import ALERTS, DASHBOARD_INGESTION
 from ansible_collections.engine.cloud.tests.simulator.observability import all_alerts
 
-FIELDS = dict(name='name', state='state', dashboard_id='dashboard', tile_id='tileId')
+FIELDS = dict(name=lambda alert: alert.get('name'), state=lambda alert: alert.get('state'), dashboard_id=alert_dashboard,
+              tile_id=lambda alert: alert.get('tileId'))
 
 
 def page(number):
@@ -34,9 +37,14 @@ def the_alerts(beyond_the_second_page=False, **filters):
     def holds(result, sim):
         alerts = all_alerts(sim.store)
         later = set(alert['id'] for alert in alerts[2000:])
-        return (result['alerts'] == [alert for alert in alerts if all(alert[FIELDS[option]] == value for option, value in filters.items())]
+        return (result['alerts'] == [exported(alert) for alert in alerts if all(FIELDS[option](alert) == value for option, value in filters.items())]
                 and (not beyond_the_second_page or any(alert['id'] in later for alert in result['alerts'])))
     return holds
+
+
+def exported(alert):
+    """An alert as alert_info returns it: with its definition."""
+    return dict(alert, definition=definition(alert))
 
 
 CASES = {
@@ -55,6 +63,17 @@ CASES = {
     'a bad state fails naming the choices': dict(
         args=dict(state='alert'),
         requests=[], fails='state', verify=lambda result, sim: 'ALERT' in result['msg'] and 'INSUFFICIENT_DATA' in result['msg']),
+    'one alert by alert_id, one request': dict(
+        args=dict(alert_id=ALERTS[2]), requests=[('GET', '/api/v2/alerts/' + ALERTS[2])],
+        verify=lambda result, sim: [alert['id'] for alert in result['alerts']] == [ALERTS[2]]
+        and result['alerts'][0]['definition']['alert_id'] == ALERTS[2] and result['alerts'][0]['definition']['channels']),
+    'alert_id and a filter it does not match give an empty list': dict(
+        args=dict(alert_id=ALERTS[2], state='inactive'), requests=[('GET', '/api/v2/alerts/' + ALERTS[2])], result={'alerts': []}),
+    'a missing alert_id fails': dict(
+        args=dict(alert_id='65c0000000000000000000ff'), requests=[('GET', '/api/v2/alerts/65c0000000000000000000ff')],
+        fails='alert 65c0000000000000000000ff not found (GET /api/v2/alerts/65c0000000000000000000ff answered HTTP 404)'),
+    'a bad alert_id fails before any request': dict(
+        args=dict(alert_id='65c0'), requests=[], fails="alert_id must be an object id of 24 hexadecimal digits, got '65c0'"),
     'a refused token says so': dict(
         args=dict(api_token='wrong-token-4d1f'),
         requests=[page(0)], fails='GET http://simulator.test/api/v2/alerts failed: HTTP 401: Unauthorized',
@@ -78,7 +97,7 @@ def test_alert_info(run, case):
 def test_dashboard_id_matches_in_any_case(run):
     run(alert_info, dict(dashboard_id=DASHBOARD_INGESTION.upper()), requests=[page(0)],
         verify=lambda result, sim: result['alerts'] and result['alerts'] == [
-            alert for alert in all_alerts(sim.store) if alert['dashboard'] == DASHBOARD_INGESTION])
+            exported(alert) for alert in all_alerts(sim.store) if alert_dashboard(alert) == DASHBOARD_INGESTION])
 
 
 def test_no_alerts_is_one_request_and_an_empty_list(run):

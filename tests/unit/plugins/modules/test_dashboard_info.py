@@ -13,6 +13,7 @@ import json
 
 import pytest
 
+from ansible_collections.engine.cloud.plugins.module_utils.dashboard_rules import definition
 from ansible_collections.engine.cloud.plugins.modules import dashboard_info
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import DASHBOARD_HEALTH
 
@@ -22,7 +23,8 @@ WRONG_TOKEN = 'wrong-token-4d1f'
 
 
 def the_fixture_dashboard(result, sim):
-    return result['dashboard'] == next(item for item in sim.state()['dashboards'] if item['id'] == DASHBOARD_HEALTH)
+    stored = next(item for item in sim.state()['dashboards'] if item['id'] == DASHBOARD_HEALTH)
+    return result['dashboard'] == dict(stored, definition=definition(stored))
 
 
 CASES = {

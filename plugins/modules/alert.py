@@ -1,0 +1,373 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+module: alert
+short_description: Create, change and delete an observability alert
+version_added: 0.1.0
+description:
+  - Manages one alert of the observability API as code. The alert is found by O(alert_id), or by O(name) among the
+    alerts of every page of the listing; two or more alerts of that name fail the task before any write, listing their
+    ids (the API does not keep names unique).
+  - An alert watches a tile of a dashboard (O(dashboard) and O(tile), each an id or a name, resolved by one read of the
+    dashboards) or a saved search (O(saved_search_id), optionally O(group_by)).
+  - With O(state=present), an alert that does not exist is created (one C(POST)). An existing alert converges: the
+    module compares the alert as read with the alert the task describes and, when they differ, sends the whole alert
+    in one C(PUT), the current alert merged with the options given. The API sets the texts a C(PUT) leaves out
+    (C(name), C(message), C(note), C(num_consecutive_windows)) to null, so a task that changes only the threshold keeps
+    the message. Options left out keep their current value; an empty O(message) or O(note) removes it.
+  - An alert on a tile whose display type cannot carry alerts (only C(line), C(stacked_bar) and C(number) can) fails
+    before any write, naming the tile and its type. The API would accept it, and the next update of the dashboard
+    would delete it. An alert that already is on such a tile is not written either; when nothing differs (its
+    definition fed back, say), the task reports no change and warns.
+  - The tile an existing alert is on may be missing from reads (the API leaves PromQL tiles out of them); given by the
+    id the alert holds, the alert keeps it.
+  - Servers read and write alerts in different forms (C(dashboard)/C(team) or C(dashboardId)/C(teamId)); the module
+    reads either. It sends C(channels) (all webhooks) and C(channel) (the first) on every write. Servers that keep one
+    channel per alert read no C(channels); asked for several channels there, the task fails with a message instead
+    of reporting a change on every run.
+  - With O(state=absent), the alert is deleted and, with O(wait=true), a read confirms that it is gone. An alert that
+    is not there (a read answers 404) reports no change and nothing is sent, whether the server answers a delete of a
+    missing alert with 404 or with 200.
+  - M(engine.cloud.alert_info) returns, with each alert, its C(definition): these options, as they describe the alert.
+    Fed back to this module, a definition reports no change and sends no write.
+author:
+  - engine.cloud contributors (@engine-cloud)
+options:
+  state:
+    description:
+      - V(present) creates or changes the alert, V(absent) deletes it.
+    type: str
+    choices: [present, absent]
+    default: present
+  alert_id:
+    description:
+      - Id of the alert, an object id of 24 hexadecimal digits. With O(name) too, the alert of this id gets that name.
+      - An alert is created from its O(name) alone; an O(alert_id) that does not exist fails the task.
+      - One of O(alert_id) and O(name) is required.
+    type: str
+  name:
+    description:
+      - Name of the alert, 1 to 512 characters. Without O(alert_id) it finds the alert, which must be the only one of
+        that name.
+    type: str
+  dashboard:
+    description:
+      - The dashboard of the tile the alert watches, by id or by name (a name must be the only one of its dashboards).
+      - Goes with O(tile). Left out with O(tile) and O(saved_search_id), an existing alert keeps its source.
+    type: str
+  tile:
+    description:
+      - The tile of O(dashboard) that the alert watches, by id or by name. Its display type must be able to carry
+        alerts (C(line), C(stacked_bar) or C(number)).
+    type: str
+  saved_search_id:
+    description:
+      - Id of the saved search the alert watches, instead of a tile.
+    type: str
+  group_by:
+    description:
+      - The field a saved-search alert groups by. Only for alerts on a saved search.
+    type: str
+  threshold:
+    description:
+      - The value the watched value is compared with. Required to create an alert.
+    type: float
+  threshold_type:
+    description:
+      - How the value is compared with O(threshold). V(between) and V(not_between) need O(threshold_max).
+      - Required to create an alert.
+    type: str
+    choices: [above, below, above_exclusive, below_or_equal, equal, not_equal, between, not_between]
+  threshold_max:
+    description:
+      - Upper end of the range of O(threshold_type=between) and O(threshold_type=not_between), at least O(threshold).
+        Only for those two kinds.
+    type: float
+  interval:
+    description:
+      - How often the alert is evaluated. Required to create an alert.
+    type: str
+    choices: [1m, 5m, 15m, 30m, 1h, 6h, 12h, 1d]
+  channels:
+    description:
+      - Ids of the webhooks the alert notifies, 1 to 10, none twice; the first is the alert's C(channel).
+      - Servers that keep one channel per alert take one only.
+      - Required to create an alert.
+    type: list
+    elements: str
+  message:
+    description:
+      - Text the alert sends, up to 4096 characters. An empty string removes it.
+    type: str
+  note:
+    description:
+      - A note on the alert, up to 4096 characters. An empty string removes it.
+    type: str
+  num_consecutive_windows:
+    description:
+      - How many consecutive evaluation windows must cross the threshold before the alert fires, at least 1.
+    type: int
+  schedule_offset_minutes:
+    description:
+      - Minutes by which the evaluation windows are offset, 0 or more.
+    type: int
+  schedule_start_at:
+    description:
+      - When the evaluation schedule starts, as the API takes it (an ISO 8601 time).
+    type: str
+  wait:
+    description:
+      - With O(state=absent), read the alert again after the delete until the API answers 404 (older servers answer a
+        delete with 200 whether or not the alert was there).
+    type: bool
+    default: true
+  wait_timeout:
+    description:
+      - Seconds, at least 1, for that wait.
+    type: int
+    default: 60
+extends_documentation_fragment:
+  - engine.cloud.observability
+  - engine.cloud.cloud.UNUSED
+  - engine.cloud.attributes
+  - engine.cloud.attributes.OBSERVABILITY_GROUP
+attributes:
+  check_mode:
+    support: full
+    details:
+      - Reports what would be created, changed or deleted, with the predicted alert, and sends no write. The reads that
+        find the alert and resolve its tile are sent.
+  diff_mode:
+    support: full
+    details:
+      - A create shows the alert to be sent, a change the fields that differ, a delete the alert.
+  idempotent:
+    support: full
+    details:
+      - A second run, and a definition from M(engine.cloud.alert_info), report no change and send only reads.
+notes:
+  - A create whose answer is lost (a timeout, a reset, HTTP 502, 503 or 504) may have been applied. It is never sent
+    again blindly; the alerts are read again by name, and one alert of that name is taken as created.
+  - Requests are paced under the API's limit of 100 requests a minute per token, shared by every process of the
+    controller that uses the same token (O(api_rate_limit)).
+seealso:
+  - module: engine.cloud.alert_info
+  - module: engine.cloud.dashboard_info
+'''
+
+EXAMPLES = r'''
+- name: Alert when the CPU tile of the Service health dashboard goes above 90
+  engine.cloud.alert:
+    name: CPU above 90
+    dashboard: Service health
+    tile: CPU usage
+    threshold: 90
+    threshold_type: above
+    interval: 5m
+    channels:
+      - 65d000000000000000000001
+    message: CPU above 90% on prod-analytics
+  register: cpu_alert
+
+- name: Raise its threshold; the message and the channels stay as they are
+  engine.cloud.alert:
+    alert_id: "{{ cpu_alert.alert.id }}"
+    threshold: 95
+
+- name: Alert while the error ratio is outside 0 to 0.05, on two webhooks
+  engine.cloud.alert:
+    name: Error ratio out of range
+    dashboard: 65a1b2c3d4e5f60718293a4b
+    tile: Error ratio
+    threshold: 0
+    threshold_type: not_between
+    threshold_max: 0.05
+    interval: 15m
+    num_consecutive_windows: 2
+    channels:
+      - 65d000000000000000000001
+      - 65d000000000000000000002
+
+- name: Export an alert, then manage it from its definition
+  engine.cloud.alert_info:
+    name: Consumer lag
+  register: exported
+
+- name: Apply the definition (no change, no write)
+  engine.cloud.alert: "{{ exported.alerts[0].definition }}"
+
+- name: Delete the CPU alert
+  engine.cloud.alert:
+    alert_id: "{{ cpu_alert.alert.id }}"
+    state: absent
+'''
+
+RETURN = r'''
+alert:
+  description:
+    - The alert after the task, as the API returned it (in check mode, as predicted); an empty dict when O(state=absent).
+    - Which fields a read holds depends on the server (C(dashboardId) and C(teamId), or C(dashboard) and C(team); C(channels) or only C(channel)).
+  returned: success
+  type: dict
+  contains:
+    id:
+      description: Id of the alert.
+      type: str
+      sample: 65c000000000000000000009
+    name:
+      description: Name of the alert, or null.
+      type: str
+      sample: CPU above 90
+    message:
+      description: Text the alert sends, or null.
+      type: str
+      sample: CPU above 90% on prod-analytics
+    threshold:
+      description: The threshold.
+      type: float
+      sample: 90
+    thresholdType:
+      description: How the value is compared with the threshold.
+      type: str
+      sample: above
+    interval:
+      description: Evaluation interval.
+      type: str
+      sample: 5m
+    source:
+      description: What the alert watches, C(tile) or C(saved_search).
+      type: str
+      sample: tile
+    tileId:
+      description: Id of the tile the alert watches.
+      type: str
+      sample: 65f000000000000000000010
+    channel:
+      description: The first channel, with C(type) and C(webhookId).
+      type: dict
+      sample: {type: webhook, webhookId: 65d000000000000000000001}
+    channels:
+      description: Every channel, on servers that keep several.
+      type: list
+      elements: dict
+      sample: [{type: webhook, webhookId: 65d000000000000000000001}]
+'''
+
+import json
+
+from ansible_collections.engine.cloud.plugins.module_utils import alert_rules, dashboard_rules, validate
+from ansible_collections.engine.cloud.plugins.module_utils.base import wait_options
+from ansible_collections.engine.cloud.plugins.module_utils.lifecycle import Kind, Lifecycle, envelope
+from ansible_collections.engine.cloud.plugins.module_utils.observability import PREFIX, ObservabilityModule
+
+
+def _str(**more):
+    return dict(type='str', **more)
+
+
+SPEC = dict(
+    state=_str(choices=['present', 'absent'], default='present'),
+    alert_id=_str(),
+    name=_str(),
+    dashboard=_str(),
+    tile=_str(),
+    saved_search_id=_str(),
+    group_by=_str(),
+    threshold=dict(type='float'),
+    threshold_type=_str(choices=list(alert_rules.THRESHOLD_TYPES)),
+    threshold_max=dict(type='float'),
+    interval=_str(choices=list(alert_rules.INTERVALS)),
+    channels=dict(type='list', elements='str'),
+    message=_str(),
+    note=_str(),
+    num_consecutive_windows=dict(type='int'),
+    schedule_offset_minutes=dict(type='int'),
+    schedule_start_at=_str(),
+)
+
+KIND = Kind(noun='alert', key='alert', id_option='alert_id', collection=lambda module: PREFIX + '/alerts',
+            item=lambda module, alert_id: '%s/alerts/%s' % (PREFIX, alert_id), unwrap=envelope('data'),
+            listing=lambda module: module.list_all('/alerts'))
+
+
+def main():
+    module = ObservabilityModule(dict(SPEC, **wait_options(60)), required_one_of=[('alert_id', 'name')],
+                                 required_together=[('dashboard', 'tile')],
+                                 mutually_exclusive=[('saved_search_id', 'dashboard'), ('saved_search_id', 'tile'), ('group_by', 'tile')])
+    params = module.params
+    module.fail_on_errors(validate.object_id('alert_id', params['alert_id']), *alert_rules.option_errors(params))
+    life = Lifecycle(module, KIND)
+    current = life.find()
+    if params['state'] == 'absent':
+        if current is None:
+            life.absent()
+        life.delete(current)
+    source, doomed = resolve_source(module, current)
+    merged = alert_rules.merge({} if current is None else alert_rules.definition(current), params, source)
+    module.fail_on_errors(*alert_rules.merged_errors(merged, params, current is None))
+    if current is None:
+        module.fail_on_errors(doomed and doomed + '. Nothing was sent')
+        create(module, life, merged)
+    module.fail_on_errors(alert_rules.channels_error(current, params['channels']))
+    update(module, life, current, source, doomed)
+
+
+def create(module, life, merged):
+    """POST the alert; a server that kept one channel of several fails the task, naming the alert it made."""
+    alert = life.create(alert_rules.body(merged), alert_rules.predicted(merged))
+    error = alert_rules.channels_error(alert, merged['channels'])
+    if error:
+        module.fail('alert %s was created with its first channel only: %s' % (alert.get('id'), error), changed=True, alert=alert)
+    module.exit(changed=True, diff=dict(before={}, after=alert_rules.body(merged)), alert=alert)
+
+
+def update(module, life, current, source, doomed):
+    """The whole alert in one PUT when anything differs. An alert already on a tile that cannot carry alerts is
+    not written (the next update of its dashboard would delete it); with nothing to write, a warning says so."""
+    params = module.params
+
+    def plan(alert):
+        return alert_rules.plan(alert, params, source)
+    if doomed:
+        module.fail_on_errors(plan(current)[0] and doomed + '. Nothing was sent')
+        module.warn(doomed)
+    path = KIND.item(module, current['id'])
+    alert, diff = module.apply(lambda: life.read(current['id']), plan,
+                               lambda body: KIND.unwrap(module.request('PUT', path, body=body)), current=current)
+    module.exit(changed=diff is not None, diff=diff, alert=alert)
+
+
+def resolve_source(module, current):
+    """(the source the task gives as options of ids, None to keep the current one; why its tile cannot carry
+    alerts, or None). A tile is found on its dashboard by id or name (one read of the dashboards). The tile an
+    alert is on may be missing from reads (a PromQL tile): then the alert keeps it."""
+    params = module.params
+    if params['saved_search_id'] is not None:
+        return dict(saved_search_id=params['saved_search_id']), None
+    if params['tile'] is None:
+        return None, None
+    dashboard = the_one(module, 'dashboard', params['dashboard'], module.read('/dashboards') or [], '')
+    tiles = dashboard.get('tiles') or []
+    if current is not None and not alert_rules.matching(tiles, params['tile']) and alert_rules.on_tile(current, dashboard['id'], params['tile']):
+        return dict(dashboard=dashboard['id'], tile=current['tileId']), None
+    tile = the_one(module, 'tile', params['tile'], tiles, ' on dashboard %s (%s)' % (json.dumps(dashboard.get('name')), dashboard['id']))
+    return dict(dashboard=dashboard['id'], tile=tile['id']), alert_rules.tile_error(tile, dashboard_rules.display_type(tile), dashboard)
+
+
+def the_one(module, noun, wanted, items, where):
+    """The one item whose id, else whose name, is wanted; none or several fail before any write."""
+    found = alert_rules.matching(items, wanted)
+    module.fail_on_errors(alert_rules.matching_error(noun, wanted, found, where))
+    return found[0]
+
+
+if __name__ == '__main__':
+    main()

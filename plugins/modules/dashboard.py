@@ -1,0 +1,454 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+module: dashboard
+short_description: Create, change and delete an observability dashboard
+version_added: 0.1.0
+description:
+  - Manages an observability dashboard and its tiles as code. The dashboard is found by O(dashboard_id), or by O(name)
+    in one list request (C(GET /api/v2/dashboards)); names are not unique, and two dashboards of the name fail the task
+    before any write, listing their ids. With both, the dashboard of that id gets that name.
+  - With O(state=present), a dashboard that does not exist is created (one C(POST)). An existing one is compared with
+    the task and, when something differs, updated with one C(PUT) of its name, its tiles and (when given) its tags.
+  - Tiles compare in one normal form, whatever form the server reads them back in (as they were sent, in series form,
+    or in config form with the defaults the server adds, C(fillNulls), C(asRatio), C(where), C(whereLanguage),
+    C(valueExpression)). A second run reports no change and sends no write.
+  - Tiles are matched by O(tiles[].name). An update carries each kept tile's current id, so the tile and the alerts on
+    it survive an edit of its position, size or query. A tile that is new or renamed gets a new id.
+  - The API deletes alerts on an update or a delete of the dashboard without asking. A change that would delete alerts
+    (a tile removed or renamed, a tile whose display type cannot carry alerts, which the API cleans on every update,
+    or O(state=absent) of a dashboard with tile alerts) fails before any write and names each alert, unless
+    O(allow_alert_deletion=true); the result's RV(deleted_alerts) then names them.
+  - With O(state=absent), the dashboard is deleted and a read confirms it is gone (the API answers a delete of a
+    dashboard that is not there with success too). An absent dashboard reports no change.
+  - What the API would refuse (positions and sizes out of range, two tiles of one name, series items of mixed types,
+    a tile with both or neither of O(tiles[].series) and O(tiles[].config)) fails before any request.
+author:
+  - engine.cloud contributors (@engine-cloud)
+options:
+  state:
+    description:
+      - V(present) creates or updates the dashboard, V(absent) deletes it.
+    type: str
+    choices: [present, absent]
+    default: present
+  dashboard_id:
+    description:
+      - Id of the dashboard, an object id of 24 hexadecimal digits.
+      - One of O(dashboard_id) and O(name) is required. A dashboard is created from O(name) alone.
+    type: str
+  name:
+    description:
+      - Name of the dashboard, up to 1024 characters. Without O(dashboard_id), the dashboard is found by this name.
+    type: str
+  tags:
+    description:
+      - The dashboard's tags (up to 50, each up to 32 characters). Given, they replace the current ones (compared as the
+        server keeps them, duplicates removed, the first kept); left out, the current tags are kept.
+    type: list
+    elements: str
+  tiles:
+    description:
+      - The whole list of tiles. A tile left out is removed (with its alerts, see O(allow_alert_deletion)). Left out,
+        the current tiles are kept. The order of the list does not matter (a tile's place is O(tiles[].x) and
+        O(tiles[].y)).
+      - The API leaves tiles whose query language is PromQL out of every read, so no client can send them back. An
+        update (a change of any option) drops them, and their alerts; the module names those alerts as it does for
+        a removed tile.
+    type: list
+    elements: dict
+    suboptions:
+      name:
+        description:
+          - Name of the tile, unique in the list. It is the tile's identity.
+        type: str
+        required: true
+      x:
+        description: Column of the tile's left edge, 0 to 23.
+        type: int
+        required: true
+      y:
+        description: Row of the tile's top edge, 0 or more.
+        type: int
+        required: true
+      w:
+        description: Width in columns, 1 to 24.
+        type: int
+        required: true
+      h:
+        description: Height in rows, 1 or more.
+        type: int
+        required: true
+      series:
+        description:
+          - The tile's query in series form, the API's series items in snake_case, all of one O(tiles[].series[].type).
+          - The server stores it in config form (see the notes), with the display type of the items' type
+            (V(table), V(number), V(search), V(markdown)); a V(time) tile is C(stacked_bar) when its first item says
+            so, else C(line).
+          - Exactly one of O(tiles[].series) and O(tiles[].config).
+        type: list
+        elements: dict
+        suboptions:
+          type:
+            description: Kind of the item; every item of a tile has the same.
+            type: str
+            required: true
+            choices: [time, table, number, search, markdown]
+          source_id:
+            description: Id of the source the item queries (current servers require it).
+            type: str
+          data_source:
+            description: The contract's older form (V(metrics)), without O(tiles[].series[].source_id); kept so that the
+              definition of an old tile can be fed back unchanged. Current servers refuse an item without a source id.
+            type: str
+          agg_fn:
+            description: Aggregation.
+            type: str
+            choices: [avg, count, count_distinct, last_value, max, min, quantile, sum, any, none, increase]
+          field:
+            description: Field aggregated (not for C(count)).
+            type: str
+          where:
+            description: Filter of the query.
+            type: str
+          where_language:
+            description: Language of O(tiles[].series[].where); V(lucene) when left out.
+            type: str
+            choices: [sql, lucene, promql]
+          group_by:
+            description: Fields to group by, up to 10; the first item's are the tile's.
+            type: list
+            elements: str
+          alias:
+            description: Label of the series.
+            type: str
+          level:
+            description: Quantile level, 0 to 1.
+            type: float
+          metric_data_type:
+            description: Type of the metric (stored as C(metricType)).
+            type: str
+          metric_name:
+            description: Name of the metric.
+            type: str
+          number_format:
+            description: How numbers are shown; the first item's moves to the tile.
+            type: dict
+          display_type:
+            description: V(stacked_bar) on the first item of a V(time) tile makes it a stacked bar chart.
+            type: str
+            choices: [line, stacked_bar]
+          sort_order:
+            description: Order of a V(table) item's rows (a read in config form does not keep it).
+            type: str
+            choices: [asc, desc]
+          fields:
+            description: The fields a V(search) item shows.
+            type: list
+            elements: str
+          content:
+            description: The text of a V(markdown) item.
+            type: str
+      as_ratio:
+        description:
+          - With O(tiles[].series) of exactly two items, chart the first divided by the second.
+        type: bool
+      config:
+        description:
+          - The tile in the API's config form, as the API writes it (camelCase), for example a number tile with
+            C(displayType), C(sourceId) and C(select) (a list of one C(aggFn)).
+          - C(displayType) is one of V(line), V(stacked_bar), V(table), V(number), V(pie), V(bar), V(heatmap),
+            V(search), V(markdown), V(event_patterns). A chart has C(select) (1 to 20 items; V(number), V(pie) and
+            V(bar) exactly 1); C(asRatio) needs exactly 2.
+          - Exactly one of O(tiles[].series) and O(tiles[].config).
+        type: dict
+  allow_alert_deletion:
+    description:
+      - V(false) fails, before any write, a change that would delete alerts, naming each. V(true) lets it go; the
+        result's RV(deleted_alerts) names them.
+    type: bool
+    default: false
+  wait:
+    description:
+      - After a delete, read the dashboard until the API answers 404 (it answers a delete with success whether the
+        dashboard was there or not, so only a read tells it is gone). V(false) takes the answer as it is.
+    type: bool
+    default: true
+  wait_timeout:
+    description:
+      - Seconds, at least 1, for that wait.
+    type: int
+    default: 60
+extends_documentation_fragment:
+  - engine.cloud.observability
+  - engine.cloud.cloud.UNUSED
+  - engine.cloud.attributes
+  - engine.cloud.attributes.OBSERVABILITY_GROUP
+attributes:
+  check_mode:
+    support: full
+    details:
+      - Reports what would be created, changed or deleted, the alerts that would be deleted included, and sends no
+        write. A change refused for its alerts fails in check mode too.
+  diff_mode:
+    support: full
+    details:
+      - Shows the name and tags that differ and the tiles by name, with only what differs (in the normal form), and
+        under C(alerts) the alerts the change would delete.
+  idempotent:
+    support: full
+notes:
+  - How a series tile is stored, and so compared - the display type of its items' type, one C(select) item per series item (C(aggFn), C(alias), C(level),
+    C(metricName), C(metricType) from C(metric_data_type), C(valueExpression) from C(field), C(where) and
+    C(whereLanguage) with their defaults), C(sourceId) and C(groupBy) (joined with commas) from the first item, the
+    first C(numberFormat) on the tile, C(asRatio) only with exactly two items. Two tasks that differ only where the
+    stored form does not (the C(type) of the items, say) describe the same tile.
+  - A create whose answer is lost (a timeout, a reset, HTTP 502, 503 or 504) is never sent again blindly; the
+    dashboards are read again by name, and one dashboard of that name is taken as created.
+  - The API has no version or ETag on dashboards; the last writer wins.
+seealso:
+  - module: engine.cloud.dashboard_info
+  - module: engine.cloud.alert_info
+'''
+
+EXAMPLES = r'''
+- name: A dashboard with a line chart in series form and a number tile in config form
+  engine.cloud.dashboard:
+    name: Checkout service
+    tags: [production, checkout]
+    tiles:
+      - name: Requests per minute
+        x: 0
+        y: 0
+        w: 12
+        h: 3
+        series:
+          - type: time
+            source_id: 65b000000000000000000001
+            agg_fn: count
+            where: "service:checkout"
+            group_by: [host]
+      - name: Error count
+        x: 12
+        y: 0
+        w: 6
+        h: 3
+        config:
+          displayType: number
+          sourceId: 65b000000000000000000001
+          select:
+            - aggFn: count
+              where: "service:checkout AND level:error"
+  register: checkout
+
+- name: Move a tile; it keeps its id and the alerts on it
+  engine.cloud.dashboard:
+    dashboard_id: "{{ checkout.dashboard.id }}"
+    tiles:
+      - name: Requests per minute
+        x: 0
+        y: 3
+        w: 24
+        h: 3
+        series:
+          - type: time
+            source_id: 65b000000000000000000001
+            agg_fn: count
+            where: "service:checkout"
+            group_by: [host]
+      - name: Error count
+        x: 0
+        y: 0
+        w: 6
+        h: 3
+        config:
+          displayType: number
+          sourceId: 65b000000000000000000001
+          select:
+            - aggFn: count
+              where: "service:checkout AND level:error"
+
+- name: Export every dashboard, then apply the definitions (no change, no write)
+  engine.cloud.dashboard_info:
+  register: exported
+
+- name: Apply the exported definitions
+  engine.cloud.dashboard: "{{ dashboard.definition }}"
+  loop: "{{ exported.dashboards }}"
+  loop_control:
+    loop_var: dashboard
+    label: "{{ dashboard.name }}"
+
+- name: Delete the dashboard, and the alerts on its tiles
+  engine.cloud.dashboard:
+    name: Checkout service
+    state: absent
+    allow_alert_deletion: true
+  register: deleted
+
+- name: Say which alerts went with it
+  ansible.builtin.debug:
+    msg: "{{ deleted.deleted_alerts | map(attribute='name') | list }}"
+'''
+
+RETURN = r'''
+dashboard:
+  description:
+    - The dashboard after the task, as the API answered the create or update (or as read when nothing changed).
+    - In check mode, the dashboard as it would be (new tiles, and a dashboard to be created, have no C(id) yet).
+    - After a delete, the dashboard as read before it; V({}) when there was nothing to delete.
+  returned: success
+  type: dict
+  contains:
+    id:
+      description: Id of the dashboard.
+      type: str
+      sample: 65a1b2c3d4e5f60718293a4b
+    name:
+      description: Name of the dashboard.
+      type: str
+      sample: Checkout service
+    tags:
+      description: Tags of the dashboard.
+      type: list
+      elements: str
+      sample: [production, checkout]
+    tiles:
+      description:
+        - The tiles, each with C(id), C(name), C(x), C(y), C(w), C(h) and C(series) (with C(asRatio)) or C(config), in
+          the form the server reads them back.
+      type: list
+      elements: dict
+      sample:
+        - id: 6650f1a2b3c4d5e6f7a8b9c0
+          name: Error count
+          x: 12
+          y: 0
+          w: 6
+          h: 3
+          config:
+            displayType: number
+            sourceId: 65b000000000000000000001
+            select:
+              - aggFn: count
+                where: "service:checkout AND level:error"
+deleted_alerts:
+  description:
+    - The alerts the task deleted (in check mode, would delete), with O(allow_alert_deletion=true); V([]) when none.
+  returned: success
+  type: list
+  elements: dict
+  contains:
+    id:
+      description: Id of the alert.
+      type: str
+      sample: 65c000000000000000000001
+    name:
+      description: Name of the alert.
+      type: str
+      sample: High CPU
+    tile_id:
+      description: Id of the tile the alert was on.
+      type: str
+      sample: 6650f1a2b3c4d5e6f7a8b9c0
+    tile:
+      description: Name of that tile, as last read (null for a tile that reads leave out).
+      type: str
+      sample: CPU usage
+    reason:
+      description: Why the change deletes it.
+      type: str
+      sample: its tile is left out
+'''
+
+from ansible_collections.engine.cloud.plugins.module_utils import dashboard_rules as rules
+from ansible_collections.engine.cloud.plugins.module_utils.base import wait_options
+from ansible_collections.engine.cloud.plugins.module_utils.lifecycle import Kind, Lifecycle, envelope
+from ansible_collections.engine.cloud.plugins.module_utils.observability import PREFIX, ObservabilityModule
+
+
+def _str(**more):
+    return dict(type='str', **more)
+
+
+SERIES = dict(
+    type=_str(required=True, choices=list(rules.SERIES_TYPES)), source_id=_str(), data_source=_str(),
+    agg_fn=_str(choices=list(rules.AGG_FNS)), field=_str(), where=_str(), where_language=_str(choices=list(rules.WHERE_LANGUAGES)),
+    group_by=dict(type='list', elements='str'), alias=_str(), level=dict(type='float'), metric_data_type=_str(),
+    metric_name=_str(), number_format=dict(type='dict'), display_type=_str(choices=['line', 'stacked_bar']),
+    sort_order=_str(choices=['asc', 'desc']), fields=dict(type='list', elements='str'), content=_str())
+TILE = dict(
+    name=_str(required=True), x=dict(type='int', required=True), y=dict(type='int', required=True),
+    w=dict(type='int', required=True), h=dict(type='int', required=True),
+    series=dict(type='list', elements='dict', options=SERIES), as_ratio=dict(type='bool'), config=dict(type='dict'))
+SPEC = dict(
+    state=_str(choices=['present', 'absent'], default='present'),
+    dashboard_id=_str(), name=_str(), tags=dict(type='list', elements='str'),
+    tiles=dict(type='list', elements='dict', options=TILE),
+    allow_alert_deletion=dict(type='bool', default=False),
+)
+
+KIND = Kind(noun='dashboard', key='dashboard', id_option='dashboard_id', unwrap=envelope('data'),
+            collection=lambda module: PREFIX + '/dashboards', item=lambda module, dashboard_id: PREFIX + '/dashboards/' + dashboard_id)
+
+
+def main():
+    module = ObservabilityModule(dict(SPEC, **wait_options(60)), required_one_of=[('dashboard_id', 'name')])
+    module.fail_on_errors(*rules.option_errors(module.params))
+    life = Lifecycle(module, KIND)
+    current = life.find()
+    if module.params['state'] == 'absent':
+        if current is None:
+            module.exit(changed=False, dashboard={}, deleted_alerts=[])
+        delete(module, life, current)
+    if current is None:
+        created = life.create(rules.create_body(module.params), dict(rules.create_body(module.params), id=None))
+        module.exit(changed=True, diff=dict(before={}, after=created), dashboard=created, deleted_alerts=[])
+    update(module, life, current)
+
+
+def update(module, life, current):
+    """One PUT of what differs, after the alerts it would delete were allowed; nothing when nothing differs."""
+    body, diff = rules.plan(module.params, current)
+    if not body:
+        module.exit(changed=False, dashboard=current, deleted_alerts=[])
+    doomed = allowed_deletions(module, rules.deleted_by_update(alerts(module), current, body['tiles']))
+    diff = rules.with_alerts(diff, doomed)
+    if module.check_mode:
+        module.exit(changed=True, diff=diff, dashboard=rules.predicted(current, body), deleted_alerts=doomed)
+    path = KIND.item(module, current['id'])
+    dashboard, dummy = module.apply(lambda: life.read(current['id']), lambda seen: rules.plan(module.params, seen),
+                                    lambda sent: KIND.unwrap(module.request('PUT', path, body=sent)), current=current)
+    module.exit(changed=True, diff=diff, dashboard=dashboard, deleted_alerts=doomed)
+
+
+def delete(module, life, current):
+    """DELETE, confirmed by a read (the API answers a delete of nothing with 200 too)."""
+    doomed = allowed_deletions(module, rules.deleted_by_delete(alerts(module), current))
+    life.delete(current, deleted_alerts=doomed)
+
+
+def alerts(module):
+    return module.list_all('/alerts')
+
+
+def allowed_deletions(module, doomed):
+    """doomed, the alerts a change would delete, once allow_alert_deletion lets them go; else the task fails."""
+    if doomed and not module.params['allow_alert_deletion']:
+        module.fail('this change would delete %d alert%s: %s. Set allow_alert_deletion: true to let it delete them, or keep '
+                    'their tiles (same name, a display type that can carry alerts: %s). Nothing was sent'
+                    % (len(doomed), '' if len(doomed) == 1 else 's', rules.alerts_text(doomed), ', '.join(sorted(rules.CAN_CARRY_ALERTS))),
+                    alerts=doomed)
+    return doomed
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,245 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import json
+
+import pytest
+from hypothesis import given, strategies as st
+
+from ansible_collections.engine.cloud.plugins.module_utils import alert_rules
+from ansible_collections.engine.cloud.plugins.module_utils.dashboard_rules import display_type
+
+HOOK_A, HOOK_B, HOOK_C = '65d000000000000000000001', '65d000000000000000000002', '65d000000000000000000003'
+DASHBOARD, TILE = '65a1b2c3d4e5f60718293a4b', '65f000000000000000000010'
+
+# An alert as the newest servers read it (channels known, teamId/dashboardId).
+NEW = {
+    'id': '65c000000000000000000009', 'name': 'High CPU', 'message': 'CPU above 85%', 'note': None, 'threshold': 85,
+    'interval': '5m', 'thresholdType': 'above', 'source': 'tile', 'state': 'OK',
+    'channel': {'type': 'webhook', 'webhookId': HOOK_A},
+    'channels': [{'type': 'webhook', 'webhookId': HOOK_A}, {'type': 'webhook', 'webhookId': HOOK_B}],
+    'teamId': '65e000000000000000000001', 'tileId': TILE, 'dashboardId': DASHBOARD, 'numConsecutiveWindows': None,
+    'silenced': None, 'executionErrors': [], 'createdAt': '2026-01-01T00:00:00.000Z', 'updatedAt': '2026-01-01T00:00:00.000Z',
+}
+# The same alert as the contract's older servers read it: team/dashboard, one channel, no channels.
+OLD = dict((key, value) for key, value in NEW.items() if key not in ('teamId', 'dashboardId', 'channels', 'note', 'numConsecutiveWindows',
+                                                                      'silenced', 'executionErrors'))
+OLD.update(team='65e000000000000000000001', dashboard=DASHBOARD)
+SEARCH = {
+    'id': '65c00000000000000000000a', 'name': 'Slow queries', 'message': None, 'note': 'see runbook', 'threshold': 1,
+    'thresholdMax': 5, 'interval': '1h', 'thresholdType': 'between', 'source': 'saved_search', 'savedSearchId': '65f0000000000000000000aa',
+    'groupBy': 'service', 'channel': {'type': 'webhook', 'webhookId': HOOK_C}, 'channels': [{'type': 'webhook', 'webhookId': HOOK_C}],
+    'numConsecutiveWindows': 3, 'scheduleOffsetMinutes': 5, 'scheduleStartAt': '2026-01-01T00:00:00.000Z',
+}
+
+
+def params(**given):
+    """The module's options: None for every one not given, as AnsibleModule leaves them."""
+    options = dict((option, None) for option in alert_rules.DESCRIBING + alert_rules.TILE_SOURCE + alert_rules.SEARCH_SOURCE)
+    options.update(given)
+    return options
+
+
+# --- definition ------------------------------------------------------------------------------------
+
+def test_definition_of_a_new_form_tile_alert():
+    assert alert_rules.definition(NEW) == dict(
+        alert_id=NEW['id'], name='High CPU', dashboard=DASHBOARD, tile=TILE, threshold=85, threshold_type='above', interval='5m',
+        message='CPU above 85%', channels=[HOOK_A, HOOK_B])
+
+
+def test_definition_reads_the_older_form_the_same_way_with_its_one_channel():
+    assert alert_rules.definition(OLD) == dict(alert_rules.definition(NEW), channels=[HOOK_A])
+
+
+def test_definition_of_a_saved_search_alert_keeps_its_range_and_schedule():
+    assert alert_rules.definition(SEARCH) == dict(
+        alert_id=SEARCH['id'], name='Slow queries', saved_search_id='65f0000000000000000000aa', group_by='service', threshold=1,
+        threshold_type='between', threshold_max=5, interval='1h', note='see runbook', num_consecutive_windows=3,
+        schedule_offset_minutes=5, schedule_start_at='2026-01-01T00:00:00.000Z', channels=[HOOK_C])
+
+
+def test_a_stored_maximum_of_a_kind_without_range_is_not_part_of_the_definition():
+    # The PUT keeps thresholdMax when it is left out: an alert turned from between to above still stores it.
+    alert = dict(NEW, thresholdMax=99)
+    assert 'threshold_max' not in alert_rules.definition(alert)
+    assert alert_rules.plan(alert, params(**alert_rules.definition(alert)), None) == (None, None)
+
+
+@pytest.mark.parametrize('alert', [NEW, OLD, SEARCH, dict(NEW, name=None, message=None)], ids=['new', 'old', 'search', 'unnamed'])
+def test_a_definition_fed_back_plans_nothing(alert):
+    definition = alert_rules.definition(alert)
+    source = dict((option, definition[option]) for option in alert_rules.TILE_SOURCE + ('saved_search_id',) if option in definition)
+    assert alert_rules.plan(alert, params(**definition), source) == (None, None)
+    assert alert_rules.option_errors(params(**definition)) == []
+    assert alert_rules.merged_errors(alert_rules.merge(definition, params(**definition), source), params(**definition), False) == []
+
+
+# --- merge and the whole body ----------------------------------------------------------------------
+
+def test_a_threshold_change_sends_the_whole_alert_and_keeps_the_message():
+    body, diff = alert_rules.plan(NEW, params(threshold=90), None)
+    assert body == {
+        'source': 'tile', 'dashboardId': DASHBOARD, 'tileId': TILE, 'name': 'High CPU', 'threshold': 90, 'thresholdType': 'above',
+        'interval': '5m', 'message': 'CPU above 85%',
+        'channels': [{'type': 'webhook', 'webhookId': HOOK_A}, {'type': 'webhook', 'webhookId': HOOK_B}],
+        'channel': {'type': 'webhook', 'webhookId': HOOK_A}}
+    assert diff == dict(before=dict(threshold=85), after=dict(threshold=90))
+
+
+def test_an_old_form_read_is_updated_with_channels_and_channel():
+    body, diff = alert_rules.plan(OLD, params(message='CPU high'), None)
+    assert body['channel'] == {'type': 'webhook', 'webhookId': HOOK_A} and body['channels'] == [body['channel']]
+    assert body['dashboardId'] == DASHBOARD and 'dashboard' not in body and 'team' not in body
+    assert diff == dict(before=dict(message='CPU above 85%'), after=dict(message='CPU high'))
+
+
+def test_an_empty_message_removes_it_and_nothing_else():
+    body, diff = alert_rules.plan(NEW, params(message=''), None)
+    assert 'message' not in body and body['name'] == 'High CPU'
+    assert diff == dict(before=dict(message='CPU above 85%'), after=dict(message=None))
+
+
+def test_channels_compare_in_their_order():
+    body, diff = alert_rules.plan(NEW, params(channels=[HOOK_B, HOOK_A]), None)
+    assert body['channel'] == {'type': 'webhook', 'webhookId': HOOK_B}
+    assert sorted(diff['after']) == ['channel', 'channels']
+
+
+def test_numbers_compare_as_numbers():
+    assert alert_rules.plan(dict(NEW, threshold='85'), params(threshold=85.0), None) == (None, None)
+
+
+def test_a_new_source_replaces_the_other_kind():
+    merged = alert_rules.merge(alert_rules.definition(SEARCH), params(), dict(dashboard=DASHBOARD, tile=TILE))
+    assert 'saved_search_id' not in merged and 'group_by' not in merged
+    sent = alert_rules.body(merged)
+    assert sent['source'] == 'tile' and sent['tileId'] == TILE and 'savedSearchId' not in sent and 'groupBy' not in sent
+    merged = alert_rules.merge(alert_rules.definition(NEW), params(group_by='host'), dict(saved_search_id='65f0000000000000000000ab'))
+    assert alert_rules.body(merged)['source'] == 'saved_search' and merged['group_by'] == 'host' and 'tile' not in merged
+
+
+def test_the_range_kinds_send_their_maximum_and_the_others_do_not():
+    assert alert_rules.body(dict(threshold=1, threshold_type='between', threshold_max=2, tile='t', dashboard=DASHBOARD))['thresholdMax'] == 2
+    assert 'thresholdMax' not in alert_rules.body(dict(threshold=1, threshold_type='above', threshold_max=2, tile='t', dashboard=DASHBOARD))
+
+
+def test_a_create_body_from_nothing():
+    merged = alert_rules.merge({}, params(name='n', threshold=1, threshold_type='below', interval='1m', channels=[HOOK_A]),
+                               dict(dashboard=DASHBOARD, tile=TILE))
+    assert alert_rules.merged_errors(merged, params(), True) == []
+    assert alert_rules.body(merged) == {
+        'source': 'tile', 'dashboardId': DASHBOARD, 'tileId': TILE, 'name': 'n', 'threshold': 1, 'thresholdType': 'below', 'interval': '1m',
+        'channels': [{'type': 'webhook', 'webhookId': HOOK_A}], 'channel': {'type': 'webhook', 'webhookId': HOOK_A}}
+
+
+def test_a_create_names_what_it_lacks():
+    merged = alert_rules.merge({}, params(name='n', threshold=1), None)
+    assert alert_rules.merged_errors(merged, params(), True) == [
+        'creating alert "n" needs threshold_type, interval, channels, dashboard and tile, or saved_search_id']
+
+
+@given(st.lists(st.sampled_from([HOOK_A, HOOK_B, HOOK_C, '65d000000000000000000004']), min_size=1, max_size=4, unique=True),
+       st.sampled_from([NEW, OLD]), st.floats(min_value=-1e6, max_value=1e6, allow_nan=False))
+def test_after_an_update_the_read_back_plans_nothing(channels, alert, threshold):
+    """What a server that knows channels stores from the body plans nothing on the next run."""
+    body, dummy = alert_rules.plan(alert, params(channels=channels, threshold=threshold), None)
+    stored = dict(alert, **(body or {}))
+    assert alert_rules.plan(stored, params(channels=channels, threshold=threshold), None) == (None, None)
+
+
+# --- checks before any request ---------------------------------------------------------------------
+
+@pytest.mark.parametrize('given, message', [
+    (dict(threshold_type='between', threshold=1), 'threshold_type=between needs threshold_max (the upper end of the range)'),
+    (dict(threshold_type='not_between', threshold=5, threshold_max=4), 'threshold_max (4) must be at least threshold (5)'),
+    (dict(threshold_type='above', threshold_max=4), 'threshold_max goes only with threshold_type between or not_between, got threshold_type=above'),
+    (dict(channels=[]), 'channels must hold 1 to 10 webhook ids, got 0'),
+    (dict(channels=['65d%021d' % index for index in range(11)]), 'channels must hold 1 to 10 webhook ids, got 11'),
+    (dict(channels=[HOOK_A, HOOK_B, HOOK_A]), 'channels must not name a webhook twice, got %s more than once' % HOOK_A),
+    (dict(channels=[HOOK_A, ' ']), 'channels must not hold an empty webhook id'),
+    (dict(name=''), 'name must be 1 to 512 characters long, got 0'),
+    (dict(name='n' * 513), 'name must be 1 to 512 characters long, got 513'),
+    (dict(note='n' * 4097), 'note must be 0 to 4096 characters long, got 4097'),
+    (dict(num_consecutive_windows=0), 'num_consecutive_windows must be at least 1, got 0'),
+    (dict(schedule_offset_minutes=-5), 'schedule_offset_minutes must be at least 0, got -5'),
+])
+def test_bad_options(given, message):
+    assert alert_rules.option_errors(params(**given)) == [message]
+
+
+def test_ten_distinct_channels_and_a_range_are_fine():
+    assert not (alert_rules.option_errors(params(channels=['65d%021d' % index for index in range(10)], threshold_type='between',
+                                                    threshold=1, threshold_max=1, name='x' * 512, message='')))
+
+
+def test_merged_rules_after_the_read():
+    current = alert_rules.definition(SEARCH)
+    assert alert_rules.merged_errors(alert_rules.merge(current, params(threshold=9), None), params(threshold=9), False) == [
+        'threshold_max (5) must be at least threshold (9)']
+    tile = alert_rules.definition(NEW)
+    assert alert_rules.merged_errors(alert_rules.merge(tile, params(threshold_max=9), None), params(threshold_max=9), False) == [
+        'threshold_max goes only with threshold_type between or not_between, and the alert is above']
+    assert alert_rules.merged_errors(alert_rules.merge(tile, params(group_by='host'), None), params(group_by='host'), False) == [
+        'group_by goes only with an alert on a saved search (saved_search_id), and this one is on a tile']
+
+
+def test_one_channel_servers_refuse_several_channels_clearly():
+    assert alert_rules.channels_error(OLD, [HOOK_A]) is None
+    assert alert_rules.channels_error(NEW, [HOOK_A, HOOK_B]) is None
+    message = alert_rules.channels_error(OLD, [HOOK_A, HOOK_B])
+    assert message == ('this server keeps one channel per alert (alert "High CPU" reads channel, and no channels), so channels cannot hold '
+                       '2 webhooks (%s, %s): give one' % (HOOK_A, HOOK_B))
+
+
+def test_definitions_are_plain_data():
+    for alert in (NEW, OLD, SEARCH):
+        assert json.loads(json.dumps(alert_rules.definition(alert))) == alert_rules.definition(alert)
+
+
+# --- the source -------------------------------------------------------------------------------------
+
+TILES = [dict(id='65f000000000000000000010', name='CPU usage'), dict(id='t-mem', name='Memory'), dict(id='t-mem2', name='Memory'),
+         dict(id='t-x', name='t-mem')]
+
+
+def test_a_tile_is_found_by_id_before_name_and_an_object_id_in_any_case():
+    assert alert_rules.matching(TILES, 't-mem') == [TILES[1]]
+    assert alert_rules.matching(TILES, '65F000000000000000000010') == [TILES[0]]
+    assert alert_rules.matching(TILES, 'CPU usage') == [TILES[0]]
+    assert alert_rules.matching_error('tile', 'CPU usage', [TILES[0]], '') is None
+
+
+def test_none_or_several_fail_naming_what_was_looked_for():
+    assert alert_rules.matching_error('tile', 'Disk', [], ' on dashboard Ops (65a1b2c3d4e5f60718293a4b)') == (
+        'no tile on dashboard Ops (65a1b2c3d4e5f60718293a4b) has the id or name "Disk". Nothing was sent')
+    assert alert_rules.matching_error('dashboard', 'Memory', alert_rules.matching(TILES, 'Memory'), '') == (
+        '2 dashboards are named "Memory" (t-mem, t-mem2): give the id of one. Nothing was sent')
+
+
+@pytest.mark.parametrize('tile, carries', [
+    (dict(series=[dict(type='time', sourceId='s', aggFn='count', where='', groupBy=[])]), True),
+    (dict(series=[dict(type='time', sourceId='s', aggFn='count', where='', groupBy=[], displayType='stacked_bar')]), True),
+    (dict(series=[dict(type='number', sourceId='s', aggFn='count', where='')]), True),
+    (dict(config=dict(displayType='pie', sourceId='s', select=[dict(aggFn='count')])), False),
+    (dict(config=dict(displayType='markdown', markdown='# hi')), False),
+    (dict(config=dict(displayType='number', sourceId='s', select=[dict(aggFn='count')])), True),
+])
+def test_only_line_stacked_bar_and_number_tiles_carry_alerts(tile, carries):
+    tile = dict(tile, id='t1', name='T', x=0, y=0, w=6, h=3)
+    error = alert_rules.tile_error(tile, display_type(tile), dict(name='Ops'))
+    assert (error is None) == carries
+    if not carries:
+        assert error.startswith('tile "T" (t1) of dashboard "Ops" is a %s tile, which cannot carry alerts (only line, number, '
+                                'stacked_bar can)' % display_type(tile))
+
+
+def test_on_tile_reads_either_form_and_an_object_id_in_any_case():
+    assert alert_rules.on_tile(NEW, DASHBOARD.upper(), TILE) and alert_rules.on_tile(OLD, DASHBOARD, TILE)
+    assert not alert_rules.on_tile(NEW, DASHBOARD, 't-other') and not alert_rules.on_tile(SEARCH, DASHBOARD, TILE)

@@ -1,0 +1,300 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import copy
+
+import pytest
+
+from ansible_collections.engine.cloud.plugins.module_utils import dashboard_rules as rules
+
+SOURCE = '65b000000000000000000001'
+
+# A series tile as a task writes it (snake_case options, unset suboptions None as ansible-core fills them).
+OPTION_TILE = dict(name='Error ratio', x=6, y=3, w=6, h=3, as_ratio=True, config=None, series=[
+    dict(type='time', source_id=SOURCE, agg_fn='count', field=None, where='status:error', where_language=None,
+         group_by=['host', 'zone'], alias='errors', level=None, metric_data_type=None, metric_name=None,
+         number_format=dict(output='percent'), display_type='stacked_bar', data_source=None),
+    dict(type='time', source_id=SOURCE, agg_fn='avg', field='latency', where=None, where_language='sql',
+         group_by=['host', 'zone'], alias=None, level=0.5, metric_data_type='gauge', metric_name='latency', number_format=None,
+         display_type=None, data_source=None),
+])
+
+# The same tile as the newest servers read it back: config form, defaults added.
+CONFIG_READ = dict(id='t1', name='Error ratio', x=6, y=3, w=6, h=3, config=dict(
+    displayType='stacked_bar', sourceId=SOURCE, groupBy='host,zone', asRatio=True, fillNulls=True,
+    numberFormat=dict(output='percent'), select=[
+        dict(aggFn='count', alias='errors', valueExpression='', where='status:error', whereLanguage='lucene'),
+        dict(aggFn='avg', level=0.5, metricName='latency', metricType='gauge', valueExpression='latency', where='',
+             whereLanguage='sql')]))
+
+
+def as_sent():
+    """The tile as the module sends it, read back as sent (the oldest servers), with an id."""
+    return dict(rules.api_tile(OPTION_TILE), id='t1')
+
+
+def series_read():
+    """The tile as early-2026 servers read it: series form, camelCase, unset fields left out."""
+    tile = as_sent()
+    tile['series'] = [dict(item) for item in tile['series']]
+    return tile
+
+
+def test_the_three_read_forms_and_the_task_meet_in_one_normal_form():
+    desired = rules.normal_tile(rules.api_tile(OPTION_TILE))
+    assert rules.normal_tile(as_sent()) == desired
+    assert rules.normal_tile(series_read()) == desired
+    assert rules.normal_tile(CONFIG_READ) == desired
+    assert 'id' not in desired
+
+
+def test_a_series_tile_is_stored_as_the_reference_says():
+    config = rules.normal_tile(as_sent())['config']
+    assert config['displayType'] == 'stacked_bar'
+    assert config['sourceId'] == SOURCE
+    assert config['groupBy'] == 'host,zone'
+    assert config['numberFormat'] == dict(output='percent')
+    assert config['asRatio'] is True and config['fillNulls'] is True
+    assert config['select'][0] == dict(aggFn='count', alias='errors', valueExpression='', where='status:error', whereLanguage='lucene')
+    assert config['select'][1]['metricType'] == 'gauge'
+
+
+def test_as_ratio_holds_only_with_exactly_two_items_and_line_is_the_default_display():
+    tile = dict(name='one', x=0, y=0, w=1, h=1, asRatio=True, series=[dict(type='time', sourceId=SOURCE, aggFn='count', where='', groupBy=[])])
+    config = rules.normal_tile(tile)['config']
+    assert config['asRatio'] is False
+    assert config['displayType'] == 'line'
+    assert 'groupBy' not in config
+
+
+def test_a_config_tile_without_defaults_equals_its_read_with_defaults():
+    sent = dict(name='n', x=0, y=0, w=4, h=2, config=dict(displayType='number', sourceId=SOURCE, select=[dict(aggFn='count')]))
+    read = dict(sent, id='x', config=dict(sent['config'], fillNulls=True, asRatio=False,
+                                          select=[dict(aggFn='count', where='', whereLanguage='lucene', valueExpression='')]))
+    assert rules.normal_tile(sent) == rules.normal_tile(read)
+    assert not rules.tiles_differ([read], [sent])
+
+
+def test_a_setting_that_differs_from_a_default_still_differs():
+    sent = dict(name='n', x=0, y=0, w=4, h=2, config=dict(displayType='line', select=[dict(aggFn='count')], fillNulls=False))
+    read = dict(sent, config=dict(sent['config'], fillNulls=True))
+    assert rules.tiles_differ([read], [sent])
+
+
+def test_select_order_counts_and_tile_order_does_not():
+    two = [dict(aggFn='count'), dict(aggFn='avg', valueExpression='x')]
+    tile = dict(name='n', x=0, y=0, w=4, h=2, config=dict(displayType='line', select=two))
+    swapped = dict(tile, config=dict(tile['config'], select=two[::-1]))
+    assert rules.tiles_differ([tile], [swapped])
+    other = dict(tile, name='m')
+    assert not rules.tiles_differ([tile, other], [other, tile])
+
+
+def test_two_read_tiles_of_one_name_always_differ():
+    tile = dict(name='n', x=0, y=0, w=4, h=2, config=dict(displayType='markdown', markdown='hi'))
+    assert rules.tiles_differ([tile, dict(tile)], [tile])
+
+
+@pytest.mark.parametrize('display, can', [('line', True), ('stacked_bar', True), ('number', True), ('table', False),
+                                          ('pie', False), ('bar', False), ('heatmap', False), ('search', False),
+                                          ('markdown', False), ('event_patterns', False)])
+def test_only_line_stacked_bar_and_number_tiles_can_carry_alerts(display, can):
+    tile = dict(name='n', x=0, y=0, w=1, h=1, config=dict(displayType=display))
+    assert (rules.display_type(tile) in rules.CAN_CARRY_ALERTS) is can
+
+
+def test_a_series_tile_has_the_display_type_of_its_first_item():
+    assert rules.display_type(as_sent()) == 'stacked_bar'
+    assert rules.display_type(dict(name='n', series=[dict(type='time')])) == 'line'
+
+
+def test_the_diff_shows_tiles_by_name_with_only_what_differs():
+    current = [CONFIG_READ, dict(name='Gone', x=0, y=9, w=2, h=2, id='t9', config=dict(displayType='markdown', markdown='bye'))]
+    moved = dict(rules.api_tile(OPTION_TILE), x=0)
+    added = dict(name='New', x=0, y=6, w=2, h=2, config=dict(displayType='markdown', markdown='hi'))
+    before, after = rules.tiles_diff(current, [moved, added])
+    assert before == {'Error ratio': dict(x=6), 'Gone': dict(x=0, y=9, w=2, h=2, config=dict(displayType='markdown', markdown='bye',
+                                                                                              fillNulls=True, asRatio=False))}
+    assert after == {'Error ratio': dict(x=0), 'New': dict(x=0, y=6, w=2, h=2, config=dict(displayType='markdown', markdown='hi',
+                                                                                          fillNulls=True, asRatio=False))}
+
+
+def test_the_diff_goes_down_into_the_config():
+    changed = copy.deepcopy(OPTION_TILE)
+    changed['series'][0]['where'] = 'status:fatal'
+    before, after = rules.tiles_diff([CONFIG_READ], [rules.api_tile(changed)])
+    assert list(before) == ['Error ratio']
+    assert set(before['Error ratio']) == set(after['Error ratio']) == {'config'}
+    assert set(after['Error ratio']['config']) == {'select'}
+    assert after['Error ratio']['config']['select'][0]['where'] == 'status:fatal'
+
+
+def test_nothing_differs_nothing_in_the_diff():
+    assert rules.tiles_diff([CONFIG_READ], [rules.api_tile(OPTION_TILE)]) == ({}, {})
+
+
+def test_kept_tiles_carry_their_current_id_and_new_or_renamed_ones_none():
+    current = [dict(CONFIG_READ, id='t1'), dict(name='Other', id='t2', config={})]
+    kept, renamed = rules.api_tile(OPTION_TILE), dict(name='Other 2', x=0, y=0, w=1, h=1, config={})
+    tiles = rules.with_ids(current, [kept, renamed])
+    assert tiles[0]['id'] == 't1'
+    assert 'id' not in tiles[1]
+    assert 'id' not in kept  # the desired tiles are not changed
+
+
+def test_tags_are_compared_as_the_server_keeps_them():
+    assert rules.kept_tags(['a', 'b', 'a', 'c', 'b']) == ['a', 'b', 'c']
+    assert rules.update_body('d', [], None) == dict(name='d', tiles=[])
+    assert rules.update_body('d', [], ['x', 'x']) == dict(name='d', tiles=[], tags=['x'])
+
+
+DASHBOARD = dict(id='65a1b2c3d4e5f60718293a4b', name='d', tiles=[
+    dict(id='t-line', name='Line', config=dict(displayType='line')),
+    dict(id='t-gone', name='Gone', config=dict(displayType='line')),
+])
+ALERTS = [
+    dict(id='a1', name='on line', source='tile', tileId='t-line', dashboardId=DASHBOARD['id']),
+    dict(id='a2', name='on gone', source='tile', tileId='t-gone', dashboard=DASHBOARD['id']),
+    dict(id='a3', name='on promql', source='tile', tileId='t-promql', dashboardId=DASHBOARD['id']),
+    dict(id='a4', name='elsewhere', source='tile', tileId='t-line', dashboardId='65a1b2c3d4e5f60718293a4c'),
+    dict(id='a5', name='search', source='saved_search', savedSearchId='s1'),
+]
+
+
+def test_an_update_deletes_the_alerts_of_tiles_left_out_and_of_tiles_read_never():
+    body = [dict(id='t-line', name='Line', x=0, y=0, w=1, h=1, config=dict(displayType='line'))]
+    doomed = rules.deleted_by_update(ALERTS, DASHBOARD, body)
+    assert [alert['id'] for alert in doomed] == ['a2', 'a3']
+    assert doomed[0] == dict(id='a2', name='on gone', tile_id='t-gone', tile='Gone', reason='its tile is left out')
+    assert 'PromQL' in doomed[1]['reason']
+
+
+def test_an_update_deletes_the_alerts_of_a_tile_that_cannot_carry_them():
+    body = [dict(id='t-line', name='Line', config=dict(displayType='table')), dict(id='t-gone', name='Gone', config=dict(displayType='number'))]
+    doomed = rules.deleted_by_update(ALERTS, DASHBOARD, body)
+    assert [(alert['id'], alert['reason']) for alert in doomed] == [
+        ('a1', 'its tile becomes a table tile, which cannot carry alerts'), ('a3', rules.deleted_by_update(ALERTS, DASHBOARD, [])[2]['reason'])]
+
+
+def test_a_delete_deletes_every_tile_alert_of_the_dashboard():
+    assert [alert['id'] for alert in rules.deleted_by_delete(ALERTS, DASHBOARD)] == ['a1', 'a2', 'a3']
+    assert '"on gone" (a2) on tile "Gone": its dashboard is deleted' in rules.alerts_text(rules.deleted_by_delete(ALERTS, DASHBOARD))
+
+
+def test_camel_and_snake_are_inverse_on_the_series_keys():
+    for key in ('sourceId', 'aggFn', 'where', 'whereLanguage', 'groupBy', 'metricDataType', 'numberFormat', 'displayType', 'dataSource'):
+        assert rules.camel(rules.snake(key)) == key
+
+
+@pytest.mark.parametrize('tile', [
+    as_sent(), series_read(), CONFIG_READ,
+    # the contract's form, as the oldest servers read the simulator's data
+    dict(id='t-err', name='Error ratio', x=6, y=3, w=6, h=3, asRatio=True, series=[
+        dict(type='time', dataSource='metrics', aggFn='count', field='query.count', where='status:error', groupBy=[]),
+        dict(type='time', dataSource='metrics', aggFn='count', field='query.count', where='', groupBy=[])]),
+])
+def test_a_definition_fed_back_is_the_tile_read(tile):
+    dashboard = dict(id='65a1b2c3d4e5f60718293a4b', name='d', tags=['x'], tiles=[tile])
+    option = rules.definition(dashboard)
+    assert option['dashboard_id'] == dashboard['id'] and option['name'] == 'd' and option['tags'] == ['x']
+    assert rules.tile_errors('tiles[0]', option['tiles'][0]) == []
+    assert not rules.tiles_differ([tile], [rules.api_tile(option['tiles'][0])])
+
+
+GOOD = dict(name='t', x=0, y=0, w=24, h=1, series=None, as_ratio=None, config=dict(displayType='markdown', markdown='hi'))
+
+
+@pytest.mark.parametrize('change, message', [
+    (dict(x=24), 'tiles[0].x must be between 0 and 23, got 24'),
+    (dict(x=-1), 'tiles[0].x must be between 0 and 23, got -1'),
+    (dict(y=-1), 'tiles[0].y must be at least 0, got -1'),
+    (dict(w=0), 'tiles[0].w must be between 1 and 24, got 0'),
+    (dict(w=25), 'tiles[0].w must be between 1 and 24, got 25'),
+    (dict(h=0), 'tiles[0].h must be at least 1, got 0'),
+    (dict(series=[dict(type='time')]), 'tiles[0] must have exactly one of series and config'),
+    (dict(config=None), 'tiles[0] must have exactly one of series and config'),
+    (dict(config=None, series=[]), 'tiles[0].series must hold at least one item'),
+    (dict(config=None, series=[dict(type='time'), dict(type='number')]), 'tiles[0].series must be all of one type, got number, time'),
+    (dict(config=None, series=[dict(type='time', level=2)]), 'tiles[0].series[0].level must be between 0 and 1, got 2'),
+    (dict(config=None, series=[dict(type='time', group_by=list('abcdefghijk'))]), 'tiles[0].series[0].group_by must hold at most 10 fields, got 11'),
+    (dict(as_ratio=True), 'tiles[0].as_ratio goes with series only; in config form, set asRatio in config'),
+    (dict(config=dict(displayType='graph')), 'tiles[0].config.displayType must be one of line, stacked_bar'),
+    (dict(config=dict(displayType='number', select=[dict(aggFn='count'), dict(aggFn='count')])),
+     'tiles[0].config.select of a number tile must hold exactly 1 items, got 2'),
+    (dict(config=dict(displayType='line', select=[dict(aggFn='count')] * 21)), 'tiles[0].config.select of a line tile must hold between 1 and 20'),
+    (dict(config=dict(displayType='line')), 'tiles[0].config.select of a line tile must hold between 1 and 20 items, got null'),
+    (dict(config=dict(displayType='line', select=[dict(aggFn='median')])), 'tiles[0].config.select[0].aggFn must be one of avg'),
+    (dict(config=dict(displayType='line', select=[dict(aggFn='count', whereLanguage='kql')])), 'tiles[0].config.select[0].whereLanguage must be one of'),
+    (dict(config=dict(displayType='line', select=[dict(aggFn='count')], asRatio=True)), 'tiles[0].config.asRatio needs exactly 2 select items'),
+    (dict(name=' '), 'tiles[0].name must not be empty'),
+])
+def test_bad_tiles_are_refused_with_a_message_naming_the_option(change, message):
+    errors = rules.option_errors(dict(name='d', tiles=[dict(GOOD, **change)]))
+    assert len(errors) == 1 and errors[0].startswith(message), errors
+
+
+def test_two_tiles_of_one_name_are_refused():
+    errors = rules.option_errors(dict(name='d', tiles=[GOOD, dict(GOOD, y=1)]))
+    assert errors == ['tiles[1].name: two tiles are named "t"; a tile name must be unique on the dashboard (it is the tile\'s identity)']
+
+
+def test_good_options_pass_and_bad_ids_tags_and_names_do_not():
+    assert rules.option_errors(dict(name='d', dashboard_id='65a1b2c3d4e5f60718293a4b', tags=['a'] * 60, tiles=[GOOD])) == []
+    errors = rules.option_errors(dict(name='x' * 1025, dashboard_id='42', tags=['t%d' % n for n in range(51)] + ['y' * 33]))
+    assert errors == ["dashboard_id must be an object id of 24 hexadecimal digits, got '42'",
+                      'name must be at most 1024 characters long, got 1025',
+                      'tags[51] must be at most 32 characters long, got 33', 'tags must hold at most 50 different tags, got 52']
+
+
+def params(**given):
+    return dict(dict(name=None, tags=None, tiles=None), **given)
+
+
+def test_the_plan_of_a_dashboard_read_back_in_config_form_is_empty():
+    current = dict(id='d1', name='d', tags=['a'], tiles=[CONFIG_READ])
+    assert rules.plan(params(name='d', tags=['a', 'a'], tiles=[OPTION_TILE]), current) == ({}, None)
+
+
+def test_the_plan_puts_name_tiles_with_ids_and_tags_only_when_given():
+    current = dict(id='d1', name='d', tags=['a'], tiles=[CONFIG_READ])
+    moved = dict(OPTION_TILE, x=0)
+    body, diff = rules.plan(params(name='e', tiles=[moved]), current)
+    assert body == dict(name='e', tiles=[dict(rules.api_tile(moved), id='t1')])
+    assert diff == dict(before=dict(name='d', tiles={'Error ratio': dict(x=6)}), after=dict(name='e', tiles={'Error ratio': dict(x=0)}))
+    body, diff = rules.plan(params(tags=['b', 'b']), current)
+    assert body == dict(name='d', tiles=[CONFIG_READ], tags=['b'])
+    assert diff == dict(before=dict(tags=['a']), after=dict(tags=['b']))
+
+
+def test_a_create_body_has_no_tile_ids_and_empty_tiles_when_left_out():
+    assert rules.create_body(params(name='d')) == dict(name='d', tiles=[])
+    assert rules.create_body(params(name='d', tiles=[OPTION_TILE], tags=['x']))['tiles'] == [rules.api_tile(OPTION_TILE)]
+
+
+def test_the_prediction_and_the_diff_name_what_goes():
+    current = dict(id='d1', name='d', tags=['a'], tiles=[CONFIG_READ])
+    assert rules.predicted(current, dict(name='e', tiles=[])) == dict(id='d1', name='e', tags=['a'], tiles=[])
+    diff = rules.with_alerts(dict(before={}, after={}), [dict(id='a1', name='High CPU')])
+    assert diff == dict(before=dict(alerts=['High CPU (a1)']), after=dict(alerts=[]))
+    assert rules.with_alerts(diff, []) is diff
+
+
+@pytest.mark.parametrize('item, config', [
+    (dict(type='number', sourceId=SOURCE, aggFn='count', where='level:error'),
+     dict(displayType='number', sourceId=SOURCE, select=[dict(aggFn='count', valueExpression='', where='level:error', whereLanguage='lucene')])),
+    (dict(type='table', sourceId=SOURCE, aggFn='avg', field='cpu', where='', groupBy=['host'], sortOrder='desc'),
+     dict(displayType='table', sourceId=SOURCE, groupBy='host', select=[dict(aggFn='avg', valueExpression='cpu', where='', whereLanguage='lucene')])),
+    (dict(type='markdown', content='# Runbook'), dict(displayType='markdown', markdown='# Runbook')),
+    (dict(type='search', sourceId=SOURCE, where='level:error', fields=['timestamp', 'message']),
+     dict(displayType='search', sourceId=SOURCE, select='timestamp,message', where='level:error', whereLanguage='lucene')),
+])
+def test_a_series_tile_of_each_type_is_stored_as_the_config_of_that_kind(item, config):
+    tile = dict(name='n', x=0, y=0, w=1, h=1, series=[item])
+    assert rules.normal_tile(tile) == rules.normal_tile(dict(name='n', x=0, y=0, w=1, h=1, config=config))
+    assert rules.display_type(tile) == config['displayType']
