@@ -41,13 +41,33 @@ RPE = _FIXTURES['reversePrivateEndpoints'][0]['id']          # on prod
 
 DASHBOARD_HEALTH = _by_name('dashboards', 'Service health')
 DASHBOARD_INGESTION = _by_name('dashboards', 'Ingestion')
+DASHBOARD_GALLERY = _by_name('dashboards', 'Tile gallery')  # a tile of every display type, both forms, a PromQL tile
+DASHBOARD_STAGING_A, DASHBOARD_STAGING_B = (item['id'] for item in _FIXTURES['dashboards']
+                                            if item['name'] == 'Staging overview')  # two dashboards of one name
 SOURCE_METRICS = _by_name('sources', 'Metrics')
 SOURCE_LOGS = _by_name('sources', 'Logs')
-ALERTS = tuple(alert['id'] for alert in _FIXTURES['alerts'])  # oldest first, over both dashboards
+ALERTS = tuple(alert['id'] for alert in _FIXTURES['alerts'])  # oldest first
+ALERT_BETWEEN = _by_name('alerts', 'Cache hit ratio out of band')  # message, note, schedule, thresholdMax, two channels
+ALERT_SAVED_SEARCH = _by_name('alerts', 'Production errors')      # on the saved search, groupBy service
+ALERT_PROMQL = _by_name('alerts', 'PromQL CPU high')              # on the gallery's PromQL tile (hidden from reads)
+ALERT_TABLE = _by_name('alerts', 'Top hosts busy')                # on a table tile: the next update of its dashboard deletes it
+ALERT_STAGING_A, ALERT_STAGING_B = (alert['id'] for alert in _FIXTURES['alerts']
+                                    if alert['name'] == 'Staging errors')  # two alerts of one name, one per staging dashboard
+TEAM = _FIXTURES['team']['id']
+WEBHOOK_PAGER = _by_name('webhooks', 'sre-pager')
+WEBHOOK_CHAT = _by_name('webhooks', 'ops-chat')
+WEBHOOK_INGEST = _by_name('webhooks', 'ingest-team')
+SAVED_SEARCH = _by_name('savedSearches', 'Errors in production')
 
 # The secret no result, log line or error of the collection may ever contain.
 CONNECTION_STRING = next(pipe['source']['objectStorage']['connectionString'] for pipe in _FIXTURES['pipes']
                          if pipe['id'] == PIPE_OBJECT_STORAGE)
+
+
+def gallery_tile(name):
+    """The id of the gallery dashboard's tile of that name."""
+    return next(tile['id'] for dashboard in _FIXTURES['dashboards'] if dashboard['id'] == DASHBOARD_GALLERY
+                for tile in dashboard['tiles'] if tile['name'] == name)
 
 
 def service_path(service_id=SERVICE_PROD, suffix=''):

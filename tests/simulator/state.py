@@ -128,6 +128,21 @@ CONFIG_CHECKS = {
     'deleted_reads': _check_choice('gone', 'terminated', 'softdeleted'),
     'unique_service_names': _check_bool,
     'organization_paid': _check_optional_bool,
+    # Dashboards and alerts, where servers of different eras differ (tests/simulator/dashboards.py, alerts.py).
+    'dashboard_read_form': _check_choice('as_sent', 'series', 'config'),
+    'alert_read_form': _check_choice('contract', 'current'),
+    'alert_channels': _check_bool,
+    'alert_delete_missing': _check_choice(404, 200),
+    'slow_observability_create': _check_bool,
+}
+
+# Dashboards and alerts: which era of server the simulator plays.
+OBSERVABILITY_DEFAULTS = {
+    'dashboard_read_form': 'as_sent',   # reads show tiles as_sent (oldest), in series form (early 2026) or config form (newest)
+    'alert_read_form': 'contract',      # alert reads name team/dashboard (the contract's form) or teamId/dashboardId (current)
+    'alert_channels': True,             # the server knows channels (newest); false: it drops channels, keeps channel only
+    'alert_delete_missing': 404,        # DELETE of a missing alert: 404 {"message": "Alert not found"} (newer) or 200 (older)
+    'slow_observability_create': False,  # POST /dashboards and POST /alerts are applied and answered 504 (a lost answer)
 }
 
 
@@ -176,6 +191,23 @@ def validate_fault(spec):
     }
 
 
+ALERT_TEXTS = ('name', 'message', 'note', 'numConsecutiveWindows')  # read null when unset
+
+
+def internal_alert(alert):
+    """An alert (in the contract's form or the current one) in the form the store keeps: teamId and
+    dashboardId, channels, every text key, a state."""
+    alert = dict(alert)
+    for old, new in (('team', 'teamId'), ('dashboard', 'dashboardId')):
+        if old in alert:
+            alert[new] = alert.pop(old)
+    alert.setdefault('channels', [alert['channel']])
+    for key in ALERT_TEXTS:
+        alert.setdefault(key, None)
+    alert.setdefault('state', 'OK')
+    return alert
+
+
 Window = namedtuple('Window', 'allowed remaining reset')
 
 
@@ -210,6 +242,7 @@ class Store:
                          'transition_reads': None, 'pipe_create_state': 'Provisioning', 'idle_pipe_refusals': 'writes',
                          'slow_pipe_create': False, 'pipe_create_fails': False, 'deleted_pipe_reads': 0, 'unique_pipe_names': False}
         self.defaults.update(LIFECYCLE_DEFAULTS)
+        self.defaults.update(OBSERVABILITY_DEFAULTS)
         self.defaults.update(validate_config(defaults or {}))
         self.lock = threading.RLock()
         self.reset()
@@ -224,12 +257,22 @@ class Store:
             self.pipes = {item['id']: item for item in data['pipes']}
             self.endpoints = {item['id']: item for item in data['reversePrivateEndpoints']}
             self.dashboards = {item['id']: item for item in data['dashboards']}
-            self.alerts = data['alerts']
+            self.alerts = [internal_alert(alert) for alert in data['alerts']]
+            self.ids_given = 0
             self.sources = {item['id']: item for item in data['sources']}
             self.requests = []
             self.faults = []
             self.cloud_limiter = RateLimiter(10, 10)
             self.observability_limiter = RateLimiter(100, 60)
+
+    def new_id(self):
+        """A new object id (24 hex digits, ``68`` then a counter), as the server chooses them."""
+        self.ids_given += 1
+        return '68%022x' % self.ids_given
+
+    def delete_alerts(self, doomed):
+        """Delete every alert for which doomed(alert) is true."""
+        self.alerts[:] = [alert for alert in self.alerts if not doomed(alert)]
 
     def configure(self, changes):
         """Validate and apply config changes."""

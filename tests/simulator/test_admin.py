@@ -34,7 +34,9 @@ def test_config_defaults_and_patch(sim):
                                           'slow_pipe_create': False, 'pipe_create_fails': False, 'deleted_pipe_reads': 0,
                                           'unique_pipe_names': False,
                                           'create_state': 'provisioning', 'delete_refusal': 409, 'deleted_reads': 'gone',
-                                          'unique_service_names': False, 'organization_paid': None}
+                                          'unique_service_names': False, 'organization_paid': None,
+                                          'dashboard_read_form': 'as_sent', 'alert_read_form': 'contract', 'alert_channels': True,
+                                          'alert_delete_missing': 404, 'slow_observability_create': False}
     assert sim.admin('PATCH', 'config', {'alert_count': 3})['alert_count'] == 3
 
 
@@ -42,7 +44,9 @@ def test_config_defaults_and_patch(sim):
                                   {'rate_limit_headers': ['Retry-After', 'X-Other']}, {'resync_delay': -0.5},
                                   {'stale_pipe_answers': 1}, {'transition_reads': 0}, {'transition_reads': 1.5},
                                   {'pipe_create_state': 'Running'}, {'idle_pipe_refusals': 'reads'}, {'slow_pipe_create': 1},
-                                  {'pipe_create_fails': 'no'}, {'deleted_pipe_reads': -1}, {'unique_pipe_names': None}])
+                                  {'pipe_create_fails': 'no'}, {'deleted_pipe_reads': -1}, {'unique_pipe_names': None},
+                                  {'dashboard_read_form': 'contract'}, {'alert_read_form': 'as_sent'}, {'alert_channels': 'yes'},
+                                  {'alert_delete_missing': 204}, {'alert_delete_missing': '404'}, {'slow_observability_create': None}])
 def test_bad_config_is_rejected(sim, body):
     assert sim.request('PATCH', '/_admin/config', body).status == 400
     assert sim.request('POST', '/_admin/reset', body).status == 400

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from .conftest import BASIC, BEARER
-from .fixture_ids import DASHBOARD_HEALTH, DASHBOARD_INGESTION, SOURCE_LOGS, SOURCE_METRICS, TOKEN
+from .fixture_ids import ALERTS, DASHBOARD_HEALTH, DASHBOARD_INGESTION, SOURCE_LOGS, SOURCE_METRICS, TOKEN
 
 SERIES = '/api/v2/charts/series'
 T0 = 1700000000000  # 2023-11-14T22:13:20Z, not on a minute boundary
@@ -68,8 +68,9 @@ def test_dashboard_not_found_is_plain_text(sim):
 
 
 def test_unknown_observability_route(sim):
-    assert sim.obs('GET', '/api/v2/dashboards').status == 404
+    assert sim.obs('PATCH', '/api/v2/dashboards/' + DASHBOARD_HEALTH).status == 404
     assert sim.obs('DELETE', '/api/v2/alerts').text == 'Not Found'
+    assert sim.obs('GET', '/api/v2/dashboards/%s/tiles' % DASHBOARD_HEALTH).text == 'Not Found'
 
 
 # Alerts ------------------------------------------------------------------------------------------
@@ -77,20 +78,22 @@ def test_unknown_observability_route(sim):
 def test_alerts_default_page(sim):
     reply = sim.obs('GET', '/api/v2/alerts')
     body = reply.json()
-    assert body['meta'] == {'total': 8, 'limit': 1000, 'offset': 0} and reply.headers['X-Total-Count'] == '8'
+    total = len(ALERTS)
+    assert body['meta'] == {'total': total, 'limit': 1000, 'offset': 0} and reply.headers['X-Total-Count'] == str(total)
     alerts = body['data']
-    assert len(alerts) == 8 and len({a['dashboard'] for a in alerts}) == 2
-    assert {'inactive', 'ALERT', 'OK', 'INSUFFICIENT_DATA', 'DISABLED'} <= {a['state'] for a in alerts}
+    assert len(alerts) == total and len({a['dashboard'] for a in alerts if a['source'] == 'tile'}) == 5
+    assert {'inactive', 'ALERT', 'OK', 'INSUFFICIENT_DATA', 'DISABLED', 'PENDING'} <= {a['state'] for a in alerts}
     assert len({a['thresholdType'] for a in alerts}) >= 3
     assert [(a['createdAt'], a['id']) for a in alerts] == sorted((a['createdAt'], a['id']) for a in alerts)
-    assert all(a['source'] == 'tile' and a['channel']['type'] == 'webhook' for a in alerts)
+    assert {a['source'] for a in alerts} == {'tile', 'saved_search'}
+    assert all(a['channel']['type'] == 'webhook' for a in alerts)
 
 
 def test_alerts_page_slice(sim):
     everything = sim.obs('GET', '/api/v2/alerts').json()['data']
     page = sim.obs('GET', '/api/v2/alerts?limit=3&offset=2').json()
-    assert page['data'] == everything[2:5] and page['meta'] == {'total': 8, 'limit': 3, 'offset': 2}
-    assert sim.obs('GET', '/api/v2/alerts?offset=8').json()['data'] == []
+    assert page['data'] == everything[2:5] and page['meta'] == {'total': len(ALERTS), 'limit': 3, 'offset': 2}
+    assert sim.obs('GET', '/api/v2/alerts?offset=%d' % len(ALERTS)).json()['data'] == []
 
 
 @pytest.mark.parametrize('query, fragment', [
@@ -111,12 +114,12 @@ def test_alerts_paging_over_five_thousand(sim):
     pages, offset = [], 0
     while True:
         reply = sim.obs('GET', '/api/v2/alerts?limit=1000&offset=%d' % offset)
-        assert reply.headers['X-Total-Count'] == '5008'
+        assert reply.headers['X-Total-Count'] == str(5000 + len(ALERTS))
         pages += reply.json()['data']
         offset += 1000
-        if offset >= 5008:
+        if offset >= 5000 + len(ALERTS):
             break
-    assert len(pages) == 5008 and len({a['id'] for a in pages}) == 5008
+    assert len(pages) == 5000 + len(ALERTS) and len({a['id'] for a in pages}) == 5000 + len(ALERTS)
     assert [(a['createdAt'], a['id']) for a in pages] == sorted((a['createdAt'], a['id']) for a in pages)
 
 
@@ -124,7 +127,7 @@ def test_alerts_without_paging(sim):
     sim.admin('POST', 'reset', {'alerts_paging': False, 'alert_count': 1500})
     reply = sim.obs('GET', '/api/v2/alerts?limit=10&offset=5')
     body = reply.json()
-    assert set(body) == {'data'} and len(body['data']) == 1508 and 'X-Total-Count' not in reply.headers
+    assert set(body) == {'data'} and len(body['data']) == 1500 + len(ALERTS) and 'X-Total-Count' not in reply.headers
     assert sim.obs('GET', '/api/v2/alerts?state=ALERT').status == 400
 
 
@@ -287,7 +290,8 @@ def test_rate_limit_headers_and_429_before_auth(sim):
     last = sim.obs('GET', '/api/v2/alerts')
     assert last.status == 200 and last.headers['RateLimit-Remaining'] == '0'
     refused = sim.obs('GET', '/api/v2/alerts')
-    assert refused.status == 429 and refused.headers['Content-Type'].startswith('text/plain') and refused.text
+    assert refused.status == 429 and refused.headers['Content-Type'].startswith('text/plain')
+    assert refused.text == 'Too many requests, please try again later.' and refused.headers['Retry-After'] == '60'
     assert refused.headers['RateLimit-Remaining'] == '0'
     bad = {'Authorization': 'Bearer nope'}
     replies = [sim.request('GET', '/api/v2/alerts', headers=bad) for _attempt in range(101)]

@@ -1,0 +1,293 @@
+"""Alerts of the observability API: list (paged or not), read, create, update, delete.
+
+Alerts are kept in one internal form (state.internal_alert: ``teamId``, ``dashboardId``, ``channels``, every text key);
+``render`` shows them as the configured era reads them (config keys ``alert_read_form``,
+``alert_channels``).
+"""
+
+import re
+import time
+
+from . import dashboards, server
+from .checks import MISSING, OBJECT_ID, Problems
+from .state import ALERT_TEXTS, internal_alert
+
+THRESHOLD_TYPES = ('above', 'below', 'above_exclusive', 'below_or_equal', 'equal', 'not_equal', 'between', 'not_between')
+BETWEEN = ('between', 'not_between')
+INTERVALS = ('1m', '5m', '15m', '30m', '1h', '6h', '12h', '1d')
+SOURCES = ('tile', 'saved_search')
+READ_FORMS = ('contract', 'current')
+DELETE_MISSING = (404, 200)
+NULLED_ON_UPDATE = ALERT_TEXTS
+KEPT_ON_UPDATE = ('thresholdMax', 'scheduleStartAt', 'scheduleOffsetMinutes')
+READ_ORDER = ('id', 'name', 'message', 'note', 'threshold', 'thresholdMax', 'interval', 'thresholdType', 'source', 'state',
+              'channel', 'channels', 'teamId', 'tileId', 'dashboardId', 'savedSearchId', 'groupBy', 'numConsecutiveWindows',
+              'scheduleOffsetMinutes', 'scheduleStartAt', 'silenced', 'executionErrors', 'createdAt', 'updatedAt')
+ALERT_QUERY = {'limit': (1, 1000), 'offset': (0, None)}
+GENERATED_ALERT_EPOCH = 1727740800  # 2024-10-01T00:00:00Z, after every fixture alert
+ISO_8601 = re.compile(r'\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})')
+
+
+class QueryError(Exception):
+    """A bad query string of the listing."""
+
+
+def not_found():
+    return server.Response.json(404, {'message': 'Alert not found'})
+
+
+def message(status, text):
+    return server.Response.json(status, {'message': text})
+
+
+# Internal form ---------------------------------------------------------------------------------------
+
+def render(store, alert):
+    """An alert as reads show it: ``teamId``/``dashboardId`` (current) or ``team``/``dashboard`` (the contract's
+    older form); ``channels`` only on servers that know it."""
+    contract = store.config['alert_read_form'] == 'contract'
+    shown = {}
+    for key in READ_ORDER + tuple(sorted(set(alert) - set(READ_ORDER))):
+        if key not in alert or key == 'channels' and not store.config['alert_channels']:
+            continue
+        shown[key[:-2] if contract and key in ('teamId', 'dashboardId') else key] = alert[key]
+    return shown
+
+
+def all_alerts(store):
+    """Every alert as the listing shows it (``alert_count`` generated ones too), ordered by createdAt then id."""
+    fixed = sorted(store.dashboards.values(), key=lambda d: d['id'])[:2]
+    generated = [_generated_alert(store, fixed, index) for index in range(store.config['alert_count'])]
+    return [render(store, alert) for alert in sorted(store.alerts + generated, key=lambda alert: (alert['createdAt'], alert['id']))]
+
+
+def _generated_alert(store, fixed, index):
+    dashboard = fixed[index % len(fixed)]
+    tile = dashboard['tiles'][index % len(dashboard['tiles'])]
+    stamp = time.strftime('%Y-%m-%dT%H:%M:%S.000Z', time.gmtime(GENERATED_ALERT_EPOCH + index * 60))
+    states = ('OK', 'ALERT', 'inactive', 'INSUFFICIENT_DATA', 'DISABLED')
+    return internal_alert({
+        'id': '66%022x' % index, 'name': 'Generated alert %d' % index, 'message': 'Generated for scale tests',
+        'threshold': index % 100, 'interval': ('1m', '5m', '15m', '1h')[index % 4],
+        'thresholdType': ('above', 'below')[index % 2], 'source': 'tile', 'state': states[index % len(states)],
+        'channel': {'type': 'webhook', 'webhookId': store.fixtures['webhooks'][0]['id']}, 'teamId': store.fixtures['team']['id'],
+        'tileId': tile['id'], 'dashboardId': dashboard['id'], 'createdAt': stamp, 'updatedAt': stamp,
+    })
+
+
+# Operations ----------------------------------------------------------------------------------------
+
+def list_alerts(store, pairs):
+    """GET /api/v2/alerts, paged (newer servers) or all at once (older servers)."""
+    paging = store.config['alerts_paging']
+    try:
+        query = _alert_query(pairs, paging)
+    except QueryError as exc:
+        return message(400, 'Query validation failed: ' + str(exc))
+    alerts = all_alerts(store)
+    if not paging:
+        return server.Response.json(200, {'data': alerts})
+    page = alerts[query['offset']:query['offset'] + query['limit']]
+    meta = {'total': len(alerts), 'limit': query['limit'], 'offset': query['offset']}
+    return server.Response.json(200, {'data': page, 'meta': meta}, {'X-Total-Count': len(alerts)})
+
+
+def _alert_query(pairs, paging):
+    query, problems = {'limit': 1000, 'offset': 0}, []
+    for name, value in pairs:
+        if name not in ALERT_QUERY:
+            problems.append("Unrecognized key(s) in object: '%s'" % name)
+        elif paging:
+            low, high = ALERT_QUERY[name]
+            if not re.fullmatch(r'-?[0-9]+', value):
+                problems.append('%s: Expected integer, received %r' % (name, value))
+            elif int(value) < low:
+                problems.append('%s: Number must be greater than or equal to %d' % (name, low))
+            elif high is not None and int(value) > high:
+                problems.append('%s: Number must be less than or equal to %d' % (name, high))
+            else:
+                query[name] = int(value)
+    if problems:
+        raise QueryError('; '.join(problems))
+    return query
+
+
+def get_alert(store, alert_id):
+    """GET /api/v2/alerts/{id}."""
+    alert, error = _find(store, alert_id)
+    return error or server.Response.json(200, {'data': render(store, alert)})
+
+
+def create_alert(store, body):
+    """POST /api/v2/alerts."""
+    fields, error = validate(store, body, {})
+    if error:
+        return error
+    stamp = store.now_iso()
+    alert = internal_alert(dict({'id': store.new_id(), 'teamId': store.fixtures['team']['id'], 'state': 'OK'}, **fields))
+    alert.update(createdAt=stamp, updatedAt=stamp)
+    store.alerts.append(alert)
+    return dashboards.slow_create(store) or server.Response.json(200, {'data': render(store, alert)})
+
+
+def update_alert(store, alert_id, body):
+    """PUT /api/v2/alerts/{id}: the create body; nulls name, message, note and numConsecutiveWindows when left
+    out, keeps thresholdMax, scheduleStartAt and scheduleOffsetMinutes when left out."""
+    alert, error = _find(store, alert_id)
+    if error:
+        return error
+    fields, error = validate(store, body, alert)
+    if error:
+        return error
+    kept = {key: alert[key] for key in KEPT_ON_UPDATE if key in alert}
+    server_side = {key: alert[key] for key in ('id', 'teamId', 'state', 'silenced', 'executionErrors', 'createdAt') if key in alert}
+    alert.clear()
+    new = dict(server_side)
+    for layer in ({key: None for key in NULLED_ON_UPDATE}, kept, fields):
+        new.update(layer)
+    alert.update(internal_alert(new))
+    alert['updatedAt'] = store.now_iso()
+    return server.Response.json(200, {'data': render(store, alert)})
+
+
+def delete_alert(store, alert_id):
+    """DELETE /api/v2/alerts/{id}: 200 {}; a missing alert is a 404 on newer servers, 200 on older ones."""
+    alert, error = _find(store, alert_id)
+    if alert is not None:
+        store.alerts.remove(alert)
+        return server.Response.json(200, {})
+    if error.status == 404 and store.config['alert_delete_missing'] == 200:
+        return server.Response.json(200, {})
+    return error
+
+
+def _find(store, alert_id):
+    if not OBJECT_ID.fullmatch(alert_id):
+        return None, dashboards.bad_id()
+    alert = next((alert for alert in store.alerts if alert['id'] == alert_id.lower()), None)
+    return (alert, None) if alert is not None else (None, not_found())
+
+
+# Validation ----------------------------------------------------------------------------------------
+
+def validate(store, body, current):
+    """(the fields the body sets, None) or (None, the 400 answer). ``current`` is the stored alert of an
+    update (its kept fields count for the between rule), {} for a create."""
+    problems = Problems()
+    if not isinstance(body, dict):
+        problems.typed('', body, 'object')
+        return None, dashboards.refused(problems)
+    fields = _checked_fields(problems, body)
+    _between(problems, body, fields, current)
+    channels = _channels(store, problems, body)
+    if problems:
+        return None, dashboards.refused(problems)
+    fields.update(channels)
+    error = _known_webhooks(store, fields['channels']) or _source(store, body, fields)
+    return (None, error) if error else (fields, None)
+
+
+def _checked_fields(problems, body):
+    fields = {}
+    for key, check in (('threshold', lambda path, value: problems.number(path, value)),
+                       ('thresholdType', lambda path, value: problems.enum(path, value, THRESHOLD_TYPES)),
+                       ('interval', lambda path, value: problems.enum(path, value, INTERVALS)),
+                       ('source', lambda path, value: problems.enum(path, value, SOURCES))):
+        if problems.present(key, body.get(key, MISSING)) and check(key, body[key]):
+            fields[key] = body[key]
+    for key, high in (('name', 512), ('message', 4096), ('note', 4096)):
+        if key in body and (body[key] is None or problems.string(key, body[key], 1, high)):
+            fields[key] = body[key]
+    optional = (('thresholdMax', lambda path, value: problems.number(path, value)),
+                ('numConsecutiveWindows', lambda path, value: value is None or problems.number(path, value, 1, integer=True)),
+                ('scheduleOffsetMinutes', lambda path, value: problems.number(path, value, 0, integer=True)),
+                ('scheduleStartAt', _schedule_start(problems)))
+    for key, check in optional:
+        if key in body and check(key, body[key]):
+            fields[key] = body[key]
+    return fields
+
+
+def _schedule_start(problems):
+    def check(path, value):
+        if value is None:
+            return True
+        if not problems.typed(path, value, 'string'):
+            return False
+        return bool(ISO_8601.fullmatch(value)) or problems.add(path, 'Invalid datetime')
+    return check
+
+
+def _between(problems, body, fields, current):
+    kind = fields.get('thresholdType')
+    maximum = fields.get('thresholdMax', current.get('thresholdMax'))
+    if kind in BETWEEN and maximum is None:
+        problems.add('thresholdMax', 'Required for thresholdType %s' % kind)
+    elif 'threshold' in fields and maximum is not None and (kind in BETWEEN or 'thresholdMax' in body) and maximum < fields['threshold']:
+        problems.add('thresholdMax', 'Must be greater than or equal to threshold')
+
+
+def _channel(problems, path, value):
+    if not problems.typed(path, value, 'object'):
+        return None
+    if problems.present(path + '.type', value.get('type', MISSING)):
+        problems.enum(path + '.type', value['type'], ('webhook',))
+    if problems.present(path + '.webhookId', value.get('webhookId', MISSING)):
+        problems.object_id(path + '.webhookId', value['webhookId'])
+    return {'type': value.get('type'), 'webhookId': value.get('webhookId')}
+
+
+def _channels(store, problems, body):
+    """{'channel', 'channels'} as the server keeps them: servers that know ``channels`` check it (1 to 10, no
+    duplicates, ``channel`` equal to its first); older ones drop it and need ``channel``."""
+    channel = _channel(problems, 'channel', body['channel']) if 'channel' in body else None
+    if not store.config['alert_channels'] or 'channels' not in body:
+        if channel is None and 'channel' not in body:
+            problems.add('channel', 'Required' if not store.config['alert_channels'] else 'Either channel or channels is required')
+        return {'channel': channel, 'channels': [channel]}
+    if not problems.array('channels', body['channels'], 1, 10):
+        return {}
+    channels = [_channel(problems, 'channels.%d' % index, item) for index, item in enumerate(body['channels'])]
+    if any(channels.count(item) > 1 for item in channels):
+        problems.add('channels', 'Channels must be unique')
+    elif channel is not None and channels and channel != channels[0]:
+        problems.add('channel', 'Must equal channels[0] when both are sent')
+    return {'channel': channels[0] if channels else None, 'channels': channels}
+
+
+def _known_webhooks(store, channels):
+    known = {webhook['id'] for webhook in store.fixtures['webhooks']}
+    unknown = sorted({channel['webhookId'].lower() for channel in channels} - known)
+    return message(400, 'Could not find the following webhook IDs: ' + ', '.join(unknown)) if unknown else None
+
+
+def _source(store, body, fields):
+    """Check and keep the tile (dashboardId, tileId) or the saved search (savedSearchId, groupBy) of the body."""
+    if fields['source'] == 'saved_search':
+        return _saved_search(store, body, fields)
+    dashboard_id, tile_id = body.get('dashboardId'), body.get('tileId')
+    if not isinstance(dashboard_id, str) or not OBJECT_ID.fullmatch(dashboard_id):
+        return message(400, 'Invalid dashboard ID')
+    dashboard = store.dashboards.get(dashboard_id.lower())
+    if dashboard is None:
+        return message(400, 'Dashboard not found')
+    if not any(tile['id'] == tile_id for tile in dashboard['tiles']):
+        return message(400, 'Tile not found')
+    fields.update(dashboardId=dashboard['id'], tileId=tile_id)
+    return None
+
+
+def _saved_search(store, body, fields):
+    problems = Problems()
+    if problems.present('savedSearchId', body.get('savedSearchId', MISSING)):
+        problems.object_id('savedSearchId', body['savedSearchId'])
+    if 'groupBy' in body and body['groupBy'] is not None:
+        problems.string('groupBy', body['groupBy'])
+    if problems:
+        return dashboards.refused(problems)
+    if body['savedSearchId'].lower() not in {search['id'] for search in store.fixtures['savedSearches']}:
+        return message(400, 'Saved search not found')
+    fields['savedSearchId'] = body['savedSearchId'].lower()
+    if body.get('groupBy') is not None:
+        fields['groupBy'] = body['groupBy']
+    return None

@@ -1,0 +1,432 @@
+"""Dashboards of the observability API as code: list, read, create, update, delete.
+
+A tile is stored as it was sent (after validation, unknown keys dropped) with the id the server gave
+it; ``stored_config`` is the reference's conversion of a series tile to the config form. Reads show
+tiles in the form of the configured era (config key ``dashboard_read_form``):
+
+- ``as_sent``: each tile as it was sent (the oldest servers);
+- ``series``: each tile the series form can hold (line, stacked_bar, number, table, search, markdown)
+  converted back from its stored config form; pie, bar, heatmap and event_patterns stay in config form;
+- ``config``: every tile in config form with the server's defaults added.
+
+Tiles whose query language is PromQL are stored but left out of every read.
+"""
+
+from . import server
+from .checks import MISSING, OBJECT_ID, Problems, pick
+
+DISPLAY_TYPES = ('line', 'stacked_bar', 'table', 'number', 'pie', 'bar', 'heatmap', 'search', 'markdown', 'event_patterns')
+ALERTABLE_DISPLAY_TYPES = ('line', 'stacked_bar', 'number')
+SERIES_TYPES = ('time', 'table', 'number', 'search', 'markdown')
+AGG_FNS = ('avg', 'count', 'count_distinct', 'last_value', 'max', 'min', 'quantile', 'sum', 'any', 'none', 'increase')
+WHERE_LANGUAGES = ('sql', 'lucene', 'promql')
+METRIC_TYPES = ('gauge', 'sum', 'histogram', 'summary', 'exponential histogram')
+READ_FORMS = ('as_sent', 'series', 'config')
+
+DASHBOARD_KEYS = ('name', 'tiles', 'tags', 'filters', 'savedQuery', 'savedQueryLanguage', 'savedFilterValues', 'containers')
+KEPT_ON_UPDATE = ('tags', 'filters', 'savedQuery', 'savedQueryLanguage', 'savedFilterValues', 'containers')
+TILE_KEYS = ('id', 'name', 'x', 'y', 'w', 'h', 'asRatio', 'series', 'config')
+CHART_ITEM_KEYS = ('type', 'sourceId', 'aggFn', 'field', 'alias', 'level', 'where', 'whereLanguage', 'numberFormat',
+                   'metricDataType', 'metricName')
+ITEM_KEYS = {
+    'time': CHART_ITEM_KEYS + ('groupBy', 'displayType'),
+    'table': CHART_ITEM_KEYS + ('groupBy', 'sortOrder'),
+    'number': CHART_ITEM_KEYS,
+    'search': ('type', 'sourceId', 'where', 'whereLanguage', 'fields'),
+    'markdown': ('type', 'content'),
+}
+SINGLE_ITEM_SERIES = ('number', 'search', 'markdown')
+SELECT_KEYS = ('aggFn', 'valueExpression', 'alias', 'level', 'where', 'whereLanguage', 'numberFormat', 'metricType', 'metricName')
+CHART_CONFIG_KEYS = ('displayType', 'sourceId', 'select', 'groupBy', 'asRatio', 'numberFormat', 'fillNulls',
+                     'alignDateRangeToGranularity', 'compareToPreviousPeriod', 'having', 'orderBy')
+CONFIG_KEYS = {'search': ('displayType', 'sourceId', 'select', 'where', 'whereLanguage'), 'markdown': ('displayType', 'markdown')}
+SELECT_DEFAULTS = {'where': '', 'whereLanguage': 'lucene', 'valueExpression': ''}
+ONE_SELECT = ('number', 'pie', 'bar')
+SERIES_DISPLAY = {'time': 'line', 'table': 'table', 'number': 'number', 'search': 'search', 'markdown': 'markdown'}
+SERIES_FORM_DISPLAY = ('line', 'stacked_bar', 'table', 'number', 'search', 'markdown')  # what the series form can hold
+
+
+def not_found():
+    return server.Response.text(404, 'Not Found')
+
+
+def bad_id():
+    return server.Response.json(400, {'message': 'Params validation failed: id: Invalid ObjectId'})
+
+
+def refused(problems):
+    return server.Response.json(400, {'message': 'Body validation failed: ' + '; '.join(problems)})
+
+
+def slow_create(store):
+    """With slow_observability_create, a create that was applied is answered by a gateway's 504."""
+    return server.Response.text(504, 'Gateway Timeout') if store.config['slow_observability_create'] else None
+
+
+# Operations ----------------------------------------------------------------------------------------
+
+def list_dashboards(store):
+    """GET /api/v2/dashboards: every dashboard, full objects, sorted by name descending."""
+    dashboards = sorted(store.dashboards.values(), key=lambda dashboard: dashboard['name'], reverse=True)
+    return server.Response.json(200, {'data': [render(store, dashboard) for dashboard in dashboards]})
+
+
+def get_dashboard(store, dashboard_id):
+    """GET /api/v2/dashboards/{id}."""
+    dashboard, error = _find(store, dashboard_id)
+    return error or server.Response.json(200, {'data': render(store, dashboard)})
+
+
+def create_dashboard(store, body):
+    """POST /api/v2/dashboards: new ids for the dashboard and for every tile (ids in the body are ignored)."""
+    clean, error = validate(store, body)
+    if error:
+        return error
+    for tile in clean['tiles']:
+        tile['id'] = store.new_id()
+    dashboard = dict({'id': store.new_id()}, **clean)
+    dashboard.setdefault('tags', [])
+    store.dashboards[dashboard['id']] = dashboard
+    return slow_create(store) or server.Response.json(200, {'data': render(store, dashboard)})
+
+
+def update_dashboard(store, dashboard_id, body):
+    """PUT /api/v2/dashboards/{id}: replaces name and tiles, keeps what else is left out; a tile keeps its
+    id only when it carries the id of a tile stored on this dashboard. Then deletes the alerts of every
+    stored tile that is gone and of every tile whose display type cannot carry alerts."""
+    dashboard, error = _find(store, dashboard_id)
+    if error:
+        return error
+    clean, error = validate(store, body)
+    if error:
+        return error
+    stored_ids = {tile['id'] for tile in dashboard['tiles']}
+    for tile in clean['tiles']:
+        if tile.get('id') not in stored_ids:
+            tile['id'] = store.new_id()
+    kept = {key: dashboard[key] for key in KEPT_ON_UPDATE if key in dashboard and key not in clean}
+    dashboard.clear()
+    dashboard.update(dict({'id': dashboard_id.lower()}, **clean, **kept))
+    new_ids = {tile['id'] for tile in clean['tiles']}
+    doomed = (stored_ids - new_ids) | {tile['id'] for tile in clean['tiles'] if display_type(tile) not in ALERTABLE_DISPLAY_TYPES}
+    store.delete_alerts(lambda alert: alert.get('dashboardId') == dashboard['id'] and alert.get('tileId') in doomed)
+    return server.Response.json(200, {'data': render(store, dashboard)})
+
+
+def delete_dashboard(store, dashboard_id):
+    """DELETE /api/v2/dashboards/{id}: 200 {} whether or not it existed; its tiles' alerts go with it."""
+    if not _valid_id(dashboard_id):
+        return bad_id()
+    dashboard_id = dashboard_id.lower()
+    if store.dashboards.pop(dashboard_id, None) is not None:
+        store.delete_alerts(lambda alert: alert.get('dashboardId') == dashboard_id and alert.get('source') == 'tile')
+    return server.Response.json(200, {})
+
+
+def _valid_id(dashboard_id):
+    return bool(OBJECT_ID.fullmatch(dashboard_id))
+
+
+def _find(store, dashboard_id):
+    if not _valid_id(dashboard_id):
+        return None, bad_id()
+    dashboard = store.dashboards.get(dashboard_id.lower())
+    return (dashboard, None) if dashboard is not None else (None, not_found())
+
+
+# Validation ----------------------------------------------------------------------------------------
+
+def validate(store, body):
+    """(the body as the server keeps it, None) or (None, the 400 answer)."""
+    problems = Problems()
+    if not isinstance(body, dict):
+        problems.typed('', body, 'object')
+        return None, refused(problems)
+    clean = pick(body, DASHBOARD_KEYS)
+    if problems.present('name', body.get('name', MISSING)):
+        problems.string('name', body['name'], 1, 1024)
+    if 'tags' in body and problems.strings('tags', body['tags'], 50, 32):
+        clean['tags'] = list(dict.fromkeys(body['tags']))
+    _dashboard_extras(problems, body)
+    tiles = body.get('tiles', MISSING)
+    if problems.present('tiles', tiles) and problems.array('tiles', tiles, 0, 500):
+        clean['tiles'] = [_tile(problems, 'tiles.%d' % index, tile) for index, tile in enumerate(tiles)]
+        _duplicate_tile_ids(problems, clean['tiles'])
+    if problems:
+        return None, refused(problems)
+    missing = sorted({source for tile in clean['tiles'] for source in source_ids(tile)} - set(store.sources))
+    if missing:
+        return None, server.Response.json(400, {'message': 'Could not find the following source IDs: ' + ', '.join(missing)})
+    return clean, None
+
+
+def _dashboard_extras(problems, body):
+    for key, kind in (('filters', 'array'), ('savedFilterValues', 'array'), ('containers', 'array')):
+        problems.optional('', body, key, problems.typed, kind)
+    problems.optional('', body, 'savedQuery', problems.typed, 'string', nullable=True)
+    problems.optional('', body, 'savedQueryLanguage', problems.enum, WHERE_LANGUAGES, nullable=True)
+
+
+def _duplicate_tile_ids(problems, tiles):
+    seen = set()
+    for tile in tiles:
+        if tile is None or 'id' not in tile:
+            continue
+        if tile['id'] in seen:
+            problems.add('tiles', 'Duplicate tile ID: %s' % tile['id'])
+            return
+        seen.add(tile['id'])
+
+
+def _tile(problems, path, tile):
+    if not problems.typed(path, tile, 'object'):
+        return None
+    if problems.present(path + '.name', tile.get('name', MISSING)):
+        problems.string(path + '.name', tile['name'], 1)
+    for key, low, high in (('x', 0, 23), ('y', 0, None), ('w', 1, 24), ('h', 1, None)):
+        if problems.present('%s.%s' % (path, key), tile.get(key, MISSING)):
+            problems.number('%s.%s' % (path, key), tile[key], low, high, integer=True)
+    problems.optional(path, tile, 'id', problems.string, 1)
+    problems.optional(path, tile, 'asRatio', problems.typed, 'boolean')
+    clean = pick(tile, TILE_KEYS)
+    has_series, has_config = tile.get('series') is not None, tile.get('config') is not None
+    if has_series and has_config:
+        problems.add(path, 'Tile cannot have both series and config')
+    elif not has_series and not has_config:
+        problems.add(path, 'Tile must have either series or config')
+    elif has_series:
+        clean['series'] = _series(problems, path + '.series', tile['series'])
+    else:
+        if 'asRatio' in tile:
+            problems.add(path + '.asRatio', 'asRatio is only allowed with series (use config.asRatio)')
+        clean['config'] = _config(problems, path + '.config', tile['config'])
+    return clean
+
+
+def _series(problems, path, items):
+    if not problems.array(path, items, 1):
+        return None
+    clean = [_series_item(problems, '%s.%d' % (path, index), item) for index, item in enumerate(items)]
+    kinds = {item.get('type') for item in items if isinstance(item, dict)}
+    if len(kinds) > 1:
+        problems.add(path, 'All series must have the same type')
+    elif kinds & set(SINGLE_ITEM_SERIES) and len(items) > 1:
+        problems.add(path, 'Array must contain at most 1 element(s) for type %s' % kinds.pop())
+    return clean
+
+
+def _series_item(problems, path, item):
+    if not problems.typed(path, item, 'object'):
+        return None
+    kind = item.get('type', MISSING)
+    if not problems.present(path + '.type', kind) or not problems.enum(path + '.type', kind, SERIES_TYPES):
+        return None
+    if kind == 'markdown':
+        if problems.present(path + '.content', item.get('content', MISSING)):
+            problems.typed(path + '.content', item['content'], 'string')
+        return pick(item, ITEM_KEYS[kind])
+    _source_id(problems, path, item)
+    if problems.present(path + '.where', item.get('where', MISSING)):
+        problems.typed(path + '.where', item['where'], 'string')
+    problems.optional(path, item, 'whereLanguage', problems.enum, WHERE_LANGUAGES)
+    if kind == 'search':
+        problems.optional(path, item, 'fields', problems.strings)
+        return pick(item, ITEM_KEYS[kind])
+    if problems.present(path + '.aggFn', item.get('aggFn', MISSING)):
+        problems.enum(path + '.aggFn', item['aggFn'], AGG_FNS)
+    for key in ('field', 'alias', 'metricName'):
+        problems.optional(path, item, key, problems.typed, 'string')
+    problems.optional(path, item, 'level', problems.number, 0, 1)
+    problems.optional(path, item, 'numberFormat', problems.typed, 'object')
+    problems.optional(path, item, 'metricDataType', problems.enum, METRIC_TYPES)
+    if kind in ('time', 'table') and problems.present(path + '.groupBy', item.get('groupBy', MISSING)):
+        problems.strings(path + '.groupBy', item['groupBy'], 10)
+    if kind == 'time':
+        problems.optional(path, item, 'displayType', problems.enum, ('line', 'stacked_bar'))
+    if kind == 'table':
+        problems.optional(path, item, 'sortOrder', problems.enum, ('asc', 'desc'))
+    return pick(item, ITEM_KEYS[kind])
+
+
+def _source_id(problems, path, obj):
+    if problems.present(path + '.sourceId', obj.get('sourceId', MISSING)):
+        problems.object_id(path + '.sourceId', obj['sourceId'])
+
+
+def _config(problems, path, config):
+    if not problems.typed(path, config, 'object'):
+        return None
+    kind = config.get('displayType', MISSING)
+    if not problems.present(path + '.displayType', kind) or not problems.enum(path + '.displayType', kind, DISPLAY_TYPES):
+        return None
+    if kind == 'markdown':
+        if problems.present(path + '.markdown', config.get('markdown', MISSING)):
+            problems.typed(path + '.markdown', config['markdown'], 'string')
+        return pick(config, CONFIG_KEYS[kind])
+    _source_id(problems, path, config)
+    if kind == 'search':
+        for key in ('select', 'where'):
+            problems.optional(path, config, key, problems.typed, 'string')
+        problems.optional(path, config, 'whereLanguage', problems.enum, WHERE_LANGUAGES)
+        return pick(config, CONFIG_KEYS[kind])
+    clean = pick(config, CHART_CONFIG_KEYS)
+    select = config.get('select', MISSING)
+    if problems.present(path + '.select', select) and problems.array(path + '.select', select, 1, 20):
+        if kind in ONE_SELECT and len(select) != 1:
+            problems.add(path + '.select', 'Array must contain exactly 1 element(s) for displayType %s' % kind)
+        clean['select'] = [_select_item(problems, '%s.select.%d' % (path, index), item) for index, item in enumerate(select)]
+    for key in ('groupBy', 'having', 'orderBy'):
+        problems.optional(path, config, key, problems.typed, 'string')
+    for key in ('asRatio', 'fillNulls', 'alignDateRangeToGranularity', 'compareToPreviousPeriod'):
+        problems.optional(path, config, key, problems.typed, 'boolean')
+    problems.optional(path, config, 'numberFormat', problems.typed, 'object')
+    if config.get('asRatio') is True and isinstance(select, list) and len(select) != 2:
+        problems.add(path + '.asRatio', 'asRatio needs exactly 2 select items')
+    return clean
+
+
+def _select_item(problems, path, item):
+    if not problems.typed(path, item, 'object'):
+        return None
+    agg_fn = item.get('aggFn', MISSING)
+    if problems.present(path + '.aggFn', agg_fn):
+        problems.enum(path + '.aggFn', agg_fn, AGG_FNS)
+    expression = item.get('valueExpression', MISSING)
+    if expression is not MISSING and problems.typed(path + '.valueExpression', expression, 'string'):
+        if agg_fn == 'count' and expression:
+            problems.add(path + '.valueExpression', 'Not allowed for aggFn count')
+    if agg_fn in AGG_FNS and agg_fn != 'count' and not (isinstance(expression, str) and expression):
+        problems.add(path + '.valueExpression', 'Required for aggFn %s' % agg_fn)
+    for key in ('alias', 'where', 'metricName'):
+        problems.optional(path, item, key, problems.typed, 'string')
+    problems.optional(path, item, 'level', problems.number, 0, 1)
+    problems.optional(path, item, 'whereLanguage', problems.enum, WHERE_LANGUAGES)
+    problems.optional(path, item, 'metricType', problems.enum, METRIC_TYPES)
+    problems.optional(path, item, 'numberFormat', problems.typed, 'object')
+    return pick(item, SELECT_KEYS)
+
+
+# What a tile is -------------------------------------------------------------------------------------
+
+def source_ids(tile):
+    """The source ids a (valid) tile names."""
+    if 'series' in tile:
+        return [item['sourceId'] for item in tile['series'] if 'sourceId' in item]
+    return [tile['config']['sourceId']] if 'sourceId' in tile['config'] else []
+
+
+def stored_config(tile):
+    """The tile's config form as the server stores it (the reference's conversion for series tiles)."""
+    if 'series' not in tile:
+        return dict(tile['config'])
+    items, kind = tile['series'], tile['series'][0]['type']
+    first = items[0]
+    if kind == 'markdown':
+        return {'displayType': 'markdown', 'markdown': first['content']}
+    if kind == 'search':
+        config = {'displayType': 'search', 'sourceId': first['sourceId'], 'select': ','.join(first.get('fields', [])),
+                  'where': first['where'], 'whereLanguage': first.get('whereLanguage') or 'lucene'}
+        return config
+    display = 'stacked_bar' if kind == 'time' and first.get('displayType') == 'stacked_bar' else SERIES_DISPLAY[kind]
+    config = {'displayType': display, 'sourceId': first['sourceId'], 'select': [_select_of(item) for item in items]}
+    if first.get('groupBy'):
+        config['groupBy'] = ','.join(first['groupBy'])
+    number_format = next((item['numberFormat'] for item in items if 'numberFormat' in item), None)
+    if number_format is not None:
+        config['numberFormat'] = number_format
+    config['asRatio'] = bool(tile.get('asRatio')) and len(items) == 2
+    return config
+
+
+def _select_of(item):
+    select = {'aggFn': item['aggFn']}
+    select.update(pick(item, ('alias', 'level', 'metricName')))
+    if 'metricDataType' in item:
+        select['metricType'] = item['metricDataType']
+    select.update(valueExpression=item.get('field') or '', where=item.get('where') or '',
+                  whereLanguage=item.get('whereLanguage') or 'lucene')
+    return select
+
+
+def display_type(tile):
+    return stored_config(tile)['displayType']
+
+
+def is_promql(tile):
+    """Whether the tile queries in PromQL (reads leave such tiles out)."""
+    config = stored_config(tile)
+    select = config['select'] if isinstance(config.get('select'), list) else []  # a search tile's select is a string
+    languages = [config.get('whereLanguage')] + [item.get('whereLanguage') for item in select + tile.get('series', [])]
+    return 'promql' in languages
+
+
+# Reads ---------------------------------------------------------------------------------------------
+
+def render(store, dashboard):
+    """A dashboard as reads show it in the configured era."""
+    form = store.config['dashboard_read_form']
+    shown = {'id': dashboard['id'], 'name': dashboard['name'],
+             'tiles': [read_tile(tile, form) for tile in dashboard['tiles'] if not is_promql(tile)],
+             'tags': list(dashboard.get('tags', []))}
+    shown.update({key: dashboard[key] for key in KEPT_ON_UPDATE if key in dashboard and key != 'tags'})
+    return shown
+
+
+def read_tile(tile, form):
+    """One stored tile as a read in ``form`` shows it."""
+    if form == 'as_sent':
+        return dict(tile)
+    head = pick(tile, ('id', 'name', 'x', 'y', 'w', 'h'))
+    config = stored_config(tile)
+    if form == 'series' and config['displayType'] in SERIES_FORM_DISPLAY:
+        return dict(head, asRatio=bool(config.get('asRatio')), series=series_of(config))
+    if form == 'series':
+        return dict(head, config=config)
+    return dict(head, config=with_defaults(config))
+
+
+def with_defaults(config):
+    """The config form as the newest servers read it back: fillNulls, asRatio, where, whereLanguage and
+    valueExpression where unset."""
+    config = dict(config)
+    kind = config['displayType']
+    if kind in ('line', 'stacked_bar'):
+        config.setdefault('fillNulls', True)
+    if kind in ('line', 'stacked_bar', 'table'):
+        config['asRatio'] = bool(config.get('asRatio')) and len(config.get('select', [])) == 2
+    if kind == 'search':
+        config.setdefault('where', '')
+        config.setdefault('whereLanguage', 'lucene')
+    if isinstance(config.get('select'), list):
+        config['select'] = [dict(item, **{key: item.get(key, value) for key, value in SELECT_DEFAULTS.items()})
+                            for item in config['select']]
+    return config
+
+
+def series_of(config):
+    """The series form of a stored config (the early-2026 servers' reads)."""
+    kind = config['displayType']
+    if kind == 'markdown':
+        return [{'type': 'markdown', 'content': config['markdown']}]
+    if kind == 'search':
+        fields = [field for field in config.get('select', '').split(',') if field]
+        return [{'type': 'search', 'sourceId': config['sourceId'], 'where': config.get('where', ''),
+                 'whereLanguage': config.get('whereLanguage') or 'lucene', 'fields': fields}]
+    item_type = {'line': 'time', 'stacked_bar': 'time', 'table': 'table', 'number': 'number'}[kind]
+    group_by = [field for field in config.get('groupBy', '').split(',') if field]
+    items = []
+    for index, select in enumerate(config['select']):
+        item = {'type': item_type, 'sourceId': config['sourceId'], 'aggFn': select['aggFn'],
+                'field': select.get('valueExpression', ''), 'where': select.get('where', ''),
+                'whereLanguage': select.get('whereLanguage') or 'lucene'}
+        item.update(pick(select, ('alias', 'level', 'metricName')))
+        if 'metricType' in select:
+            item['metricDataType'] = select['metricType']
+        if item_type != 'number':
+            item['groupBy'] = list(group_by)
+        if item_type == 'time':
+            item['displayType'] = kind
+        if index == 0 and 'numberFormat' in config:
+            item['numberFormat'] = config['numberFormat']
+        items.append(item)
+    return items
