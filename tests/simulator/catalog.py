@@ -8,8 +8,8 @@ query, and the object that the write changes (kind, id), the arguments that chan
 two argument sets that, run one after the other, change the object every time.
 """
 
-from .fixture_ids import (ALERTS, DASHBOARD_HEALTH, PIPE_KAFKA, PIPE_OBJECT_STORAGE, RPE, SERVICE_PROD, SOURCE_METRICS, pipe_path,
-                          service_path)
+from .fixture_ids import (ALERTS, DASHBOARD_HEALTH, DASHBOARD_INGESTION, PIPE_KAFKA, PIPE_OBJECT_STORAGE, RPE, SERVICE_PROD,
+                          SOURCE_METRICS, pipe_path, service_path)
 
 PROD = dict(service_id=SERVICE_PROD)
 ATTACHABLE_ENDPOINT = 'vpce-0f9e8d7c6b5a49382'  # available to the prod service, not attached
@@ -42,6 +42,11 @@ MODULES = [
     Module('rpe_info', 'cloud', dict(PROD, reverse_private_endpoint_id=RPE),
            ('GET', service_path(suffix='/pipesReversePrivateEndpoints/' + RPE))),
     Module('dashboard_info', 'observability', dict(dashboard_id=DASHBOARD_HEALTH), ('GET', '/api/v2/dashboards/' + DASHBOARD_HEALTH)),
+    # Ingestion's alerts are on line tiles, which a PUT that carries their ids keeps: a rename deletes none.
+    Module('dashboard', 'observability', dict(dashboard_id=DASHBOARD_INGESTION, name='Ingestion 2'),
+           ('GET', '/api/v2/dashboards/' + DASHBOARD_INGESTION), ('PUT', '/api/v2/dashboards/' + DASHBOARD_INGESTION),
+           ('dashboards', DASHBOARD_INGESTION), unchanged=dict(dashboard_id=DASHBOARD_INGESTION, name='Ingestion'),
+           toggle=(dict(dashboard_id=DASHBOARD_INGESTION, name='bench a'), dict(dashboard_id=DASHBOARD_INGESTION, name='bench b'))),
     Module('alert_info', 'observability', dict(state='ALERT'), ('GET', '/api/v2/alerts')),
     Module('alert', 'observability', dict(alert_id=ALERTS[0], threshold=88), ('GET', '/api/v2/alerts/' + ALERTS[0]),
            ('PUT', '/api/v2/alerts/' + ALERTS[0]), ('alerts', ALERTS[0]), unchanged=dict(alert_id=ALERTS[0]),

@@ -72,3 +72,23 @@ def test_reads_the_dashboard_with_one_get(run, check_mode):
 def test_a_malformed_id_fails_before_any_request(run, bad):
     run(dashboard_info, dict(dashboard_id=bad),
         requests=[], fails='', result={'msg': 'dashboard_id must be an object id of 24 hexadecimal digits, got %r' % bad})
+
+
+def test_without_an_id_every_dashboard_is_listed_with_its_definition(run, sim):
+    result = run(dashboard_info, {}, requests=[('GET', '/api/v2/dashboards')], result={'changed': False})
+    listed = result['dashboards']
+    assert sorted(item['id'] for item in listed) == sorted(item['id'] for item in sim.state()['dashboards'])
+    assert [item['name'] for item in listed] == sorted((item['name'] for item in listed), reverse=True)
+    assert all(item['definition'] == definition(dict((key, value) for key, value in item.items() if key != 'definition')) for item in listed)
+    assert 'dashboard' not in result
+
+
+def test_a_name_keeps_the_dashboards_of_that_name(run):
+    result = run(dashboard_info, dict(name='Service health'), requests=[('GET', '/api/v2/dashboards')])
+    assert [item['id'] for item in result['dashboards']] == [DASHBOARD_HEALTH]
+    assert run(dashboard_info, dict(name='nothing of that name'), requests=[('GET', '/api/v2/dashboards')])['dashboards'] == []
+
+
+def test_an_id_and_a_name_fail_before_any_request(run):
+    run(dashboard_info, dict(dashboard_id=DASHBOARD_HEALTH, name='Service health'), requests=[],
+        fails='parameters are mutually exclusive: dashboard_id|name')

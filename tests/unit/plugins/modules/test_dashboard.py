@@ -1,0 +1,197 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+"""engine.cloud.dashboard against the simulator in process (tests/unit/conftest.py)."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import pytest
+
+from ansible_collections.engine.cloud.plugins.module_utils import dashboard_rules
+from ansible_collections.engine.cloud.plugins.modules import dashboard, dashboard_info
+from ansible_collections.engine.cloud.tests.simulator.fixture_ids import (
+    ALERT_PROMQL, ALERT_TABLE, ALERTS, DASHBOARD_GALLERY, DASHBOARD_HEALTH, DASHBOARD_INGESTION, DASHBOARD_STAGING_A,
+    DASHBOARD_STAGING_B, SOURCE_METRICS)
+
+LIST = ('GET', '/api/v2/dashboards')
+POST = ('POST', '/api/v2/dashboards')
+ALERTS_PAGE = ('GET', '/api/v2/alerts?limit=1000&offset=0')
+ERAS = ('as_sent', 'series', 'config')
+HIGH_CPU = ALERTS[0]  # on Service health's CPU usage tile
+
+
+def item(dashboard_id):
+    return '/api/v2/dashboards/' + dashboard_id
+
+
+REQUESTS = dict(name='Requests', x=0, y=0, w=12, h=3,
+                series=[dict(type='time', source_id=SOURCE_METRICS, agg_fn='count', where='service:it', group_by=['host'])])
+RATIO = dict(name='Slow ratio', x=12, y=0, w=12, h=3, as_ratio=True, series=[
+    dict(type='time', source_id=SOURCE_METRICS, agg_fn='count', where='duration > 1000', where_language='sql', display_type='stacked_bar',
+         group_by=[]),
+    dict(type='time', source_id=SOURCE_METRICS, agg_fn='avg', field='duration', where='', group_by=[], level=0.5)])
+ERRORS = dict(name='Errors', x=0, y=3, w=6, h=3,
+              config=dict(displayType='number', sourceId=SOURCE_METRICS, select=[dict(aggFn='count', where='level:error')]))
+NOTES = dict(name='Notes', x=6, y=3, w=6, h=2, config=dict(displayType='markdown', markdown='Runbook'))
+NEW = dict(name='it', tags=['it', 'ops', 'it'], tiles=[REQUESTS, RATIO, ERRORS, NOTES])
+
+
+def stored(sim, dashboard_id):
+    return next((item for item in sim.state()['dashboards'] if item['id'] == dashboard_id), None)
+
+
+def named(sim, name):
+    return [item for item in sim.state()['dashboards'] if item['name'] == name]
+
+
+def alert_ids(sim):
+    return [alert['id'] for alert in sim.state()['alerts']]
+
+
+def health_tiles(sim):
+    """Service health's definition tiles, as dashboard_info would export them."""
+    return dashboard_rules.definition(stored(sim, DASHBOARD_HEALTH))['tiles']
+
+
+def without(tiles, name):
+    return [tile for tile in tiles if tile['name'] != name]
+
+
+CASES = {
+    'check mode predicts the create and sends only the list read by name': dict(
+        args=NEW, check=True, diff=True, requests=[LIST],
+        result={'changed': True, 'dashboard.tags': ['it', 'ops'], 'diff.before': {}},
+        verify=lambda result, sim: named(sim, 'it') == [] and [tile['name'] for tile in result['dashboard']['tiles']] == [
+            'Requests', 'Slow ratio', 'Errors', 'Notes']),
+    'a create is one POST of the tiles in the API form, without ids': dict(
+        args=NEW, requests=[LIST, POST], result={'changed': True, 'deleted_alerts': []},
+        verify=lambda result, sim: (len(named(sim, 'it')) == 1 and sim.requests()[1]['body']['tags'] == ['it', 'ops']
+                                    and sim.requests()[1]['body']['tiles'][0]['series'][0]['sourceId'] == SOURCE_METRICS
+                                    and all('id' not in tile for tile in sim.requests()[1]['body']['tiles']))),
+    'a lost create answer is read again by name, and makes one dashboard': dict(
+        args=NEW, faults=[dict(method='POST', path='/dashboards$', kind='reset', apply=True)],
+        requests=[LIST, POST, LIST], result={'changed': True, 'dashboard.name': 'it'},
+        verify=lambda result, sim: len(named(sim, 'it')) == 1),
+    'two dashboards of one name fail listing their ids, after one list request': dict(
+        args=dict(name='Staging overview', state='absent'), requests=[LIST],
+        fails='2 dashboards are named "Staging overview" (%s, %s)' % tuple(sorted((DASHBOARD_STAGING_A, DASHBOARD_STAGING_B)))),
+    'a dashboard id that does not exist is not created': dict(
+        args=dict(NEW, dashboard_id=DASHBOARD_HEALTH[:-1] + 'f'), requests=[('GET', item(DASHBOARD_HEALTH[:-1] + 'f'))],
+        fails='is created from its name alone'),
+    'with an id and a name, the dashboard of that id gets the name, its tiles sent back with their ids': dict(
+        args=dict(dashboard_id=DASHBOARD_INGESTION, name='Ingestion 2'), diff=True,
+        requests=[('GET', item(DASHBOARD_INGESTION)), ALERTS_PAGE, ('PUT', item(DASHBOARD_INGESTION))],
+        result={'changed': True, 'diff': dict(before=dict(name='Ingestion'), after=dict(name='Ingestion 2')), 'deleted_alerts': []},
+        verify=lambda result, sim: (stored(sim, DASHBOARD_INGESTION)['name'] == 'Ingestion 2'
+                                    and [tile['id'] for tile in sim.requests()[2]['body']['tiles']] == ['t-rows', 't-lag', 't-fail']
+                                    and 'tags' not in sim.requests()[2]['body'])),
+    'an absent dashboard is no change and no DELETE': dict(
+        args=dict(name='it', state='absent'), requests=[LIST], result={'changed': False, 'dashboard': {}, 'deleted_alerts': []}),
+    'an absent dashboard id is no change': dict(
+        args=dict(dashboard_id=DASHBOARD_HEALTH[:-1] + 'f', state='absent'), requests=[('GET', item(DASHBOARD_HEALTH[:-1] + 'f'))],
+        result={'changed': False}),
+    'a delete of a dashboard with tile alerts fails naming them, after reads only': dict(
+        args=dict(dashboard_id=DASHBOARD_HEALTH, state='absent'), requests=[('GET', item(DASHBOARD_HEALTH)), ALERTS_PAGE],
+        fails='this change would delete 4 alerts: "High CPU" (%s) on tile "CPU usage": its dashboard is deleted' % HIGH_CPU,
+        verify=lambda result, sim: stored(sim, DASHBOARD_HEALTH) is not None and [alert['id'] for alert in result['alerts']] == list(ALERTS[:4])),
+    'allowed, the delete is one DELETE, confirmed by a read a second later, and names the alerts': dict(
+        args=dict(dashboard_id=DASHBOARD_HEALTH, state='absent', allow_alert_deletion=True),
+        requests=[('GET', item(DASHBOARD_HEALTH)), ALERTS_PAGE, ('DELETE', item(DASHBOARD_HEALTH)), ('GET', item(DASHBOARD_HEALTH))],
+        sleeps=[1], result={'changed': True, 'dashboard.id': DASHBOARD_HEALTH},
+        verify=lambda result, sim: ([alert['id'] for alert in result['deleted_alerts']] == list(ALERTS[:4]) and stored(sim, DASHBOARD_HEALTH) is None
+                                    and not set(ALERTS[:4]) & set(alert_ids(sim)))),
+    'a delete in check mode names the alerts and sends nothing': dict(
+        args=dict(dashboard_id=DASHBOARD_HEALTH, state='absent', allow_alert_deletion=True), check=True,
+        requests=[('GET', item(DASHBOARD_HEALTH)), ALERTS_PAGE], result={'changed': True},
+        verify=lambda result, sim: len(result['deleted_alerts']) == 4 and stored(sim, DASHBOARD_HEALTH) is not None),
+    'an edit of the gallery names the alerts of its table tile and of its PromQL tile, which reads leave out': dict(
+        args=dict(dashboard_id=DASHBOARD_GALLERY, tags=['gallery']), requests=[('GET', item(DASHBOARD_GALLERY)), ALERTS_PAGE],
+        fails='this change would delete 2 alerts',
+        verify=lambda result, sim: (sorted(alert['id'] for alert in result['alerts']) == sorted((ALERT_PROMQL, ALERT_TABLE))
+                                    and 'its tile becomes a table tile' in result['msg'] and 'PromQL' in result['msg'])),
+}
+
+BAD = {
+    'x out of range': (dict(tiles=[dict(NOTES, x=24)]), 'tiles[0].x must be between 0 and 23, got 24'),
+    'w out of range': (dict(tiles=[dict(NOTES, w=0)]), 'tiles[0].w must be between 1 and 24, got 0'),
+    'two tiles of one name': (dict(tiles=[NOTES, dict(NOTES, y=5)]), 'tiles[1].name: two tiles are named "Notes"'),
+    'series of mixed types': (dict(tiles=[dict(REQUESTS, series=[dict(type='time'), dict(type='table')])]),
+                              'tiles[0].series must be all of one type, got table, time'),
+    'both series and config': (dict(tiles=[dict(REQUESTS, config=NOTES['config'])]), 'tiles[0] must have exactly one of series and config'),
+    'an unknown display type': (dict(tiles=[dict(NOTES, config=dict(displayType='gauge'))]), 'tiles[0].config.displayType must be one of'),
+    'a malformed id': (dict(dashboard_id='42'), "dashboard_id must be an object id of 24 hexadecimal digits, got '42'"),
+    'a long tag': (dict(tags=['t' * 33]), 'tags[0] must be at most 32 characters long, got 33'),
+}
+
+
+def test_dashboard(run, case):
+    run(dashboard, **case)
+
+
+@pytest.mark.parametrize('bad', sorted(BAD))
+def test_bad_input_fails_before_any_request(run, bad):
+    args, message = BAD[bad]
+    run(dashboard, dict(NEW, **args), requests=[], fails=message)
+
+
+@pytest.mark.parametrize('era', ERAS)
+def test_a_second_run_only_reads_in_every_read_form(run, era):
+    run(dashboard, NEW, config={'dashboard_read_form': era}, requests=[LIST, POST], result={'changed': True},
+        then=dict(args=NEW, requests=[LIST], result={'changed': False}))
+
+
+@pytest.mark.parametrize('era', ERAS)
+def test_an_edit_keeps_every_tile_id_and_the_next_run_only_reads(run, sim, era):
+    created = run(dashboard, NEW, config={'dashboard_read_form': era}, requests=[LIST, POST])
+    ids = dict((tile['name'], tile['id']) for tile in stored(sim, created['dashboard']['id'])['tiles'])
+    moved = dict(name='it', tiles=[NOTES, dict(REQUESTS, x=12, y=6), RATIO, dict(ERRORS, config=dict(ERRORS['config'], select=[
+        dict(aggFn='count', where='level:fatal')])), dict(name='New', x=0, y=6, w=12, h=3, config=dict(NOTES['config']))])
+    edited = run(dashboard, moved, diff=True, requests=[LIST, ALERTS_PAGE, ('PUT', item(created['dashboard']['id']))],
+                 result={'changed': True, 'diff.before.tiles.Requests': dict(x=0, y=0), 'diff.after.tiles.Requests': dict(x=12, y=6)})
+    assert sorted(edited['diff']['after']['tiles']) == ['Errors', 'New', 'Requests']
+    assert edited['diff']['after']['tiles']['Errors'] == dict(config=dict(select=[dict(aggFn='count', where='level:fatal', valueExpression='',
+                                                                                      whereLanguage='lucene')]))
+    after = dict((tile['name'], tile['id']) for tile in stored(sim, created['dashboard']['id'])['tiles'])
+    assert dict((name, after[name]) for name in ids) == ids and after['New'] not in ids.values()
+    run(dashboard, moved, requests=[LIST], result={'changed': False})
+
+
+@pytest.mark.parametrize('era', ERAS)
+def test_every_definition_dashboard_info_exports_fed_back_changes_nothing(run, sim, era):
+    exported = run(dashboard_info, {}, config={'dashboard_read_form': era}, requests=[LIST])['dashboards']
+    assert len(exported) == len(sim.state()['dashboards'])
+    for each in exported:
+        run(dashboard, each['definition'], requests=[('GET', item(each['id']))], result={'changed': False})
+
+
+def test_removing_a_tile_with_an_alert_fails_naming_it_then_is_allowed(run, sim):
+    tiles = without(health_tiles(sim), 'CPU usage')
+    run(dashboard, dict(dashboard_id=DASHBOARD_HEALTH, tiles=tiles), requests=[('GET', item(DASHBOARD_HEALTH)), ALERTS_PAGE],
+        fails='this change would delete 1 alert: "High CPU" (%s) on tile "CPU usage": its tile is left out' % HIGH_CPU)
+    run(dashboard, dict(dashboard_id=DASHBOARD_HEALTH, tiles=tiles, allow_alert_deletion=True), check=True, diff=True,
+        requests=[('GET', item(DASHBOARD_HEALTH)), ALERTS_PAGE],
+        result={'changed': True, 'diff.before.alerts': ['High CPU (%s)' % HIGH_CPU], 'diff.after.alerts': [], 'deleted_alerts.0.id': HIGH_CPU})
+    run(dashboard, dict(dashboard_id=DASHBOARD_HEALTH, tiles=tiles, allow_alert_deletion=True),
+        requests=[('GET', item(DASHBOARD_HEALTH)), ALERTS_PAGE, ('PUT', item(DASHBOARD_HEALTH))],
+        result={'changed': True, 'deleted_alerts.0.name': 'High CPU'},
+        verify=lambda result, sim: HIGH_CPU not in alert_ids(sim) and set(ALERTS[1:4]) <= set(alert_ids(sim)))
+
+
+def test_a_tile_turned_into_a_kind_that_cannot_carry_alerts_fails_naming_them(run, sim):
+    tiles = without(health_tiles(sim), 'Memory usage') + [dict(name='Memory usage', x=6, y=0, w=6, h=3, config=dict(
+        displayType='table', sourceId=SOURCE_METRICS, select=[dict(aggFn='count')]))]
+    run(dashboard, dict(dashboard_id=DASHBOARD_HEALTH, tiles=tiles), requests=[('GET', item(DASHBOARD_HEALTH)), ALERTS_PAGE],
+        fails='"Memory pressure" (%s) on tile "Memory usage": its tile becomes a table tile, which cannot carry alerts' % ALERTS[1])
+
+
+def test_an_edit_that_keeps_every_tile_keeps_every_alert(run, sim):
+    before = alert_ids(sim)
+    tiles = [dict(tile, h=4) for tile in health_tiles(sim)]
+    run(dashboard, dict(dashboard_id=DASHBOARD_HEALTH, tiles=tiles),
+        requests=[('GET', item(DASHBOARD_HEALTH)), ALERTS_PAGE, ('PUT', item(DASHBOARD_HEALTH))], result={'changed': True, 'deleted_alerts': []},
+        verify=lambda result, sim: (alert_ids(sim) == before
+                                    and [tile['id'] for tile in stored(sim, DASHBOARD_HEALTH)['tiles']] == ['t-cpu', 't-mem', 't-qps', 't-err']))
