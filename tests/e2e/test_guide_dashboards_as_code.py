@@ -76,6 +76,8 @@ class Project(object):
                               universal_newlines=True, check=False)
         assert (done.returncode != 0) == fails, done.stdout[-8000:]
         assert ids.TOKEN not in done.stdout
+        # the one warning expected: the fixture's alert on a table tile, left as it is
+        assert [line for line in done.stdout.splitlines() if 'WARNING' in line and 'cannot carry alerts' not in line] == []
         return done.stdout, self.simulator.requests()
 
     def definitions(self, name):
@@ -145,9 +147,6 @@ def test_add_move_and_remove_a_tile_with_its_alert(project, simulator):
     alerts['alerts'] += yaml.safe_load(files['new alert'])
     project.write('dashboards.yml', dashboards)
     project.write('alerts.yml', alerts)
-    output, log = project.run('ansible-playbook apply.yml --check --diff')
-    assert writes(log) == []
-    assert 'Replica lag' in output
     output, log = project.run('ansible-playbook apply.yml')
     sent = writes(log)
     assert [(method, path) for method, path, dummy in sent] == [('PUT', '%s/%s' % (DASHBOARDS, ids.DASHBOARD_HEALTH)),
@@ -162,6 +161,9 @@ def test_add_move_and_remove_a_tile_with_its_alert(project, simulator):
     moved = yaml.safe_load(files['moved tile'])[0]
     health['tiles'][-1] = moved
     project.write('dashboards.yml', dashboards)
+    output, log = project.run('ansible-playbook apply.yml --check --diff')
+    assert writes(log) == []
+    assert 'Replica lag' in output
     output, log = project.run('ansible-playbook apply.yml')
     assert [(method, path) for method, path, dummy in writes(log)] == [('PUT', '%s/%s' % (DASHBOARDS, ids.DASHBOARD_HEALTH))]
     tiles = dict((tile['name'], tile) for tile in dashboard(simulator, 'Service health')['tiles'])

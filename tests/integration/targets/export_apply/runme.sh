@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Export to adopt: the first play (export.yml) writes every dashboard and alert of the simulator to a
-# YAML file as their definitions; the second (apply.yml) applies that file. On a server of each era
-# (tiles read as sent, in series form, in config form; alerts in either read form, with and without
-# `channels`), the second play reports changed=0 and the simulator's log holds reads only.
+# YAML file as their definitions; the second (apply.yml) applies that file. On servers of the two later
+# eras (tiles read in series form, and in config form with the defaults added; alerts read in the current
+# form, with and without `channels`), the second play reports changed=0, prints no warning but the one
+# of the fixture's alert on a table tile, and the simulator's log holds reads only. The oldest era (the
+# simulator's default) is the one tests/e2e/test_guide_dashboards_as_code.py runs the guide's
+# export.yml and apply.yml against.
 set -eu -o pipefail
 
 # ansible-test passes integration_config.yml to role targets only; script targets read it here.
@@ -31,15 +34,18 @@ check() {
 }
 
 for era in \
-    '{"dashboard_read_form": "as_sent", "alert_read_form": "contract", "alert_channels": true}' \
     '{"dashboard_read_form": "series", "alert_read_form": "current", "alert_channels": true}' \
     '{"dashboard_read_form": "config", "alert_read_form": "current", "alert_channels": false}'; do
     file="$work/definitions.yml"
     check "{\"export_apply_reset\": $era}"
     ansible-playbook -i localhost, -e "export_apply_file=$file" export.yml
     check "{\"export_apply_file\": \"$file\", \"export_apply_reads\": true}"
-    ansible-playbook -i localhost, -e "export_apply_file=$file" apply.yml | tee "$work/apply.log"
+    ansible-playbook -i localhost, -e "export_apply_file=$file" apply.yml 2>&1 | tee "$work/apply.log"
     grep -Eq '^localhost +: ok=[0-9]+ +changed=0 +unreachable=0 +failed=0' "$work/apply.log"
+    if grep WARNING "$work/apply.log" | grep -v 'cannot carry alerts'; then
+        echo "export_apply: a warning besides the table tile's" >&2
+        exit 1
+    fi
     check '{"export_apply_reads": true}'
     echo "export_apply: $era: applied again, changed=0, reads only"
 done
