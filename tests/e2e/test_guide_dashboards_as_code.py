@@ -1,0 +1,202 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The guide "Dashboards and alerts as code" (docs/docsite/rst/guide_dashboards_as_code.rst) runs as printed
+against the simulator, with the ENGINE_OBSERVABILITY_* variables: its playbooks, its console commands (git
+included), and its YAML snippets put into the exported files where the guide says. What each step sent is
+checked in the simulator's request log and state; the export applied again sends no write."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, ansible_env
+from tests.simulator import fixture_ids as ids
+
+yaml = pytest.importorskip('yaml')
+
+GUIDE = os.path.join(ROOT, 'docs', 'docsite', 'rst', 'guide_dashboards_as_code.rst')
+BIN = os.path.dirname(sys.executable)
+BLOCK = re.compile(r'\.\. code-block:: (\S+)\n(?:   :caption: (.+)\n)?\n((?:   .*\n|\n)+)')
+DASHBOARDS = '/api/v2/dashboards'
+ALERTS = '/api/v2/alerts'
+
+
+def blocks():
+    """[(language, caption or None, text)] of every code block of the guide, in order."""
+    with open(GUIDE) as handle:
+        text = handle.read()
+    return [(language, caption, '\n'.join(line[3:] for line in block.rstrip('\n').splitlines()) + '\n')
+            for language, caption, block in BLOCK.findall(text)]
+
+
+def captioned():
+    return dict((caption, text) for dummy, caption, text in blocks() if caption)
+
+
+def commands():
+    """Every '$ ' line of the guide's console blocks, in order."""
+    return [line[2:] for language, dummy, text in blocks() if language == 'console'
+            for line in text.splitlines() if line.startswith('$ ')]
+
+
+def test_the_guide_prints_its_files_snippets_and_commands():
+    files = captioned()
+    assert sorted(files) == ['apply.yml', 'checkout.yml.j2', 'environments.yml', 'export.yml', 'moved tile', 'new alert',
+                             'new tile']
+    for name in ('apply.yml', 'environments.yml', 'export.yml', 'moved tile', 'new alert', 'new tile'):
+        assert isinstance(yaml.safe_load(files[name]), list), name
+    assert commands() == ['ansible-playbook export.yml', 'git init --quiet', 'git add export.yml definitions',
+                          'git commit --quiet -m "Dashboards and alerts as they are"',
+                          'ansible-playbook apply.yml -e allow_alert_deletion=true']
+
+
+class Project(object):
+    """The guide's project directory and its runs against the simulator."""
+
+    def __init__(self, path, simulator, env):
+        self.path, self.simulator, self.env = path, simulator, env
+
+    def run(self, command, fails=False):
+        """Run one command line in the project; return (its output, the requests it sent)."""
+        self.simulator.clear_requests()
+        argv = shlex.split(command)
+        if argv[0].startswith('ansible'):
+            argv[0] = os.path.join(BIN, argv[0])
+        done = subprocess.run(argv, cwd=str(self.path), env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              universal_newlines=True, check=False)
+        assert (done.returncode != 0) == fails, done.stdout[-8000:]
+        assert ids.TOKEN not in done.stdout
+        # the one warning expected: the fixture's alert on a table tile, left as it is
+        assert [line for line in done.stdout.splitlines() if 'WARNING' in line and 'cannot carry alerts' not in line] == []
+        return done.stdout, self.simulator.requests()
+
+    def definitions(self, name):
+        with open(str(self.path / 'definitions' / name)) as handle:
+            return yaml.safe_load(handle)
+
+    def write(self, name, data):
+        with open(str(self.path / 'definitions' / name), 'w') as handle:
+            yaml.safe_dump(data, handle, sort_keys=False)
+
+
+def writes(log):
+    return [(entry['method'], entry['path'], entry['body']) for entry in log if entry['method'] != 'GET']
+
+
+def recap_changed(output):
+    return int(re.search(r'localhost\s+: ok=\d+\s+changed=(\d+)', output).group(1))
+
+
+@pytest.fixture
+def project(tmp_path, simulator, collections_path):
+    for name, text in captioned().items():
+        if name.endswith(('.yml', '.j2')):
+            (tmp_path / name).write_text(text)
+    simulator.reset()
+    env = ansible_env(collections_path, ENGINE_OBSERVABILITY_URL=simulator.url, ENGINE_OBSERVABILITY_TOKEN=ids.TOKEN,
+                      GIT_AUTHOR_NAME='Guide', GIT_AUTHOR_EMAIL='guide@example.com', GIT_COMMITTER_NAME='Guide',
+                      GIT_COMMITTER_EMAIL='guide@example.com', GIT_CONFIG_GLOBAL=os.devnull, GIT_CONFIG_NOSYSTEM='1')
+    return Project(tmp_path, simulator, env)
+
+
+def dashboard(simulator, name):
+    found = [item for item in simulator.state()['dashboards'] if item['name'] == name]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def state_alerts(simulator, name):
+    return [alert for alert in simulator.state()['alerts'] if alert.get('name') == name]
+
+
+def test_export_commit_and_apply_again_sends_no_write(project, simulator):
+    export, git_init, git_add, git_commit = commands()[:4]
+    output, log = project.run(export)
+    assert writes(log) == []
+    state = simulator.state()
+    assert len(project.definitions('dashboards.yml')['dashboards']) == len(state['dashboards'])
+    assert len(project.definitions('alerts.yml')['alerts']) == len(state['alerts'])
+    for command in (git_init, git_add, git_commit):
+        project.run(command)
+    assert subprocess.check_output(['git', 'ls-files'], cwd=str(project.path), universal_newlines=True).split() == [
+        'definitions/alerts.yml', 'definitions/dashboards.yml', 'export.yml']
+    output, log = project.run('ansible-playbook apply.yml')
+    assert writes(log) == []
+    assert recap_changed(output) == 0
+
+
+def test_add_move_and_remove_a_tile_with_its_alert(project, simulator):
+    files = captioned()
+    project.run('ansible-playbook export.yml')
+    health_tiles = [tile['id'] for tile in dashboard(simulator, 'Service health')['tiles']]
+
+    # add: the tile to Service health, the alert at the end of alerts.yml
+    dashboards, alerts = project.definitions('dashboards.yml'), project.definitions('alerts.yml')
+    health = next(item for item in dashboards['dashboards'] if item['name'] == 'Service health')
+    health['tiles'] += yaml.safe_load(files['new tile'])
+    alerts['alerts'] += yaml.safe_load(files['new alert'])
+    project.write('dashboards.yml', dashboards)
+    project.write('alerts.yml', alerts)
+    output, log = project.run('ansible-playbook apply.yml')
+    sent = writes(log)
+    assert [(method, path) for method, path, dummy in sent] == [('PUT', '%s/%s' % (DASHBOARDS, ids.DASHBOARD_HEALTH)),
+                                                              ('POST', ALERTS)]
+    assert [tile.get('id') for tile in sent[0][2]['tiles']] == health_tiles + [None]
+    added = dict((tile['name'], tile) for tile in dashboard(simulator, 'Service health')['tiles'])['Replica lag']
+    [alert] = state_alerts(simulator, 'Replica lag high')
+    assert alert['tileId'] == added['id'] and alert['message'].startswith('Replicas of prod-analytics')
+    assert writes(project.run('ansible-playbook apply.yml')[1]) == []
+
+    # move: one PUT, every tile keeps its id, the alert stays on the moved tile
+    moved = yaml.safe_load(files['moved tile'])[0]
+    health['tiles'][-1] = moved
+    project.write('dashboards.yml', dashboards)
+    output, log = project.run('ansible-playbook apply.yml --check --diff')
+    assert writes(log) == []
+    assert 'Replica lag' in output
+    output, log = project.run('ansible-playbook apply.yml')
+    assert [(method, path) for method, path, dummy in writes(log)] == [('PUT', '%s/%s' % (DASHBOARDS, ids.DASHBOARD_HEALTH))]
+    tiles = dict((tile['name'], tile) for tile in dashboard(simulator, 'Service health')['tiles'])
+    assert [tiles[name]['id'] for name in tiles] == health_tiles + [added['id']]
+    assert (tiles['Replica lag']['x'], tiles['Replica lag']['y'], tiles['Replica lag']['h']) == (12, 0, 6)
+    assert [item['tileId'] for item in state_alerts(simulator, 'Replica lag high')] == [added['id']]
+
+    # remove: refused before any write, naming the alert; then let go with allow_alert_deletion
+    health['tiles'].pop()
+    alerts['alerts'].pop()
+    project.write('dashboards.yml', dashboards)
+    project.write('alerts.yml', alerts)
+    output, log = project.run('ansible-playbook apply.yml', fails=True)
+    assert writes(log) == []
+    refusal = re.sub(r'\s+', ' ', next(text for language, dummy, text in blocks() if language == 'text')).strip()
+    pattern = re.escape(refusal).replace(re.escape('68...'), '[0-9a-f]{24}')
+    assert re.search(pattern, re.sub(r'\s+', ' ', output)), output[-4000:]
+    output, log = project.run(commands()[-1])
+    assert [(method, path) for method, path, dummy in writes(log)] == [('PUT', '%s/%s' % (DASHBOARDS, ids.DASHBOARD_HEALTH))]
+    assert 'Replica lag' not in [tile['name'] for tile in dashboard(simulator, 'Service health')['tiles']]
+    assert state_alerts(simulator, 'Replica lag high') == []
+    assert writes(project.run('ansible-playbook apply.yml')[1]) == []
+
+
+def test_one_template_makes_the_dashboard_of_each_environment(project, simulator):
+    output, log = project.run('ansible-playbook environments.yml')
+    assert [(method, path) for method, path, dummy in writes(log)] == [('POST', DASHBOARDS)] * 2 + [('POST', ALERTS)] * 2
+    for env, webhook, limit in (('staging', ids.WEBHOOK_CHAT, 50), ('production', ids.WEBHOOK_PAGER, 10)):
+        made = dashboard(simulator, 'Checkout (%s)' % env)
+        assert made['tags'] == ['checkout', env]
+        errors = next(tile for tile in made['tiles'] if tile['name'] == 'Errors')
+        [alert] = state_alerts(simulator, 'Checkout errors (%s)' % env)
+        assert (alert['tileId'], alert['threshold'], alert['channels'][0]['webhookId']) == (errors['id'], limit, webhook)
+    output, log = project.run('ansible-playbook environments.yml')
+    assert writes(log) == []
+    assert recap_changed(output) == 0
