@@ -95,8 +95,8 @@ def print_table(command, table, rusage_cpu, top):
     print('  %-60s %6s %8s' % ('process kind', 'count', 'CPU-s'))
     for name, (count, cpu) in sorted(table.items(), key=lambda item: -item[1][1])[:top]:
         print('  %-60s %6d %8.1f' % (name, count, cpu))
-    print('  %-60s %6d %8.1f   (rusage of the tree: %.1f)' % ('all', sum(row[0] for row in table.values()),
-                                                             sum(row[1] for row in table.values()), rusage_cpu))
+    count, cpu = sum(row[0] for row in table.values()), sum(row[1] for row in table.values())
+    print('  %-60s %6d %8.1f   (rusage of the tree: %.1f)' % ('all', count, cpu, rusage_cpu))
 
 
 def split_commands(words):
