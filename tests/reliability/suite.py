@@ -3,9 +3,10 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""The suite's jobs: each starts its own simulator, runs one generated playbook and keeps what the
-tests assert on. Jobs run in a thread pool (most of their time is spent in retry waits), so the
-whole suite takes about as long as its longest job."""
+"""The suite's jobs: each starts its own simulator, runs one generated playbook (or, for the fault
+matrix and the bad inputs, the modules in one process: module_runner.py) and keeps what the tests
+assert on. Jobs run in a thread pool (most of their time is spent in retry waits), so the whole
+suite takes about as long as its longest job."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -71,7 +72,9 @@ class Suite:
                         os.path.join(collections, 'ansible_collections', 'engine', 'cloud')], check=True, capture_output=True)
         self.ansible = Ansible(basedir, collections)
         self.counts = Counts()
-        workers = int(os.environ.get('RELIABILITY_WORKERS', '6'))
+        # Most jobs spend their time in retry waits and timeouts (the fault matrix needs 1 CPU-s a minute
+        # of them), so they all run at once: the suite takes as long as its longest job.
+        workers = int(os.environ.get('RELIABILITY_WORKERS', '64'))
         self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=workers)
         self.jobs = {}
         self.lock = threading.Lock()
@@ -139,39 +142,23 @@ class Suite:
     # --- faults ---------------------------------------------------------------------------------
 
     def _faults(self, module, target):
-        """One playbook: every fault case of one module on its read or write, each on a fresh state."""
+        """Every fault case of one module on its read or write, each on a fresh state, in one process
+        (module_runner.py: the module's own code under test, without ansible-playbook's cost)."""
         name = '%s-%s' % (cases.label(module).replace(' ', '-'), target)
         sim = self.simulator('faults-' + name)
         try:
-            tasks, names = [], {}
+            connection = credentials(sim.url)['group/engine.cloud.' + module.api]
+            runs = []
             if target == 'write':
-                tasks += [admin_task(sim, 'Reset', reset={}),
-                          admin_task(sim, 'Keep the initial state', snapshot='initial.json'),
-                          module_task(module, module.args, 'reference', 'Write once without faults'),
-                          admin_task(sim, 'Keep the state after one clean write', snapshot='reference.json')]
-                names['reference'] = 'reference'
-            previous = None
+                runs.append(dict(key='reference', module=module.name, args=fault_run_args(connection, module.args), admin_url=sim.admin_url,
+                                 before=[dict(reset={}), dict(snapshot='initial.json')], after=[dict(snapshot='reference.json')]))
             for case in cases.fault_cases(module, target):
-                # One admin task reads what the previous case left and arms the next one.
-                arm = admin_task(sim, 'Arm %s' % case.key, reset={}, faults=[case.spec()])
-                if previous:
-                    arm['sim_admin'].update(self._case_log_args(previous, target))
-                    arm['register'] = 'l_' + previous.key
-                tasks += [arm, module_task(module, case.args(), 'r_' + case.key, 'Run %s' % case.key)]
-                names[case.key] = "{'result': r_%s, 'log': l_%s.requests}" % (case.key, case.key)
-                previous = case
-            tasks.append(dict(admin_task(sim, 'Read the log of %s' % previous.key, **self._case_log_args(previous, target)),
-                              register='l_' + previous.key))
-            tasks.append(dump_task_raw(sim, names))
-            plays = [play('Faults on %s %s' % (cases.label(module), target), tasks, sim_url=sim.url)]
-            run = self.ansible.playbook('faults-' + name, plays)
+                runs.append(dict(key=case.key, module=module.name, args=fault_run_args(connection, case.args()), admin_url=sim.admin_url,
+                                 before=[dict(reset={}, faults=[case.spec()])],
+                                 after=[dict(requests=True, snapshot=(case.key + '.json') if target == 'write' else None)]))
+            return self.ansible.modules('faults-' + name, runs)
         finally:
             sim.stop()
-        return run
-
-    @staticmethod
-    def _case_log_args(case, target):
-        return dict(requests=True, snapshot=(case.key + '.json') if target == 'write' else None)
 
     def fault_outcome(self, case):
         run = self.result(('faults', cases.label(case.module), case.target))
@@ -188,7 +175,7 @@ class Suite:
         kind, object_id = module.resource
         initial = resource(_load_json(os.path.join(run.directory, 'initial.json')), kind, object_id)
         reference = resource(_load_json(os.path.join(run.directory, 'reference.json')), kind, object_id)
-        return initial, reference, run.registered['reference']
+        return initial, reference, run.registered['reference']['result']
 
     # --- the lifecycle of a service ----------------------------------------------------------------
 
@@ -385,6 +372,12 @@ class Suite:
             return dict(run=run, seconds=seconds, requests=sim.requests(), state=sim.state(), hosts=fixtures['hosts'], config=config)
         finally:
             sim.stop()
+
+
+def fault_run_args(connection, args):
+    """A fault case's module arguments as the playbooks ran them: the connection of module_defaults,
+    --diff and -vvv."""
+    return dict(connection, _ansible_diff=True, _ansible_verbosity=3, **args)
 
 
 def dump_task_raw(sim, names):
