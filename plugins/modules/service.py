@@ -307,7 +307,7 @@ notes:
     connection was refused or could not be opened) or the API refused it with HTTP 429. When its answer is lost after
     it was sent (no answer within O(api_timeout), a connection reset, HTTP 502, 503 or 504), the API may still be
     creating the service, and a second create would make a second service. The module reads the services by name,
-    after 1, 2, 4, 8, then every 10 seconds, for up to O(wait_timeout) (also with O(wait=false)): how long a create can
+    after 1, 2, 4, 8, then every 10 seconds, for up to O(wait_timeout) (also with O(wait=false)), because how long a create can
     run on the server is not documented, and O(wait_timeout) is the time the task may spend on the service anyway. A
     service of that name that shows is taken as the one created (a warning says so). The generated password was in the
     lost answer only, so without O(password) the module asks the API for a new generated one (C(PATCH .../password)
@@ -317,7 +317,7 @@ notes:
   - A step after the create that fails (the password, the wait, the update of the private endpoints or other fields)
     fails the task with the created service in the result and C(changed=true), and with the generated password as
     C(initial_password) when one is known. When the password given in O(password) could not be set, the message says
-    so: run the task again with O(update_password=always) to set it (O(update_password=on_create) never sets it on an
+    so; run the task again with O(update_password=always) to set it (O(update_password=on_create) never sets it on an
     existing service).
   - When the answer to the delete is lost, the service is read again; it is deleted again only when the read still shows
     it, not deleting (at most O(api_retries) times). A C(DELETE) answered 404 means the service is gone.
