@@ -177,8 +177,8 @@ def _dashboard_extras(problems, body):
 def _duplicate_tile_ids(problems, tiles):
     seen = set()
     for tile in tiles:
-        if tile is None or 'id' not in tile:
-            continue
+        if tile is None or not isinstance(tile.get('id'), str):
+            continue  # no id, or one that is a problem of its own
         if tile['id'] in seen:
             problems.add('tiles', 'Duplicate tile ID: %s' % tile['id'])
             return
@@ -214,7 +214,7 @@ def _series(problems, path, items):
     if not problems.array(path, items, 1):
         return None
     clean = [_series_item(problems, '%s.%d' % (path, index), item) for index, item in enumerate(items)]
-    kinds = {item.get('type') for item in items if isinstance(item, dict)}
+    kinds = {item['type'] for item in items if isinstance(item, dict) and item.get('type') in SERIES_TYPES}
     if len(kinds) > 1:
         problems.add(path, 'All series must have the same type')
     elif kinds & set(SINGLE_ITEM_SERIES) and len(items) > 1:
