@@ -12,6 +12,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import itertools
+import re
 import traceback
 
 from ansible.module_utils.ansible_release import __version__ as ANSIBLE_VERSION
@@ -53,6 +54,22 @@ OBSERVABILITY_CONNECTION = dict(
 
 # ansible-core's message for a string where a dict of options is wanted (it names no option).
 DICT_REQUESTED = 'dictionary requested, could not parse JSON or key=value'
+
+
+# ansible-core's message for an element of a nested list of dicts that is not a dict.
+SUB_FIELD = re.compile(r"in the sub parameter field '(\w+)'")
+
+
+def suboption_paths(spec, name, prefix=''):
+    """Where a suboption of that name sits in an argument spec, as 'tiles[].series' (lists) or 'a.b' (dicts)."""
+    paths = []
+    for option, option_spec in sorted(spec.items()):
+        inner = option_spec.get('options') or {}
+        here = prefix + option + ('[]' if option_spec.get('type') == 'list' else '')
+        if name in inner:
+            paths.append('%s.%s' % (here, name))
+        paths.extend(suboption_paths(inner, name, here + '.'))
+    return paths
 
 
 def option_source(connection, name):
@@ -150,6 +167,10 @@ class EngineModule(AnsibleModule):
             value = self.params.get(name)
             if option.get('no_log') and isinstance(value, str) and value:
                 self.no_log_values.add(value)
+        field = SUB_FIELD.search(msg)
+        if field:
+            # ansible-core names only the innermost option of an element that is not a dict; say where it sits.
+            msg = '%s (%s)' % (msg, ', '.join(suboption_paths(self.argument_spec, field.group(1))))
         if msg == DICT_REQUESTED:
             # ansible-core lists the no_log values of a dict option's suboptions before it validates the
             # option; a string there fails with this bare message. Name the dict options that got one.

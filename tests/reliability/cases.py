@@ -457,7 +457,8 @@ def _option_cases(module, base, path, label, spec, element_of=None):
     """Bad values for one option (path: where it sits in args; label: how messages name it)."""
     name = path[-1] if not isinstance(path[-1], int) else path[-2]
     kind, description = spec.get('type', 'str'), text(spec)
-    words = [name] if element_of is None else [name, element_of]
+    # ansible-core names a suboption of a list element inside another list element as 'tiles -> series'.
+    words = [name] if element_of is None else [name, element_of.replace('[].', ' -> ')]
     cases = []
 
     def add(mistake, value, *allowed):
@@ -525,7 +526,8 @@ def _option_cases(module, base, path, label, spec, element_of=None):
                 add('malformed id (trailing newline)', DASHBOARD_HEALTH + '\n', '24 hexadecimal')
         limit = _LENGTH.search(description)
         if limit:
-            add('over-long', OVER_LONG, [value for value in limit.groups() if value][0])
+            longest = [value for value in limit.groups() if value][0]
+            add('over-long', 'x' * max(len(OVER_LONG), int(longest) + 1), longest)
         if 'IPv4' in description:
             add('malformed address', '300.1.2.3/40', 'IPv4')
         if name.endswith('_url'):
@@ -541,6 +543,8 @@ def base_element(spec):
             element[sub] = (sub_spec.get('choices') or ['10.9.8.0/24' if sub == 'source' else SOURCE_METRICS])[0]
             if sub_spec.get('type') == 'bool':
                 element[sub] = True
+            if sub_spec.get('type') == 'int':
+                element[sub] = 1
     return element
 
 
