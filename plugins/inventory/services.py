@@ -22,7 +22,7 @@ description:
     M(engine.cloud.service_info) returns it); O(hostvars_prefix) and O(hostvars_suffix) change the C(engine_) in
     these names. Secret-bearing values are masked as in every module's result."
   - O(filters) chooses the services, by tag on the API's side, by state, tier, provider, region and name pattern on the
-    plugin's.
+    plugin's. Services that are deleted or being deleted are no hosts unless O(include_deleted=true).
   - "Every value that comes from the API is marked unsafe: a service name or tag that holds C({{ ... }}) stays that
     text when a task reads it, and is never rendered as a template, on every ansible-core version."
   - "Hosts are services, not machines: a play on them runs the modules on the controller, with
@@ -72,6 +72,16 @@ options:
       - Letters, digits and underscores.
     type: str
     default: ''
+  include_deleted:
+    description:
+      - Whether services that are deleted or being deleted (state C(terminating), C(terminated), C(softdeleting) or
+        C(softdeleted)) become hosts. The API may list a deleted service for a while, and such a service takes no
+        command.
+      - With V(false), they are left out before every other filter, so they are no hosts, belong to no group, and do not
+        count when two services have the same name (a live service keeps its name as host name).
+      - With V(true), they are hosts like the others, for example to report on them; O(filters.state) can then choose them.
+    type: bool
+    default: false
   filters:
     description:
       - Only the services that pass every filter given here become hosts. Without it, every service of the organization.
@@ -280,6 +290,8 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                 self._cache[cache_key] = services
         else:
             self.display.vvv('engine.cloud.services: %d services from the cache' % len(services))
+        if not self.get_option('include_deleted'):
+            services = [service for service in services if not service_filter.deleted(service)]
         kept = [service for service in services if service_filter.matches(service, filters)]
         if filters:
             self.display.vvv('engine.cloud.services: %d of %d services pass the filters' % (len(kept), len(services)))

@@ -37,13 +37,17 @@ IDLE_REFUSAL = re.compile(r'Current state: (\w+)')
 
 
 class WakeStates(ServiceStates):
-    """service_state's awake row, except that a stopped (or stopping) service fails: stopped on purpose."""
+    """service_state's awake row for a pipe call that the API refused for the service's state: an idle service is
+    woken, a transition (awaking, starting, provisioning) waited out; a stopped (or stopping) service fails, stopped
+    on purpose, and so does every state that takes no command. Its refusal is the one text of these failures."""
 
     def refusal(self, goal, resource, name):
-        if resource.get('state') in ('stopped', 'stopping'):
+        state = resource.get('state')
+        if state in ('stopped', 'stopping'):
             return ('service %s is %s; a pipe call never starts a stopped service: start it on purpose (engine.cloud.service_state '
-                    'with state=started) and run the task again' % (name, resource.get('state')))
-        return super(WakeStates, self).refusal(goal, resource, name)
+                    'with state=started) and run the task again' % (name, state))
+        return ('service %s is %s; the API allows this pipe call only while the service runs, and a pipe call sends no command '
+                'to a %s service' % (name, state, state))
 
 
 WAKE_TABLE = WakeStates('service', {'awake': dict(SERVICE_TABLE.actions['awake'], stopped=FAIL, stopping=FAIL)},
@@ -162,18 +166,49 @@ class CloudModule(EngineModule):
         return self.request(method, path, params=params, body=body, once=once)
 
     def _wake_for(self, error, state):
-        service_id = self.params['service_id']
-        if state != 'idle':
-            self.fail_api(error, 'service %s is %s; a pipe call never starts a stopped service: start it on purpose '
-                                 '(engine.cloud.service_state with state=started) and run the task again' % (service_id, state))
+        """A pipe call refused for the state the API names: WAKE_TABLE decides. An idle service is woken (awake), a
+        transition (awaking, starting, provisioning) is waited out, each until the service runs and once per task;
+        any other state fails with WAKE_TABLE's refusal. Check mode sends no command and waits for nothing."""
+        service_id, named = self.params['service_id'], {'state': state}
+        if WAKE_TABLE.action('awake', named) == FAIL:
+            self.fail_api(error, WAKE_TABLE.refusal('awake', named, service_id))
         if getattr(self, '_woken', False):
-            self.fail_api(error, 'service %s was woken once in this task and is idle again' % service_id)
+            self.fail_api(error, 'service %s was %s once in this task and is %s again'
+                          % (service_id, 'woken' if state == 'idle' else 'waited for', state))
         if self.check_mode:
-            self.fail_api(error, 'service %s is idle; check mode sends no awake command, so it cannot tell what this task would do'
-                          % service_id)
+            self.fail_api(error, 'service %s is %s; check mode sends no awake command, so it cannot tell what this task would do'
+                          % (service_id, state))
         self._woken = True
         self.bring(WAKE_TABLE, 'awake', 'service', wait=True, wait_timeout=self.params.get('wait_timeout') or WAKE_TIMEOUT)
-        self.warn('service %s was idle: it was woken (awake) for a pipe call' % service_id)
+        if state == 'idle':
+            self.warn('service %s was idle: it was woken (awake) for a pipe call' % service_id)
+        else:
+            self.warn('service %s was %s: the pipe call was refused until it ran, then sent again' % (service_id, state))
+
+    def foresee_pipe_write(self, what):
+        """Check mode: what the real run's pipe write (what: create, update, or another one such as a settings change)
+        would meet in the service's state (read once per task): the failure it would end in, or a warning that it
+        would wake the service or wait for it. Nothing outside check mode."""
+        if not self.check_mode:
+            return
+        if getattr(self, '_service_seen', None) is None:
+            self._service_seen = self.request_or_fail('GET', self.path()).get('result')
+        failure, warning = pipe_write_outcome(self._service_seen, what, self.params['service_id'])
+        if failure:
+            self.fail(failure)
+        warned = self.__dict__.setdefault('_foreseen', set())
+        if warning and warning not in warned:
+            warned.add(warning)
+            self.warn(warning)
+
+    def foreseeing(self, plan, what):
+        """plan (see EngineModule.apply), which in check mode also foresees its write (foresee_pipe_write)."""
+        def foreseen(current):
+            body, diff = plan(current)
+            if body:
+                self.foresee_pipe_write(what)
+            return body, diff
+        return foreseen
 
     def write(self, method, body, *parts):
         """A write under the service's path; an API error raises http.ApiError for the caller to judge (see EngineModule.apply)."""
@@ -217,6 +252,8 @@ class CloudModule(EngineModule):
             if action is None or (command.lost and action in table.once):
                 break
             if self.check_mode:
+                if parts[:1] == ('pipes',):
+                    self.foresee_pipe_write('%s command' % action)
                 return dict(resource, state=table.target(goal, first)), True, state_diff(table, goal, first)
             if command.lost:
                 self._may_resend(command, table, resource, action)
@@ -295,6 +332,34 @@ class Command:
             self.refusals += 1
             return True
         return False
+
+
+# Pipe writes the API refuses unless the service runs (reference: "an idle service"; the simulator refuses them in
+# every other state). Which other pipe calls a service that is not running refuses is not documented.
+REFUSED_UNLESS_RUNNING = ('create', 'update')
+
+
+def pipe_write_outcome(service, what, name):
+    """(failure, warning) that a pipe write (what: create, update, or another one) meets in the service's state, as
+    CloudModule.request would meet it: check mode's prediction of the real run."""
+    state = service.get('state')
+    if state == 'running':
+        return None, None
+    refused = what in REFUSED_UNLESS_RUNNING
+    action = WAKE_TABLE.action('awake', service)
+    if action == FAIL:
+        if refused:
+            return WAKE_TABLE.refusal('awake', service, name), None
+        return None, ('service %s is %s: the API may refuse the pipe %s while the service is not running (HTTP 424), and the '
+                      'real run would then fail: %s' % (name, state, what, WAKE_TABLE.refusal('awake', service, name)))
+    if action == 'awake':
+        return None, ('service %s is idle: the API refuses pipe creates and updates while a service is idle, and may refuse '
+                      'the pipe %s too; the real run would then wake the service (awake, and it runs and is billed from then '
+                      'on), wait until it runs and send the pipe %s again' % (name, what, what))
+    if refused:
+        return None, ('service %s is %s: the API refuses the pipe %s until the service runs; the real run would wait until '
+                      'it runs (within wait_timeout) and send the pipe %s again' % (name, state, what, what))
+    return None, None
 
 
 def idle_refusal(error, path):

@@ -22,9 +22,31 @@ _SECRET_FIELD_TEXT = re.compile(r'''(\\*(["'])[^"'\\]*%s[^"'\\]*\\*\2\s*:\s*)\\*
 _NUMBER = re.compile(r'^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$')
 
 
-def normalize(value):
-    """A form in which equal meanings compare equal: numeric strings become numbers,
-    lists become order-insensitive (sorted by a canonical key), dicts are normalised inside."""
+# Which lists are sequences and which are sets, named here only. A list held by a field of ORDERED_LISTS (its
+# API name or its option name, wherever it sits in a resource) has an order that means something and is compared
+# in order; every other list is a set (SET_LISTS names them: IP access lists, tags, ids, columns, mappings,
+# channels ...) and is compared in any order. tests/unit/plugins/module_utils/test_compare.py checks that every
+# list option of every module is named in exactly one of the two.
+# Sorting keys are ORDER BY column lists; a chart's series give its rows' series_0, series_1 ... by position, and
+# its group_by must be the same list in the same order in every series.
+ORDERED_LISTS = frozenset(('sortingKey', 'sorting_key', 'sortingKeys', 'sorting_keys', 'series', 'groupBy', 'group_by'))
+SET_LISTS = frozenset((
+    'ipAccessList', 'ip_access_list', 'privateEndpointIds', 'private_endpoint_ids', 'tags', 'endpoints', 'columns',
+    'fieldMappings', 'field_mappings', 'roles', 'columnIds', 'column_ids', 'reversePrivateEndpointIds',
+    'reverse_private_endpoint_ids', 'tableMappings', 'table_mappings', 'excludedColumns', 'excluded_columns', 'channels',
+    'tiles',
+))
+
+
+def is_ordered(field):
+    """Whether the list held by field (a name, or a dotted path whose last part is the name) is compared in order."""
+    return field is not None and str(field).rsplit('.', 1)[-1] in ORDERED_LISTS
+
+
+def normalize(value, ordered=False):
+    """A form in which equal meanings compare equal: numeric strings become numbers, lists become
+    order-insensitive (sorted by a canonical key) unless ordered or held by a field of ORDERED_LISTS,
+    dicts are normalised inside."""
     if isinstance(value, bool) or value is None:
         return value
     if isinstance(value, (int, float)):
@@ -32,9 +54,10 @@ def normalize(value):
     if isinstance(value, str):
         return normalize(float(value.strip())) if _NUMBER.match(value.strip()) else value
     if isinstance(value, dict):
-        return dict((key, normalize(item)) for key, item in value.items())
+        return dict((key, normalize(item, is_ordered(key))) for key, item in value.items())
     if isinstance(value, (list, tuple)):
-        return sorted((normalize(item) for item in value), key=_canonical)
+        items = [normalize(item) for item in value]
+        return items if ordered else sorted(items, key=_canonical)
     return value
 
 
@@ -42,9 +65,11 @@ def _canonical(value):
     return json.dumps(value, sort_keys=True, default=str)
 
 
-def equal(left, right):
+def equal(left, right, field=None):
+    """Whether left and right mean the same; field names what holds them (see ORDERED_LISTS) when they are lists."""
     # Compared as canonical JSON so that True and 1 (equal in Python) stay different.
-    return _canonical(normalize(left)) == _canonical(normalize(right))
+    ordered = is_ordered(field)
+    return _canonical(normalize(left, ordered)) == _canonical(normalize(right, ordered))
 
 
 def changes(current, desired):

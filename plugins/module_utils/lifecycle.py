@@ -120,7 +120,7 @@ class Lifecycle:
         name = current.get('name') or current.get('id')
         return ['%s cannot change on %s %s: it was fixed at creation as %s (got %s)'
                 % (option, self.kind.noun, name, json.dumps(value, sort_keys=True), json.dumps(wanted, sort_keys=True))
-                for option, wanted, value in fields if wanted is not None and not equal(value, wanted)]
+                for option, wanted, value in fields if wanted is not None and not equal(value, wanted, field=option)]
 
     # --- creating ------------------------------------------------------------------------------
 

@@ -276,11 +276,16 @@ def source_option(params):
     return None, None, None
 
 
-def kind_errors(params):
-    """What the API would drop or refuse for the kind, before any request: a postgres pipe takes no
-    table_definition (dropped), field_mappings or scaling (refused); the others need table, managed_table
-    and columns to be created (checked when creating, see create_errors)."""
-    option, kind, dummy = source_option(params)
+# What a create of each kind needs in its source (option names; the module documentation and the reference).
+CREATE_NEEDS = {'kafka': ('type', 'format', 'brokers', 'topics'), 'objectStorage': ('type', 'format', 'url'),
+                'stream': ('format', 'stream_name', 'region'), 'postgres': ('host', 'port', 'database')}
+PORT_RANGE = (1, 65535)
+
+
+def kind_errors(params, kind):
+    """What the API would drop or refuse for a pipe of kind (the source given, or else the pipe's own), before
+    any write: a postgres pipe takes no table_definition (dropped), field_mappings or scaling (refused); the
+    others need table, managed_table and columns to be created (checked when creating, see create_errors)."""
     if kind != 'postgres':
         return []
     destination = params.get('destination') or {}
@@ -299,16 +304,26 @@ def kind_errors(params):
     return errors
 
 
+def current_kind_errors(params, pipe):
+    """kind_errors for the pipe's own source kind when the task leaves source out (checked right after the first
+    read, before any write); with a source given, option_errors has checked its kind already."""
+    if source_option(params)[1] is not None:
+        return []
+    return ['%s (pipe %s has a postgres source)' % (error, pipe.get('name') or pipe.get('id'))
+            for error in kind_errors(params, source_kind(pipe))]
+
+
 def create_errors(params):
-    """What a create needs besides the spec's rules: a source, a destination database, and for every
-    kind but postgres destination.table, managed_table and columns."""
-    option, kind, dummy = source_option(params)
+    """What a create needs besides the spec's rules: a source with the fields its kind needs, a destination
+    database, and for every kind but postgres destination.table, managed_table and columns."""
+    option, kind, options = source_option(params)
     if kind is None:
         return ['source is required to create pipe %s: give one of source.kafka, source.object_storage, source.stream, '
                 'source.postgres' % params.get('name')]
+    missing = ['source.%s.%s' % (option, name) for name in CREATE_NEEDS[kind] if options.get(name) is None]
     destination = params.get('destination') or {}
     needed = ['database'] + ([] if kind == 'postgres' else ['table', 'managed_table', 'columns'])
-    missing = ['destination.%s' % name for name in needed if destination.get(name) is None]
+    missing += ['destination.%s' % name for name in needed if destination.get(name) is None]
     if missing:
         return ['%s required to create a %s pipe' % (' and '.join(missing) + (' are' if len(missing) > 1 else ' is'), option)]
     return []
@@ -467,7 +482,7 @@ def mapping_key(mapping):
 
 
 def _mapping_differs(current, wanted):
-    return any(not equal(current.get(key, MAPPING_DEFAULTS.get(key)), value) for key, value in wanted.items())
+    return any(not equal(current.get(key, MAPPING_DEFAULTS.get(key)), value, field=key) for key, value in wanted.items())
 
 
 def mapping_edits(current, desired):
@@ -555,15 +570,17 @@ def edit_applied(mappings, edit):
 
 def option_errors(params):
     """Every local check of the pipe module's options, before any request: the name's length, what the
-    kind refuses, the scaling limits, one mapping per source table."""
-    errors = kind_errors(params) + scaling_errors(params.get('scaling'))
+    kind refuses, the scaling limits, the postgres port range, one mapping per source table."""
+    option, kind, options = source_option(params)
+    errors = kind_errors(params, kind) + scaling_errors(params.get('scaling'))
     name = params.get('name')
     if name is not None and not 1 <= len(name) <= 255:
         errors.append('name must be 1 to 255 characters long, got %d' % len(name))
-    option, kind, options = source_option(params)
+    if kind == 'postgres':
+        errors.append(validate.number_range('source.postgres.port', options.get('port'), *PORT_RANGE))
     if kind == 'postgres' and options.get('table_mappings'):
         keys = [(m['source_schema_name'], m['source_table']) for m in options['table_mappings']]
         twice = sorted(set('%s.%s' % key for key in keys if keys.count(key) > 1))
         if twice:
             errors.append('source.postgres.table_mappings lists %s more than once; a table has one mapping' % ', '.join(twice))
-    return errors
+    return [error for error in errors if error]

@@ -13,7 +13,7 @@ __metaclass__ = type
 
 from fnmatch import fnmatchcase
 
-from ansible_collections.engine.cloud.plugins.module_utils.service_rules import check_tags
+from ansible_collections.engine.cloud.plugins.module_utils.service_rules import TERMINAL, check_tags
 
 # The fields the inventory plugin matches itself: each a value or a list of values (any of them).
 FIELDS = ('state', 'tier', 'provider', 'region')
@@ -72,3 +72,9 @@ def matches(service, filters):
     return (all(service.get(field) in filters[field] for field in FIELDS if field in filters)
             and ('name' not in filters or any(fnmatchcase(service.get('name') or '', pattern) for pattern in filters['name']))
             and has_tags(service, filters.get('tags') or {}))
+
+
+def deleted(service):
+    """Whether a listed service is deleted or being deleted (terminating, terminated, softdeleting, softdeleted): the
+    list may show it for a while; it takes no command, and the inventory plugin makes no host of it by default."""
+    return service.get('state') in TERMINAL

@@ -428,16 +428,19 @@ CREATE_FIELDS = (
     ('profile', 'profile'), ('byoc_id', 'byocId'), ('data_warehouse_id', 'dataWarehouseId'), ('readonly', 'isReadonly'),
 )
 # Fixed once the service exists: option -> the field a read shows. No operation changes them (the scaling PATCH
-# takes neither the replica memory, the autoscaling mode nor the replica band). backup_id is not here: no read
-# shows it, so it is used at creation only.
+# takes neither the autoscaling mode nor the replica band). backup_id is not here: no read shows it, so it is used
+# at creation only.
 FIXED_FIELDS = (
     ('provider', 'provider'), ('region', 'region'), ('tier', 'tier'), ('encryption_key', 'encryptionKey'),
     ('encryption_assumed_role_identifier', 'encryptionAssumedRoleIdentifier'),
     ('transparent_data_encryption', 'hasTransparentDataEncryption'), ('compliance_type', 'complianceType'),
     ('profile', 'profile'), ('byoc_id', 'byocId'), ('data_warehouse_id', 'dataWarehouseId'), ('readonly', 'isReadonly'),
-    ('min_replica_memory_gb', 'minReplicaMemoryGb'), ('max_replica_memory_gb', 'maxReplicaMemoryGb'),
     ('autoscaling_mode', 'autoscalingMode'), ('min_replicas', 'minReplicas'), ('max_replicas', 'maxReplicas'),
 )
+# Sent at creation and not fixed: no request sets them directly, but the deprecated total memory bounds of the
+# scaling PATCH (service_scaling's min_total_memory_gb, max_total_memory_gb) move them.
+REPLICA_MEMORY_FIELDS = (('min_replica_memory_gb', 'minReplicaMemoryGb', 'min_total_memory_gb'),
+                         ('max_replica_memory_gb', 'maxReplicaMemoryGb', 'max_total_memory_gb'))
 
 
 def create_body(params, tags):
@@ -466,6 +469,25 @@ def predicted_service(body, params):
 def fixed_fields(params, current):
     """(option, wanted, current value) of each field fixed at creation, for Lifecycle.fixed_errors."""
     return [(option, params.get(option), current.get(field)) for option, field in FIXED_FIELDS]
+
+
+def failed_delete_warning(service):
+    """The check-mode warning of a delete of a failed service (it takes no stop, and the API deletes stopped ones), or None."""
+    if service.get('state') != 'failed':
+        return None
+    return ('service %s is failed: a failed service takes no stop, so the real run sends the delete as it is, and the API, '
+            'which deletes stopped services, may refuse it' % (service.get('name') or service.get('id')))
+
+
+def replica_memory_errors(params, current):
+    """A message for each replica memory bound given that differs from the existing service's: this module cannot
+    send it (no request sets it directly), and what can change it is named."""
+    name = current.get('name') or current.get('id')
+    return ['%s cannot change on service %s with this module: it is %s now (got %s); no request sets the replica memory '
+            'directly, only the deprecated %s of engine.cloud.service_scaling moves it (production services with vertical '
+            'autoscaling)' % (option, name, current.get(field), params[option], total)
+            for option, field, total in REPLICA_MEMORY_FIELDS
+            if params.get(option) is not None and params[option] != current.get(field)]
 
 
 def create_errors(params):

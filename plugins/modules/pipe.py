@@ -30,9 +30,16 @@ description:
     resumes it by itself afterwards) and sends only the two lists. A mapping of a table cannot be edited in place, and
     the API refuses to remove and add the same table in one request, so a changed mapping is removed in one edit and
     added back in the next. Adding a table takes a new snapshot of it, which the diff (C(newSnapshotOf)) and a warning say.
-  - What the API would drop or refuse for a kind fails before any request, naming the option. A postgres pipe takes no
+  - What the API would drop or refuse for a kind fails before any write, naming the option. A postgres pipe takes no
     O(destination.table_definition) (the API would drop it silently), no O(field_mappings) and no O(scaling)
-    (postgres pipes scale at the service level).
+    (postgres pipes scale at the service level). These rules apply to the kind of O(source), or, when O(source) is left
+    out, to the kind of the pipe itself, right after it is read. The fields each kind needs to create a pipe (see each
+    kind of O(source)) are checked once the read by name has shown that the pipe is to be created; the ranges, such as
+    O(source.postgres.port), before any request.
+  - Lists whose order means something are compared in order (O(destination.table_definition.sorting_key), a table
+    mapping's O(source.postgres.table_mappings[].sorting_keys)); every other list is compared as a set. A sorting key
+    in another order is a change of a field fixed at creation and fails; a mapping's sorting keys in another order
+    converge (the mapping is removed and added back).
   - With O(state=absent), the pipe is deleted and, with O(wait=true), the module waits until reads answer 404. An
     absent pipe (or one whose service is gone) reports no change. The destination table (for a postgres pipe, its tables) is kept; drop it by hand
     before you create an identical postgres pipe again.
@@ -43,8 +50,12 @@ description:
     created, and on every run with O(update_credentials=always). They never appear in a result, a diff, a warning or
     an error message.
   - A pipe call that the API refuses because the service is idle (HTTP 424 naming the current state C(idle)) wakes the service
-    once (the C(awake) command of M(engine.cloud.service_state)), waits until it runs and is sent again. A stopped
-    service is never started; the task fails and says so.
+    once (the C(awake) command of M(engine.cloud.service_state)), waits until it runs and is sent again, with a warning.
+    One refused while the service is C(awaking), C(starting) or C(provisioning) waits until it runs (within
+    O(wait_timeout)) and is sent again, with a warning. A stopped (or stopping) service is never started; the task fails
+    and says so, as it does for a service in a state that takes no command (C(failed), C(degraded), deleted).
+  - The API refuses pipe creates and updates unless the service runs; which other pipe calls a service that does not
+    run refuses is not documented.
   - The pipe is returned with secret-bearing values (for example C(connectionString)) masked.
 author:
   - engine.cloud contributors (@engine-cloud)
@@ -568,6 +579,10 @@ attributes:
     support: full
     details:
       - Reports what would be created, changed or deleted, with the predicted pipe, and sends no write.
+      - When a write would be sent, the service is read once, and check mode ends as the real run would in its state
+        (the real run's refusal is the same failure; a create or an update on a stopped, stopping, failed or degraded service
+        fails), or warns of what the real run would do (wake an idle service, wait for one that is C(awaking),
+        C(starting) or C(provisioning)), or that the API may refuse a call it does not document.
   diff_mode:
     support: full
     details:
@@ -582,14 +597,14 @@ notes:
     it was sent (no answer within O(api_timeout), a connection reset, HTTP 502, 503 or 504), the API may still be
     creating the pipe (it checks the source, brokers, bucket or database, inside the create request). The module then
     reads the service's pipes by name, after 1, 2, 4, 8, then every 10 seconds, for up to O(wait_timeout) (also with
-    O(wait=false)): how long a create can run on the server is not documented, and O(wait_timeout) is the time the
+    O(wait=false)), since how long a create can run on the server is not documented, and O(wait_timeout) is the time the
     task may spend on the pipe anyway. A pipe of that name that shows is taken as the one created (a warning says so)
     and the task goes on with it. When none shows, the task fails, says that the create was not sent again and what to
     check; the next run reads by name first and carries on with the pipe once it is there, or creates it when none is.
   - A step after the create that fails (the wait, the scaling) fails the task with the created pipe in the result and
     C(changed=true); the next run finds the pipe by name and carries on.
   - A delete whose answer is lost is confirmed by a read before it is sent again. A C(DELETE) answered 404 means the
-    pipe is gone, also while reads still show it (they may, for a while): the first one reports no change, one sent
+    pipe is gone, also while reads still show it (they may, for a while); the first one reports no change, one sent
     again after a lost answer ends the task as deleted. A pipe whose service is gone is absent too (C(changed=false)),
     by O(pipe_id) and by O(name).
 seealso:
@@ -786,6 +801,7 @@ def main():
     if params['state'] == 'absent':
         if current is None:
             life.absent()
+        module.foresee_pipe_write('delete')
         life.delete(current)
     if current is None:
         create(module, life, settings)
@@ -796,6 +812,7 @@ def create(module, life, settings):
     module.fail_on_errors(*pipe_rules.create_errors(module.params))
     body = pipe_rules.create_body(module.params, settings)
     predicted = pipe_rules.predict_created(body, module.params['service_id'])
+    module.foresee_pipe_write('create')
     if module.params['scaling']:
         predicted['scaling'] = pipe_rules.to_api(module.params['scaling'])
     pipe = life.wait_ready(life.create(body, predicted))
@@ -805,20 +822,20 @@ def create(module, life, settings):
 
 
 def converge(module, life, pipe, settings):
-    """Fixed fields first (fail before any write), then the PATCH, the scaling, the settings and a postgres
+    """What the pipe's kind refuses and the fixed fields first (fail before any write), then the PATCH, the scaling, the settings and a postgres
     pipe's table mappings, each sending only what differs; one diff of them all."""
     params = module.params
-    module.fail_on_errors(*life.fixed_errors(pipe, pipe_rules.fixed_pairs(params, pipe)))
+    module.fail_on_errors(*(pipe_rules.current_kind_errors(params, pipe) + life.fixed_errors(pipe, pipe_rules.fixed_pairs(params, pipe))))
     pipe_id = pipe['id']
     diffs = []
     pipe = step(module, diffs, pipe_id, pipe, lambda current: pipe_rules.pipe_patch(params, current, params['pipe_id'] is not None),
-                lambda body: module.write('PATCH', body, 'pipes', pipe_id), pipe_rules.predict_patched)
+                lambda body: module.write('PATCH', body, 'pipes', pipe_id), pipe_rules.predict_patched, 'update')
     pipe = step(module, diffs, pipe_id, pipe, lambda current: pipe_rules.scaling_plan(current, params['scaling']),
-                lambda body: module.write('PATCH', body, 'pipes', pipe_id, 'scaling'), pipe_rules.predict_scaled)
+                lambda body: module.write('PATCH', body, 'pipes', pipe_id, 'scaling'), pipe_rules.predict_scaled, 'scaling change')
     if params['settings'] is not None:
         write = pipe_rules.settings_writer(module, pipe_id)
         pipe = step(module, diffs, pipe_id, pipe, lambda current: settings_step(current, settings),
-                    lambda body, before=pipe: dict(before, settings=write(body)), pipe_rules.predict_set)
+                    lambda body, before=pipe: dict(before, settings=write(body)), pipe_rules.predict_set, 'settings change')
     pipe, diff = table_mappings(module, pipe)
     diff = merge_diffs(diffs + [diff])
     module.exit(changed=diff is not None, diff=diff, pipe=pipe)
@@ -829,10 +846,13 @@ def settings_step(pipe, settings):
     return body, diff and dict(before=dict(settings=diff['before']), after=dict(settings=diff['after']))
 
 
-def step(module, diffs, pipe_id, pipe, plan, write, predict):
-    """One converge step (EngineModule.apply); in check mode the pipe predicted from the body, nested fields kept."""
+def step(module, diffs, pipe_id, pipe, plan, write, predict, what):
+    """One converge step (EngineModule.apply); in check mode the pipe predicted from the body, nested fields kept, and
+    what the write (what: update, scaling change ...) would meet in the service's state."""
     if module.check_mode:
         body, diff = plan(pipe)
+        if body:
+            module.foresee_pipe_write(what)
         diffs.append(diff)
         return predict(pipe, body) if body else pipe
     pipe, diff = module.apply(lambda: module.read('pipes', pipe_id), plan, write, current=pipe)
@@ -854,6 +874,7 @@ def table_mappings(module, pipe):
     if warning:
         module.warn(warning)
     if module.check_mode:
+        module.foresee_pipe_write('update')
         pipe['source']['postgres']['tableMappings'] = diff['after']['tableMappings']
         return pipe, diff
     parts = ('pipes', pipe['id'])

@@ -60,6 +60,8 @@ attributes:
     details:
       - Returns the predicted settings (a key reset to V(null) shows its default value, C(object_storage_concurrency)
         V(null)) and sends no C(PUT).
+      - When a C(PUT) would be sent, the service is read too, and a warning says what the real run would meet in its
+        state (an idle service it would wake, a stopped one that may refuse the change); see M(engine.cloud.pipe).
   diff_mode:
     support: full
     details:
@@ -129,7 +131,7 @@ def main():
     wanted, errors = check_settings(module.params['settings'])
     module.fail_on_errors(*errors)
     path = settings_path(module.params['pipe_id'])
-    module.converge('settings', lambda: module.read(*path), lambda current: settings_plan(current, wanted),
+    module.converge('settings', lambda: module.read(*path), module.foreseeing(lambda current: settings_plan(current, wanted), 'settings change'),
                     settings_writer(module, module.params['pipe_id']))
 
 

@@ -83,6 +83,8 @@ attributes:
     details:
       - Reports the change that would be made, with the predicted state, and sends no command. It does not wait; a
         C(Stopping) or C(Pausing) pipe is taken as C(Stopped) or C(Paused).
+      - When a command would be sent, the service is read too, and a warning says what the real run would meet in its
+        state (an idle service it would wake, a stopped one that may refuse the command); see M(engine.cloud.pipe).
   diff_mode:
     support: full
     details:

@@ -19,9 +19,10 @@ description:
     not take (O(private_endpoint_ids)) is set by an update.
   - On an existing service, the fields fixed at creation (O(provider), O(region), O(tier), O(encryption_key),
     O(encryption_assumed_role_identifier), O(transparent_data_encryption), O(compliance_type), O(profile), O(byoc_id),
-    O(data_warehouse_id), O(readonly), O(min_replica_memory_gb), O(max_replica_memory_gb), O(autoscaling_mode),
-    O(min_replicas), O(max_replicas)) are compared with the service; one that differs fails the task before any write,
-    naming the option and the service's current value. The service is read once and one C(PATCH) carrying only what
+    O(data_warehouse_id), O(readonly), O(autoscaling_mode), O(min_replicas), O(max_replicas)) are compared with the
+    service; one that differs fails the task before any write, naming the option and the service's current value. So
+    do O(min_replica_memory_gb) and O(max_replica_memory_gb), which no request sets directly (the deprecated total
+    memory bounds of M(engine.cloud.service_scaling) move them). The service is read once and one C(PATCH) carrying only what
     differs is sent (name, IP access list, private endpoints, release channel, endpoints, tags, core dumps, key
     rotation), then O(num_replicas), O(idle_scaling) and O(idle_timeout_minutes) converge through the scaling
     endpoint with the rules and code of M(engine.cloud.service_scaling). Nothing is sent when the service already matches.
@@ -29,6 +30,8 @@ description:
     M(engine.cloud.service_state), waiting until it is C(stopped)), then deleted; with O(wait=true) the module waits
     until reads show it gone (HTTP 404, C(terminated) or C(softdeleted)). A service that does not exist, or is already
     gone, reports no change; one that is being deleted (C(terminating), C(softdeleting)) is only waited for.
+  - A C(failed) service takes no stop, so its delete is sent as it is and the API's answer decides. The API deletes
+    stopped services and may refuse it, which fails the task with the API's error; check mode says so in a warning.
   - Before any write, the service just read is checked against what it allows; O(release_channel) on a service
     that is not a production one fails, naming the option and the service's tier.
   - Options left out (or V(null)) are not managed.
@@ -120,13 +123,15 @@ options:
     description:
       - Lower memory bound of each replica, in GB; a multiple of 4 between 8 and 356 (the API allows at most 120 for
         organizations that do not pay).
-      - Fixed at creation (no operation of the API changes it).
+      - Sent at creation. On an existing service no request sets it directly, and a value that differs fails before any
+        write, naming the current one. The deprecated O(engine.cloud.service_scaling#module:min_total_memory_gb) moves it.
     type: int
   max_replica_memory_gb:
     description:
       - Upper memory bound of each replica, in GB; a multiple of 4 between 8 and 356 (120 for organizations that do not
         pay), at least O(min_replica_memory_gb). With O(autoscaling_mode=horizontal) both bounds are equal.
-      - Fixed at creation.
+      - Sent at creation. On an existing service no request sets it directly, and a value that differs fails before any
+        write, naming the current one. The deprecated O(engine.cloud.service_scaling#module:max_total_memory_gb) moves it.
     type: int
   autoscaling_mode:
     description:
@@ -290,8 +295,9 @@ attributes:
     support: full
     details:
       - The diff shows, in the API's field names, the before and after value of each field that changes; for a create,
-        an empty before and the service to create; for a delete, the service and an empty after. A password that is set
-        shows as C(password) with a masked value.
+        an empty before and the service to create (without a password, which the create request does not take; a given
+        O(password) is set right after, by its hashes); for a delete, the service and an empty after. On an existing
+        service, a password set with O(update_password=always) shows as C(password) with a masked value.
   idempotent:
     support: partial
     details:
@@ -307,7 +313,7 @@ notes:
     connection was refused or could not be opened) or the API refused it with HTTP 429. When its answer is lost after
     it was sent (no answer within O(api_timeout), a connection reset, HTTP 502, 503 or 504), the API may still be
     creating the service, and a second create would make a second service. The module reads the services by name,
-    after 1, 2, 4, 8, then every 10 seconds, for up to O(wait_timeout) (also with O(wait=false)): how long a create can
+    after 1, 2, 4, 8, then every 10 seconds, for up to O(wait_timeout) (also with O(wait=false)), since how long a create can
     run on the server is not documented, and O(wait_timeout) is the time the task may spend on the service anyway. A
     service of that name that shows is taken as the one created (a warning says so). The generated password was in the
     lost answer only, so without O(password) the module asks the API for a new generated one (C(PATCH .../password)
@@ -317,7 +323,7 @@ notes:
   - A step after the create that fails (the password, the wait, the update of the private endpoints or other fields)
     fails the task with the created service in the result and C(changed=true), and with the generated password as
     C(initial_password) when one is known. When the password given in O(password) could not be set, the message says
-    so: run the task again with O(update_password=always) to set it (O(update_password=on_create) never sets it on an
+    so; run the task again with O(update_password=always) to set it (O(update_password=on_create) never sets it on an
     existing service).
   - When the answer to the delete is lost, the service is read again; it is deleted again only when the read still shows
     it, not deleting (at most O(api_retries) times). A C(DELETE) answered 404 means the service is gone.
@@ -586,8 +592,8 @@ def main():
         if current is None:
             life.absent()
         module.params['service_id'] = current['id']
-        # the API deletes a stopped service only: service_state's table stops it, and the stop is waited for
-        life.delete(current, prepare=lambda service: module.bring(service_rules.SERVICE_TABLE, 'stopped', 'service', current=service, wait=True)[0])
+        module.warn_in_check_mode(service_rules.failed_delete_warning(current))
+        life.delete(current, prepare=lambda service: stop_to_delete(module, service))
     if current is None:
         create(module, life, params, tags)
     if current.get('state') in KIND.deleting:
@@ -595,7 +601,8 @@ def main():
                     'creates a new one by name. Nothing was sent' % (current.get('name') or current['id'], current['state']),
                     service=current)
     module.params['service_id'] = current['id']
-    module.fail_on_errors(*life.fixed_errors(current, service_rules.fixed_fields(params, current)))
+    module.fail_on_errors(*(life.fixed_errors(current, service_rules.fixed_fields(params, current))
+                            + service_rules.replica_memory_errors(params, current)))
     service, patched = module.apply(module.read, patch_plan(module, params), lambda body: module.write('PATCH', body), current=current)
     scaling = dict(params, min_total_memory_gb=None, max_total_memory_gb=None)
     service, scaled = module.apply(module.read, service_rules.scaling_plan(module, scaling), service_rules.scaling_write(module), current=service)
@@ -606,6 +613,14 @@ def main():
             set_password(module, params['password'])
     diff = merge_diffs([patched, scaled, password_diff])
     module.exit(changed=diff is not None, diff=diff, service=service)
+
+
+def stop_to_delete(module, service):
+    """The API deletes a stopped service only: service_state's table stops it, and the stop is waited for. A failed
+    service takes no stop: its delete is sent as it is, and the API's answer tells."""
+    if service.get('state') == 'failed':
+        return service
+    return module.bring(service_rules.SERVICE_TABLE, 'stopped', 'service', current=service, wait=True)[0]
 
 
 def patch_plan(module, params):

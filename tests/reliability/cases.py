@@ -496,6 +496,7 @@ def _option_cases(module, base, path, label, spec, element_of=None):
             add('unknown key', {'bogus_key': 1}, 'bogus_key', 'engine_max_threads')
         if _KEY_RULE in description:
             add('malformed key', {'bad key': 'x'}, 'bad key', _KEY_RULE)
+        cases.extend(_nested_range_cases(module, base, tuple(path), label, spec))
         for line in spec.get('description') or []:
             found = _SETTING.match(line)
             if not found:
@@ -533,6 +534,30 @@ def _option_cases(module, base, path, label, spec, element_of=None):
         if name.endswith('_url'):
             add('malformed url', 'not a url', 'http')
     return cases
+
+
+def _nested_range_cases(module, base, path, label, spec):
+    """Below and above the range of each int inside a dict option (at any depth) whose description states one, such
+    as source.postgres.port or scaling.replicas: checked before any request, like a top-level option's range."""
+    cases = []
+    for sub, sub_spec in sorted((spec.get('suboptions') or {}).items()):
+        sub_path, sub_label = path + (sub,), '%s.%s' % (label, sub)
+        nested = _with(base, path, dict(_get(base, path) or {}, **{sub: {}}))
+        if sub_spec.get('type') == 'dict':
+            cases.extend(_nested_range_cases(module, nested, sub_path, sub_label, sub_spec))
+        elif sub_spec.get('type') == 'int':
+            low, high, dummy = _ranges(text(sub_spec))
+            for mistake, value, bound in (('below range', low, low), ('above range', high, high)):
+                if bound is not None:
+                    value = value - 1 if mistake == 'below range' else value + 1
+                    cases.append(BadInput(module, sub_label, mistake, _with(nested, sub_path, value), [sub_label, str(bound)]))
+    return cases
+
+
+def _get(args, path):
+    for part in path:
+        args = (args or {}).get(part)
+    return args
 
 
 def base_element(spec):

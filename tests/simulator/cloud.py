@@ -658,8 +658,10 @@ def create_service(store, _service, _params, body):
 
 
 def delete_service(store, service, _params, _body):
-    """DELETE S: only a stopped service; reads then show it going away as the config deleted_reads says."""
-    if service['state'] != 'stopped':
+    """DELETE S: only a stopped service (and a failed one with failed_service_delete: accepted, which the reference
+    leaves open: a failed service takes no stop); reads then show it going away as the config deleted_reads says."""
+    deletable = ('stopped', 'failed') if store.config['failed_service_delete'] == 'accepted' else ('stopped',)
+    if service['state'] not in deletable:
         raise ApiError(store.config['delete_refusal'], 'Service %s must be stopped to be deleted. Current state: %s'
                        % (service['id'], service['state']))
     ending = store.config['deleted_reads']

@@ -107,6 +107,8 @@ LIFECYCLE_DEFAULTS = {
     'slow_create': 0,                   # seconds a create (service or pipe POST) runs on the server: the resource shows then
     'slow_create_answer': 'late',       # after a slow create: late (answered, to a client that may be gone), or dropped
     'organization_paid': None,          # null: the fixture organization's paid flag (memory limits of a create)
+    'failed_service_delete': 'refused',  # a DELETE of a failed service (it takes no stop): refused as for any state
+                                         # but stopped (delete_refusal), or accepted
 }
 
 CONFIG_CHECKS = {
@@ -132,6 +134,7 @@ CONFIG_CHECKS = {
     'organization_paid': _check_optional_bool,
     'slow_create': _check_delay,
     'slow_create_answer': _check_choice('late', 'dropped'),
+    'failed_service_delete': _check_choice('refused', 'accepted'),
 }
 
 

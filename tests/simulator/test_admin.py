@@ -35,7 +35,7 @@ def test_config_defaults_and_patch(sim):
                                           'unique_pipe_names': False,
                                           'create_state': 'provisioning', 'delete_refusal': 409, 'deleted_reads': 'gone',
                                           'unique_service_names': False, 'organization_paid': None, 'slow_create': 0,
-                                          'slow_create_answer': 'late'}
+                                          'slow_create_answer': 'late', 'failed_service_delete': 'refused'}
     assert sim.admin('PATCH', 'config', {'alert_count': 3})['alert_count'] == 3
 
 

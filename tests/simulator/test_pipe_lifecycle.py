@@ -235,6 +235,14 @@ def test_stopped_service_refuses_create_and_update_only(sim):
     assert sim.cloud('PATCH', path + '/state', {'command': 'start'}).status == 200
 
 
+@pytest.mark.parametrize('state', ['starting', 'awaking', 'provisioning', 'failed', 'degraded', 'stopping'])
+def test_a_service_that_does_not_run_refuses_create_and_update_naming_its_state(sim, state):
+    sim.admin('PATCH', 'services/' + SERVICE_PROD, {'state': state})
+    assert_error(sim.cloud('POST', PIPES, BODIES['kafka']), 424, 'FAILED_DEPENDENCY', 'Current state: %s' % state)
+    assert_error(sim.cloud('PATCH', pipe_path(PIPE_KAFKA), {'name': 'x'}), 424, 'FAILED_DEPENDENCY', 'Current state: %s' % state)
+    assert sim.cloud('GET', pipe_path(PIPE_KAFKA)).status == 200
+
+
 def test_lost_create_with_an_applied_fault_makes_the_pipe(sim):
     sim.admin('POST', 'faults', {'method': 'POST', 'path': '/pipes$', 'kind': 'status', 'status': 502, 'apply': True})
     assert create(sim, 'stream').status == 502

@@ -180,6 +180,17 @@ def test_only_a_stopped_service_is_deleted_the_refusal_status_is_a_switch(sim, s
     assert sim.cloud('GET', service_path(SERVICE_PROD)).result['state'] == 'stopping'
 
 
+@pytest.mark.parametrize('setting, status', [('refused', 409), ('accepted', 200)])
+def test_a_failed_service_is_deleted_only_when_the_switch_accepts_it(sim, setting, status):
+    sim.admin('PATCH', 'config', {'failed_service_delete': setting})
+    set_state(sim, 'services', SERVICE_PROD, {'state': 'failed'})
+    answer = sim.cloud('DELETE', service_path(SERVICE_PROD))
+    assert answer.status == status
+    assert sim.cloud('GET', service_path(SERVICE_PROD)).result['state'] == ('failed' if status == 409 else 'terminating')
+    set_state(sim, 'services', SERVICE_HORIZONTAL, {'state': 'degraded'})
+    assert sim.cloud('DELETE', service_path(SERVICE_HORIZONTAL)).status == 409
+
+
 @pytest.mark.parametrize('ending, shown', [
     ('gone', ['terminating', 'terminating', 404]),
     ('terminated', ['terminating', 'terminating', 'terminated', 'terminated']),

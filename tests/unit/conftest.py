@@ -34,6 +34,7 @@ from urllib.parse import urlencode, urlsplit
 import pytest
 import requests
 from ansible.module_utils import basic
+from ansible.module_utils.common import warnings as module_warnings
 from hypothesis import settings
 from ansible.utils.display import Display
 from urllib3.exceptions import ProtocolError
@@ -334,7 +335,9 @@ def pytest_collection_finish(session):
 
 @contextlib.contextmanager
 def module_process():
-    """A module's run, also within a test of a plugin (that compares with a module): not the controller."""
+    """A module's run, also within a test of a plugin (that compares with a module): not the controller. It starts
+    without the warnings of earlier runs (a module process warns only of its own run)."""
+    module_warnings._global_warnings.clear()
     if _internal is None:
         yield
         return

@@ -12,6 +12,8 @@
 #      hostvars_prefix: check_filters.yml; a bad filter fails the source before any request;
 #   7. API data is never rendered: a service renamed (and tagged) to a template that would create a file,
 #      read by tasks (check_injection.yml) and by a hostname template, stays text, and the file never appears;
+#   8. a softdeleted service that has a live service's name is no host and takes no name; include_deleted: true
+#      makes it a host, and both are then named by their ids;
 # and no output of any run holds the key secret.
 set -eu -o pipefail
 
@@ -189,6 +191,22 @@ if [ -e "$marker" ]; then
     echo "inventory_services: FAILED: a template in the API's data was rendered: $marker exists" >&2
     exit 1
 fi
+
+# 8. dev-sandbox softdeleted and renamed ingest-eu, as a list may show a deleted service for a while.
+run ansible-playbook -i localhost, -e "@$CONFIG" reset.yml
+deleted_id=$(python3 softdelete.py "$(config engine_sim_admin_url)" dev-sandbox ingest-eu)
+printf 'plugin: engine.cloud.services\n' >"$work/plain.engine_cloud.yml"
+run cloud_env ansible-inventory -i "$work/plain.engine_cloud.yml" --graph
+grep -q -- '--ingest-eu$' "$work/last.log"
+if grep -q -e "$deleted_id" -e 'is the name of 2 services' "$work/last.log"; then
+    echo "inventory_services: the softdeleted service is a host, or took the name of ingest-eu" >&2
+    exit 1
+fi
+printf 'plugin: engine.cloud.services\ninclude_deleted: true\nfilters:\n  name: ingest-eu\n' >"$work/deleted.engine_cloud.yml"
+run cloud_env ansible-inventory -i "$work/deleted.engine_cloud.yml" --graph
+grep -q -- "--$deleted_id\$" "$work/last.log"
+said "its name 'ingest-eu' is the name of 2 services"
+requests 2
 
 # The search finds the secret where it is (control), and in no output of the runs.
 grep -q -F "$KEY_SECRET" "$CONFIG"

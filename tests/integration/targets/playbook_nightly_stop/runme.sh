@@ -3,7 +3,8 @@
 # playbook engine.cloud.nightly_stop_development with its inventory source
 # playbooks/inventory/engine_cloud.yml, the connection in ENGINE_CLOUD_* as AWX injects it.
 # From the simulator's log: a service tagged nightly-stop=no is not stopped; --check stops
-# nothing; the run stops exactly the running development services; a second run changes nothing.
+# nothing; the run stops exactly the running development services; a second run changes nothing; a
+# softdeleted development service of a live one's name is no host (never read) and takes no name.
 set -eu -o pipefail
 
 # ansible-test passes integration_config.yml to role targets only; script targets read it here.
@@ -55,4 +56,13 @@ check '{"stopped": ["ingest-staging"], "reads": ["dev-sandbox", "ingest-staging"
 
 nightly
 check '{"stopped": [], "reads": ["dev-sandbox", "ingest-staging"]}'
+
+check '{"setup": "deleted"}'
+nightly --check
+grep -q 'ingest-staging: would be stopped (check mode)' "$work/nightly.log"
+check '{"stopped": [], "reads": ["dev-sandbox", "ingest-staging"]}'
+nightly
+grep -q 'ingest-staging: stopped' "$work/nightly.log"
+grep -q 'dev-sandbox: was already stopped' "$work/nightly.log"
+check '{"stopped": ["ingest-staging"], "reads": ["dev-sandbox", "ingest-staging"]}'
 echo "playbook_nightly_stop: ok"

@@ -56,6 +56,7 @@ def plugin_with(sim, **options):
     """The plugin with these options (others at their documented defaults), connected to the simulator,
     and a cache in a dict."""
     values = dict(plugin='engine.cloud.services', hostname='name', hostvars_prefix='engine_', hostvars_suffix='', filters={},
+                  include_deleted=False,
                   validate_certs=True, api_timeout=30, api_retries=5, api_rate_limit=None, compose={}, groups={}, keyed_groups=[],
                   strict=False, cache=False)
     values.update(cloud_connection(sim.url))
@@ -139,6 +140,26 @@ def test_a_name_that_cannot_name_a_host_gives_the_id_and_a_warning(sim, shown_wa
     for service_id, problem in problems.items():
         warning = next(text for text in warnings if service_id in text)
         assert problem in warning and 'hostname: id' in warning
+
+
+@pytest.mark.parametrize('state', ['softdeleted', 'terminated', 'softdeleting', 'terminating'])
+def test_a_deleted_service_is_no_host_and_takes_no_name(sim, shown_warnings, state):
+    sim.edit('services', SERVICE_DEV, {'name': 'ingest-staging', 'state': state})
+    inventory = parse(plugin_with(sim))
+    assert SERVICE_DEV not in inventory.hosts and 'ingest-staging' in inventory.hosts
+    assert host_vars(inventory, 'ingest-staging')['engine_id'] == SERVICE_INGEST_STAGING
+    assert len(inventory.hosts) == len(sim.state()['services']) - 1
+    assert [warning for warning in shown_warnings() if 'ingest-staging' in warning] == []
+    assert parse(plugin_with(sim, filters={'state': [state]})).hosts == {}
+
+
+def test_include_deleted_makes_hosts_of_deleted_services(sim, shown_warnings):
+    sim.edit('services', SERVICE_DEV, {'name': 'ingest-staging', 'state': 'softdeleted'})
+    inventory = parse(plugin_with(sim, include_deleted=True))
+    assert SERVICE_DEV in inventory.hosts and SERVICE_INGEST_STAGING in inventory.hosts and 'ingest-staging' not in inventory.hosts
+    assert sum("its name 'ingest-staging' is the name of 2 services" in warning for warning in shown_warnings()) == 2
+    chosen = parse(plugin_with(sim, include_deleted=True, filters={'state': ['softdeleted']}))
+    assert list(chosen.hosts) == ['ingest-staging'] and host_vars(chosen, 'ingest-staging')['engine_id'] == SERVICE_DEV
 
 
 def test_api_data_is_never_templated(sim, tmp_path):

@@ -91,3 +91,51 @@ def test_masking_leaves_no_secret_value(value):
     wrapped = {'connectionString': 'AccountKey=zz9', 'inner': [value, {'api_key_secret': 'sek-1'}]}
     masked = repr(compare.mask_secrets(wrapped))
     assert 'AccountKey=zz9' not in masked and 'sek-1' not in masked
+
+
+@pytest.mark.parametrize('field', ['sortingKey', 'sorting_keys', 'destination.table_definition.sorting_key', 'series', 'group_by'])
+def test_an_ordered_list_compares_in_order(field):
+    assert not compare.equal(['b', 'a'], ['a', 'b'], field=field)
+    assert compare.equal(['a', 'b'], ['a', 'b'], field=field)
+
+
+@pytest.mark.parametrize('field', [None, 'columns', 'ipAccessList', 'source.kafka.reverse_private_endpoint_ids', 'channels'])
+def test_a_set_compares_in_any_order(field):
+    assert compare.equal(['b', 'a'], ['a', 'b'], field=field)
+
+
+def test_an_ordered_list_inside_a_resource_keeps_its_order_and_its_neighbours_do_not():
+    current = {'tableDefinition': {'sortingKey': ['day', 'id']}, 'columns': [{'name': 'id'}, {'name': 'day'}]}
+    assert compare.equal(current, {'tableDefinition': {'sortingKey': ['day', 'id']}, 'columns': [{'name': 'day'}, {'name': 'id'}]})
+    assert not compare.equal(current, {'tableDefinition': {'sortingKey': ['id', 'day']}, 'columns': [{'name': 'id'}, {'name': 'day'}]})
+    mappings = [{'sourceTable': 'b', 'sortingKeys': ['x', 'y']}, {'sourceTable': 'a', 'sortingKeys': ['y', 'x']}]
+    assert compare.equal(mappings, list(reversed(mappings)))
+    assert not compare.equal(mappings, [{'sourceTable': 'b', 'sortingKeys': ['y', 'x']}, mappings[1]])
+
+
+def _list_options(options, path=''):
+    for name, option in (options or {}).items():
+        if option.get('type') == 'list':
+            yield name, path + name
+        yield from _list_options(option.get('suboptions'), path + name + '.')
+
+
+def _documented_list_options():
+    import os
+    import yaml
+    from ansible_collections.engine.cloud.plugins.doc_fragments.chart_series import ModuleDocFragment
+    root = os.path.dirname(compare.__file__).replace(os.path.join('plugins', 'module_utils'), os.path.join('plugins', 'modules'))
+    docs = [('chart_series fragment', yaml.safe_load(ModuleDocFragment.DOCUMENTATION))]
+    for name in sorted(os.listdir(root)):
+        if name.endswith('.py') and not name.startswith('_'):
+            module = __import__('ansible_collections.engine.cloud.plugins.modules.' + name[:-3], fromlist=['DOCUMENTATION'])
+            docs.append((name, yaml.safe_load(module.DOCUMENTATION)))
+    return [(source, name, path) for source, doc in docs for name, path in _list_options(doc.get('options'))]
+
+
+def test_every_list_option_is_named_ordered_or_a_set_in_one_place():
+    """A new list option must be named in compare.ORDERED_LISTS or compare.SET_LISTS (and in only one)."""
+    found = _documented_list_options()
+    assert ('pipe.py', 'sorting_key', 'destination.table_definition.sorting_key') in found
+    assert [item for item in found if (item[1] in compare.ORDERED_LISTS) == (item[1] in compare.SET_LISTS)] == []
+    assert not compare.ORDERED_LISTS & compare.SET_LISTS

@@ -11,8 +11,13 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.engine.cloud.plugins.modules import pipe_info, pipe_settings, pipe_state
-from ansible_collections.engine.cloud.tests.simulator.fixture_ids import PIPE_DEV, SERVICE_DEV, SERVICE_IDLE, pipe_path, service_path
+import json
+
+import pytest
+
+from ansible_collections.engine.cloud.plugins.modules import pipe, pipe_info, pipe_settings, pipe_state
+from ansible_collections.engine.cloud.tests.simulator.fixture_ids import (PIPE_DEV, PIPE_KAFKA, SERVICE_DEV, SERVICE_IDLE, SERVICE_PROD,
+                                                                          pipe_path, service_path)
 
 PIPE = pipe_path(PIPE_DEV, service_id=SERVICE_IDLE)
 SERVICE = ('GET', service_path(SERVICE_IDLE))
@@ -20,6 +25,8 @@ IDLE_AGAIN = {'method': 'GET', 'path': '/pipes$', 'kind': 'status', 'status': 42
               'body': {'status': 424, 'error': 'FAILED_DEPENDENCY: Pipe operations are allowed only when the service is running. '
                                                'Current state: idle', 'requestId': '0b6d1f0e-8a55-4a43-9d1e-3c2a3a8e4c11'}}
 AWAKE = ('PATCH', service_path(SERVICE_IDLE, '/state'), {'command': 'awake'})
+STREAM = dict(stream=dict(format='JSONEachRow', stream_name='clicks', region='eu-central-1'))
+TABLE = dict(database='analytics', table='new_events', managed_table=True, columns=[dict(name='id', type='UInt64')])
 # The fixture's stopped objectStorage pipe, moved onto the idle service.
 ON_IDLE = [('pipes', PIPE_DEV, {'serviceId': SERVICE_IDLE})]
 
@@ -72,3 +79,67 @@ def test_a_stopped_service_is_never_started(run):
                                                   'Current state: stopped')
     run(pipe_info, dict(service_id=SERVICE_DEV), faults=[stopped], requests=[('GET', service_path(SERVICE_DEV, '/pipes'))],
         fails='service %s is stopped; a pipe call never starts a stopped service' % SERVICE_DEV)
+
+
+def warned(text):
+    return lambda result, sim: text in json.dumps(result.get('warnings'))
+
+
+@pytest.mark.parametrize('state', ['starting', 'awaking', 'provisioning'])
+def test_a_transition_is_waited_out_on_a_424_and_the_call_sent_again(run, state):
+    """A create refused while the service starts is sent again once it runs: no command to the service, no failure."""
+    prod_pipes = service_path(SERVICE_PROD, '/pipes')
+    run(pipe, dict(service_id=SERVICE_PROD, name='new-stream', wait=False, source=STREAM, destination=TABLE),
+        edits=[('services', SERVICE_PROD, {'state': state, 'then': {'state': 'running', 'reads': 1}})],
+        requests=[('GET', prod_pipes), ('POST', prod_pipes)] + [('GET', service_path(SERVICE_PROD))] * 2 + [('POST', prod_pipes)],
+        result={'changed': True}, verify=warned('was %s: the pipe call was refused until it ran, then sent again' % state))
+
+
+# What check mode foresees for a pipe create in each service state, and what apply then does: the same outcome.
+# (service, edits, check mode's failure or warning, apply's failure or warning, apply's requests after the list)
+POST_AGAIN = ['POST', 'GET service', 'GET service', 'POST']
+FORESEEN = {
+    'stopped: both fail, apply after its refused POST': (
+        SERVICE_DEV, [], dict(fails='service %s is stopped; a pipe call never starts a stopped service' % SERVICE_DEV),
+        dict(fails='service %s is stopped; a pipe call never starts a stopped service' % SERVICE_DEV), ['POST']),
+    'idle: check mode warns that apply wakes it, apply wakes it': (
+        SERVICE_IDLE, [], dict(warning='the real run would then wake the service (awake'),
+        dict(warning='was idle: it was woken (awake) for a pipe call'), ['POST', 'GET service', 'awake', 'GET service', 'POST']),
+    'starting: check mode warns that apply waits, apply waits': (
+        SERVICE_PROD, [('services', SERVICE_PROD, {'state': 'starting', 'then': {'state': 'running', 'reads': 1}})],
+        dict(warning='is starting: the API refuses the pipe create until the service runs; the real run would wait'),
+        dict(warning='was starting: the pipe call was refused until it ran, then sent again'), POST_AGAIN),
+    'failed: both fail, naming the state': (
+        SERVICE_PROD, [('services', SERVICE_PROD, {'state': 'failed'})],
+        dict(fails='is failed; the API allows this pipe call only while the service runs'),
+        dict(fails='is failed; the API allows this pipe call only while the service runs'), ['POST']),
+}
+
+
+def _request(service, name):
+    pipes = service_path(service, '/pipes')
+    return {'POST': ('POST', pipes), 'GET service': ('GET', service_path(service)),
+            'awake': ('PATCH', service_path(service, '/state'), {'command': 'awake'})}[name]
+
+
+@pytest.mark.parametrize('service, edits, check, apply, sent', list(FORESEEN.values()), ids=list(FORESEEN))
+def test_check_mode_foresees_what_apply_does(run, service, edits, check, apply, sent):
+    listed = ('GET', service_path(service, '/pipes'))
+    created = dict(service_id=service, name='new-stream', wait=False, source=STREAM, destination=TABLE)
+    run(pipe, created, check=True, edits=edits, requests=[listed, ('GET', service_path(service))],
+        fails=check.get('fails'), verify=warned(check.get('warning', '')))
+    run(pipe, created, edits=edits, requests=[listed] + [_request(service, name) for name in sent], fails=apply.get('fails'),
+        verify=warned(apply.get('warning', '')))
+
+
+def test_a_write_that_may_be_refused_on_a_stopped_service_warns_in_check_mode(run):
+    dev_pipe = pipe_path(PIPE_DEV, service_id=SERVICE_DEV)
+    run(pipe_settings, dict(service_id=SERVICE_DEV, pipe_id=PIPE_DEV, settings={'engine_max_threads': 8}), check=True,
+        requests=[('GET', dev_pipe + '/settings'), ('GET', service_path(SERVICE_DEV))], result={'changed': True},
+        verify=warned('the API may refuse the pipe settings change while the service is not running'))
+
+
+def test_a_running_service_adds_no_warning(run):
+    run(pipe_settings, dict(service_id=SERVICE_PROD, pipe_id=PIPE_KAFKA, settings={'engine_max_threads': 8}), check=True,
+        requests=[('GET', pipe_path(PIPE_KAFKA, '/settings')), ('GET', service_path(SERVICE_PROD))], result={'changed': True},
+        verify=lambda result, sim: 'warnings' not in result)

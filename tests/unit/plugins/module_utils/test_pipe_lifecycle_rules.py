@@ -68,16 +68,16 @@ def test_predicted_create_shows_no_secret():
 def test_postgres_refusals_name_the_option(changes, fragment):
     args = params(source=dict(postgres=dict(host='h', port=5432, database='d')), field_mappings=None, destination=dict(database='a'))
     args.update(changes)
-    errors = pipe_rules.kind_errors(args)
+    errors = pipe_rules.kind_errors(args, 'postgres')
     assert len(errors) == 1 and errors[0].startswith(fragment)
 
 
 def test_other_kinds_have_no_kind_errors_and_create_needs_the_table():
-    assert pipe_rules.kind_errors(params(scaling=dict(replicas=2))) == []
+    assert pipe_rules.kind_errors(params(scaling=dict(replicas=2)), 'kafka') == []
     assert pipe_rules.create_errors(params()) == []
     errors = pipe_rules.create_errors(params(destination=dict(database='a')))
     assert errors == ['destination.table and destination.managed_table and destination.columns are required to create a kafka pipe']
-    assert pipe_rules.create_errors(params(source=dict(postgres=dict(host='h')), destination=dict(database='a'))) == []
+    assert pipe_rules.create_errors(params(source=dict(postgres=dict(host='h', port=5432, database='d')), destination=dict(database='a'))) == []
     assert 'source is required' in pipe_rules.create_errors(params(source=None))[0]
 
 
@@ -90,6 +90,56 @@ def test_fixed_pairs_cover_fixed_fields_only():
                      'source.kafka.topics': ('orders.v1', 'orders.v1'),
                      'source.kafka.offset.strategy': ('from_latest', 'from_timestamp'),
                      'destination.database': ('analytics', 'analytics'), 'destination.table': ('orders2', 'orders')}
+
+
+@pytest.mark.parametrize('source, missing', [
+    (dict(kafka=dict(type='kafka', format='JSONEachRow')), 'source.kafka.brokers and source.kafka.topics are'),
+    (dict(kafka=dict(type='kafka', format='JSONEachRow', brokers='b:9092')), 'source.kafka.topics is'),
+    (dict(stream=dict(format='JSONEachRow')), 'source.stream.stream_name and source.stream.region are'),
+    (dict(object_storage=dict(type='s3', format='CSV')), 'source.object_storage.url is'),
+    (dict(postgres=dict(host='h')), 'source.postgres.port and source.postgres.database are'),
+])
+def test_a_create_needs_the_fields_of_its_kind(source, missing):
+    destination = dict(database='a') if 'postgres' in source else params()['destination']
+    assert pipe_rules.create_errors(params(source=source, destination=destination)) == [
+        '%s required to create a %s pipe' % (missing, next(iter(source)))]
+
+
+@pytest.mark.parametrize('port, error', [(0, True), (65536, True), (1, False), (65535, False), (5432, False)])
+def test_the_postgres_port_range(port, error):
+    args = params(source=dict(postgres=dict(host='h', port=port, database='d')), field_mappings=None, destination=dict(database='a'))
+    assert pipe_rules.option_errors(args) == (['source.postgres.port must be between 1 and 65535, got %d' % port] if error else [])
+
+
+def test_the_postgres_rules_apply_to_the_pipe_s_own_kind_when_source_is_left_out():
+    args = params(source=None, destination=dict(table_definition=dict(sorting_key=['id'])), scaling=dict(replicas=2))
+    assert pipe_rules.option_errors(args) == []
+    errors = pipe_rules.current_kind_errors(args, POSTGRES)
+    assert [error.split(' ')[0] for error in errors] == ['destination.table_definition', 'field_mappings', 'scaling']
+    assert all(error.endswith('(pipe users-postgres has a postgres source)') for error in errors)
+    assert pipe_rules.current_kind_errors(args, KAFKA) == []
+    given = params(source=dict(postgres=dict(host='h')), field_mappings=None)
+    assert pipe_rules.current_kind_errors(given, POSTGRES) == []
+
+
+def test_a_reordered_sorting_key_is_a_change_of_a_fixed_field():
+    from ansible_collections.engine.cloud.plugins.module_utils.lifecycle import Lifecycle
+    from ansible_collections.engine.cloud.plugins.modules.pipe import pipe_kind
+    current = KAFKA['destination']['tableDefinition']['sortingKey']
+    args = params(source=None, field_mappings=None, destination=dict(table_definition=dict(sorting_key=list(reversed(current)))))
+    errors = Lifecycle(None, pipe_kind()).fixed_errors(KAFKA, pipe_rules.fixed_pairs(args, KAFKA))
+    assert errors == ['destination.table_definition.sorting_key cannot change on pipe orders-kafka: it was fixed at creation as '
+                      '["order_date", "order_id"] (got ["order_id", "order_date"])']
+    args['destination']['table_definition']['sorting_key'] = current
+    assert Lifecycle(None, pipe_kind()).fixed_errors(KAFKA, pipe_rules.fixed_pairs(args, KAFKA)) == []
+
+
+def test_a_reordered_sorting_keys_of_a_mapping_is_removed_and_added_back():
+    current = [dict(USERS, useCustomSortingKey=True, sortingKeys=['id', 'created_at'])]
+    desired = [dict(USERS, useCustomSortingKey=True, sortingKeys=['created_at', 'id'])]
+    edits, changed = pipe_rules.mapping_edits(current, desired)
+    assert changed == ['public.users'] and edits == [{'tableMappingsToRemove': current}, {'tableMappingsToAdd': desired}]
+    assert pipe_rules.mapping_edits(current, [dict(desired[0], sortingKeys=['id', 'created_at'])]) == ([], [])
 
 
 def test_fixed_pairs_refuse_another_kind():

@@ -53,12 +53,21 @@ def test_the_predicted_service_adds_the_private_endpoints_and_a_provisioning_sta
     assert predicted == {'name': 'a', 'state': 'provisioning', 'privateEndpointIds': ['vpce-1']}
 
 
+def test_a_replica_memory_bound_is_not_called_fixed_and_names_what_moves_it():
+    current = {'name': 'svc', 'minReplicaMemoryGb': 16, 'maxReplicaMemoryGb': 120}
+    assert service_rules.replica_memory_errors(dict(min_replica_memory_gb=16, max_replica_memory_gb=None), current) == []
+    errors = service_rules.replica_memory_errors(dict(min_replica_memory_gb=8, max_replica_memory_gb=64), current)
+    assert [error.split(' ')[0] for error in errors] == ['min_replica_memory_gb', 'max_replica_memory_gb']
+    assert 'it is 16 now (got 8)' in errors[0] and 'min_total_memory_gb of engine.cloud.service_scaling' in errors[0]
+    assert 'max_total_memory_gb' in errors[1] and not any('fixed' in error for error in errors)
+
+
 def test_fixed_fields_pair_each_option_with_what_a_read_shows():
     current = {'provider': 'aws', 'region': 'eu-central-1', 'minReplicaMemoryGb': 16, 'isReadonly': False, 'autoscalingMode': 'vertical'}
     pairs = dict((option, (wanted, value)) for option, wanted, value in service_rules.fixed_fields(EVERY_OPTION, current))
     assert pairs['region'] == ('eu-central-1', 'eu-central-1')
     assert pairs['readonly'] == (True, False)
-    assert pairs['min_replica_memory_gb'] == (16, 16)
+    assert 'min_replica_memory_gb' not in pairs  # the deprecated total memory moves it: not fixed (replica_memory_errors)
     assert pairs['max_replicas'] == (None, None)
     assert 'backup_id' not in pairs  # no read shows it
     assert 'num_replicas' not in pairs and 'idle_timeout_minutes' not in pairs  # they converge through the scaling step

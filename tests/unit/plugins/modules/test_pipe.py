@@ -22,6 +22,8 @@ from ansible_collections.engine.cloud.tests.simulator.fixture_ids import (PIPE_K
 
 PIPES = service_path(SERVICE_PROD, '/pipes')
 LIST = ('GET', PIPES)
+# Check mode reads the service once before it predicts a pipe write (what the write would meet in its state).
+SERVICE = ('GET', service_path(SERVICE_PROD))
 SECRETS = ('kafka-pass-9', 'os-secret-9', 'stream-secret-9', 'pg-pass-9')
 COLUMNS = [dict(name='id', type='UInt64')]
 TABLE = dict(database='analytics', table='new_events', managed_table=True, columns=COLUMNS)
@@ -72,7 +74,7 @@ def new_pipe_id(monkeypatch):
 
 @pytest.mark.parametrize('kind', list(SOURCES))
 def test_create_check_apply_again_per_kind(run, kind):
-    run(pipe, args(kind), check=True, diff=True, requests=[LIST],
+    run(pipe, args(kind), check=True, diff=True, requests=[LIST, SERVICE],
         result={'changed': True, 'diff.before': {}, 'pipe.name': 'new-' + kind}, verify=no_secret,
         then=dict(args=args(kind), config={'transition_delay': 0}, requests=[LIST, ('POST', PIPES), ('GET', NEW)],
                   result={'changed': True, 'pipe.state': 'Running', 'pipe.id': NEW_ID}, verify=created(kind),
@@ -211,7 +213,7 @@ KAFKA_CHANGE = dict(service_id=SERVICE_PROD, pipe_id=PIPE_KAFKA, name='orders', 
 def test_change_check_apply_again(run):
     patch = {'name': 'orders', 'destination': {'columns': [{'name': 'id', 'type': 'UInt64'}]},
              'source': {'kafka': {'authentication': 'SCRAM-SHA-256'}}}
-    run(pipe, KAFKA_CHANGE, check=True, diff=True, requests=[('GET', pipe_path(PIPE_KAFKA))],
+    run(pipe, KAFKA_CHANGE, check=True, diff=True, requests=[('GET', pipe_path(PIPE_KAFKA)), SERVICE],
         result={'changed': True, 'pipe.name': 'orders', 'pipe.scaling.replicas': 4, 'pipe.settings.engine_max_threads': 8,
                 'pipe.source.kafka.brokers': 'pkc-4r297.eu-central-1.aws.confluent.cloud:9092',
                 'diff.after.source': {'kafka': {'authentication': 'SCRAM-SHA-256'}}, 'diff.after.scaling': {'replicas': 4}},
@@ -243,7 +245,7 @@ def test_postgres_tables_added_and_removed_while_paused(run):
     invoices = {'sourceSchemaName': 'billing', 'sourceTable': 'invoices', 'targetTable': 'billing_invoices', 'excludedColumns': ['internal_note'],
                 'useCustomSortingKey': False, 'sortingKeys': [], 'tableEngine': 'MergeTree'}
     orders = {'sourceSchemaName': 'public', 'sourceTable': 'orders', 'targetTable': 'public_orders'}
-    run(pipe, desired, check=True, diff=True, requests=[('GET', PG)], result={'changed': True},
+    run(pipe, desired, check=True, diff=True, requests=[('GET', PG), SERVICE], result={'changed': True},
         then=dict(args=desired, config={'transition_reads': 1},
                   requests=[('GET', PG), ('GET', PG), ('PATCH', PG + '/state', {'command': 'stop'}), ('GET', PG), ('GET', PG),
                             ('PATCH', PG, {'source': {'postgres': {'tableMappingsToRemove': [invoices], 'tableMappingsToAdd': [orders]}}}),
@@ -266,7 +268,7 @@ def test_a_changed_postgres_mapping_is_removed_then_added_with_a_warning(run):
 
 def test_delete_check_apply_again(run):
     gone = dict(service_id=SERVICE_PROD, name='clicks-stream', state='absent')
-    run(pipe, gone, check=True, diff=True, requests=[LIST], result={'changed': True, 'diff.after': {}, 'pipe.id': PIPE_STREAM},
+    run(pipe, gone, check=True, diff=True, requests=[LIST, SERVICE], result={'changed': True, 'diff.after': {}, 'pipe.id': PIPE_STREAM},
         then=dict(args=gone, config={'deleted_pipe_reads': 2},
                   requests=[LIST, ('DELETE', pipe_path(PIPE_STREAM)), ('GET', pipe_path(PIPE_STREAM)),
                             ('GET', pipe_path(PIPE_STREAM)), ('GET', pipe_path(PIPE_STREAM))],

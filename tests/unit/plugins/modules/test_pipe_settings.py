@@ -10,7 +10,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.engine.cloud.plugins.modules import pipe_settings
-from ansible_collections.engine.cloud.tests.simulator.fixture_ids import PIPE_KAFKA, PIPE_OBJECT_STORAGE, SERVICE_PROD, pipe_path
+from ansible_collections.engine.cloud.tests.simulator.fixture_ids import PIPE_KAFKA, PIPE_OBJECT_STORAGE, SERVICE_PROD, pipe_path, service_path
 
 STORAGE = dict(service_id=SERVICE_PROD, pipe_id=PIPE_OBJECT_STORAGE)
 GET = ('GET', pipe_path(PIPE_OBJECT_STORAGE, '/settings'))
@@ -54,7 +54,7 @@ CASES = {
                             result={'changed': True, 'settings.object_storage_concurrency': 1}))),
     'check mode predicts the settings and sends no PUT': dict(
         args=dict(STORAGE, settings=dict(object_storage_concurrency=None, engine_max_insert_threads=4)), check=True, diff=True,
-        requests=[GET],
+        requests=[GET, ('GET', service_path(SERVICE_PROD))],
         result={'changed': True, 'settings.object_storage_concurrency': None, 'settings.engine_max_insert_threads': 4,
                 'settings.object_storage_max_file_count': 500,
                 'diff.after': {'object_storage_concurrency': None, 'engine_max_insert_threads': 4}},

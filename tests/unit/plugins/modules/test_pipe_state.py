@@ -14,7 +14,7 @@ import pytest
 
 from ansible_collections.engine.cloud.plugins.modules import pipe_state
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import (PIPE_KAFKA, PIPE_OBJECT_STORAGE, PIPE_POSTGRES, SERVICE_PROD,
-                                                                          pipe_path)
+                                                                          pipe_path, service_path)
 
 
 def pipe(pipe_id, **args):
@@ -48,7 +48,7 @@ CASES = {
         result={'changed': True, 'pipe.state': 'Paused'}),
     'check mode reports the change without a command': dict(
         args=pipe(PIPE_POSTGRES, state='stopped'), check=True, diff=True,
-        requests=[get(PIPE_POSTGRES)],
+        requests=[get(PIPE_POSTGRES), ('GET', service_path(SERVICE_PROD))],
         result={'changed': True, 'pipe.state': 'Paused', 'diff': {'before': {'state': 'Running'}, 'after': {'state': 'Paused'}}}),
     'resync of a postgres pipe is sent every time, and predicted in check mode': dict(
         args=pipe(PIPE_POSTGRES, state='resynced'),
@@ -57,7 +57,7 @@ CASES = {
         then=dict(args=pipe(PIPE_POSTGRES, state='resynced'),
                   requests=[get(PIPE_POSTGRES), command(PIPE_POSTGRES, 'resync'), get(PIPE_POSTGRES)],
                   result={'changed': True, 'pipe.state': 'Running'},
-                  then=dict(args=pipe(PIPE_POSTGRES, state='resynced'), check=True, requests=[get(PIPE_POSTGRES)],
+                  then=dict(args=pipe(PIPE_POSTGRES, state='resynced'), check=True, requests=[get(PIPE_POSTGRES), ('GET', service_path(SERVICE_PROD))],
                             result={'changed': True}))),
     'resync of a kafka pipe is refused after one read': dict(
         args=pipe(PIPE_KAFKA, state='resynced'),

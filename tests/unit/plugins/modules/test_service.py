@@ -236,8 +236,12 @@ LIFECYCLE_CASES = {
     'a field fixed at creation that differs fails before any write, naming option and value': dict(
         args=dict(name='prod-analytics', region='us-east-1', min_replica_memory_gb=32, num_replicas=4), requests=[LIST],
         fails='region cannot change on service prod-analytics: it was fixed at creation as "eu-central-1" (got "us-east-1")',
-        verify=lambda result, sim: 'min_replica_memory_gb cannot change on service prod-analytics: it was fixed at creation as 16'
-        in result['msg']),
+        verify=lambda result, sim: 'min_replica_memory_gb cannot change on service prod-analytics with this module: it is 16 now '
+        '(got 32); no request sets the replica memory directly, only the deprecated min_total_memory_gb of '
+        'engine.cloud.service_scaling moves it' in result['msg'] and 'fixed at creation as 16' not in result['msg']),
+    'a replica memory bound that the deprecated total memory moved is not called fixed at creation': dict(
+        args=dict(name='prod-analytics', max_replica_memory_gb=64), requests=[LIST],
+        fails='max_replica_memory_gb cannot change on service prod-analytics with this module: it is'),
     'an existing service found by name: the PATCH, then scaling through service_scaling\'s rules': dict(
         args=dict(name='prod-analytics', provider='aws', tags={'tier': 'gold'}, num_replicas=4, idle_timeout_minutes=15), diff=True,
         requests=[LIST, ('PATCH', service_path(), {'tags': {'add': [{'key': 'tier', 'value': 'gold'}]}}),
@@ -293,9 +297,16 @@ LIFECYCLE_CASES = {
         faults=[{'method': 'DELETE', 'kind': 'status', 'status': 504, 'apply': True}],
         requests=[('GET', service_path(SERVICE_DEV)), ('DELETE', service_path(SERVICE_DEV)), ('GET', service_path(SERVICE_DEV))],
         result={'changed': True}),
-    'absent on a failed service fails before any write (no stop is sent to a failed service)': dict(
-        args=dict(service_id=SERVICE_PROD, state='absent'), edits=[('services', SERVICE_PROD, {'state': 'failed'})],
-        requests=[('GET', service_path())], fails='is failed: no start or stop is sent to a failed service'),
+    'absent on a failed service: check mode warns, apply sends the delete (no stop) and reports the API\'s refusal': dict(
+        args=dict(service_id=SERVICE_PROD, state='absent'), edits=[('services', SERVICE_PROD, {'state': 'failed'})], check=True,
+        requests=[('GET', service_path())], result={'changed': True},
+        verify=lambda result, sim: 'takes no stop, so the real run sends the delete as it is' in json.dumps(result['warnings']),
+        then=dict(args=dict(service_id=SERVICE_PROD, state='absent'), requests=[('GET', service_path()), ('DELETE', service_path())],
+                  fails='HTTP 409', verify=lambda result, sim: sim.find('services', SERVICE_PROD)['state'] == 'failed')),
+    'absent on a failed service that the API deletes (failed_service_delete: accepted)': dict(
+        args=dict(service_id=SERVICE_PROD, state='absent', wait=False), edits=[('services', SERVICE_PROD, {'state': 'failed'})],
+        config={'failed_service_delete': 'accepted'}, requests=[('GET', service_path()), ('DELETE', service_path())],
+        result={'changed': True}, verify=lambda result, sim: sim.find('services', SERVICE_PROD)['state'] == 'terminating'),
     'a delete the API refuses fails with the API error, not sent again': dict(
         args=dict(service_id=SERVICE_DEV, state='absent'), faults=[{'method': 'DELETE', 'kind': 'status', 'status': 409}],
         requests=[('GET', service_path(SERVICE_DEV)), ('DELETE', service_path(SERVICE_DEV))],
