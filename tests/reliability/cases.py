@@ -316,8 +316,6 @@ LIFECYCLE_CASES = [
 ]
 
 
-
-
 def kind_cases(kind):
     """The slow create and the lingering delete of one kind of resource."""
     post, delete = ('POST', kind.collection), ('DELETE', kind.delete_path)

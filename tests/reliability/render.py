@@ -81,7 +81,6 @@ def _kind_rows(lifecycle):
     return '\n'.join(lines) + '\n' if kinds else ''
 
 
-
 def _get(counts, section, key, default=0):
     return counts.get(section, {}).get(key, default)
 
