@@ -17,10 +17,12 @@ HEAD = '''# Reliability and security
 
 Measured by the reliability suite (`make reliability`, `tests/reliability/`), which drives real
 `ansible-playbook` runs of the collection against private simulators it starts on 127.0.0.1, and
-asserts from the simulator's request log and state. The bad inputs run without ansible-playbook:
-one process per module calls the module's `main()` for each of them, as its module process would
-(`tests/reliability/module_runner.py`), against a simulator of its own; they fail in the module's
-own argument checks, where ansible-playbook would add only its cost. This file is written by the
+asserts from the simulator's request log and state. The bad inputs and the fault cases run without
+ansible-playbook: one process per module (and, for faults, per read or write) calls the module's
+`main()` for each of them, as its module process would (`tests/reliability/module_runner.py`),
+against a simulator of its own, with the admin calls around each case; what they test is the
+module's own code (its argument checks, its client's retries, its read after a lost answer), where
+ansible-playbook would add only its cost. This file is written by the
 suite itself from what it measured (`tests/output/reliability/counts.json`); do not edit it by hand.
 
 '''
