@@ -4,7 +4,7 @@ import json
 import re
 
 from . import server
-from .state import POSTGRES_PIPE_STATES, SERVICE_STATES, STREAMING_PIPE_STATES, ConfigError, validate_fault
+from .state import ALERT_STATES, POSTGRES_PIPE_STATES, SERVICE_STATES, STREAMING_PIPE_STATES, ConfigError, validate_fault
 
 _EDITABLE = {'services': 'services', 'pipes': 'pipes'}
 
@@ -48,6 +48,9 @@ def _route(store, method, path, body):
     match = re.fullmatch(r'/_admin/(services|pipes)/([^/]+)', path)
     if match and method == 'PATCH':
         return _edit(store, getattr(store, _EDITABLE[match.group(1)]), match.group(2), body)
+    match = re.fullmatch(r'/_admin/(dashboards|alerts)/([^/]+)', path)
+    if match and method == 'PATCH':
+        return _edit_observability(store, match.group(1), match.group(2), body)
     return server.Response.json(404, {'error': 'no admin route %s %s' % (method, path)})
 
 
@@ -89,6 +92,23 @@ def _edit(store, objects, object_id, changes):
         elif then is not None:
             store.begin_transition(obj, changes['state'], then['state'], then['after'])
         return server.Response.json(200, obj)
+
+
+def _edit_observability(store, kind, object_id, changes):
+    """Set fields of a dashboard or alert as stored (no API validation: for what only the server sets, such as
+    an alert's ``state``, ``silenced`` or ``executionErrors``, or a tile no API body could carry)."""
+    if not isinstance(changes, dict):
+        raise ConfigError('body must be a JSON object')
+    if 'id' in changes:
+        raise ConfigError('id cannot be changed')
+    if kind == 'alerts' and 'state' in changes and changes['state'] not in ALERT_STATES:
+        raise ConfigError('state must be one of: ' + ', '.join(ALERT_STATES))
+    with store.lock:
+        objects = store.dashboards if kind == 'dashboards' else {alert['id']: alert for alert in store.alerts}
+        if object_id not in objects:
+            return server.Response.json(404, {'error': 'no such object %s' % object_id})
+        objects[object_id].update(changes)
+        return server.Response.json(200, objects[object_id])
 
 
 def _states_of(obj):

@@ -16,13 +16,13 @@ THRESHOLD_TYPES = ('above', 'below', 'above_exclusive', 'below_or_equal', 'equal
 BETWEEN = ('between', 'not_between')
 INTERVALS = ('1m', '5m', '15m', '30m', '1h', '6h', '12h', '1d')
 SOURCES = ('tile', 'saved_search')
-READ_FORMS = ('contract', 'current')
-DELETE_MISSING = (404, 200)
 NULLED_ON_UPDATE = ALERT_TEXTS
 KEPT_ON_UPDATE = ('thresholdMax', 'scheduleStartAt', 'scheduleOffsetMinutes')
 READ_ORDER = ('id', 'name', 'message', 'note', 'threshold', 'thresholdMax', 'interval', 'thresholdType', 'source', 'state',
               'channel', 'channels', 'teamId', 'tileId', 'dashboardId', 'savedSearchId', 'groupBy', 'numConsecutiveWindows',
               'scheduleOffsetMinutes', 'scheduleStartAt', 'silenced', 'executionErrors', 'createdAt', 'updatedAt')
+OMITTED_WHEN_UNSET = ('thresholdMax', 'tileId', 'dashboardId', 'savedSearchId', 'groupBy', 'scheduleOffsetMinutes', 'scheduleStartAt',
+                      'silenced', 'executionErrors')  # the read's optional keys (texts read null instead)
 ALERT_QUERY = {'limit': (1, 1000), 'offset': (0, None)}
 GENERATED_ALERT_EPOCH = 1727740800  # 2024-10-01T00:00:00Z, after every fixture alert
 ISO_8601 = re.compile(r'\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})')
@@ -48,15 +48,20 @@ def render(store, alert):
     contract = store.config['alert_read_form'] == 'contract'
     shown = {}
     for key in READ_ORDER + tuple(sorted(set(alert) - set(READ_ORDER))):
-        if key not in alert or key == 'channels' and not store.config['alert_channels']:
-            continue
-        shown[key[:-2] if contract and key in ('teamId', 'dashboardId') else key] = alert[key]
+        if _is_shown(store, alert, key):
+            shown[key[:-2] if contract and key in ('teamId', 'dashboardId') else key] = alert[key]
     return shown
+
+
+def _is_shown(store, alert, key):
+    if key not in alert or key in OMITTED_WHEN_UNSET and alert[key] is None:
+        return False
+    return key != 'channels' or store.config['alert_channels']
 
 
 def all_alerts(store):
     """Every alert as the listing shows it (``alert_count`` generated ones too), ordered by createdAt then id."""
-    fixed = sorted(store.dashboards.values(), key=lambda d: d['id'])[:2]
+    fixed = store.fixtures['dashboards'][:2]  # Service health and Ingestion, whatever the tests did to them
     generated = [_generated_alert(store, fixed, index) for index in range(store.config['alert_count'])]
     return [render(store, alert) for alert in sorted(store.alerts + generated, key=lambda alert: (alert['createdAt'], alert['id']))]
 
@@ -121,6 +126,7 @@ def get_alert(store, alert_id):
 def create_alert(store, body):
     """POST /api/v2/alerts."""
     fields, error = validate(store, body, {})
+    error = error or lookups(store, body, fields)
     if error:
         return error
     stamp = store.now_iso()
@@ -133,10 +139,11 @@ def create_alert(store, body):
 def update_alert(store, alert_id, body):
     """PUT /api/v2/alerts/{id}: the create body; nulls name, message, note and numConsecutiveWindows when left
     out, keeps thresholdMax, scheduleStartAt and scheduleOffsetMinutes when left out."""
-    alert, error = _find(store, alert_id)
-    if error:
-        return error
-    fields, error = validate(store, body, alert)
+    if not OBJECT_ID.fullmatch(alert_id):
+        return dashboards.bad_id()
+    alert, missing = _find(store, alert_id)
+    fields, error = validate(store, body, alert or {})
+    error = error or missing or lookups(store, body, fields)
     if error:
         return error
     kept = {key: alert[key] for key in KEPT_ON_UPDATE if key in alert}
@@ -171,25 +178,32 @@ def _find(store, alert_id):
 # Validation ----------------------------------------------------------------------------------------
 
 def validate(store, body, current):
-    """(the fields the body sets, None) or (None, the 400 answer). ``current`` is the stored alert of an
-    update (its kept fields count for the between rule), {} for a create."""
+    """(the fields the body sets, None) or (None, the 400 answer listing every problem). ``current`` is the
+    stored alert of an update (its kept thresholdMax counts for the between rule), {} for a create."""
     problems = Problems()
     if not isinstance(body, dict):
         problems.typed('', body, 'object')
         return None, dashboards.refused(problems)
     fields = _checked_fields(problems, body)
+    if fields.get('source') == 'saved_search':
+        _saved_search_fields(problems, body)
     _between(problems, body, fields, current)
     channels = _channels(store, problems, body)
     if problems:
         return None, dashboards.refused(problems)
     fields.update(channels)
-    error = _known_webhooks(store, fields['channels']) or _source(store, body, fields)
-    return (None, error) if error else (fields, None)
+    return fields, None
+
+
+def lookups(store, body, fields):
+    """After validation: the 400 answer for webhooks, a dashboard, a tile or a saved search the team does not
+    have, else None (the tile or saved search is then kept in fields)."""
+    return _known_webhooks(store, fields['channels']) or _source(store, body, fields)
 
 
 def _checked_fields(problems, body):
     fields = {}
-    for key, check in (('threshold', lambda path, value: problems.number(path, value)),
+    for key, check in (('threshold', problems.number),
                        ('thresholdType', lambda path, value: problems.enum(path, value, THRESHOLD_TYPES)),
                        ('interval', lambda path, value: problems.enum(path, value, INTERVALS)),
                        ('source', lambda path, value: problems.enum(path, value, SOURCES))):
@@ -198,7 +212,7 @@ def _checked_fields(problems, body):
     for key, high in (('name', 512), ('message', 4096), ('note', 4096)):
         if key in body and (body[key] is None or problems.string(key, body[key], 1, high)):
             fields[key] = body[key]
-    optional = (('thresholdMax', lambda path, value: problems.number(path, value)),
+    optional = (('thresholdMax', problems.number),
                 ('numConsecutiveWindows', lambda path, value: value is None or problems.number(path, value, 1, integer=True)),
                 ('scheduleOffsetMinutes', lambda path, value: problems.number(path, value, 0, integer=True)),
                 ('scheduleStartAt', _schedule_start(problems)))
@@ -277,14 +291,14 @@ def _source(store, body, fields):
     return None
 
 
-def _saved_search(store, body, fields):
-    problems = Problems()
+def _saved_search_fields(problems, body):
     if problems.present('savedSearchId', body.get('savedSearchId', MISSING)):
         problems.object_id('savedSearchId', body['savedSearchId'])
-    if 'groupBy' in body and body['groupBy'] is not None:
+    if body.get('groupBy') is not None:
         problems.string('groupBy', body['groupBy'])
-    if problems:
-        return dashboards.refused(problems)
+
+
+def _saved_search(store, body, fields):
     if body['savedSearchId'].lower() not in {search['id'] for search in store.fixtures['savedSearches']}:
         return message(400, 'Saved search not found')
     fields['savedSearchId'] = body['savedSearchId'].lower()

@@ -79,7 +79,8 @@ class Problems(list):
     def strings(self, path, value, high_items=None, high_length=None):
         if not self.array(path, value, 0, high_items):
             return False
-        return all([self.string('%s.%d' % (path, index), item, 0, high_length) for index, item in enumerate(value)])
+        passed = [self.string('%s.%d' % (path, index), item, 0, high_length) for index, item in enumerate(value)]  # every problem
+        return all(passed)
 
     def optional(self, path, obj, key, check, *args, nullable=False):
         """Run ``check`` on obj[key] when the key is there (and not null, if nullable)."""

@@ -41,6 +41,7 @@ CHART_CONFIG_KEYS = ('displayType', 'sourceId', 'select', 'groupBy', 'asRatio', 
                      'alignDateRangeToGranularity', 'compareToPreviousPeriod', 'having', 'orderBy')
 CONFIG_KEYS = {'search': ('displayType', 'sourceId', 'select', 'where', 'whereLanguage'), 'markdown': ('displayType', 'markdown')}
 SELECT_DEFAULTS = {'where': '', 'whereLanguage': 'lucene', 'valueExpression': ''}
+RATIO_DISPLAY = ('line', 'stacked_bar', 'table')  # the display types that take asRatio
 ONE_SELECT = ('number', 'pie', 'bar')
 SERIES_DISPLAY = {'time': 'line', 'table': 'table', 'number': 'number', 'search': 'search', 'markdown': 'markdown'}
 SERIES_FORM_DISPLAY = ('line', 'stacked_bar', 'table', 'number', 'search', 'markdown')  # what the series form can hold
@@ -79,7 +80,8 @@ def get_dashboard(store, dashboard_id):
 
 def create_dashboard(store, body):
     """POST /api/v2/dashboards: new ids for the dashboard and for every tile (ids in the body are ignored)."""
-    clean, error = validate(store, body)
+    clean, error = validate(body)
+    error = error or unknown_sources(store, clean)
     if error:
         return error
     for tile in clean['tiles']:
@@ -94,10 +96,11 @@ def update_dashboard(store, dashboard_id, body):
     """PUT /api/v2/dashboards/{id}: replaces name and tiles, keeps what else is left out; a tile keeps its
     id only when it carries the id of a tile stored on this dashboard. Then deletes the alerts of every
     stored tile that is gone and of every tile whose display type cannot carry alerts."""
-    dashboard, error = _find(store, dashboard_id)
-    if error:
-        return error
-    clean, error = validate(store, body)
+    if not _valid_id(dashboard_id):
+        return bad_id()
+    clean, error = validate(body)
+    dashboard, missing = _find(store, dashboard_id)
+    error = error or missing or unknown_sources(store, clean)
     if error:
         return error
     stored_ids = {tile['id'] for tile in dashboard['tiles']}
@@ -105,8 +108,9 @@ def update_dashboard(store, dashboard_id, body):
         if tile.get('id') not in stored_ids:
             tile['id'] = store.new_id()
     kept = {key: dashboard[key] for key in KEPT_ON_UPDATE if key in dashboard and key not in clean}
+    new = dict({'id': dashboard['id']}, **clean, **kept)
     dashboard.clear()
-    dashboard.update(dict({'id': dashboard_id.lower()}, **clean, **kept))
+    dashboard.update(new)
     new_ids = {tile['id'] for tile in clean['tiles']}
     doomed = (stored_ids - new_ids) | {tile['id'] for tile in clean['tiles'] if display_type(tile) not in ALERTABLE_DISPLAY_TYPES}
     store.delete_alerts(lambda alert: alert.get('dashboardId') == dashboard['id'] and alert.get('tileId') in doomed)
@@ -136,8 +140,8 @@ def _find(store, dashboard_id):
 
 # Validation ----------------------------------------------------------------------------------------
 
-def validate(store, body):
-    """(the body as the server keeps it, None) or (None, the 400 answer)."""
+def validate(body):
+    """(the body as the server keeps it, None) or (None, the 400 answer listing every problem)."""
     problems = Problems()
     if not isinstance(body, dict):
         problems.typed('', body, 'object')
@@ -152,12 +156,15 @@ def validate(store, body):
     if problems.present('tiles', tiles) and problems.array('tiles', tiles, 0, 500):
         clean['tiles'] = [_tile(problems, 'tiles.%d' % index, tile) for index, tile in enumerate(tiles)]
         _duplicate_tile_ids(problems, clean['tiles'])
-    if problems:
-        return None, refused(problems)
-    missing = sorted({source for tile in clean['tiles'] for source in source_ids(tile)} - set(store.sources))
+    return (None, refused(problems)) if problems else (clean, None)
+
+
+def unknown_sources(store, clean):
+    """The 400 answer for a valid body whose tiles name sources the team does not have, else None."""
+    missing = sorted({source.lower() for tile in clean['tiles'] for source in source_ids(tile)} - set(store.sources))
     if missing:
-        return None, server.Response.json(400, {'message': 'Could not find the following source IDs: ' + ', '.join(missing)})
-    return clean, None
+        return server.Response.json(400, {'message': 'Could not find the following source IDs: ' + ', '.join(missing)})
+    return None
 
 
 def _dashboard_extras(problems, body):
@@ -170,8 +177,8 @@ def _dashboard_extras(problems, body):
 def _duplicate_tile_ids(problems, tiles):
     seen = set()
     for tile in tiles:
-        if tile is None or 'id' not in tile:
-            continue
+        if tile is None or not isinstance(tile.get('id'), str):
+            continue  # no id, or one that is a problem of its own
         if tile['id'] in seen:
             problems.add('tiles', 'Duplicate tile ID: %s' % tile['id'])
             return
@@ -188,7 +195,7 @@ def _tile(problems, path, tile):
             problems.number('%s.%s' % (path, key), tile[key], low, high, integer=True)
     problems.optional(path, tile, 'id', problems.string, 1)
     problems.optional(path, tile, 'asRatio', problems.typed, 'boolean')
-    clean = pick(tile, TILE_KEYS)
+    clean = pick(tile, TILE_KEYS[:-2])  # the form (series or config) that is not null is added below
     has_series, has_config = tile.get('series') is not None, tile.get('config') is not None
     if has_series and has_config:
         problems.add(path, 'Tile cannot have both series and config')
@@ -207,7 +214,7 @@ def _series(problems, path, items):
     if not problems.array(path, items, 1):
         return None
     clean = [_series_item(problems, '%s.%d' % (path, index), item) for index, item in enumerate(items)]
-    kinds = {item.get('type') for item in items if isinstance(item, dict)}
+    kinds = {item['type'] for item in items if isinstance(item, dict) and item.get('type') in SERIES_TYPES}
     if len(kinds) > 1:
         problems.add(path, 'All series must have the same type')
     elif kinds & set(SINGLE_ITEM_SERIES) and len(items) > 1:
@@ -334,7 +341,8 @@ def stored_config(tile):
     number_format = next((item['numberFormat'] for item in items if 'numberFormat' in item), None)
     if number_format is not None:
         config['numberFormat'] = number_format
-    config['asRatio'] = bool(tile.get('asRatio')) and len(items) == 2
+    if display in RATIO_DISPLAY:
+        config['asRatio'] = bool(tile.get('asRatio')) and len(items) == 2
     return config
 
 
@@ -392,7 +400,7 @@ def with_defaults(config):
     kind = config['displayType']
     if kind in ('line', 'stacked_bar'):
         config.setdefault('fillNulls', True)
-    if kind in ('line', 'stacked_bar', 'table'):
+    if kind in RATIO_DISPLAY:
         config['asRatio'] = bool(config.get('asRatio')) and len(config.get('select', [])) == 2
     if kind == 'search':
         config.setdefault('where', '')

@@ -57,6 +57,23 @@ def _authenticate(store, header):
         raise ObservabilityError(server.Response.text(401, 'Unauthorized'))
 
 
+def chart_series(store, request):
+    """POST /api/v2/charts/series."""
+    content_type = request.headers.get('Content-Type', '').split(';')[0].strip().lower()
+    body = request.json_body() if content_type == 'application/json' else {}
+    problems = series.validate(body)
+    if problems:
+        return server.Response.json(400, {'message': 'Body validation failed: ' + '; '.join(problems)})
+    for index, item in enumerate(body['series']):
+        if item['sourceId'].lower() not in store.sources:
+            return server.Response.json(404, {'error': 'Source not found for series %d' % (index + 1)})
+    try:
+        rows = series.compute(body)
+    except series.WhereError as exc:
+        return server.Response.json(500, {'error': str(exc)})
+    return server.Response.json(200, {'data': rows})
+
+
 ROUTES = (
     ('GET', r'/api/v2/dashboards', lambda store, request: dashboards.list_dashboards(store)),
     ('POST', r'/api/v2/dashboards', lambda store, request: dashboards.create_dashboard(store, _body(request))),
@@ -68,7 +85,7 @@ ROUTES = (
     ('GET', r'/api/v2/alerts/([^/]+)', lambda store, request, id_: alerts.get_alert(store, id_)),
     ('PUT', r'/api/v2/alerts/([^/]+)', lambda store, request, id_: alerts.update_alert(store, id_, _body(request))),
     ('DELETE', r'/api/v2/alerts/([^/]+)', lambda store, request, id_: alerts.delete_alert(store, id_)),
-    ('POST', r'/api/v2/charts/series', lambda store, request: chart_series(store, request)),
+    ('POST', r'/api/v2/charts/series', chart_series),
 )
 
 
@@ -85,20 +102,3 @@ def _body(request):
     content_type = request.headers.get('Content-Type', '').split(';')[0].strip().lower()
     body = request.json_body() if content_type == 'application/json' else None
     return {} if body is None else body
-
-
-def chart_series(store, request):
-    """POST /api/v2/charts/series."""
-    content_type = request.headers.get('Content-Type', '').split(';')[0].strip().lower()
-    body = request.json_body() if content_type == 'application/json' else {}
-    problems = series.validate(body)
-    if problems:
-        return server.Response.json(400, {'message': 'Body validation failed: ' + '; '.join(problems)})
-    for index, item in enumerate(body['series']):
-        if item['sourceId'].lower() not in store.sources:
-            return server.Response.json(404, {'error': 'Source not found for series %d' % (index + 1)})
-    try:
-        rows = series.compute(body)
-    except series.WhereError as exc:
-        return server.Response.json(500, {'error': str(exc)})
-    return server.Response.json(200, {'data': rows})

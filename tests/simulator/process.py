@@ -85,7 +85,7 @@ class AdminCalls:
         return self.admin('GET', 'state')
 
     def edit(self, kind, object_id, changes):
-        """Set fields of a service or pipe directly (kind: 'services' or 'pipes')."""
+        """Set fields of an object directly (kind: 'services', 'pipes', 'dashboards' or 'alerts')."""
         return self.admin('PATCH', '%s/%s' % (kind, object_id), changes)
 
 

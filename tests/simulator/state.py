@@ -24,6 +24,7 @@ SERVICE_STATES = ('starting', 'stopping', 'terminating', 'softdeleting', 'awakin
                   'running', 'stopped', 'terminated', 'softdeleted', 'degraded', 'failed', 'idle')
 STREAMING_PIPE_STATES = ('Unknown', 'Provisioning', 'Running', 'Stopping', 'Stopped', 'Completed', 'Failed', 'InternalError',
                          'Degraded')
+ALERT_STATES = ('inactive', 'ALERT', 'OK', 'INSUFFICIENT_DATA', 'DISABLED', 'PENDING')  # the contract's and the live servers'
 POSTGRES_PIPE_STATES = ('Provisioning', 'Setup', 'Snapshot', 'Running', 'Pausing', 'Paused', 'Modifying', 'Resync', 'Failed',
                         'Unknown', 'Degraded')
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from .fixture_ids import (ALERT_BETWEEN, ALERT_SAVED_SEARCH, ALERTS, DASHBOARD_GALLERY, DASHBOARD_HEALTH, SAVED_SEARCH, TEAM,
+from .fixture_ids import (ALERT_BETWEEN, ALERT_PROMQL, ALERT_SAVED_SEARCH, ALERTS, DASHBOARD_GALLERY, DASHBOARD_HEALTH, SAVED_SEARCH, TEAM,
                           WEBHOOK_CHAT, WEBHOOK_INGEST, WEBHOOK_PAGER, gallery_tile)
 
 ALERTS_PATH = '/api/v2/alerts'
@@ -268,3 +268,33 @@ def test_every_alert_route_is_logged(sim):
     assert [(entry['method'], entry['path'], entry['status']) for entry in sim.requests_log()] == [
         ('POST', ALERTS_PATH, 200), ('PUT', path, 200), ('GET', path, 200), ('DELETE', path, 200)]
     assert sim.requests_log()[1]['body']['threshold'] == 1
+
+
+def test_put_checks_the_body_before_it_looks_for_the_alert(sim):
+    text = message(sim.obs('PUT', '%s/%s' % (ALERTS_PATH, MISSING_ALERT), tile_alert(interval='2m')))
+    assert text.startswith('Body validation failed: interval')
+    assert message(sim.obs('PUT', '%s/%s' % (ALERTS_PATH, MISSING_ALERT), tile_alert(tileId='t-none')), 404) == 'Alert not found'
+
+
+def test_optional_keys_set_to_null_leave_the_read(sim):
+    body = tile_alert(dashboardId=DASHBOARD_GALLERY, tileId=gallery_tile('Cache hit ratio'), threshold=0.8,
+                      thresholdType='not_between', scheduleStartAt=None)
+    after = sim.obs('PUT', '%s/%s' % (ALERTS_PATH, ALERT_BETWEEN), body).json()['data']
+    assert 'scheduleStartAt' not in after and after['thresholdMax'] == 0.99 and after['note'] is None
+
+
+def test_generated_alerts_stay_on_the_fixture_tiles_whatever_happens_to_them(sim):
+    sim.admin('PATCH', 'config', {'alert_count': 4})
+    sim.obs('PUT', '/api/v2/dashboards/' + DASHBOARD_HEALTH, {'name': 'Emptied', 'tiles': []})
+    generated = [alert for alert in sim.obs('GET', ALERTS_PATH).json()['data'] if alert['id'].startswith('66')]
+    assert [alert['tileId'] for alert in generated] == ['t-cpu', 't-lag', 't-qps', 't-rows']
+
+
+def test_server_side_fields_are_set_through_the_admin_interface_and_kept_by_a_put(sim):
+    sim.admin('PATCH', 'alerts/' + ALERTS[0], {'state': 'ALERT', 'silenced': {'by': 'me', 'until': '2030-01-01T00:00:00.000Z'}})
+    body = tile_alert(channel=hook(WEBHOOK_CHAT))
+    after = sim.obs('PUT', '%s/%s' % (ALERTS_PATH, ALERTS[0]), body).json()['data']
+    assert after['state'] == 'ALERT' and after['silenced']['by'] == 'me' and after['channel'] == hook(WEBHOOK_CHAT)
+    assert read(sim, ALERT_PROMQL)['executionErrors'][0]['type'] == 'QUERY_ERROR'
+    assert sim.request('PATCH', '/_admin/alerts/' + ALERTS[0], {'state': 'FIRING'}).status == 400
+    assert sim.request('PATCH', '/_admin/alerts/' + MISSING_ALERT, {'state': 'OK'}).status == 404

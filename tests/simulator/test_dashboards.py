@@ -397,3 +397,55 @@ def test_one_rate_limit_budget_for_every_route(sim):
     assert refused.status == 429 and refused.text == 'Too many requests, please try again later.'
     assert refused.headers['Retry-After'] == '60'
     assert 'One too many' not in {d['name'] for d in sim.admin('GET', 'state')['dashboards']}
+
+
+def test_put_checks_the_body_before_it_looks_for_the_dashboard(sim):
+    assert 'name: Required' in message(sim.obs('PUT', '%s/%s' % (DASHBOARDS, MISSING_DASHBOARD), {'tiles': []}))
+    body = dashboard_body(time_tile(sourceId='65b0000000000000000000ff'))
+    assert sim.obs('PUT', '%s/%s' % (DASHBOARDS, MISSING_DASHBOARD), body).status == 404
+
+
+def test_a_dashboard_is_edited_through_the_admin_interface(sim):
+    promql = dict(time_tile('PromQL edit', whereLanguage='promql'), id='6f00000000000000000000ff')
+    tiles = stored(sim, DASHBOARD_HEALTH)['tiles'] + [promql]
+    assert sim.admin('PATCH', 'dashboards/' + DASHBOARD_HEALTH, {'tiles': tiles})['tiles'][-1]['id'] == promql['id']
+    assert len(read(sim, DASHBOARD_HEALTH)['tiles']) == 4  # the PromQL tile is stored, not read
+    assert sim.request('PATCH', '/_admin/dashboards/' + DASHBOARD_HEALTH, {'id': 'x'}).status == 400
+
+
+def test_table_number_and_search_tiles_in_config_and_series_forms(sim):
+    assert _gallery_tile(sim, 'Top hosts', 'config')['config'] == {
+        'displayType': 'table', 'sourceId': SOURCE_METRICS, 'groupBy': 'host', 'asRatio': False,
+        'select': [{'aggFn': 'avg', 'valueExpression': 'cpu.usage', 'where': '', 'whereLanguage': 'lucene'}]}
+    assert _gallery_tile(sim, 'Top hosts', 'series')['series'] == [
+        {'type': 'table', 'sourceId': SOURCE_METRICS, 'aggFn': 'avg', 'field': 'cpu.usage', 'where': '', 'whereLanguage': 'lucene',
+         'groupBy': ['host']}]
+    assert _gallery_tile(sim, 'Open errors', 'config')['config'] == {
+        'displayType': 'number', 'sourceId': SOURCE_LOGS, 'numberFormat': {'output': 'number'},
+        'select': [{'aggFn': 'count', 'valueExpression': '', 'where': 'level:error', 'whereLanguage': 'lucene'}]}
+    assert _gallery_tile(sim, 'Error count', 'series')['series'] == [
+        {'type': 'number', 'sourceId': SOURCE_LOGS, 'aggFn': 'count', 'field': '', 'where': 'level:error', 'whereLanguage': 'lucene'}]
+    assert _gallery_tile(sim, 'Recent errors', 'series')['series'] == [
+        {'type': 'search', 'sourceId': SOURCE_LOGS, 'where': 'level:error', 'whereLanguage': 'lucene',
+         'fields': ['timestamp', 'service', 'message']}]
+    assert _gallery_tile(sim, 'Recent errors', 'config')['config'] == {
+        'displayType': 'search', 'sourceId': SOURCE_LOGS, 'select': 'timestamp,service,message', 'where': 'level:error',
+        'whereLanguage': 'lucene'}
+    for name in ('Latency heatmap', 'Log patterns', 'Errors by service'):
+        assert 'series' not in _gallery_tile(sim, name, 'series')
+
+
+def test_the_as_sent_form_shows_each_tile_as_it_was_sent(sim):
+    from .fixture_ids import _FIXTURES  # pylint: disable=import-outside-toplevel
+    sent = next(d for d in _FIXTURES['dashboards'] if d['id'] == DASHBOARD_GALLERY)['tiles']
+    assert read(sim, DASHBOARD_GALLERY)['tiles'] == [tile for tile in sent if tile['name'] != 'PromQL CPU']
+
+
+def test_a_null_form_counts_as_left_out(sim):
+    tile = dict(config_tile(), series=None)
+    stored_tile = create(sim, dashboard_body(tile))['tiles'][0]
+    assert 'series' not in stored_tile and stored_tile['config']['displayType'] == 'line'
+    sim.admin('PATCH', 'config', {'dashboard_read_form': 'series'})
+    assert sim.obs('GET', DASHBOARDS).status == 200
+    both_null = dict(time_tile(), series=None, config=None)
+    assert 'tiles.0: Tile must have either series or config' in message(sim.obs('POST', DASHBOARDS, dashboard_body(both_null)))
