@@ -12,6 +12,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import itertools
+import re
 import traceback
 
 from ansible.module_utils.ansible_release import __version__ as ANSIBLE_VERSION
@@ -53,6 +54,22 @@ OBSERVABILITY_CONNECTION = dict(
 
 # ansible-core's message for a string where a dict of options is wanted (it names no option).
 DICT_REQUESTED = 'dictionary requested, could not parse JSON or key=value'
+
+
+# ansible-core's message for an element of a nested list of dicts that is not a dict.
+SUB_FIELD = re.compile(r"in the sub parameter field '(\w+)'")
+
+
+def suboption_paths(spec, name, prefix=''):
+    """Where a suboption of that name sits in an argument spec, as 'tiles[].series' (lists) or 'a.b' (dicts)."""
+    paths = []
+    for option, option_spec in sorted(spec.items()):
+        inner = option_spec.get('options') or {}
+        here = prefix + option + ('[]' if option_spec.get('type') == 'list' else '')
+        if name in inner:
+            paths.append('%s.%s' % (here, name))
+        paths.extend(suboption_paths(inner, name, here + '.'))
+    return paths
 
 
 def option_source(connection, name):
@@ -131,6 +148,8 @@ class EngineModule(AnsibleModule):
     uuid_options = None  # the options checked as UUIDs before anything is sent; None: the API's own
 
     def __init__(self, argument_spec, supports_check_mode=True, **kwargs):
+        # amend(msg, result) -> (msg, result), for every failure from then on (a created resource to report)
+        self.failure_amends = []
         spec = self.api.argument_spec()
         spec.update(argument_spec)
         super(EngineModule, self).__init__(argument_spec=spec, supports_check_mode=supports_check_mode, **kwargs)
@@ -148,12 +167,18 @@ class EngineModule(AnsibleModule):
             value = self.params.get(name)
             if option.get('no_log') and isinstance(value, str) and value:
                 self.no_log_values.add(value)
+        field = SUB_FIELD.search(msg)
+        if field:
+            # ansible-core names only the innermost option of an element that is not a dict; say where it sits.
+            msg = '%s (%s)' % (msg, ', '.join(suboption_paths(self.argument_spec, field.group(1))))
         if msg == DICT_REQUESTED:
             # ansible-core lists the no_log values of a dict option's suboptions before it validates the
             # option; a string there fails with this bare message. Name the dict options that got one.
             named = sorted(name for name, option in self.argument_spec.items()
                            if option.get('type') == 'dict' and isinstance(self.params.get(name), str))
             msg = '%s: %s must be a dictionary' % (msg, ', '.join(named)) if named else msg
+        for amend in list(self.failure_amends):
+            msg, kwargs = amend(msg, kwargs)
         super(EngineModule, self).fail_json(msg=msg, **kwargs)
 
     def fail_on_errors(self, *errors):
@@ -230,22 +255,20 @@ class EngineModule(AnsibleModule):
             return (True, current) if not pending[0] else (False, 'a read afterwards shows %s still to change' % ', '.join(sorted(pending[0])))
         return self.send_once(lambda: write(pending[0]), recheck), diff
 
-    def send_once(self, send, recheck, missing_done=False):
+    def send_once(self, send, recheck):
         """send() (a write) and return its answer, sending it again only when a read says it did not take effect.
 
         A write whose answer was lost (http.ApiError.answer_lost: client.py decides, by each API's not_replayable)
         may have been applied. After the backoff, recheck() reads and returns (True, the result to return) when
         nothing is left to send, or (False, a sentence on what the read shows still to do): then send() is called
         again (it sends what recheck left to send), at most api_retries times, after which the task fails with the
-        lost answer and that sentence. Any other API error fails the task; with missing_done, a 404 to a write
-        sent again means the first one took effect (None is returned)."""
+        lost answer and that sentence. Any other API error fails the task (send() may turn one it expects, such as
+        a DELETE's 404, into an answer)."""
         lost = None
         for attempt in itertools.count():
             try:
                 return send()
             except http.ApiError as error:
-                if missing_done and error.status == 404 and attempt > 0:
-                    return None
                 if not error.answer_lost:
                     self.fail_api(error)
                 lost = error

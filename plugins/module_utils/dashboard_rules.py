@@ -33,6 +33,10 @@ TILE_LIMITS = dict(x=(0, 23), y=(0, None), w=(1, 24), h=(1, None))
 MAX_NAME, MAX_TILES, MAX_TAGS, MAX_TAG = 1024, 500, 50, 32
 MAX_SELECT, MAX_GROUP_BY = 20, 10
 
+# What a tile read in series form can show of the config form (series_config's keys and select keys).
+SERIES_CONFIG_KEYS = frozenset(('displayType', 'sourceId', 'select', 'asRatio', 'groupBy', 'numberFormat', 'markdown', 'where',
+                                'whereLanguage'))
+SERIES_SELECT_KEYS = frozenset(('aggFn', 'alias', 'level', 'metricName', 'metricType', 'valueExpression', 'where', 'whereLanguage'))
 # What the newest servers add to a config tile where it is unset (reference, "eras").
 CONFIG_DEFAULTS = dict(fillNulls=True, asRatio=False)
 SELECT_DEFAULTS = dict(where='', whereLanguage='lucene', valueExpression='')
@@ -171,18 +175,40 @@ def by_name(tiles):
 
 # --- comparison and diff --------------------------------------------------------------------------
 
+def _normal_pairs(current, desired):
+    """(current normal tiles by name, desired normal tiles by name), each desired tile in what the read form of the
+    current tile of its name can show (see seen_as)."""
+    read = by_name(current)
+    desired_normal = by_name(seen_as(normal_tile(tile), read.get(tile.get('name'))) for tile in desired)
+    return by_name(normal_tile(tile) for tile in current), desired_normal
+
+
+def seen_as(normal, current):
+    """A normal tile as a read in the form of current (a tile as read) can show it. The series form cannot hold what
+    only the config form has (fillNulls, having, orderBy, a select item's numberFormat, a number tile's groupBy...):
+    a server that reads tiles in series form shows none of it, so none of it is compared (it is sent with any update)."""
+    if current is None or current.get('series') is None:
+        return normal
+    config = dict((key, value) for key, value in normal['config'].items() if key in SERIES_CONFIG_KEYS)
+    if config.get('displayType') == 'number':
+        config.pop('groupBy', None)
+    if isinstance(config.get('select'), list):
+        config['select'] = [dict((key, value) for key, value in item.items() if key in SERIES_SELECT_KEYS) if isinstance(item, dict) else item
+                            for item in config['select']]
+    return dict(normal, config=normal_config(config))
+
+
 def tiles_differ(current, desired):
     """Whether the tiles read (API form, any era) differ from the desired ones (API form) in the normal form;
     the order of the list does not count (a tile's place is x and y)."""
-    current_normal, desired_normal = by_name(normal_tile(tile) for tile in current), by_name(normal_tile(tile) for tile in desired)
+    current_normal, desired_normal = _normal_pairs(current, desired)
     return len(current_normal) != len(current) or current_normal != desired_normal
 
 
 def tiles_diff(current, desired):
     """(before, after): the tiles by name, with only what differs; a tile added shows only after, a tile removed
     only before; both empty when nothing differs."""
-    current_normal = by_name(normal_tile(tile) for tile in current)
-    desired_normal = by_name(normal_tile(tile) for tile in desired)
+    current_normal, desired_normal = _normal_pairs(current, desired)
     before, after = {}, {}
     for name in list(desired_normal) + [name for name in current_normal if name not in desired_normal]:
         was, will = current_normal.get(name), desired_normal.get(name)

@@ -3,10 +3,11 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""The life of a resource that the management API creates and deletes (a service, a pipe): found by
-id or by name, fields fixed at creation, a create or a delete whose answer was lost never sent again
-before a read has shown what became of it, and the waits after both. One implementation, used by
-the service and pipe modules with a Kind each."""
+"""The life of a resource that an API creates and deletes (a service, a pipe; next a dashboard, an alert):
+found by id or by name, fields fixed at creation, a create never sent twice (after a lost answer the
+resource is looked for by name, never created again in the same task), a failure after a create that
+still reports it, a delete whose answer was lost confirmed by a read, an absent resource (or holder)
+that is simply absent, and the waits. One implementation, used by each module with a Kind."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -14,11 +15,13 @@ __metaclass__ = type
 
 import json
 
+from ansible_collections.engine.cloud.plugins.module_utils import client as http
 from ansible_collections.engine.cloud.plugins.module_utils.base import Wait, WaitError
 from ansible_collections.engine.cloud.plugins.module_utils.compare import equal, mask_secrets
 
-# What a wait for a deleted resource sees once reads answer 404.
+# What a wait for a deleted resource sees once reads answer 404; what a read by name sees before a resource is there.
 GONE = {'state': None}
+NOT_YET = {'state': None}
 
 
 def envelope(key):
@@ -34,13 +37,15 @@ class Kind:
     holds its id. collection(module) and item(module, resource_id): the full paths of the list and of one
     resource. unwrap(answer): the payload of an answer (envelope('result') by default, envelope('data') for
     the observability API). listing(module): every resource of the collection as a list (by default one GET
-    of collection, unwrapped; give one for a paged listing). ready / failures: the states that end / fail the
+    of collection, unwrapped; give one for a paged listing); an API error raises http.ApiError (a 404 of the
+    collection, whose holder is gone, means none for an absent resource) or fails the task. ready / failures: the states that end / fail the
     wait after a create (none: the create is done when answered). deleting: states of a delete in progress
     (nothing to send, only to wait). gone: states that reads show for a deleted resource, besides 404.
     answer_key: where the create answer's payload holds the resource (a service's also holds its password).
 
-    A DELETE of a resource that is not there may answer 404 or 2xx depending on the API; either ends the
-    delete, and with wait=true reads confirm it (until they answer 404 or show a gone state)."""
+    A DELETE answered 404 means the resource is gone (also while reads still show it); one answered 2xx ends
+    the delete, and with wait=true reads confirm it (until they answer 404 or show a gone state). An API whose
+    DELETE answers 2xx for a missing resource is fine: the resource was read just before."""
 
     def __init__(self, noun, key, id_option, collection, item, ready=(), failures=(), deleting=(), gone=(), answer_key=None,
                  unwrap=envelope('result'), listing=None):
@@ -49,7 +54,7 @@ class Kind:
         self.ready, self.failures = frozenset(ready), frozenset(failures)
         self.deleting, self.gone = frozenset(deleting), frozenset(gone)
         self.answer_key, self.unwrap = answer_key, unwrap
-        self.listing = listing or (lambda module: unwrap(module.request_or_fail('GET', collection(module))) or [])
+        self.listing = listing or (lambda module: unwrap(module.request('GET', collection(module))) or [])
 
     def resource(self, answer):
         """The resource in a create answer's payload."""
@@ -59,31 +64,39 @@ class Kind:
 class Lifecycle:
     """Find, create, wait for and delete one resource of a kind, for one module run: any EngineModule (of either
     API) with the options name, the kind's id option, wait and wait_timeout (base.wait_options). It uses only
-    EngineModule's request, request_or_fail, send_once, fail, exit, check_mode and params. One wait_timeout
-    budget covers every wait."""
+    EngineModule's request, request_or_fail, send_once, fail, fail_api, warn, exit, failure_amends, check_mode and
+    params. One wait_timeout budget covers every wait (and the look for a create whose answer was lost)."""
 
     def __init__(self, module, kind):
         self.module, self.kind = module, kind
         self._wait = None
+        self.created = None  # the resource this run created, as last seen: every later failure reports it
 
     # --- finding -------------------------------------------------------------------------------
 
-    def find(self):
-        """The resource the task names, or None: by id (404 or a gone state: None), else by name (one list request)."""
+    def find(self, missing_ok=False):
+        """The resource the task names, or None: by id (404 or a gone state: None), else by name (one list request).
+        missing_ok (state=absent): a 404 for the collection (the service that holds the resource is gone) is None too."""
         resource_id = self.module.params.get(self.kind.id_option)
         if resource_id is not None:
             resource = self.read(resource_id)
             return None if resource is None or resource.get('state') in self.kind.gone else resource
-        return self.one_named(self.module.params['name'])
+        return self.one_named(self.module.params['name'], missing_ok)
 
     def read(self, resource_id):
         """The resource as the API shows it now, or None once it answers 404."""
         answer = self.module.request_or_fail('GET', self.kind.item(self.module, resource_id), missing_ok=True)
         return None if answer is None else self.kind.unwrap(answer)
 
-    def one_named(self, name):
-        """The one resource of that name (deleted ones aside), or None; two or more fail before any write."""
-        listed = self.kind.listing(self.module)
+    def one_named(self, name, missing_ok=False):
+        """The one resource of that name (deleted ones aside), or None; two or more fail before any write.
+        missing_ok: a 404 for the collection gives None."""
+        try:
+            listed = self.kind.listing(self.module)
+        except http.ApiError as error:
+            if missing_ok and error.status == 404:
+                return None
+            self.module.fail_api(error)
         named = [item for item in listed if item.get('name') == name and item.get('state') not in self.kind.gone]
         if len(named) > 1:
             ids = ', '.join(sorted(item.get('id') for item in named))
@@ -103,25 +116,60 @@ class Lifecycle:
     # --- creating ------------------------------------------------------------------------------
 
     def create(self, body, predicted):
-        """POST body to the collection and return the answer's result. Check mode: exit with predicted.
+        """POST body to the collection once and return the answer's payload. Check mode: exit with predicted.
 
-        A create whose answer was lost may have made the resource: the list is read again, by name, and a
-        resource of that name is taken as the one created (the answer is then rebuilt around it, without
-        anything only the answer held, such as a generated password); without one, the create is sent
-        again, at most api_retries times."""
+        The create is never sent twice. The client sends it again only when it provably did not reach the
+        API (the connection was refused or never opened) or the API refused it with a 429. An answer lost
+        after the request was sent (a timeout, a reset, a 502, 503 or 504) may come from a create that goes
+        on: the collection is read by name until the resource shows, within wait_timeout (adopt); it is then
+        taken as the one created (the payload is rebuilt around it, without anything only the answer held,
+        such as a generated password). Once created, every later failure of the run reports it (changed)."""
         module, kind = self.module, self.kind
         if module.params.get(kind.id_option) is not None:
             module.fail('%s %s does not exist, and a %s is created from its name alone (without %s). Nothing was sent'
                         % (kind.noun, module.params[kind.id_option], kind.noun, kind.id_option))
         if module.check_mode:
             module.exit(changed=True, diff=dict(before={}, after=mask_secrets(predicted)), **{kind.key: predicted})
+        try:
+            answer = kind.unwrap(module.request('POST', kind.collection(module), body=body, once=True))
+        except http.ApiError as error:
+            if not error.answer_lost:
+                module.fail_api(error)
+            found = self.adopt(body['name'], error)
+            answer = {kind.answer_key: found} if kind.answer_key else found
+        self._report_created(kind.resource(answer))
+        return answer
 
-        def recheck():
-            created = self.one_named(body['name'])
-            if created is not None:
-                return True, {kind.answer_key: created} if kind.answer_key else created
-            return False, 'a read of the %ss afterwards shows none named %s' % (kind.noun, json.dumps(body['name']))
-        return module.send_once(lambda: kind.unwrap(module.request('POST', kind.collection(module), body=body, once=True)), recheck)
+    def adopt(self, name, lost):
+        """After the lost answer of a create: the resource of that name, once a read by name shows it (first read one
+        poll interval later, then as the waits poll), within what is left of wait_timeout; the create is not sent
+        again. None shows: the task fails, saying so and what to check."""
+        kind = self.kind
+
+        def read():
+            found = self.one_named(name)
+            return NOT_YET if found is None else found
+        try:
+            found = self._budget(name).until(read, lambda seen: seen is not NOT_YET, lambda seen: False, 'a read by name')
+        except WaitError:
+            lost.hint = None  # the client's generic sentence on a lost answer; LOST_CREATE says what was done instead
+            self.module.fail_api(lost, LOST_CREATE % dict(noun=kind.noun, name=json.dumps(name), timeout=self.module.params['wait_timeout'],
+                                                          collection=kind.collection(self.module)))
+        self.module.warn('the answer to the create of %s %s was lost; the %s found by name afterwards (id %s) was taken as the one '
+                         'created, and the create was not sent again' % (kind.noun, json.dumps(name), kind.noun, found.get('id')))
+        return found
+
+    def _report_created(self, resource):
+        """From now on, a failure of this run reports the created resource (as last seen) and changed=true."""
+        self.created = resource
+        kind = self.kind
+
+        def amend(msg, result):
+            shown = result.get(kind.key) or self.created
+            result = dict(result, changed=True, **{kind.key: mask_secrets(shown)})
+            return ('%s. The %s %s (id %s) was created by this task before this failure; the next run finds it by name and carries on'
+                    % (msg.rstrip('.'), kind.noun, json.dumps(shown.get('name')), shown.get('id')), result)
+        self.module.failure_amends.append(amend)
 
     def wait_ready(self, resource):
         """With wait=true, the resource once a read shows it in a ready state (the create answer is never taken
@@ -130,9 +178,12 @@ class Lifecycle:
         if not (self.module.params['wait'] and self.kind.ready):
             return resource
         path = self.kind.item(self.module, resource['id'])
-        return self._until(lambda: self.kind.unwrap(self.module.request_or_fail('GET', path)), resource,
-                           lambda seen: seen.get('state') in self.kind.ready, lambda seen: seen.get('state') in self.kind.failures,
-                           ' or '.join(sorted(self.kind.ready)), first=None)
+        ready = self._until(lambda: self.kind.unwrap(self.module.request_or_fail('GET', path)), resource,
+                            lambda seen: seen.get('state') in self.kind.ready, lambda seen: seen.get('state') in self.kind.failures,
+                            ' or '.join(sorted(self.kind.ready)), first=None)
+        if self.created is not None:
+            self.created = ready
+        return ready
 
     # --- deleting ------------------------------------------------------------------------------
 
@@ -140,28 +191,43 @@ class Lifecycle:
         """Nothing to delete: exit unchanged."""
         self.module.exit(changed=False, **{self.kind.key: {}})
 
-    def delete(self, current, prepare=None, **result):
-        """Delete current and exit (with result's other keys, if any). A delete in progress is only waited for.
+    def delete(self, current, prepare=None, before=None, **result):
+        """Delete current and exit (with result's other keys, if any; the diff's before is before, current if not
+        given). A delete in progress is only waited for.
         prepare(current), when given, does what must come before the DELETE (sending what it must, without exiting)
-        and returns the resource as last read. A lost answer is followed by a read: a resource that is gone, or going,
-        is not deleted again; one that is still there is, at most api_retries times (a 404 to a DELETE sent again
-        means it was gone)."""
+        and returns the resource as last read. A DELETE answered 404 means the resource is gone, also while reads
+        still show it: the first one, absent all along (unchanged); one sent again after a lost answer, deleted
+        (changed), without a wait. A lost answer is followed by a read: a resource that is gone, or going, is not
+        deleted again; one that is still shown is (at most api_retries times): a second DELETE is harmless."""
         module, kind = self.module, self.kind
         if current.get('state') in kind.deleting:
             module.exit(changed=False, **dict(result, **{kind.key: self._wait_gone(current)}))
-        diff = dict(before=mask_secrets(current), after={})
+        diff = dict(before=mask_secrets(current if before is None else before), after={})
         if module.check_mode:
             module.exit(changed=True, diff=diff, **dict(result, **{kind.key: current}))
         if prepare is not None:
             current = prepare(current)
+        path = kind.item(module, current['id'])
+        sent = []
+
+        def send():
+            sent.append(path)
+            try:
+                return module.request('DELETE', path, once=True)
+            except http.ApiError as error:
+                if error.status != 404:
+                    raise
+                return GONE
 
         def recheck():
             seen = self.read(current['id'])
             if seen is None or seen.get('state') in kind.gone | kind.deleting:
                 return True, None
-            return False, 'a read afterwards shows the %s in state %s, so the delete did not take effect' % (kind.noun, seen.get('state'))
-        path = kind.item(module, current['id'])
-        module.send_once(lambda: module.request('DELETE', path, once=True), recheck, missing_done=True)
+            return False, 'a read afterwards shows the %s in state %s, so the delete may not have taken effect' % (kind.noun, seen.get('state'))
+        if module.send_once(send, recheck) is GONE:
+            if len(sent) == 1:
+                self.absent()
+            module.exit(changed=True, diff=diff, **dict(result, **{kind.key: current}))
         module.exit(changed=True, diff=diff, **dict(result, **{kind.key: self._wait_gone(current)}))
 
     def _wait_gone(self, resource):
@@ -181,10 +247,20 @@ class Lifecycle:
                     first=resource if resource.get('state') in self.kind.deleting else None)
         return last[-1]
 
-    def _until(self, read, resource, done, failed, goal, first):
+    def _budget(self, name):
+        """The one Wait of this run (wait_timeout), started by its first wait."""
         if self._wait is None:
-            self._wait = Wait(self.module.params['wait_timeout'], '%s %s' % (self.kind.noun, resource.get('name') or resource.get('id')))
+            self._wait = Wait(self.module.params['wait_timeout'], '%s %s' % (self.kind.noun, name))
+        return self._wait
+
+    def _until(self, read, resource, done, failed, goal, first):
         try:
-            return self._wait.until(read, done, failed, goal, current=first)
+            return self._budget(resource.get('name') or resource.get('id')).until(read, done, failed, goal, current=first)
         except WaitError as error:
             self.module.fail(str(error), **{self.kind.key: error.resource})
+
+
+# The end of a lost create's message (after the lost answer's own): what was done, what was not, what to check.
+LOST_CREATE = ('the create was not sent again: reads of the %(noun)ss by name for %(timeout)s seconds (wait_timeout) showed none named '
+               '%(name)s. The API may still be creating it. Check the %(noun)ss (GET %(collection)s) for one named %(name)s; '
+               'the next run reads by name first and carries on with it once it is there, or creates it when none is')

@@ -211,6 +211,9 @@ notes:
     C(whereLanguage) with their defaults), C(sourceId) and C(groupBy) (joined with commas) from the first item, the
     first C(numberFormat) on the tile, C(asRatio) only with exactly two items. Two tasks that differ only where the
     stored form does not (the C(type) of the items, say) describe the same tile.
+  - A server that reads tiles back in series form cannot show what only the config form holds (C(fillNulls),
+    C(having), C(orderBy), a C(select) item's C(numberFormat), a number tile's C(groupBy)). Against such a server, those
+    are not compared (no client can see them); they are sent with any update of the dashboard.
   - A create whose answer is lost (a timeout, a reset, HTTP 502, 503 or 504) is never sent again blindly; the
     dashboards are read again by name, and one dashboard of that name is taken as created.
   - The API has no version or ETag on dashboards; the last writer wins.
@@ -433,7 +436,7 @@ def update(module, life, current):
 def delete(module, life, current):
     """DELETE, confirmed by a read (the API answers a delete of nothing with 200 too)."""
     doomed = allowed_deletions(module, rules.deleted_by_delete(alerts(module), current))
-    life.delete(current, deleted_alerts=doomed)
+    life.delete(current, before=rules.with_alerts(dict(before=current, after={}), doomed)['before'], deleted_alerts=doomed)
 
 
 def alerts(module):

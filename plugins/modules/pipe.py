@@ -34,7 +34,7 @@ description:
     O(destination.table_definition) (the API would drop it silently), no O(field_mappings) and no O(scaling)
     (postgres pipes scale at the service level).
   - With O(state=absent), the pipe is deleted and, with O(wait=true), the module waits until reads answer 404. An
-    absent pipe reports no change. The destination table (for a postgres pipe, its tables) is kept; drop it by hand
+    absent pipe (or one whose service is gone) reports no change. The destination table (for a postgres pipe, its tables) is kept; drop it by hand
     before you create an identical postgres pipe again.
   - The credentials (O(source.kafka.credentials), O(source.object_storage.access_key),
     O(source.object_storage.connection_string), O(source.object_storage.service_account_key),
@@ -577,13 +577,21 @@ attributes:
     details:
       - Idempotent, except with O(update_credentials=always), which sends the credentials every time.
 notes:
-  - A create whose answer is lost (a timeout, a reset, HTTP 502, 503 or 504) may have been applied. It is never sent
-    again blindly; the service's pipes are read again by name, and one pipe of that name is taken as created.
-  - The API checks the source (brokers, bucket, database) inside the create request, so a create can take long. When
-    O(api_timeout) runs out while the server is still creating the pipe, the read by name that follows may come before
-    the pipe exists, and the create is then sent again; no client can tell that from a create that was not applied.
-    Give O(api_timeout) room for the slowest source check you expect (for example 120 seconds).
-  - A delete whose answer is lost is confirmed by a read before it is sent again.
+  - A create is never sent twice. The client sends it again only when it provably did not reach the API (the
+    connection was refused or could not be opened) or the API refused it with HTTP 429. When its answer is lost after
+    it was sent (no answer within O(api_timeout), a connection reset, HTTP 502, 503 or 504), the API may still be
+    creating the pipe (it checks the source, brokers, bucket or database, inside the create request). The module then
+    reads the service's pipes by name, after 1, 2, 4, 8, then every 10 seconds, for up to O(wait_timeout) (also with
+    O(wait=false)), because how long a create can run on the server is not documented, and O(wait_timeout) is the time the
+    task may spend on the pipe anyway. A pipe of that name that shows is taken as the one created (a warning says so)
+    and the task goes on with it. When none shows, the task fails, says that the create was not sent again and what to
+    check; the next run reads by name first and carries on with the pipe once it is there, or creates it when none is.
+  - A step after the create that fails (the wait, the scaling) fails the task with the created pipe in the result and
+    C(changed=true); the next run finds the pipe by name and carries on.
+  - A delete whose answer is lost is confirmed by a read before it is sent again. A C(DELETE) answered 404 means the
+    pipe is gone, also while reads still show it (they may, for a while); the first one reports no change, one sent
+    again after a lost answer ends the task as deleted. A pipe whose service is gone is absent too (C(changed=false)),
+    by O(pipe_id) and by O(name).
 seealso:
   - module: engine.cloud.pipe_info
   - module: engine.cloud.pipe_state
@@ -774,7 +782,7 @@ def main():
     settings, errors = pipe_rules.check_settings(params['settings'] or {})
     module.fail_on_errors(*(errors + pipe_rules.option_errors(params)))
     life = Lifecycle(module, pipe_kind())
-    current = life.find()
+    current = life.find(missing_ok=params['state'] == 'absent')
     if params['state'] == 'absent':
         if current is None:
             life.absent()
@@ -791,9 +799,8 @@ def create(module, life, settings):
     if module.params['scaling']:
         predicted['scaling'] = pipe_rules.to_api(module.params['scaling'])
     pipe = life.wait_ready(life.create(body, predicted))
-    scaling, dummy = pipe_rules.scaling_plan(pipe, module.params['scaling'])
-    if scaling:
-        pipe = module.write('PATCH', scaling, 'pipes', pipe['id'], 'scaling')
+    pipe, dummy = module.apply(lambda: module.read('pipes', pipe['id']), lambda current: pipe_rules.scaling_plan(current, module.params['scaling']),
+                               lambda scaling: module.write('PATCH', scaling, 'pipes', pipe['id'], 'scaling'), current=pipe)
     module.exit(changed=True, diff=dict(before={}, after=predicted), pipe=pipe)
 
 

@@ -303,13 +303,24 @@ notes:
     differs is sent, with the IP access list, private endpoint and tag changes computed anew from that read (an entry
     that is already gone is not removed twice); nothing is sent when the first attempt did the work, and the task reports
     the change it made. At most O(api_retries) such rounds.
-  - When the answer to the create is lost, the service may have been created, and a second create would make a second
-    service. The services are read again by name; a service of that name is taken as the one created, and the create is
-    sent again only when there is none (at most O(api_retries) times). The generated password was in the lost answer
-    only, so without O(password) the module asks the API for a new generated one (C(PATCH .../password) without hashes)
-    and returns that as C(initial_password).
+  - A create is never sent twice. The client sends it again only when it provably did not reach the API (the
+    connection was refused or could not be opened) or the API refused it with HTTP 429. When its answer is lost after
+    it was sent (no answer within O(api_timeout), a connection reset, HTTP 502, 503 or 504), the API may still be
+    creating the service, and a second create would make a second service. The module reads the services by name,
+    after 1, 2, 4, 8, then every 10 seconds, for up to O(wait_timeout) (also with O(wait=false)), because how long a create can
+    run on the server is not documented, and O(wait_timeout) is the time the task may spend on the service anyway. A
+    service of that name that shows is taken as the one created (a warning says so). The generated password was in the
+    lost answer only, so without O(password) the module asks the API for a new generated one (C(PATCH .../password)
+    without hashes) and returns that as C(initial_password). When none shows, the task fails, says that the create was
+    not sent again and what to check; the next run reads by name first and carries on with the service once it is
+    there, or creates it when none is.
+  - A step after the create that fails (the password, the wait, the update of the private endpoints or other fields)
+    fails the task with the created service in the result and C(changed=true), and with the generated password as
+    C(initial_password) when one is known. When the password given in O(password) could not be set, the message says
+    so; run the task again with O(update_password=always) to set it (O(update_password=on_create) never sets it on an
+    existing service).
   - When the answer to the delete is lost, the service is read again; it is deleted again only when the read still shows
-    it, not deleting (at most O(api_retries) times).
+    it, not deleting (at most O(api_retries) times). A C(DELETE) answered 404 means the service is gone.
   - When the answer to the password request is lost, the same two hashes are sent again (at most O(api_retries) times),
     since setting the same password twice leaves it as it is.
   - A service that is being deleted (C(terminating), C(softdeleting)) fails O(state=present) before any write.
@@ -490,8 +501,9 @@ initial_password:
     - Returned once, in the run that created the service, and never again (no read shows it). When the answer to the
       create was lost, it is a password the API generated again for the service found by name afterwards.
       Register the result with C(no_log=true) and store it.
-    - Also returned when a step after the create failed (the wait, the update of the private endpoints).
-  returned: when this run created the service and O(password) was not given
+    - Also returned when a step after the create failed (the password, the wait, the update of the private endpoints),
+      and, when O(password) was given but could not be set, the password the API generated instead.
+  returned: when this run created the service and O(password) was not given, or a step after the create failed
   type: str
   sample: Tz8-0bXk3wLq9Rm2Yp4s
 '''
@@ -607,7 +619,8 @@ def patch_plan(module, params):
 
 
 def create(module, life, params, tags):
-    """Create the service, set its password, wait until it runs, set what the create request does not take; exit."""
+    """Create the service, set its password, wait until it runs, set what the create request does not take; exit.
+    A step after the create that fails reports the service (Lifecycle) and its password, or that none was set."""
     if params['service_id'] is None:
         module.fail_on_errors(*service_rules.create_errors(params) + service_rules.horizontal_create_errors(params))
     body = service_rules.create_body(params, tags)
@@ -616,12 +629,18 @@ def create(module, life, params, tags):
     service, password = answer['service'], answer.get('password')
     module.params['service_id'] = service['id']
     if params['password'] is not None:
+        unset = report_password(module, password, PASSWORD_NOT_SET)
         set_password(module, params['password'])
+        module.failure_amends.remove(unset)
         password = None
-    else:
+    elif password is None:
         # After a lost answer the generated password was in that answer only: the API generates another one.
-        password = password or set_password(module, None)['password']
-        keep_initial_password(module, password)
+        unset = report_password(module, None, NO_PASSWORD_KNOWN)
+        password = set_password(module, None)['password']
+        module.failure_amends.remove(unset)
+    if password is not None:
+        module.no_log_values.discard(password)
+        report_password(module, password, GENERATED)
     service = life.wait_ready(service)
     service, dummy = module.apply(module.read, patch_plan(module, params), lambda body: module.write('PATCH', body), current=service)
     result = dict(changed=True, service=mask_secrets(service))
@@ -632,16 +651,27 @@ def create(module, life, params, tags):
     module.exit_json(**result)
 
 
-def keep_initial_password(module, password):
-    """The generated password is returned once, by design (documented: register with no_log): the client had hidden
-    it as a secret of the answer. A step after the create that fails (the wait, the update) returns it too, since
-    no later run can."""
-    module.no_log_values.discard(password)
-    fail_json = module.fail_json
+# What a failure after a create says of the password (report_password).
+PASSWORD_NOT_SET = ('The password given was not set: the service has the password the API generated%(returned)s; run the task again '
+                    'with update_password: always to set the one given')
+GENERATED = 'The password the API generated is returned as initial_password: store it (register the result with no_log)'
+NO_PASSWORD_KNOWN = ('No password of the service is known: the one the API generated was in the lost create answer only, and no new one '
+                     'was set; run the task again with password and update_password: always to set one')
 
-    def fail_with_password(msg, **result):
-        fail_json(msg=msg, initial_password=password, **result)
-    module.fail_json = fail_with_password
+
+def report_password(module, password, sentence):
+    """Until removed from module.failure_amends, a failure also returns password (the generated one, returned once by
+    design: register the result with no_log) as initial_password, and says sentence (what was not set and how to set it).
+    The client had hidden the password as a secret of the answer; it is shown because no later run can return it."""
+    def amend(msg, result):
+        if password is not None:
+            module.no_log_values.discard(password)
+            result = dict(result, initial_password=password)
+        if sentence is not None:
+            msg = '%s. %s' % (msg.rstrip('.'), sentence % dict(returned=' (returned as initial_password)' if password is not None else ''))
+        return msg, result
+    module.failure_amends.append(amend)
+    return amend
 
 
 def set_password(module, password):

@@ -21,8 +21,8 @@ import yaml
 
 from harness import ROOT
 from tests.simulator import catalog
-from tests.simulator.fixture_ids import (DASHBOARD_HEALTH, ORGANIZATION, PIPE_POSTGRES, SERVICE_DEV, SERVICE_PROD, SOURCE_METRICS,
-                                         pipe_path, service_path)
+from tests.simulator.fixture_ids import (DASHBOARD_HEALTH, ORGANIZATION, PIPE_POSTGRES, PIPE_STREAM, SERVICE_DEV, SERVICE_PROD,
+                                         SOURCE_METRICS, pipe_path, service_path)
 
 # The modules the suite drives: the catalog every suite reads.
 MODULES, BY_NAME, WRITERS = catalog.MODULES, catalog.BY_NAME, catalog.WRITERS
@@ -210,19 +210,57 @@ NEW_NAME = 'reliability new'
 NEW_SERVICE = dict(name=NEW_NAME, provider='aws', region='eu-central-1', wait=False)
 # A password given to a task: sent as its two hashes only; the secrets scan looks for it in every output.
 SERVICE_PASSWORD = 'reliability-Service-Pw-5b1e'
+PIPES_PATH = service_path(SERVICE_PROD, '/pipes')
+PIPE_CREATE = dict(service_id=SERVICE_PROD, name='reliability-created', wait=False,
+                   source=dict(stream=dict(format='JSONEachRow', stream_name='reliability', region='eu-central-1',
+                                           authentication='IAM_ROLE', iam_role='arn:aws:iam::123456789012:role/reliability')),
+                   destination=dict(database='analytics', table='reliability', managed_table=True, columns=[dict(name='id', type='UInt64')]))
+
+
+class LifecycleKind:
+    """A kind of resource with a lifecycle (module_utils/lifecycle.py), as the suite drives it: its module, the args
+    of a new one (named), its collection and the state's key for it; the resource to delete (delete_args, its path)
+    and how reads linger after a delete: linger (config) for a delete sent now, lingering (an admin edit) for one
+    that an earlier run sent; after_create: the writes that follow a create whose lost answer was adopted (a
+    service asks for a new generated password); again_after_404: whether a DELETE sent again after a lost answer,
+    while reads linger, is answered 404 (a pipe) or not sent at all (a service is read as being deleted).
+    A dashboard or an alert is one more row."""
+
+    def __init__(self, name, module, create, collection, state_key, delete_args, delete_path, linger, lingering, after_create=(),
+                 again_after_404=True):
+        self.name, self.module, self.create, self.collection, self.state_key = name, module, create, collection, state_key
+        self.delete_args, self.delete_path, self.linger, self.lingering = delete_args, delete_path, linger, lingering
+        self.after_create, self.again_after_404 = list(after_create), again_after_404
+
+
+SERVICE_KIND = LifecycleKind('service', 'service', NEW_SERVICE, SERVICES_PATH, 'services',
+                             dict(service_id=SERVICE_DEV, state='absent', wait=False), service_path(SERVICE_DEV),
+                             linger={'deleted_reads': 'softdeleted'},
+                             lingering=('services', SERVICE_DEV, {'state': 'softdeleting', 'then': {'state': 'softdeleted', 'reads': 3}}),
+                             after_create=[('PATCH', None)], again_after_404=False)
+PIPE_KIND = LifecycleKind('pipe', 'pipe', PIPE_CREATE, PIPES_PATH, 'pipes',
+                          dict(service_id=SERVICE_PROD, name='clicks-stream', state='absent', wait=False), pipe_path(PIPE_STREAM),
+                          linger={'deleted_pipe_reads': 3}, lingering=('pipes', PIPE_STREAM, {'sim': {'deleted_reads': 3}}))
+LIFECYCLE_KINDS = [SERVICE_KIND, PIPE_KIND]
+# A create that runs on the server longer than api_timeout (TIMEOUT), and one longer than the module looks for it.
+SLOW_CREATE, SLOWER_THAN_THE_WINDOW, WINDOW = TIMEOUT + 2, 60, 2
 
 
 class LifecycleCase:
-    """One run of engine.cloud.service on a freshly reset simulator (config: its reset keys; edits: admin edits
-    [kind, id, changes]; faults). writes: the (method, path) of every write it must send, in order; named: how many
-    services named NEW_NAME it must leave; gone: a service the run must leave deleted (absent from the state, or
-    terminated / softdeleted); expect: words of the failure message when it must fail."""
+    """One run of a module with a lifecycle (kind: a LifecycleKind; the service by default) on a freshly reset
+    simulator (config: its reset keys; edits: admin edits [kind, id, changes]; faults). writes: the (method, path)
+    of every write it must send, in order; named: how many resources named as the kind's new one it must leave;
+    gone: a service the run must leave deleted (absent from the state, or terminated / softdeleted); expect: words
+    of the failure message when it must fail."""
 
-    def __init__(self, key, args, writes, faults=(), config=None, edits=(), named=None, gone=None, changed=True, expect=None):
+    def __init__(self, key, args, writes, faults=(), config=None, edits=(), named=None, gone=None, changed=True, expect=None, kind=None,
+                 topic=None):
         self.key, self.writes, self.faults, self.edits = key, writes, list(faults), [list(edit) for edit in edits]
+        self.topic = topic  # what docs/reliability.md counts it under, per kind: 'slow create' or 'lingering delete'
         self.args = dict(args, api_retries=args.get('api_retries', RETRIES), api_timeout=TIMEOUT)
         self.config = dict(config or {}, transition_reads=1)
         self.named, self.gone, self.changed, self.expect = named, gone, changed, expect
+        self.kind = kind or SERVICE_KIND
 
     def __repr__(self):
         return self.key
@@ -247,10 +285,11 @@ LIFECYCLE_CASES = [
     LifecycleCase('create_lost_reset_applied', NEW_SERVICE, [_POST, _NEW_PASSWORD], [_lost('POST', kind='reset', apply=True)], named=1),
     LifecycleCase('create_lost_applied_starting', NEW_SERVICE, [_POST, _NEW_PASSWORD], [_lost('POST', apply=True)],
                   config={'create_state': 'starting'}, named=1),
-    # Not applied: none of that name, so it is sent again, once per lost answer, within api_retries.
-    LifecycleCase('create_lost_503_not_applied', NEW_SERVICE, [_POST, _POST], [_lost('POST', status=503)], named=1),
-    LifecycleCase('create_lost_beyond_retries', dict(NEW_SERVICE, api_retries=1), [_POST, _POST], [_lost('POST', count=2)], named=0,
-                  expect=['HTTP 504', 'allows no further attempt']),
+    # Not applied: none of that name shows within wait_timeout; the create is never sent again, whatever api_retries.
+    LifecycleCase('create_lost_503_not_applied', dict(NEW_SERVICE, wait_timeout=WINDOW), [_POST], [_lost('POST', status=503)], named=0,
+                  expect=['HTTP 503', 'the create was not sent again']),
+    LifecycleCase('create_lost_not_applied_retries_8', dict(NEW_SERVICE, api_retries=8, wait_timeout=WINDOW), [_POST], [_lost('POST', count=2)],
+                  named=0, expect=['HTTP 504', 'the create was not sent again']),
     # A delete whose answer was lost is confirmed by a read: applied -> not sent again; not applied -> sent again.
     LifecycleCase('delete_lost_504_applied', dict(service_id=SERVICE_DEV, state='absent'), [_DELETE_DEV], [_lost('DELETE', apply=True)],
                   gone=SERVICE_DEV),
@@ -275,6 +314,32 @@ LIFECYCLE_CASES = [
     LifecycleCase('delete_stop_lost_applied', dict(service_id=SERVICE_PROD, state='absent'), [_STOP_PROD, _DELETE_PROD],
                   [_lost('PATCH', apply=True, path='/state$')], gone=SERVICE_PROD),
 ]
+
+
+def kind_cases(kind):
+    """The slow create and the lingering delete of one kind of resource."""
+    post, delete = ('POST', kind.collection), ('DELETE', kind.delete_path)
+    create = dict(kind.create, wait_timeout=30)
+    return [
+        # The server creates it after the client gave up: read by name until it shows, adopted, never sent again.
+        LifecycleCase('%s_slow_create_late' % kind.name, create, [post] + kind.after_create,
+                      config={'slow_create': SLOW_CREATE}, named=1, kind=kind, topic='slow create'),
+        LifecycleCase('%s_slow_create_dropped_retries_8' % kind.name, dict(create, api_retries=8), [post] + kind.after_create,
+                      config={'slow_create': SLOW_CREATE, 'slow_create_answer': 'dropped'}, named=1, kind=kind, topic='slow create'),
+        # It does not show within wait_timeout: the task fails saying so; still one POST.
+        LifecycleCase('%s_slow_create_beyond_wait_timeout' % kind.name, dict(create, api_retries=8, wait_timeout=WINDOW), [post],
+                      config={'slow_create': SLOWER_THAN_THE_WINDOW}, named=0, kind=kind, topic='slow create',
+                      expect=['no response within api_timeout', 'the create was not sent again', 'the next run reads by name first']),
+        # Deleted by an earlier run, still read: absent, unchanged (a pipe's DELETE answers 404; a service is being deleted).
+        LifecycleCase('%s_absent_again_while_reads_linger' % kind.name, kind.delete_args, [delete] if kind.again_after_404 else [],
+                      edits=[kind.lingering], changed=False, kind=kind, topic='lingering delete'),
+        # A lost DELETE, applied, then reads that linger: a second DELETE's 404 ends the task as deleted.
+        LifecycleCase('%s_lost_delete_while_reads_linger' % kind.name, kind.delete_args, [delete, delete] if kind.again_after_404 else [delete],
+                      faults=[_lost('DELETE', apply=True)], config=kind.linger, kind=kind, topic='lingering delete'),
+    ]
+
+
+LIFECYCLE_CASES += [case for kind in LIFECYCLE_KINDS for case in kind_cases(kind)]
 
 
 # ansible-core, not the collection: a string where a list of dicts wants a dict fails in
@@ -392,7 +457,8 @@ def _option_cases(module, base, path, label, spec, element_of=None):
     """Bad values for one option (path: where it sits in args; label: how messages name it)."""
     name = path[-1] if not isinstance(path[-1], int) else path[-2]
     kind, description = spec.get('type', 'str'), text(spec)
-    words = [name] if element_of is None else [name, element_of]
+    # ansible-core names a suboption of a list element inside another list element as 'tiles -> series'.
+    words = [name] if element_of is None else [name, element_of.replace('[].', ' -> ')]
     cases = []
 
     def add(mistake, value, *allowed):
@@ -460,7 +526,8 @@ def _option_cases(module, base, path, label, spec, element_of=None):
                 add('malformed id (trailing newline)', DASHBOARD_HEALTH + '\n', '24 hexadecimal')
         limit = _LENGTH.search(description)
         if limit:
-            add('over-long', OVER_LONG, [value for value in limit.groups() if value][0])
+            longest = [value for value in limit.groups() if value][0]
+            add('over-long', 'x' * max(len(OVER_LONG), int(longest) + 1), longest)
         if 'IPv4' in description:
             add('malformed address', '300.1.2.3/40', 'IPv4')
         if name.endswith('_url'):
@@ -476,6 +543,8 @@ def base_element(spec):
             element[sub] = (sub_spec.get('choices') or ['10.9.8.0/24' if sub == 'source' else SOURCE_METRICS])[0]
             if sub_spec.get('type') == 'bool':
                 element[sub] = True
+            if sub_spec.get('type') == 'int':
+                element[sub] = 1
     return element
 
 
@@ -500,15 +569,11 @@ def options_of(module):
 
 
 # --- a create whose answer is lost ------------------------------------------------------------------
-# A create (POST) whose answer is lost may have been applied; it is never sent again blindly: the module
-# reads the collection by name first. Whatever the fault, exactly one resource of that name remains.
-# (Not the late answer, slower than api_timeout: the read after it may come before the server has made
-# the resource, which no client can tell apart from a create that was not applied.)
+# A create (POST) whose answer is lost may have been applied; it is never sent twice: the module reads the
+# collection by name within wait_timeout. Applied: exactly one resource of that name, adopted. Not applied:
+# none, and the task fails saying the create was not sent again. (The slow create, applied after the
+# client's timeout, is a case of each kind in LIFECYCLE_CASES.)
 LOST_CREATE_FAULTS = ('502', '504', 'connection reset', '502 applied', '504 applied', 'connection reset applied')
-PIPE_CREATE = dict(service_id=SERVICE_PROD, name='reliability-created', wait=False,
-                   source=dict(stream=dict(format='JSONEachRow', stream_name='reliability', region='eu-central-1',
-                                           authentication='IAM_ROLE', iam_role='arn:aws:iam::123456789012:role/reliability')),
-                   destination=dict(database='analytics', table='reliability', managed_table=True, columns=[dict(name='id', type='UInt64')]))
 
 
 class LostCreate:
@@ -522,16 +587,16 @@ class LostCreate:
         return dict(self.fault.spec, method='POST', path=re.escape(self.collection) + '$', count=1)
 
     def run_args(self):
-        return dict(self.args, api_retries=RETRIES, api_timeout=TIMEOUT)
+        return dict(self.args, api_retries=RETRIES, api_timeout=TIMEOUT, wait_timeout=WINDOW)
 
     @property
-    def posts(self):
-        """The creates sent: one when the first was applied, else a second after the read found none."""
-        return 1 if self.fault.applied else 2
+    def named(self):
+        """The resources of the name afterwards: the one the create made, or none (it was not applied)."""
+        return 1 if self.fault.applied else 0
 
     def __repr__(self):
         return self.key
 
 
-LOST_CREATES = [LostCreate('pipe create', 'pipe', PIPE_CREATE, service_path(SERVICE_PROD, '/pipes'), FAULT_BY_NAME[name])
+LOST_CREATES = [LostCreate('pipe create', 'pipe', PIPE_CREATE, PIPES_PATH, FAULT_BY_NAME[name])
                 for name in LOST_CREATE_FAULTS]

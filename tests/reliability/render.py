@@ -56,12 +56,29 @@ and HTTP 429 (refused before anything was applied) are retried as before. The fa
 from the request log: a read right after every lost answer, one write where the first was applied,
 one resync, and the resource's state of one write.
 
-A create (POST) or a delete (DELETE) whose answer is lost is not sent again either before a read:
-after a create the services are read by name, and one of that name is taken as the one created
-(a second POST would make a second service); after a delete the service is read, and a service
-that is gone or being deleted is not deleted again. The lifecycle cases check that a lost create
-leaves exactly one service, and a lost delete one DELETE where the first was applied.
+A create (POST) is never sent twice: the client sends it again only when it never reached the API
+(connection refused) or the API answered 429. After a lost answer, or a create that runs on the server
+longer than `api_timeout`, the collection is read by name within `wait_timeout`: the resource that
+shows is taken as the one created (a second POST would make a second service, or a second pipe with its
+own consumer group); when none shows, the task fails saying that the create was not sent again. A
+delete (DELETE) whose answer is lost is confirmed by a read before it is sent again; a DELETE answered
+404 means the resource is gone, also while reads still show it. The lifecycle cases check, for each
+kind of resource with a lifecycle, that a slow create sends one POST and leaves one resource (or none
+and that failure), and that absent stays idempotent while reads linger after a delete.
 '''
+
+
+def _kind_rows(lifecycle):
+    """Per kind of resource: its slow creates and lingering deletes, tried and passed (counts 'kind:<kind> <topic>')."""
+    tried = dict((key[len('kind:'):], value) for key, value in lifecycle.items() if key.startswith('kind:') and not key.endswith(' passed'))
+    kinds = sorted(set(key.split(' ', 1)[0] for key in tried))
+    lines = ['| kind | slow creates: one POST, one resource (or none and a failure that says so) | lingering deletes: absent stays idempotent |',
+             '|---|---|---|']
+    for kind in kinds:
+        cells = ['%s of %s passed' % (lifecycle.get('kind:%s %s passed' % (kind, topic), 0), tried.get('%s %s' % (kind, topic), 0))
+                 for topic in ('slow create', 'lingering delete')]
+        lines.append('| %s | %s |' % (kind, ' | '.join(cells)))
+    return '\n'.join(lines) + '\n' if kinds else ''
 
 
 def _get(counts, section, key, default=0):
@@ -105,7 +122,7 @@ def render(counts):
         ('... of them applied before the answer was lost, and not sent again',
          '%s of %s' % (faults.get('lost_applied_one_write', 0), faults.get('lost_applied', 0))),
         ('... of them not applied, and sent again after the read', faults.get('lost_resent_after_a_read', 0)),
-        ('service lifecycle cases (a lost create or delete answer, a delete while stopping or deleting)',
+        ('lifecycle cases (a lost or slow create, a lost delete, reads that linger, a delete while stopping or deleting)',
          '%s (%s passed)' % (lifecycle.get('tried', 0), lifecycle.get('passed', 0))),
         ('... lost create or delete answers, read again before anything else was sent',
          '%s of %s' % (lifecycle.get('lost_answers_read_again', 0), lifecycle.get('lost_answers', 0))),
@@ -125,6 +142,9 @@ def render(counts):
         ('suite: tests / failed / time', '%s / %s / %s s' % (suite.get('tests_collected', 0), suite.get('tests_failed', 0), suite.get('seconds', 0))),
     ]))
     out.append(LOST_ANSWERS)
+    kind_rows = _kind_rows(lifecycle)
+    if kind_rows:
+        out.append('\n## The lifecycle of each kind of resource\n\n' + kind_rows)
     if load:
         out.append(LOAD_NOTE)
     kinds = sorted(key[len('kind:'):] for key in faults if key.startswith('kind:'))

@@ -193,11 +193,10 @@ class Suite:
     # --- the lifecycle of a service ----------------------------------------------------------------
 
     def _lifecycle(self):
-        """One playbook: every case of cases.LIFECYCLE_CASES on a fresh state, its log and state kept."""
-        service = cases.BY_NAME['service']
-        return self._one_by_one('lifecycle', 'The lifecycle of a service', cases.LIFECYCLE_CASES,
+        """One playbook: every case of cases.LIFECYCLE_CASES (each kind's module) on a fresh state, its log and state kept."""
+        return self._one_by_one('lifecycle', 'The lifecycle of each kind of resource', cases.LIFECYCLE_CASES,
                                 lambda case: dict(reset=case.config, edits=case.edits, faults=case.faults),
-                                lambda case: (service, case.args))
+                                lambda case: (cases.BY_NAME[case.kind.module], case.args))
 
     def lifecycle_outcome(self, case):
         return self._case_outcome('lifecycle', case)

@@ -3,10 +3,11 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""The lifecycle of a service under lost answers and transitions (cases.LIFECYCLE_CASES): a create whose answer
-was lost leaves exactly one service (read by name before anything is sent again); a delete whose answer was lost
-is confirmed by a read; a stopping service is deleted once stopped, without a stop; absent on a service being
-deleted sends nothing. Asserted from the request log and the state the run left."""
+"""The lifecycle of each kind of resource under lost answers and transitions (cases.LIFECYCLE_CASES): a create
+whose answer was lost (or that runs on the server longer than api_timeout) is never sent twice and leaves one
+resource, or none and a failure that says so; a delete whose answer was lost is confirmed by a read, and a DELETE
+answered 404 while reads linger ends the task; a stopping service is deleted once stopped, without a stop; absent
+on a service being deleted sends nothing. Asserted from the request log and the state the run left."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -23,6 +24,9 @@ WRITES = ('POST', 'PATCH', 'PUT', 'DELETE')
 def test_lifecycle(suite, case):
     counts = suite.counts
     counts.add('lifecycle', 'tried')
+    topic = case.topic and 'kind:%s %s' % (case.kind.name, case.topic)
+    if topic:
+        counts.add('lifecycle', topic)
     outcome = suite.lifecycle_outcome(case)
     result, log, snapshot = outcome.result, outcome.log, outcome.snapshot
     context = 'result: %s\nlog: %s' % (result.get('msg'), [(e['method'], e['path'][-40:], e['status'], e['fault']) for e in log])
@@ -45,13 +49,18 @@ def test_lifecycle(suite, case):
         for word in case.expect:
             assert word in result.get('msg', ''), context
     if case.named is not None:
-        assert len([service for service in snapshot['services'] if service['name'] == cases.NEW_NAME]) == case.named, context
-        counts.add('lifecycle', 'services_as_expected')
+        name = case.kind.create['name']
+        assert len([item for item in snapshot[case.kind.state_key] if item['name'] == name]) == case.named, context
+        counts.add('lifecycle', 'resources_as_expected')
+    if case.topic == 'slow create':
+        assert [entry['method'] for entry in log].count('POST') == 1, 'one create, never sent twice\n' + context
     if case.gone is not None:
         left = [service for service in snapshot['services'] if service['id'] == case.gone]
         assert not left or left[0]['state'] in ('terminated', 'softdeleted'), context
     assert 'Traceback' not in str(result)
     counts.add('lifecycle', 'passed')
+    if topic:
+        counts.add('lifecycle', topic + ' passed')
 
 
 def test_no_password_in_any_output_of_the_lifecycle_run(suite):

@@ -45,6 +45,7 @@ RPE = S + '/pipesReversePrivateEndpoints/{reversePrivateEndpointId}'
 OPENAPI = OpenApi()
 PIPE_SCHEMAS = pipe_rules.PipeSchemas(OPENAPI)
 NO_RESULT = object()  # an answer without ``result`` (a DELETE)
+CREATE_PATH = re.compile(r'/services(/[^/]+/pipes)?$')  # the POSTs that create (config slow_create)
 
 
 class ApiError(Exception):
@@ -77,6 +78,8 @@ def handle(store, request):
     request_id = str(uuid.uuid4())
     try:
         with store.lock:
+            store.release_held()
+            hold = store.config['slow_create'] if request.method == 'POST' and CREATE_PATH.search(request.path) else 0
             result = _handle(store, request)
     except ApiError as exc:
         return envelope_error(exc.status, exc.message, request_id, exc.headers)
@@ -85,7 +88,10 @@ def handle(store, request):
     payload = {'status': 200, 'requestId': request_id}
     if result is not NO_RESULT:
         payload['result'] = result
-    return server.Response.json(200, payload, {'X-Request-Id': request_id})
+    response = server.Response.json(200, payload, {'X-Request-Id': request_id})
+    # a slow create (config slow_create): answered once it shows, or (slow_create_answer: dropped) never
+    response.hold, response.drop = hold, bool(hold) and store.config['slow_create_answer'] == 'dropped'
+    return response
 
 
 def _handle(store, request):
@@ -646,7 +652,7 @@ def create_service(store, _service, _params, body):
         'effectiveMaxReplicaMemoryGb': memory[1], 'effectiveMinReplicas': band[0], 'effectiveMaxReplicas': band[1],
         'effectiveIdleScaling': service['idleScaling'], 'effectiveIdleTimeoutMinutes': service['idleTimeoutMinutes']}
     password = _new_password(service)
-    store.services[service_id] = service
+    store.add_created('services', service)
     store.begin_transition(service, store.config['create_state'], 'running')
     return {'service': render_service(store, service), 'password': password}
 
@@ -784,7 +790,7 @@ def create_pipe(store, service, _params, body):
             p['serviceId'] == service['id'] and p['name'] == body['name'] for p in store.pipes.values()):
         raise ApiError(409, 'A pipe named %s already exists' % body['name'])
     pipe = pipe_rules.new_pipe(store, service, body, SETTING_DEFAULTS)
-    store.pipes[pipe['id']] = pipe
+    store.add_created('pipes', pipe)
     final = 'Failed' if store.config['pipe_create_fails'] else pipe_rules.settled_state(kind, body['source'][kind])
     store.begin_transition(pipe, store.config['pipe_create_state'], final)
     if store.config['slow_pipe_create']:

@@ -41,6 +41,7 @@ class Response:
 
     def __init__(self, status, body=b'', content_type='application/json', headers=None):
         self.status, self.content_type, self.headers = status, content_type, dict(headers or {})
+        self.hold, self.drop = 0, False  # seconds before it is sent (a slow create), and whether it is then dropped
         self.body = body.encode('utf-8') if isinstance(body, str) else body
 
     @classmethod
@@ -104,8 +105,11 @@ class Handler(BaseHTTPRequestHandler):
         response = dispatch(self.server.store, request)
         if response is None:
             self.reset_connection()
-        else:
+            return
+        try:
             self.send(response)
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True  # a late answer (a slow create) to a client that gave up
 
     def reset_connection(self):
         """Close the socket at once; SO_LINGER 0 turns the close into a TCP reset."""
@@ -166,6 +170,11 @@ def dispatch(store, request, pause=None):
         response = _faulty_response(fault, api) or api.handle(store, request)
         response.headers.update(fault['headers'])
     entry['status'] = response.status
+    if response.hold:
+        entry['fault'] = 'dropped' if response.drop else 'late'
+        (pause or store.clock.sleep)(response.hold)
+        if response.drop:
+            return None
     return response
 
 

@@ -105,6 +105,8 @@ LIFECYCLE_DEFAULTS = {
     'deleted_reads': 'gone',            # after a DELETE, reads show terminating then: gone (404), terminated, or
                                         # softdeleting then softdeleted
     'unique_service_names': False,      # true: a create or rename to a name in use is refused (409); false: allowed
+    'slow_create': 0,                   # seconds a create (service or pipe POST) runs on the server: the resource shows then
+    'slow_create_answer': 'late',       # after a slow create: late (answered, to a client that may be gone), or dropped
     'organization_paid': None,          # null: the fixture organization's paid flag (memory limits of a create)
 }
 
@@ -129,6 +131,8 @@ CONFIG_CHECKS = {
     'deleted_reads': _check_choice('gone', 'terminated', 'softdeleted'),
     'unique_service_names': _check_bool,
     'organization_paid': _check_optional_bool,
+    'slow_create': _check_delay,
+    'slow_create_answer': _check_choice('late', 'dropped'),
     # Dashboards and alerts, where servers of different eras differ (tests/simulator/dashboards.py, alerts.py).
     'dashboard_read_form': _check_choice('as_sent', 'series', 'config'),
     'alert_read_form': _check_choice('contract', 'current'),
@@ -263,6 +267,7 @@ class Store:
             self.sources = {item['id']: item for item in data['sources']}
             self.requests = []
             self.faults = []
+            self.held = []  # [(moment, 'services' or 'pipes', object)]: slow creates, shown from that moment
             self.cloud_limiter = RateLimiter(10, 10)
             self.observability_limiter = RateLimiter(100, 60)
 
@@ -298,6 +303,20 @@ class Store:
                     self.faults.remove(fault)
                 return fault
         return None
+
+    def add_created(self, objects, obj):
+        """A created service or pipe (objects: 'services' or 'pipes'), shown at once, or with the config key slow_create
+        once that many seconds have passed (a create that goes on after its request: its answer comes then, or never)."""
+        if self.config['slow_create']:
+            self.held.append((self.clock.time() + self.config['slow_create'], objects, obj))
+        else:
+            getattr(self, objects)[obj['id']] = obj
+
+    def release_held(self):
+        """Show the slow creates whose time has come."""
+        for item in [item for item in self.held if self.clock.time() >= item[0]]:
+            self.held.remove(item)
+            getattr(self, item[1])[item[2]['id']] = item[2]
 
     def begin_transition(self, obj, interim, target, delay=None):
         """Show ``interim`` now and ``target`` once ``delay`` (default: the configured one) has passed, or,
@@ -349,6 +368,7 @@ class Store:
     def snapshot(self):
         """The whole internal state, JSON-ready."""
         with self.lock:
+            self.release_held()
             for obj in list(self.services.values()) + list(self.pipes.values()):
                 self.settle(obj)
             return copy.deepcopy({

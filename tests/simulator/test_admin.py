@@ -34,7 +34,8 @@ def test_config_defaults_and_patch(sim):
                                           'slow_pipe_create': False, 'pipe_create_fails': False, 'deleted_pipe_reads': 0,
                                           'unique_pipe_names': False,
                                           'create_state': 'provisioning', 'delete_refusal': 409, 'deleted_reads': 'gone',
-                                          'unique_service_names': False, 'organization_paid': None,
+                                          'unique_service_names': False, 'organization_paid': None, 'slow_create': 0,
+                                          'slow_create_answer': 'late',
                                           'dashboard_read_form': 'as_sent', 'alert_read_form': 'contract', 'alert_channels': True,
                                           'alert_delete_missing': 404, 'slow_observability_create': False}
     assert sim.admin('PATCH', 'config', {'alert_count': 3})['alert_count'] == 3
@@ -45,6 +46,7 @@ def test_config_defaults_and_patch(sim):
                                   {'stale_pipe_answers': 1}, {'transition_reads': 0}, {'transition_reads': 1.5},
                                   {'pipe_create_state': 'Running'}, {'idle_pipe_refusals': 'reads'}, {'slow_pipe_create': 1},
                                   {'pipe_create_fails': 'no'}, {'deleted_pipe_reads': -1}, {'unique_pipe_names': None},
+                                  {'slow_create': -1}, {'slow_create': True}, {'slow_create_answer': 'never'},
                                   {'dashboard_read_form': 'contract'}, {'alert_read_form': 'as_sent'}, {'alert_channels': 'yes'},
                                   {'alert_delete_missing': 204}, {'alert_delete_missing': '404'}, {'slow_observability_create': None}])
 def test_bad_config_is_rejected(sim, body):

@@ -1,11 +1,17 @@
 """The lifecycle of a pipe: create per source kind, update, scaling, delete, the idle service and the switches."""
 
 import copy
+import http.client
+import json
+import socket
+import time
 
 import pytest
 
 from .fixture_ids import PIPE_DEV, PIPE_KAFKA, PIPE_OBJECT_STORAGE, PIPE_POSTGRES, PIPE_STREAM, SERVICE_DEV, SERVICE_IDLE, SERVICE_PROD, pipe_path, service_path
+from .conftest import BASIC
 from .test_cloud import assert_error
+from .test_service_lifecycle import MINIMAL as NEW_SERVICE, SERVICES
 # document is a fixture of test_openapi, used here as one.
 from .test_openapi import TEMPLATE, document, validate  # noqa: F401  pylint: disable=unused-import
 
@@ -104,6 +110,38 @@ def test_slow_create_answers_504_and_creates(sim):
     assert [p['name'] for p in sim.cloud('GET', PIPES).result].count('k') == 1
 
 
+def _timed_out_create(sim, path, body, timeout):
+    """POST body with a client that gives up after timeout seconds (True when it did)."""
+    connection = http.client.HTTPConnection('127.0.0.1', sim.process.port, timeout=timeout)
+    try:
+        connection.request('POST', path, body=json.dumps(body), headers={'Content-Type': 'application/json', 'Authorization': BASIC})
+        connection.getresponse()
+    except socket.timeout:
+        return True
+    finally:
+        connection.close()
+    return False
+
+
+@pytest.mark.parametrize('answer', ['late', 'dropped'])
+@pytest.mark.parametrize('collection, body', [(PIPES, BODIES['kafka']), (SERVICES, NEW_SERVICE)], ids=['pipe', 'service'])
+def test_a_slow_create_shows_only_once_its_time_has_come_and_is_answered_late_or_never(sim, collection, body, answer):
+    sim.admin('PATCH', 'config', {'slow_create': 1.5, 'slow_create_answer': answer})
+    assert _timed_out_create(sim, collection, body, 0.5)  # the client gives up while the server still works
+    named = [item for item in sim.cloud('GET', collection).result if item['name'] == body['name']]
+    assert named == [] and len(sim.requests_log()) == 2  # not there yet: the read after the timeout sees none
+    time.sleep(1.5)
+    assert [item['name'] for item in sim.cloud('GET', collection).result].count(body['name']) == 1
+    sim.admin('PATCH', 'config', {'slow_create': 0.2})
+    if answer == 'late':
+        reply = sim.cloud('POST', collection, body)
+        assert reply.status == 200 and reply.result
+    else:
+        with pytest.raises((ConnectionError, http.client.HTTPException)):
+            sim.cloud('POST', collection, body)
+    assert [entry['fault'] for entry in sim.requests_log() if entry['method'] == 'POST'] == [answer] * 2
+
+
 def test_two_pipes_of_one_name_unless_names_are_unique(sim):
     assert create(sim, 'kafka').status == 200 and create(sim, 'kafka').status == 200
     assert [p['name'] for p in sim.cloud('GET', PIPES).result].count('k') == 2
@@ -170,6 +208,7 @@ def test_delete_answers_without_result_and_may_linger(sim):
     sim.admin('PATCH', 'config', {'deleted_pipe_reads': 2})
     assert sim.cloud('DELETE', pipe_path(PIPE_KAFKA)).status == 200
     assert sim.cloud('GET', pipe_path(PIPE_KAFKA)).status == 200
+    assert_error(sim.cloud('DELETE', pipe_path(PIPE_KAFKA)), 404, 'NOT_FOUND')  # a second DELETE: gone, while reads still show it
     assert PIPE_KAFKA in [p['id'] for p in sim.cloud('GET', PIPES).result]
     assert_error(sim.cloud('GET', pipe_path(PIPE_KAFKA)), 404, 'NOT_FOUND')
     assert PIPE_KAFKA not in [p['id'] for p in sim.cloud('GET', PIPES).result]

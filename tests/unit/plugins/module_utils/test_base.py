@@ -15,7 +15,8 @@ import pytest
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
 from ansible_collections.engine.cloud.plugins.module_utils import cloud, observability
 from ansible_collections.engine.cloud.plugins.module_utils.base import (
-    CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, EngineModule, Wait, WaitError, missing_connection_errors, option_source, poll_intervals)
+    CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, EngineModule, Wait, WaitError, missing_connection_errors, option_source, poll_intervals,
+    suboption_paths)
 
 
 def reader(clock, timeline):
@@ -266,3 +267,11 @@ def test_an_api_checks_every_option_at_once_before_it_makes_a_client():
     params.update(organization_id='7e0b7e1c-1d2a-4c6b-9f3e-0a1b2c3d4e5f')
     client = cloud.API.connect(params, warn=calls.append, fail=fail)
     assert calls[2:] == [[]] and client.base_url == 'http://api.test' and client.retries == 0
+
+
+def test_a_suboption_is_found_where_it_sits_in_nested_lists_and_dicts():
+    spec = dict(tiles=dict(type='list', elements='dict', options=dict(series=dict(type='list', elements='dict', options=dict(type={})))),
+                source=dict(type='dict', options=dict(kafka=dict(type='dict', options=dict(series=dict(type='str'))))))
+    assert suboption_paths(spec, 'series') == ['source.kafka.series', 'tiles[].series']
+    assert suboption_paths(spec, 'type') == ['tiles[].series[].type']
+    assert suboption_paths(spec, 'nothing') == []

@@ -119,10 +119,9 @@ def test_the_diff_shows_tiles_by_name_with_only_what_differs():
     moved = dict(rules.api_tile(OPTION_TILE), x=0)
     added = dict(name='New', x=0, y=6, w=2, h=2, config=dict(displayType='markdown', markdown='hi'))
     before, after = rules.tiles_diff(current, [moved, added])
-    assert before == {'Error ratio': dict(x=6), 'Gone': dict(x=0, y=9, w=2, h=2, config=dict(displayType='markdown', markdown='bye',
-                                                                                              fillNulls=True, asRatio=False))}
-    assert after == {'Error ratio': dict(x=0), 'New': dict(x=0, y=6, w=2, h=2, config=dict(displayType='markdown', markdown='hi',
-                                                                                          fillNulls=True, asRatio=False))}
+    defaults = dict(fillNulls=True, asRatio=False)
+    assert before == {'Error ratio': dict(x=6), 'Gone': dict(x=0, y=9, w=2, h=2, config=dict(defaults, displayType='markdown', markdown='bye'))}
+    assert after == {'Error ratio': dict(x=0), 'New': dict(x=0, y=6, w=2, h=2, config=dict(defaults, displayType='markdown', markdown='hi'))}
 
 
 def test_the_diff_goes_down_into_the_config():
@@ -298,3 +297,32 @@ def test_a_series_tile_of_each_type_is_stored_as_the_config_of_that_kind(item, c
     tile = dict(name='n', x=0, y=0, w=1, h=1, series=[item])
     assert rules.normal_tile(tile) == rules.normal_tile(dict(name='n', x=0, y=0, w=1, h=1, config=config))
     assert rules.display_type(tile) == config['displayType']
+
+
+def _fixture_tiles():
+    from ansible_collections.engine.cloud.tests.simulator import dashboards, fixture_ids
+    return [(dashboard['name'], tile) for dashboard in fixture_ids._FIXTURES['dashboards'] for tile in dashboard['tiles']
+            if not dashboards.is_promql(tile)]
+
+
+@pytest.mark.parametrize('form', ['as_sent', 'series', 'config'])
+def test_every_fixture_tile_read_in_every_form_has_the_normal_form_of_the_tile_sent(form):
+    from ansible_collections.engine.cloud.tests.simulator import dashboards
+    for dashboard, tile in _fixture_tiles():
+        read = dashboards.read_tile(tile, form)
+        assert rules.normal_tile(read) == rules.seen_as(rules.normal_tile(tile), read), (dashboard, tile['name'])
+        assert not rules.tiles_differ([read], [tile]), (dashboard, tile['name'])
+        assert rules.display_type(read) == dashboards.display_type(tile), (dashboard, tile['name'])
+        fed_back = rules.api_tile(dict(dict(series=None, config=None, as_ratio=None), **rules.option_tile(read)))
+        assert not rules.tiles_differ([read], [fed_back]), (dashboard, tile['name'])
+
+
+def test_what_the_series_form_cannot_show_is_not_compared_against_a_series_read_only():
+    sent = dict(name='n', x=0, y=0, w=4, h=2, config=dict(displayType='line', sourceId=SOURCE, fillNulls=False, having='x > 1',
+                                                          select=[dict(aggFn='count', numberFormat=dict(output='percent'))]))
+    series_read = dict(name='n', x=0, y=0, w=4, h=2, asRatio=False, series=[
+        dict(type='time', sourceId=SOURCE, aggFn='count', field='', where='', whereLanguage='lucene', groupBy=[], displayType='line')])
+    assert not rules.tiles_differ([series_read], [sent])
+    assert rules.tiles_differ([dict(series_read, series=[dict(series_read['series'][0], aggFn='sum')])], [sent])
+    config_read = dict(name='n', x=0, y=0, w=4, h=2, config=dict(sent['config'], fillNulls=True))
+    assert rules.tiles_differ([config_read], [sent])

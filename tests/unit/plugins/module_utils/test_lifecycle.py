@@ -3,7 +3,8 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The shared lifecycle (module_utils/lifecycle.py) on a scripted API: finding by id or name, fields fixed at
-creation, a create or delete whose answer is lost (applied or not), and the waits. The service and pipe modules'
+creation, a create never sent twice (a lost answer: the resource looked for by name, adopted or the task failed),
+a failure after a create that reports it, deletes whose answer is lost or answered 404 (lingering reads), and the waits. The service and pipe modules'
 own tests run it against the simulator."""
 
 from __future__ import absolute_import, division, print_function
@@ -37,14 +38,28 @@ class Api:
         self.created = 0
         self.after_create = options.get('after_create', ['up'])
         self.after_delete = options.get('after_delete', [None])
+        self.late = []  # [reads to go, body]: a create still running on the server after its answer was lost
+        self.lingering = options.get('lingering', 0)  # reads that still show a deleted thing
+        self.holder_gone = options.get('holder_gone', False)
 
     def handle(self, method, path, body=None):
+        """lose entries: (method, applied), applied True (before the answer was lost), False, or a number of reads
+        after which the create is applied (slower than the client's timeout)."""
         self.log.append((method, path))
+        if self.holder_gone:
+            raise http.ApiError('the holder is gone', status=404, method=method, path=path)
+        for item in list(self.late):
+            item[0] -= 1
+            if item[0] < 0:
+                self.late.remove(item)
+                self._apply('POST', '/things', item[1])
         lost = next((item for item in self.lose if item[0] == method), None)
         if lost:
             self.lose.remove(lost)
-            if lost[1]:
+            if lost[1] is True:
                 self._apply(method, path, body)
+            elif lost[1] is not False:
+                self.late.append([lost[1], body])
             raise http.ApiError('no response within api_timeout (2 s)', method=method, path=path, answer_lost=True)
         return self._apply(method, path, body)
 
@@ -58,8 +73,11 @@ class Api:
         if path == '/things':
             return {'result': [self.view(thing) for thing in self.things.values()]}
         thing = self.things.get(thing_id)
-        if thing is None:
+        if thing is None or (method == 'DELETE' and thing.get('deleted')):
             raise http.ApiError('not found', status=404, method=method, path=path)
+        if method == 'DELETE' and self.lingering:
+            thing.update(deleted=True, later=[thing['state']] * self.lingering + [None])
+            return {}
         if method == 'DELETE':
             thing.update(state='going', later=list(self.after_delete))
             return {}
@@ -71,7 +89,7 @@ class Api:
             if thing['state'] is None:
                 del self.things[thing['id']]
                 raise http.ApiError('not found', status=404, method='GET', path='/things/' + thing['id'])
-        return dict((key, value) for key, value in thing.items() if key != 'later')
+        return dict((key, value) for key, value in thing.items() if key not in ('later', 'deleted'))
 
 
 class Module:
@@ -81,6 +99,10 @@ class Module:
         self.api, self.check_mode = api, check_mode
         self.params = dict(dict(thing_id=None, name=None, wait=True, wait_timeout=60, api_retries=2), **params)
         self.client = http.HttpClient('http://api.test', jitter=lambda: 0.5)
+        self.failure_amends, self.warnings = [], []
+
+    def warn(self, warning):
+        self.warnings.append(warning)
 
     def request(self, method, path, params=None, body=None, once=False):
         return self.api.handle(method, path, body)
@@ -99,6 +121,8 @@ class Module:
         raise Exited(changed=changed, diff=diff, **result)
 
     def fail(self, msg, **result):
+        for amend in self.failure_amends:
+            msg, result = amend(msg, result)
         raise Exited(failed=True, msg=msg, **result)
 
     def fail_api(self, error, more=None, **result):
@@ -154,30 +178,46 @@ def test_a_create_returns_the_answer_and_waits_until_ready(clock):
     assert clock.sleeps == [1, 2, 4]
 
 
-@pytest.mark.parametrize('applied', [True, False], ids=['applied', 'not applied'])
-def test_a_create_whose_answer_is_lost_is_never_replayed_blindly(clock, applied):
+@pytest.mark.parametrize('applied', [True, 2], ids=['applied before the answer was lost', 'applied later, on the third read'])
+def test_a_create_whose_answer_is_lost_is_adopted_once_a_read_by_name_shows_it(clock, applied):
     api = Api(lose=[('POST', applied)])
-    answer = Lifecycle(Module(api, name='new'), KIND).create({'name': 'new'}, {})
-    assert len(api.things) == 1 and answer['thing']['name'] == 'new'
-    if applied:  # the read by name found it: no second POST, and no secret (only the lost answer had it)
-        assert api.log == [('POST', '/things'), ('GET', '/things')] and 'secret' not in answer
-    else:
-        assert api.log == [('POST', '/things'), ('GET', '/things'), ('POST', '/things')] and answer['secret'] == 's3cret'
+    module = Module(api, name='new')
+    answer = Lifecycle(module, KIND).create({'name': 'new'}, {})
+    assert len(api.things) == 1 and answer['thing']['name'] == 'new' and 'secret' not in answer  # only the lost answer had it
+    reads = 1 if applied is True else 3
+    assert api.log == [('POST', '/things')] + [('GET', '/things')] * reads and clock.sleeps == [1, 2, 4][:reads]
+    assert module.warnings == ['the answer to the create of thing "new" was lost; the thing found by name afterwards (id t1) was taken '
+                               'as the one created, and the create was not sent again']
 
 
-def test_a_create_lost_every_time_stops_after_api_retries(clock):
-    api = Api(lose=[('POST', False)] * 5)
-    result = outcome(Lifecycle(Module(api, name='new', api_retries=1), KIND).create, {'name': 'new'}, {})
-    assert result['failed'] and result['msg'].endswith('a read of the things afterwards shows none named "new", and api_retries (1) '
-                                                       'allows no further attempt')
-    assert [method for method, path in api.log] == ['POST', 'GET', 'POST', 'GET'] and not api.things
+@pytest.mark.parametrize('retries', [0, 2, 5])
+def test_a_create_whose_answer_is_lost_is_never_sent_again_and_the_task_says_what_to_check(clock, retries):
+    api = Api(lose=[('POST', False)])
+    result = outcome(Lifecycle(Module(api, name='new', api_retries=retries, wait_timeout=30), KIND).create, {'name': 'new'}, {})
+    assert result['failed'] and result['msg'] == (
+        'POST /things failed: no response within api_timeout (2 s); the create was not sent again: reads of the things by name for '
+        '30 seconds (wait_timeout) showed none named "new". The API may still be creating it. Check the things (GET /things) for one '
+        'named "new"; the next run reads by name first and carries on with it once it is there, or creates it when none is')
+    assert [method for method, path in api.log].count('POST') == 1 and not api.things
+    assert sum(clock.sleeps) == 30 and 'changed' not in result
 
 
-def test_a_create_that_ends_in_a_failure_state_fails_the_task(clock):
+def test_a_failure_after_the_create_reports_the_created_thing_and_changed(clock):
+    api = Api(after_create=['starting', 'broken'])
+    life = Lifecycle(Module(api, name='new'), KIND)
+    life.create({'name': 'new'}, {})
+    result = outcome(life.module.fail, 'the next step failed')
+    assert result == dict(failed=True, changed=True, thing={'name': 'new', 'id': 't1', 'state': 'new'},
+                          msg='the next step failed. The thing "new" (id t1) was created by this task before this failure; the next '
+                              'run finds it by name and carries on')
+
+
+def test_a_create_that_ends_in_a_failure_state_fails_the_task_reporting_the_create(clock):
     api = Api(after_create=['starting', 'broken'])
     life = Lifecycle(Module(api, name='new'), KIND)
     result = outcome(life.wait_ready, life.create({'name': 'new'}, {})['thing'])
-    assert result['failed'] and result['msg'] == 'thing new entered the failure state broken' and result['thing']['state'] == 'broken'
+    assert result['failed'] and result['msg'].startswith('thing new entered the failure state broken. The thing "new" (id t1) was created')
+    assert result['changed'] is True and result['thing']['state'] == 'broken'
 
 
 def test_an_existing_id_is_needed_when_the_task_gives_one():
@@ -223,6 +263,33 @@ def test_a_delete_in_progress_is_only_waited_for(clock):
     life = Lifecycle(Module(api, name='one'), KIND)
     result = outcome(life.delete, life.find())
     assert result['changed'] is False and 'DELETE' not in [method for method, path in api.log]
+
+
+def test_a_first_delete_answered_404_means_absent_all_along(clock):
+    api = Api(dict(id='a', name='one', state='up'), lingering=3)
+    api.things['a']['deleted'] = True  # deleted by an earlier run; reads still show it
+    api.things['a']['later'] = ['up'] * 3 + [None]
+    life = Lifecycle(Module(api, name='one'), KIND)
+    assert outcome(life.delete, life.find()) == dict(changed=False, diff=None, thing={})
+    assert api.log == [('GET', '/things'), ('DELETE', '/things/a')]
+
+
+@pytest.mark.parametrize('wait', [True, False])
+def test_after_a_lost_delete_and_lingering_reads_the_second_delete_s_404_ends_the_task_as_deleted(clock, wait):
+    api = Api(dict(id='a', name='one', state='up'), lose=[('DELETE', True)], lingering=3)
+    life = Lifecycle(Module(api, name='one', wait=wait), KIND)
+    result = outcome(life.delete, life.find())
+    assert result['changed'] is True and result['thing']['id'] == 'a' and 'failed' not in result
+    assert api.log == [('GET', '/things'), ('DELETE', '/things/a'), ('GET', '/things/a'), ('DELETE', '/things/a')]
+
+
+@pytest.mark.parametrize('by', ['name', 'id'])
+def test_absent_when_the_holder_is_gone(by):
+    api = Api(holder_gone=True)
+    life = Lifecycle(Module(api, **({'name': 'one'} if by == 'name' else {'thing_id': 'a'})), KIND)
+    assert life.find(missing_ok=True) is None
+    if by == 'name':  # for state=present, the 404 of the collection fails the task
+        assert outcome(life.find)['msg'] == 'GET /things failed: HTTP 404: the holder is gone'
 
 
 def test_nothing_to_delete_is_unchanged():

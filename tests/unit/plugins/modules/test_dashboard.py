@@ -76,6 +76,9 @@ CASES = {
         args=NEW, faults=[dict(method='POST', path='/dashboards$', kind='reset', apply=True)],
         requests=[LIST, POST, LIST], result={'changed': True, 'dashboard.name': 'it'},
         verify=lambda result, sim: len(named(sim, 'it')) == 1),
+    'a create the gateway answers 504 after the server applied it (slow_observability_create) makes one dashboard': dict(
+        args=NEW, config={'slow_observability_create': True}, requests=[LIST, POST, LIST], result={'changed': True, 'dashboard.name': 'it'},
+        verify=lambda result, sim: len(named(sim, 'it')) == 1),
     'two dashboards of one name fail listing their ids, after one list request': dict(
         args=dict(name='Staging overview', state='absent'), requests=[LIST],
         fails='2 dashboards are named "Staging overview" (%s, %s)' % tuple(sorted((DASHBOARD_STAGING_A, DASHBOARD_STAGING_B)))),
@@ -104,9 +107,10 @@ CASES = {
         sleeps=[1], result={'changed': True, 'dashboard.id': DASHBOARD_HEALTH},
         verify=lambda result, sim: ([alert['id'] for alert in result['deleted_alerts']] == list(ALERTS[:4]) and stored(sim, DASHBOARD_HEALTH) is None
                                     and not set(ALERTS[:4]) & set(alert_ids(sim)))),
-    'a delete in check mode names the alerts and sends nothing': dict(
-        args=dict(dashboard_id=DASHBOARD_HEALTH, state='absent', allow_alert_deletion=True), check=True,
-        requests=[('GET', item(DASHBOARD_HEALTH)), ALERTS_PAGE], result={'changed': True},
+    'a delete in check mode names the alerts, in the diff too, and sends nothing': dict(
+        args=dict(dashboard_id=DASHBOARD_HEALTH, state='absent', allow_alert_deletion=True), check=True, diff=True,
+        requests=[('GET', item(DASHBOARD_HEALTH)), ALERTS_PAGE],
+        result={'changed': True, 'diff.after': {}, 'diff.before.id': DASHBOARD_HEALTH, 'diff.before.alerts.0': 'High CPU (%s)' % HIGH_CPU},
         verify=lambda result, sim: len(result['deleted_alerts']) == 4 and stored(sim, DASHBOARD_HEALTH) is not None),
     'an edit of the gallery names the alerts of its table tile and of its PromQL tile, which reads leave out': dict(
         args=dict(dashboard_id=DASHBOARD_GALLERY, tags=['gallery']), requests=[('GET', item(DASHBOARD_GALLERY)), ALERTS_PAGE],
@@ -123,6 +127,7 @@ BAD = {
                               'tiles[0].series must be all of one type, got table, time'),
     'both series and config': (dict(tiles=[dict(REQUESTS, config=NOTES['config'])]), 'tiles[0] must have exactly one of series and config'),
     'an unknown display type': (dict(tiles=[dict(NOTES, config=dict(displayType='gauge'))]), 'tiles[0].config.displayType must be one of'),
+    'a series item that is not a dict': (dict(tiles=[dict(REQUESTS, series=[42])]), "sub parameter field 'series' must be a list, not 'int' (tiles[].series)"),
     'a malformed id': (dict(dashboard_id='42'), "dashboard_id must be an object id of 24 hexadecimal digits, got '42'"),
     'a long tag': (dict(tags=['t' * 33]), 'tags[0] must be at most 32 characters long, got 33'),
 }
@@ -153,8 +158,8 @@ def test_an_edit_keeps_every_tile_id_and_the_next_run_only_reads(run, sim, era):
     edited = run(dashboard, moved, diff=True, requests=[LIST, ALERTS_PAGE, ('PUT', item(created['dashboard']['id']))],
                  result={'changed': True, 'diff.before.tiles.Requests': dict(x=0, y=0), 'diff.after.tiles.Requests': dict(x=12, y=6)})
     assert sorted(edited['diff']['after']['tiles']) == ['Errors', 'New', 'Requests']
-    assert edited['diff']['after']['tiles']['Errors'] == dict(config=dict(select=[dict(aggFn='count', where='level:fatal', valueExpression='',
-                                                                                      whereLanguage='lucene')]))
+    fatal = dict(aggFn='count', where='level:fatal', valueExpression='', whereLanguage='lucene')
+    assert edited['diff']['after']['tiles']['Errors'] == dict(config=dict(select=[fatal]))
     after = dict((tile['name'], tile['id']) for tile in stored(sim, created['dashboard']['id'])['tiles'])
     assert dict((name, after[name]) for name in ids) == ids and after['New'] not in ids.values()
     run(dashboard, moved, requests=[LIST], result={'changed': False})

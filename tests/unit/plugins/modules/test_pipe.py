@@ -98,7 +98,7 @@ def test_a_pipe_that_ends_failed_fails_the_task(run):
         fails='entered the failure state Failed')
 
 
-def test_a_slow_create_is_found_by_name_not_sent_again(run, sim):
+def test_a_create_answered_504_while_applied_is_found_by_name_not_sent_again(run, sim):
     run(pipe, args('kafka', api_retries=2), config={'slow_pipe_create': True, 'transition_delay': 0},
         requests=[LIST, ('POST', PIPES), LIST, ('GET', NEW)], result={'changed': True, 'pipe.id': NEW_ID},
         verify=lambda result, sim: [p['name'] for p in sim.state()['pipes']].count('new-kafka') == 1)
@@ -108,6 +108,60 @@ def test_a_lost_create_answer_leaves_one_pipe(run):
     run(pipe, args('postgres', wait=False), faults=[{'method': 'POST', 'path': '/pipes$', 'kind': 'reset', 'apply': True}],
         requests=[LIST, ('POST', PIPES), LIST], result={'changed': True, 'pipe.id': NEW_ID},
         verify=lambda result, sim: [p['name'] for p in sim.state()['pipes']].count('new-postgres') == 1)
+
+
+def named(sim, name):
+    return [p['name'] for p in sim.state()['pipes']].count(name)
+
+
+@pytest.mark.parametrize('retries', [5, 8])
+@pytest.mark.parametrize('answer', ['late', 'dropped'])
+def test_a_create_slower_than_api_timeout_is_adopted_once_it_shows_never_sent_again(run, retries, answer):
+    """The server creates the pipe 8 s after the POST; the client gave up at 5 s; reads by name at 6 and 8 s."""
+    run(pipe, args('kafka', api_timeout=5, api_retries=retries), config={'slow_create': 8, 'slow_create_answer': answer, 'transition_delay': 0},
+        requests=[LIST, ('POST', PIPES), LIST, LIST, ('GET', NEW)], sleeps=[1, 2, 1], result={'changed': True, 'pipe.id': NEW_ID},
+        verify=lambda result, sim: named(sim, 'new-kafka') == 1 and 'the create was not sent again' in json.dumps(result['warnings']))
+
+
+def test_a_create_slower_than_the_window_fails_saying_nothing_was_sent_again_and_the_next_run_carries_on(run, sim):
+    slow = args('kafka', api_timeout=5, wait_timeout=3, scaling=dict(replicas=2))
+    run(pipe, slow, config={'slow_create': 20, 'transition_delay': 0}, requests=[LIST, ('POST', PIPES), LIST, LIST],
+        fails='the create was not sent again: reads of the pipes by name for 3 seconds (wait_timeout) showed none named "new-kafka"',
+        verify=lambda result, sim: named(sim, 'new-kafka') == 0 and 'changed' not in result and 'Traceback' not in json.dumps(result))
+    sim.clock.advance(20)  # the server is done creating it
+    run(pipe, dict(slow, wait_timeout=600), config={'slow_create': 0},
+        requests=[LIST, ('PATCH', NEW + '/scaling', {'replicas': 2})], result={'changed': True, 'pipe.id': NEW_ID},
+        verify=lambda result, sim: named(sim, 'new-kafka') == 1)
+
+
+def test_a_failed_scaling_step_after_the_create_reports_the_pipe_and_changed(run):
+    run(pipe, args('kafka', scaling=dict(replicas=2)), config={'transition_delay': 0},
+        faults=[{'method': 'PATCH', 'path': '/scaling$', 'kind': 'status', 'status': 500}],
+        requests=[LIST, ('POST', PIPES), ('GET', NEW), ('PATCH', NEW + '/scaling')],
+        fails='The pipe "new-kafka" (id %s) was created by this task before this failure; the next run finds it by name' % NEW_ID,
+        result={'changed': True, 'pipe.id': NEW_ID, 'pipe.state': 'Running', 'status': 500})
+
+
+@pytest.mark.parametrize('by', [dict(name='clicks-stream'), dict(pipe_id=PIPE_STREAM)], ids=['by name', 'by id'])
+def test_absent_when_the_service_is_gone(run, by):
+    gone_service = '0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e'
+    run(pipe, dict(by, service_id=gone_service, state='absent'),
+        requests=[('GET', service_path(gone_service, '/pipes' + ('/' + PIPE_STREAM if 'pipe_id' in by else '')))],
+        result={'changed': False, 'pipe': {}})
+
+
+def test_absent_twice_with_lingering_reads_a_first_delete_answered_404_is_absent(run):
+    gone = dict(service_id=SERVICE_PROD, name='clicks-stream', state='absent', wait=False)
+    run(pipe, gone, config={'deleted_pipe_reads': 3}, requests=[LIST, ('DELETE', pipe_path(PIPE_STREAM))], result={'changed': True},
+        then=dict(args=gone, requests=[LIST, ('DELETE', pipe_path(PIPE_STREAM))], result={'changed': False, 'pipe': {}}))
+
+
+def test_a_lost_delete_then_lingering_reads_the_second_delete_s_404_ends_the_task_as_deleted(run):
+    run(pipe, dict(service_id=SERVICE_PROD, pipe_id=PIPE_STREAM, state='absent'), config={'deleted_pipe_reads': 3},
+        faults=[{'method': 'DELETE', 'kind': 'status', 'status': 504, 'apply': True}],
+        requests=[('GET', pipe_path(PIPE_STREAM)), ('DELETE', pipe_path(PIPE_STREAM)), ('GET', pipe_path(PIPE_STREAM)),
+                  ('DELETE', pipe_path(PIPE_STREAM))],
+        result={'changed': True, 'pipe.id': PIPE_STREAM})
 
 
 def test_two_pipes_of_one_name_fail_before_any_write(run):

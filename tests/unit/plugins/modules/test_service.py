@@ -198,11 +198,38 @@ LIFECYCLE_CASES = {
         requests=[LIST, ('POST', SERVICES), LIST, ('PATCH', service_path(NEW, '/password'), {})],
         result={'changed': True, 'service.id': NEW},
         verify=lambda result, sim: len(services_named(sim, 'staging-eu')) == 1 and len(result['initial_password']) >= 8),
-    'a lost create answer that was not applied: created once more': dict(
-        args=dict(name='staging-eu', provider='aws', region='eu-central-1', wait=False),
+    'a lost create answer that was not applied: never sent again, the task says what to check': dict(
+        args=dict(name='staging-eu', provider='aws', region='eu-central-1', wait=False, wait_timeout=3, api_retries=8),
         faults=[{'method': 'POST', 'kind': 'status', 'status': 502}],
-        requests=[LIST, ('POST', SERVICES), LIST, ('POST', SERVICES)],
-        result={'changed': True}, verify=lambda result, sim: len(services_named(sim, 'staging-eu')) == 1),
+        requests=[LIST, ('POST', SERVICES), LIST, LIST],
+        fails='HTTP 502 BAD_GATEWAY', absent=['changed', 'initial_password'],
+        verify=lambda result, sim: services_named(sim, 'staging-eu') == [] and result['msg'].endswith(
+            'the create was not sent again: reads of the services by name for 3 seconds (wait_timeout) showed none named "staging-eu". '
+            'The API may still be creating it. Check the services (GET %s) for one named "staging-eu"; the next run reads by name '
+            'first and carries on with it once it is there, or creates it when none is' % SERVICES)),
+    'a create slower than api_timeout: adopted once it shows, a new generated password asked for': dict(
+        args=dict(name='staging-eu', provider='aws', region='eu-central-1', wait=False, api_timeout=5),
+        config={'slow_create': 9},
+        requests=[LIST, ('POST', SERVICES), LIST, LIST, LIST, ('PATCH', service_path(NEW, '/password'), {})],
+        result={'changed': True, 'service.id': NEW},
+        verify=lambda result, sim: len(services_named(sim, 'staging-eu')) == 1
+        and password_body(result['initial_password']) == hashes_of(sim, NEW)),
+    'a failed password step after the create: the service, changed, the generated password and how to set the one given': dict(
+        args=dict(STAGING, password=PASSWORD), faults=[{'method': 'PATCH', 'path': '/password$', 'kind': 'status', 'status': 500}],
+        requests=[LIST, ('POST', SERVICES), ('PATCH', service_path(NEW, '/password'))],
+        fails='The service "staging-eu" (id %s) was created by this task before this failure; the next run finds it by name and '
+              'carries on. The password given was not set: the service has the password the API generated (returned as '
+              'initial_password); run the task again with update_password: always to set the one given' % NEW,
+        result={'changed': True, 'service.id': NEW, 'status': 500},
+        verify=lambda result, sim: password_body(result['initial_password']) == hashes_of(sim, NEW)),
+    'a failed password step after a lost create answer: no password known, said plainly': dict(
+        args=dict(name='staging-eu', provider='aws', region='eu-central-1', wait=False),
+        faults=[{'method': 'POST', 'kind': 'status', 'status': 504, 'apply': True},
+                {'method': 'PATCH', 'path': '/password$', 'kind': 'status', 'status': 500}],
+        requests=[LIST, ('POST', SERVICES), LIST, ('PATCH', service_path(NEW, '/password'), {})],
+        fails='No password of the service is known: the one the API generated was in the lost create answer only, and no new one '
+              'was set; run the task again with password and update_password: always to set one',
+        result={'changed': True, 'service.id': NEW}, absent=['initial_password']),
     'two services of one name: fails before any write, listing them': dict(
         args=dict(name='prod-analytics', num_replicas=4), edits=[('services', SERVICE_DEV, {'name': 'prod-analytics'})],
         requests=[LIST], fails='2 services are named "prod-analytics" (%s, %s)' % tuple(sorted((SERVICE_PROD, SERVICE_DEV)))),
