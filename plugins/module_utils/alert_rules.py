@@ -27,15 +27,16 @@ TEXT_LENGTH = 4096
 # option -> field of the alert body, for the options that are one field each
 FIELDS = (
     ('name', 'name'), ('threshold', 'threshold'), ('threshold_type', 'thresholdType'), ('threshold_max', 'thresholdMax'),
-    ('interval', 'interval'), ('message', 'message'), ('note', 'note'), ('num_consecutive_windows', 'numConsecutiveWindows'),
+    ('interval', 'interval'), ('alert_message', 'message'), ('note', 'note'), ('num_consecutive_windows', 'numConsecutiveWindows'),
     ('schedule_offset_minutes', 'scheduleOffsetMinutes'), ('schedule_start_at', 'scheduleStartAt'),
 )
 # The options that describe an alert besides its source, in the order a definition lists them.
 DESCRIBING = tuple(option for option, field in FIELDS) + ('channels', 'group_by')
 TILE_SOURCE = ('dashboard', 'tile')
 SEARCH_SOURCE = ('saved_search_id', 'group_by')
-# Texts an empty string removes (the API takes 1 to 4096 characters or null).
-CLEARABLE = ('message', 'note')
+# Texts an empty string removes (the API takes 1 to 4096 characters or null). The option of the alert's message is
+# alert_message: ansible-core keeps the argument name message for itself.
+CLEARABLE = ('alert_message', 'note')
 # What a create cannot do without.
 REQUIRED = ('threshold', 'threshold_type', 'interval', 'channels')
 
@@ -44,12 +45,11 @@ REQUIRED = ('threshold', 'threshold_type', 'interval', 'channels')
 
 def option_errors(params):
     """A message for each option that the API would refuse, whatever the alert holds now."""
-    errors = ([_length_error('name', params.get('name'), 1, NAME_LENGTH)]
-            + [_length_error(option, params.get(option), 0, TEXT_LENGTH) for option in CLEARABLE]
-            + channel_errors(params.get('channels'))
-            + threshold_errors(params)
-            + [_at_least('num_consecutive_windows', params.get('num_consecutive_windows'), 1),
-               _at_least('schedule_offset_minutes', params.get('schedule_offset_minutes'), 0)])
+    lengths = [_length_error('name', params.get('name'), 1, NAME_LENGTH)]
+    lengths += [_length_error(option, params.get(option), 0, TEXT_LENGTH) for option in CLEARABLE]
+    minimums = [_at_least('num_consecutive_windows', params.get('num_consecutive_windows'), 1),
+                _at_least('schedule_offset_minutes', params.get('schedule_offset_minutes'), 0)]
+    errors = lengths + channel_errors(params.get('channels')) + threshold_errors(params) + minimums
     return [error for error in errors if error]
 
 
@@ -185,7 +185,7 @@ def tile_error(tile, display_type, dashboard):
 def merge(current, params, source):
     """The alert as the task wants it: current (a definition, {} for a create) with every option the task
     gives (None: keep), source (the resolved dashboard and tile, or the saved search; None: keep) replacing the
-    current one. An empty message or note removes it."""
+    current one. An empty alert_message or note removes it."""
     merged = dict((option, value) for option, value in current.items() if option != 'alert_id')
     if source:
         for option in (SEARCH_SOURCE if 'tile' in source else TILE_SOURCE):

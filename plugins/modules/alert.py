@@ -18,11 +18,11 @@ description:
     ids (the API does not keep names unique).
   - An alert watches a tile of a dashboard (O(dashboard) and O(tile), each an id or a name, resolved by one read of the
     dashboards) or a saved search (O(saved_search_id), optionally O(group_by)).
-  - With O(state=present), an alert that does not exist is created (one C(POST)). An existing alert converges: the
+  - With O(state=present), an alert that does not exist is created (one C(POST)). An existing alert converges; the
     module compares the alert as read with the alert the task describes and, when they differ, sends the whole alert
     in one C(PUT), the current alert merged with the options given. The API sets the texts a C(PUT) leaves out
-    (C(name), C(message), C(note), C(num_consecutive_windows)) to null, so a task that changes only the threshold keeps
-    the message. Options left out keep their current value; an empty O(message) or O(note) removes it.
+    (C(name), C(message), C(note), C(numConsecutiveWindows)) to null, so a task that changes only the threshold keeps
+    the message. Options left out keep their current value; an empty O(alert_message) or O(note) removes it.
   - An alert on a tile whose display type cannot carry alerts (only C(line), C(stacked_bar) and C(number) can) fails
     before any write, naming the tile and its type. The API would accept it, and the next update of the dashboard
     would delete it. An alert that already is on such a tile is not written either; when nothing differs (its
@@ -36,7 +36,7 @@ description:
   - With O(state=absent), the alert is deleted and, with O(wait=true), a read confirms that it is gone. An alert that
     is not there (a read answers 404) reports no change and nothing is sent, whether the server answers a delete of a
     missing alert with 404 or with 200.
-  - M(engine.cloud.alert_info) returns, with each alert, its C(definition): these options, as they describe the alert.
+  - M(engine.cloud.alert_info) returns, with each alert, its C(definition), these options as they describe the alert.
     Fed back to this module, a definition reports no change and sends no write.
 author:
   - engine.cloud contributors (@engine-cloud)
@@ -103,9 +103,10 @@ options:
       - Required to create an alert.
     type: list
     elements: str
-  message:
+  alert_message:
     description:
-      - Text the alert sends, up to 4096 characters. An empty string removes it.
+      - Text the alert sends (the alert's C(message)), up to 4096 characters. An empty string removes it.
+      - Named so because ansible-core keeps the argument name C(message) for itself.
     type: str
   note:
     description:
@@ -131,7 +132,7 @@ options:
     default: true
   wait_timeout:
     description:
-      - Seconds, at least 1, for that wait.
+      - Seconds, at least 1, for that wait, and for the reads by name after the lost answer of a create.
     type: int
     default: 60
 extends_documentation_fragment:
@@ -154,8 +155,10 @@ attributes:
     details:
       - A second run, and a definition from M(engine.cloud.alert_info), report no change and send only reads.
 notes:
-  - A create whose answer is lost (a timeout, a reset, HTTP 502, 503 or 504) may have been applied. It is never sent
-    again blindly; the alerts are read again by name, and one alert of that name is taken as created.
+  - A create is never sent twice. When its answer is lost (a timeout, a reset, HTTP 502, 503 or 504) it may have been
+    applied, or may still be running on the server; the alerts are read by name (after 1, 2, 4, 8, then every 10
+    seconds, within O(wait_timeout)) and the alert of that name is taken as the one created, with a warning. When none
+    shows, the task fails and says so; the next run reads by name first.
   - Requests are paced under the API's limit of 100 requests a minute per token, shared by every process of the
     controller that uses the same token (O(api_rate_limit)).
 seealso:
@@ -174,7 +177,7 @@ EXAMPLES = r'''
     interval: 5m
     channels:
       - 65d000000000000000000001
-    message: CPU above 90% on prod-analytics
+    alert_message: CPU above 90% on prod-analytics
   register: cpu_alert
 
 - name: Raise its threshold; the message and the channels stay as they are
@@ -286,7 +289,7 @@ SPEC = dict(
     threshold_max=dict(type='float'),
     interval=_str(choices=list(alert_rules.INTERVALS)),
     channels=dict(type='list', elements='str'),
-    message=_str(),
+    alert_message=_str(),
     note=_str(),
     num_consecutive_windows=dict(type='int'),
     schedule_offset_minutes=dict(type='int'),

@@ -158,7 +158,7 @@ alerts:
       description:
         - The options of M(engine.cloud.alert) that describe the alert (C(alert_id), C(name), C(dashboard) and C(tile)
           or C(saved_search_id) and C(group_by), C(threshold), C(threshold_type), C(threshold_max), C(interval),
-          C(channels), C(message), C(note), C(num_consecutive_windows), C(schedule_offset_minutes),
+          C(channels), C(alert_message), C(note), C(num_consecutive_windows), C(schedule_offset_minutes),
           C(schedule_start_at)), each only when set. Fed back to M(engine.cloud.alert) it changes nothing.
       type: dict
       sample:
@@ -169,7 +169,7 @@ alerts:
         threshold: 10
         threshold_type: below
         interval: 5m
-        message: Query rate fell below 10/s
+        alert_message: Query rate fell below 10/s
         channels: [65d000000000000000000002]
 '''
 

@@ -28,8 +28,8 @@ NEW = {
     'silenced': None, 'executionErrors': [], 'createdAt': '2026-01-01T00:00:00.000Z', 'updatedAt': '2026-01-01T00:00:00.000Z',
 }
 # The same alert as the contract's older servers read it: team/dashboard, one channel, no channels.
-OLD = dict((key, value) for key, value in NEW.items() if key not in ('teamId', 'dashboardId', 'channels', 'note', 'numConsecutiveWindows',
-                                                                      'silenced', 'executionErrors'))
+NOT_IN_OLD = ('teamId', 'dashboardId', 'channels', 'note', 'numConsecutiveWindows', 'silenced', 'executionErrors')
+OLD = dict((key, value) for key, value in NEW.items() if key not in NOT_IN_OLD)
 OLD.update(team='65e000000000000000000001', dashboard=DASHBOARD)
 SEARCH = {
     'id': '65c00000000000000000000a', 'name': 'Slow queries', 'message': None, 'note': 'see runbook', 'threshold': 1,
@@ -51,7 +51,7 @@ def params(**given):
 def test_definition_of_a_new_form_tile_alert():
     assert alert_rules.definition(NEW) == dict(
         alert_id=NEW['id'], name='High CPU', dashboard=DASHBOARD, tile=TILE, threshold=85, threshold_type='above', interval='5m',
-        message='CPU above 85%', channels=[HOOK_A, HOOK_B])
+        alert_message='CPU above 85%', channels=[HOOK_A, HOOK_B])
 
 
 def test_definition_reads_the_older_form_the_same_way_with_its_one_channel():
@@ -94,14 +94,14 @@ def test_a_threshold_change_sends_the_whole_alert_and_keeps_the_message():
 
 
 def test_an_old_form_read_is_updated_with_channels_and_channel():
-    body, diff = alert_rules.plan(OLD, params(message='CPU high'), None)
+    body, diff = alert_rules.plan(OLD, params(alert_message='CPU high'), None)
     assert body['channel'] == {'type': 'webhook', 'webhookId': HOOK_A} and body['channels'] == [body['channel']]
     assert body['dashboardId'] == DASHBOARD and 'dashboard' not in body and 'team' not in body
     assert diff == dict(before=dict(message='CPU above 85%'), after=dict(message='CPU high'))
 
 
 def test_an_empty_message_removes_it_and_nothing_else():
-    body, diff = alert_rules.plan(NEW, params(message=''), None)
+    body, diff = alert_rules.plan(NEW, params(alert_message=''), None)
     assert 'message' not in body and body['name'] == 'High CPU'
     assert diff == dict(before=dict(message='CPU above 85%'), after=dict(message=None))
 
@@ -175,8 +175,9 @@ def test_bad_options(given, message):
 
 
 def test_ten_distinct_channels_and_a_range_are_fine():
-    assert not (alert_rules.option_errors(params(channels=['65d%021d' % index for index in range(10)], threshold_type='between',
-                                                    threshold=1, threshold_max=1, name='x' * 512, message='')))
+    ten = ['65d%021d' % index for index in range(10)]
+    assert not alert_rules.option_errors(params(channels=ten, threshold_type='between', threshold=1, threshold_max=1, name='x' * 512,
+                                                alert_message=''))
 
 
 def test_merged_rules_after_the_read():

@@ -32,7 +32,7 @@ def one(alert_id):
 
 
 NEW = dict(name='Disk almost full', dashboard='Service health', tile='CPU usage', threshold=90, threshold_type='above',
-           interval='5m', channels=[WEBHOOK_PAGER], message='CPU above 90%')
+           interval='5m', channels=[WEBHOOK_PAGER], alert_message='CPU above 90%')
 
 
 def stored(sim, alert_id):
@@ -68,7 +68,7 @@ CASES = {
         and len(stored(sim, ALERT_BETWEEN)['channels']) == 2,
         then=dict(args=dict(alert_id=ALERT_BETWEEN, threshold=0.5), requests=[('GET', one(ALERT_BETWEEN))], result={'changed': False})),
     'an empty message removes it': dict(
-        args=dict(alert_id=HIGH_CPU, message=''), requests=[('GET', one(HIGH_CPU)), ('PUT', one(HIGH_CPU))],
+        args=dict(alert_id=HIGH_CPU, alert_message=''), requests=[('GET', one(HIGH_CPU)), ('PUT', one(HIGH_CPU))],
         verify=lambda result, sim: stored(sim, HIGH_CPU)['message'] is None and stored(sim, HIGH_CPU)['name'] == 'High CPU'),
     'an alert on a table tile is refused before any write': dict(
         args=dict(NEW, dashboard=DASHBOARD_GALLERY, tile='Top hosts'), requests=[LIST, DASHBOARDS],
@@ -117,10 +117,11 @@ CASES = {
         args=NEW, faults=[dict(method='POST', path='^/api/v2/alerts$', kind='status', status=503, apply=True, count=1)],
         requests=[LIST, DASHBOARDS, POST, LIST], result={'changed': True},
         verify=lambda result, sim: len(named(sim, NEW['name'])) == 1 and result['alert']['id'] == named(sim, NEW['name'])[0]['id']),
-    'a create lost before it was applied is sent again once': dict(
-        args=NEW, faults=[dict(method='POST', path='^/api/v2/alerts$', kind='status', status=503, count=1)],
-        requests=[LIST, DASHBOARDS, POST, LIST, POST], result={'changed': True},
-        verify=lambda result, sim: len(named(sim, NEW['name'])) == 1),
+    'a create lost before it was applied is not sent again: reads by name until wait_timeout, then a failure': dict(
+        args=dict(NEW, wait_timeout=10), faults=[dict(method='POST', path='^/api/v2/alerts$', kind='status', status=503, count=1)],
+        requests=[LIST, DASHBOARDS, POST, LIST, LIST, LIST, LIST], sleeps=[1, 2, 4, 3],
+        fails='the create was not sent again: reads of the alerts by name for 10 seconds (wait_timeout) showed none named "Disk almost full"',
+        verify=lambda result, sim: not named(sim, NEW['name'])),
     'a delete is confirmed by a read': dict(
         args=dict(alert_id=HIGH_CPU, state='absent'), requests=[('GET', one(HIGH_CPU)), ('DELETE', one(HIGH_CPU)), ('GET', one(HIGH_CPU))],
         result={'changed': True}, verify=lambda result, sim: not [item for item in sim.state()['alerts'] if item['id'] == HIGH_CPU],
