@@ -28,8 +28,9 @@ _NUMBER = re.compile(r'^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$')
 # channels ...) and is compared in any order. tests/unit/plugins/module_utils/test_compare.py checks that every
 # list option of every module is named in exactly one of the two.
 # Sorting keys are ORDER BY column lists; a chart's series give its rows' series_0, series_1 ... by position, and
-# its group_by must be the same list in the same order in every series.
-ORDERED_LISTS = frozenset(('sortingKey', 'sorting_key', 'sortingKeys', 'sorting_keys', 'series', 'groupBy', 'group_by'))
+# its group_by must be the same list in the same order in every series; a search tile's fields are its columns,
+# left to right (stored as one comma-joined select).
+ORDERED_LISTS = frozenset(('sortingKey', 'sorting_key', 'sortingKeys', 'sorting_keys', 'series', 'groupBy', 'group_by', 'fields'))
 SET_LISTS = frozenset((
     'ipAccessList', 'ip_access_list', 'privateEndpointIds', 'private_endpoint_ids', 'tags', 'endpoints', 'columns',
     'fieldMappings', 'field_mappings', 'roles', 'columnIds', 'column_ids', 'reversePrivateEndpointIds',

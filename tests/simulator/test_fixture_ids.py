@@ -59,7 +59,7 @@ def setup_facts():
     facts = {}
     for task in tasks:
         facts.update(task.get('ansible.builtin.set_fact') or {})
-    return facts
+    return {name: value for name, value in facts.items() if name.startswith('sim_')}
 
 
 def test_setup_simulator_facts_are_the_fixture_ids():
