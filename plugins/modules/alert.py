@@ -70,7 +70,7 @@ options:
     type: str
   saved_search_id:
     description:
-      - Id of the saved search the alert watches, instead of a tile.
+      - Id of the saved search the alert watches, instead of a tile (an object id of 24 hexadecimal digits).
     type: str
   group_by:
     description:
@@ -306,7 +306,8 @@ def main():
                                  required_together=[('dashboard', 'tile')],
                                  mutually_exclusive=[('saved_search_id', 'dashboard'), ('saved_search_id', 'tile'), ('group_by', 'tile')])
     params = module.params
-    module.fail_on_errors(validate.object_id('alert_id', params['alert_id']), *alert_rules.option_errors(params))
+    module.fail_on_errors(validate.object_id('alert_id', params['alert_id']), validate.object_id('saved_search_id', params['saved_search_id']),
+                          *alert_rules.option_errors(params))
     life = Lifecycle(module, KIND)
     current = life.find()
     if params['state'] == 'absent':

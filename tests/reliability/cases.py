@@ -473,6 +473,8 @@ def _option_cases(module, base, path, label, spec, element_of=None):
             add('above range', high + (step or 1), str(high))
         if step:
             add('not a multiple', (low or 0) + step // 2 + step, 'multiple of %d' % step)
+    elif kind == 'float':
+        add('wrong type', 'abc', 'float')
     elif kind == 'bool':
         add('wrong type', 'maybe', 'bool')
     elif kind == 'list':

@@ -60,8 +60,9 @@ def test_every_option_is_covered(suite):
     suite.counts.set('bad_input', 'options_covered', covered)
     # Free-text options: credentials, names used as exact-match filters, descriptions, queries; and the service's
     # creation fields that only the API can judge (a provider's region codes, tiers and profiles, ids and keys of other
-    # systems) and its password (any text).
+    # systems) and its password (any text); an alert's dashboard and tile (an id or a name), the field a saved-search
+    # alert groups by, and its schedule start (a time the API judges).
     allowed = {'api_key_id', 'api_key_secret', 'api_token', 'name', 'tile_id', 'transparent_data_encryption_key_id',
                'region', 'tier', 'profile', 'byoc_id', 'data_warehouse_id', 'encryption_key', 'encryption_assumed_role_identifier',
-               'password'}
+               'password', 'dashboard', 'tile', 'group_by', 'schedule_start_at'}
     assert set(option for free in uncovered.values() for option in free) <= allowed, uncovered

@@ -59,5 +59,9 @@ def test_every_service_reaches_the_desired_state_under_the_rate_limit(suite, for
     assert len(ok) == LOAD_HOSTS and all(event['result'].get('changed') for event in ok), run.explain()
     assert in_state == LOAD_HOSTS
     assert len(writes) == LOAD_HOSTS, 'one write per service'
-    assert len(requests) - len(limited) == 2 * LOAD_HOSTS, 'one read and one write per service were accepted'
+    # Each task reads its service before it writes; tasks that ask at about the same time share one list read
+    # (module_utils/shared_reads.py), so a service costs at most one read besides its write.
+    reads = [entry for entry in requests if entry['method'] == 'GET' and entry['status'] != 429]
+    assert len(requests) - len(limited) == len(writes) + len(reads), 'only reads and the writes were accepted'
+    assert len(reads) <= LOAD_HOSTS, 'at most one read per service'
     assert len(limited) <= 0.01 * len(requests), '%d of %d requests answered 429' % (len(limited), len(requests))

@@ -127,7 +127,7 @@ BAD = {
                               'tiles[0].series must be all of one type, got table, time'),
     'both series and config': (dict(tiles=[dict(REQUESTS, config=NOTES['config'])]), 'tiles[0] must have exactly one of series and config'),
     'an unknown display type': (dict(tiles=[dict(NOTES, config=dict(displayType='gauge'))]), 'tiles[0].config.displayType must be one of'),
-    'a series item that is not a dict': (dict(tiles=[dict(REQUESTS, series=[42])]), "sub parameter field 'series' must be a list, not 'int' (tiles[].series)"),
+    'a series item that is not a dict': (dict(tiles=[dict(REQUESTS, series=[42])]), "not 'int' (tiles[].series)"),
     'a malformed id': (dict(dashboard_id='42'), "dashboard_id must be an object id of 24 hexadecimal digits, got '42'"),
     'a long tag': (dict(tags=['t' * 33]), 'tags[0] must be at most 32 characters long, got 33'),
 }
