@@ -316,8 +316,9 @@ class Store:
             getattr(self, objects)[obj['id']] = obj
 
     def release_held(self):
-        """Show the slow creates whose time has come."""
-        for item in [item for item in self.held if self.clock.time() >= item[0]]:
+        """Show the slow creates whose time has come, and all of them once slow_create is back to 0: a test tells the
+        simulator to move on instead of waiting on the clock (a check that none shows yet must not race the clock)."""
+        for item in [item for item in self.held if not self.config['slow_create'] or self.clock.time() >= item[0]]:
             self.held.remove(item)
             getattr(self, item[1])[item[2]['id']] = item[2]
 

@@ -126,11 +126,11 @@ def _timed_out_create(sim, path, body, timeout):
 @pytest.mark.parametrize('answer', ['late', 'dropped'])
 @pytest.mark.parametrize('collection, body', [(PIPES, BODIES['kafka']), (SERVICES, NEW_SERVICE)], ids=['pipe', 'service'])
 def test_a_slow_create_shows_only_once_its_time_has_come_and_is_answered_late_or_never(sim, collection, body, answer):
-    sim.admin('PATCH', 'config', {'slow_create': 1.5, 'slow_create_answer': answer})
+    sim.admin('PATCH', 'config', {'slow_create': 60, 'slow_create_answer': answer})
     assert _timed_out_create(sim, collection, body, 0.5)  # the client gives up while the server still works
     named = [item for item in sim.cloud('GET', collection).result if item['name'] == body['name']]
     assert named == [] and len(sim.requests_log()) == 2  # not there yet: the read after the timeout sees none
-    time.sleep(1.5)
+    sim.admin('PATCH', 'config', {'slow_create': 0})  # the create in progress ends now, not in 60 s
     assert [item['name'] for item in sim.cloud('GET', collection).result].count(body['name']) == 1
     sim.admin('PATCH', 'config', {'slow_create': 0.2})
     if answer == 'late':
@@ -140,6 +140,15 @@ def test_a_slow_create_shows_only_once_its_time_has_come_and_is_answered_late_or
         with pytest.raises((ConnectionError, http.client.HTTPException)):
             sim.cloud('POST', collection, body)
     assert [entry['fault'] for entry in sim.requests_log() if entry['method'] == 'POST'] == [answer] * 2
+
+
+def test_a_slow_create_shows_by_itself_once_its_time_has_come(sim):
+    sim.admin('PATCH', 'config', {'slow_create': 0.5})
+    assert _timed_out_create(sim, PIPES, BODIES['kafka'], 0.2)
+    deadline = time.time() + 30
+    while time.time() < deadline and not [p for p in sim.cloud('GET', PIPES).result if p['name'] == BODIES['kafka']['name']]:
+        time.sleep(0.1)
+    assert [p['name'] for p in sim.cloud('GET', PIPES).result].count(BODIES['kafka']['name']) == 1
 
 
 def test_two_pipes_of_one_name_unless_names_are_unique(sim):
