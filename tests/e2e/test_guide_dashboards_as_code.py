@@ -149,8 +149,8 @@ def test_add_move_and_remove_a_tile_with_its_alert(project, simulator):
     project.write('alerts.yml', alerts)
     output, log = project.run('ansible-playbook apply.yml')
     sent = writes(log)
-    assert [(method, path) for method, path, dummy in sent] == [('PUT', '%s/%s' % (DASHBOARDS, ids.DASHBOARD_HEALTH)),
-                                                              ('POST', ALERTS)]
+    expected = [('PUT', '%s/%s' % (DASHBOARDS, ids.DASHBOARD_HEALTH)), ('POST', ALERTS)]
+    assert [(method, path) for method, path, dummy in sent] == expected
     assert [tile.get('id') for tile in sent[0][2]['tiles']] == health_tiles + [None]
     added = dict((tile['name'], tile) for tile in dashboard(simulator, 'Service health')['tiles'])['Replica lag']
     [alert] = state_alerts(simulator, 'Replica lag high')
