@@ -45,7 +45,8 @@ def setup_facts():
     facts = {}
     for task in tasks:
         facts.update(task.get('ansible.builtin.set_fact') or {})
-    return facts
+    # The role's own facts (setup_simulator_*: what its admin calls answered) are not fixture ids.
+    return dict((name, value) for name, value in facts.items() if name.startswith('sim_'))
 
 
 def test_setup_simulator_facts_are_the_fixture_ids():
