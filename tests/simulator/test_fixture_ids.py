@@ -28,20 +28,6 @@ FACTS = {
     'sim_dashboard_ingestion_id': 'DASHBOARD_INGESTION',
     'sim_chart_source_metrics_id': 'SOURCE_METRICS',
     'sim_chart_source_logs_id': 'SOURCE_LOGS',
-    'sim_dashboard_gallery_id': 'DASHBOARD_GALLERY',
-    'sim_dashboard_staging_a_id': 'DASHBOARD_STAGING_A',
-    'sim_dashboard_staging_b_id': 'DASHBOARD_STAGING_B',
-    'sim_alert_between_id': 'ALERT_BETWEEN',
-    'sim_alert_saved_search_id': 'ALERT_SAVED_SEARCH',
-    'sim_alert_promql_id': 'ALERT_PROMQL',
-    'sim_alert_table_id': 'ALERT_TABLE',
-    'sim_alert_staging_a_id': 'ALERT_STAGING_A',
-    'sim_alert_staging_b_id': 'ALERT_STAGING_B',
-    'sim_team_id': 'TEAM',
-    'sim_webhook_pager_id': 'WEBHOOK_PAGER',
-    'sim_webhook_chat_id': 'WEBHOOK_CHAT',
-    'sim_webhook_ingest_id': 'WEBHOOK_INGEST',
-    'sim_saved_search_id': 'SAVED_SEARCH',
     'sim_connection_string': 'CONNECTION_STRING',
 }
 # The credentials of integration_config.yml.template, by their fixture_ids name.
@@ -59,7 +45,8 @@ def setup_facts():
     facts = {}
     for task in tasks:
         facts.update(task.get('ansible.builtin.set_fact') or {})
-    return {name: value for name, value in facts.items() if name.startswith('sim_')}
+    # The role's own facts (setup_simulator_*: what its admin calls answered) are not fixture ids.
+    return dict((name, value) for name, value in facts.items() if name.startswith('sim_'))
 
 
 def test_setup_simulator_facts_are_the_fixture_ids():
