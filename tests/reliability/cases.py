@@ -22,7 +22,7 @@ import yaml
 from harness import ROOT
 from tests.simulator import catalog
 from tests.simulator.fixture_ids import (DASHBOARD_HEALTH, ORGANIZATION, PIPE_POSTGRES, PIPE_STREAM, SERVICE_DEV, SERVICE_PROD,
-                                         SOURCE_METRICS, pipe_path, service_path)
+                                         SOURCE_METRICS, WEBHOOK_PAGER, pipe_path, service_path)
 
 # The modules the suite drives: the catalog every suite reads.
 MODULES, BY_NAME, WRITERS = catalog.MODULES, catalog.BY_NAME, catalog.WRITERS
@@ -577,10 +577,12 @@ LOST_CREATE_FAULTS = ('502', '504', 'connection reset', '502 applied', '504 appl
 
 
 class LostCreate:
-    """One fault on the create of a resource (module.fqcn, args with a name), on collection (a path)."""
+    """One fault on the create of a resource (module.fqcn, args with a name), on collection (a path); objects: the
+    key of the simulator's state that holds the resources of that kind."""
 
-    def __init__(self, label, module_name, args, collection, fault):
+    def __init__(self, label, module_name, args, collection, fault, objects='pipes'):
         self.label, self.module, self.args, self.collection, self.fault = label, BY_NAME[module_name], args, collection, fault
+        self.objects = objects
         self.key = re.sub(r'[^a-z0-9]+', '_', ('%s %s' % (label, fault.name)).lower()).strip('_')
 
     def spec(self):
@@ -598,5 +600,8 @@ class LostCreate:
         return self.key
 
 
-LOST_CREATES = [LostCreate('pipe create', 'pipe', PIPE_CREATE, PIPES_PATH, FAULT_BY_NAME[name])
-                for name in LOST_CREATE_FAULTS]
+ALERT_CREATE = dict(name='reliability alert', dashboard=DASHBOARD_HEALTH, tile='CPU usage', threshold=90, threshold_type='above',
+                    interval='5m', channels=[WEBHOOK_PAGER])
+LOST_CREATES = ([LostCreate('pipe create', 'pipe', PIPE_CREATE, PIPES_PATH, FAULT_BY_NAME[name]) for name in LOST_CREATE_FAULTS]
+                + [LostCreate('alert create', 'alert', ALERT_CREATE, '/api/v2/alerts', FAULT_BY_NAME[name], objects='alerts')
+                   for name in LOST_CREATE_FAULTS])

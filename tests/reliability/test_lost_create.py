@@ -29,5 +29,5 @@ def test_a_lost_create_is_sent_once_and_leaves_at_most_one(suite, case):
         assert not result.get('failed') and result.get('changed') is True, context
     else:
         assert result.get('failed') and 'the create was not sent again' in result.get('msg', ''), context
-    named = [item for item in outcome.snapshot['pipes'] if item['name'] == case.args['name']]
+    named = [item for item in outcome.snapshot[case.objects] if item['name'] == case.args['name']]
     assert len(named) == case.named, context

@@ -67,6 +67,10 @@ CASES = {
                                        for key in ('name', 'message', 'note', 'numConsecutiveWindows', 'thresholdMax'))
         and len(stored(sim, ALERT_BETWEEN)['channels']) == 2,
         then=dict(args=dict(alert_id=ALERT_BETWEEN, threshold=0.5), requests=[('GET', one(ALERT_BETWEEN))], result={'changed': False})),
+    'check mode of an update predicts it and sends nothing': dict(
+        args=dict(alert_id=ALERT_BETWEEN, threshold=0.5), check=True, diff=True, requests=[('GET', one(ALERT_BETWEEN))],
+        result={'changed': True, 'alert.threshold': 0.5, 'diff.after': {'threshold': 0.5}},
+        verify=lambda result, sim: stored(sim, ALERT_BETWEEN)['threshold'] == 0.8),
     'an empty message removes it': dict(
         args=dict(alert_id=HIGH_CPU, alert_message=''), requests=[('GET', one(HIGH_CPU)), ('PUT', one(HIGH_CPU))],
         verify=lambda result, sim: stored(sim, HIGH_CPU)['message'] is None and stored(sim, HIGH_CPU)['name'] == 'High CPU'),
