@@ -179,6 +179,41 @@ class Window:
         return False
 
 
+class LockedFile:
+    """A state file's bytes as read under its lock (raw), and write(new) to put new bytes in their place."""
+
+    def __init__(self, descriptor, raw):
+        self.descriptor, self.raw = descriptor, raw
+
+    def write(self, new):
+        """Overwritten in place, only when it changed: truncating to 0 first would free the file's block and cost
+        most of a pacer acquire's CPU time (bench/pacer.py)."""
+        if new == self.raw:
+            return
+        os.lseek(self.descriptor, 0, os.SEEK_SET)
+        os.write(self.descriptor, new)
+        if len(new) < len(self.raw):
+            os.ftruncate(self.descriptor, len(new))
+
+
+@contextlib.contextmanager
+def locked_file(path):
+    """A private state file (made when missing) under an exclusive lock, shared by the controller's processes (the pacer's
+    window, the shared reads' lists); the lock goes with the close."""
+    descriptor = os.open(path, _OPEN_FLAGS, 0o600)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        chunks = []
+        while True:
+            chunk = os.read(descriptor, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+        yield LockedFile(descriptor, b''.join(chunks))
+    finally:
+        os.close(descriptor)
+
+
 class Pacer:
     """At most `requests` sends in any `seconds` (+ margin) among all processes that use one state file."""
 
@@ -221,24 +256,12 @@ class Pacer:
 
     @contextlib.contextmanager
     def _window(self):
-        """The state under the file lock, written back when it changed; the lock goes with the close."""
-        descriptor = os.open(self.path, _OPEN_FLAGS, 0o600)
-        try:
-            fcntl.flock(descriptor, fcntl.LOCK_EX)
-            raw = os.read(descriptor, 1 << 20)
+        """The state under the file lock, written back when it changed."""
+        with locked_file(self.path) as locked:
             now = CLOCK.time()
-            window = Window.parse(raw.decode('utf-8', 'replace'), now, self.requests, self.span)
+            window = Window.parse(locked.raw.decode('utf-8', 'replace'), now, self.requests, self.span)
             yield window, now
-            new = window.dump(now, self.span).encode('utf-8')
-            if new != raw:
-                # Overwritten in place: truncating to 0 first would free the file's block and cost
-                # most of the acquire's CPU time (bench/pacer.py).
-                os.lseek(descriptor, 0, os.SEEK_SET)
-                os.write(descriptor, new)
-                if len(new) < len(raw):
-                    os.ftruncate(descriptor, len(new))
-        finally:
-            os.close(descriptor)
+            locked.write(window.dump(now, self.span).encode('utf-8'))
 
     def _give_up(self, error):
         self.broken = True

@@ -271,25 +271,10 @@ class SharedReads:
     @contextlib.contextmanager
     def _state(self, collection):
         """The state of a list under its file lock, written back when it changed."""
-        descriptor = os.open(self._path(collection), _OPEN_FLAGS, 0o600)
-        try:
-            fcntl.flock(descriptor, fcntl.LOCK_EX)
-            raw = b''
-            while True:
-                chunk = os.read(descriptor, 1 << 20)
-                if not chunk:
-                    break
-                raw += chunk
-            state = _parse(raw)
+        with pacing.locked_file(self._path(collection)) as locked:
+            state = _parse(locked.raw)
             yield state
-            new = json.dumps(state, sort_keys=True, separators=(',', ':')).encode('utf-8')
-            if new != raw:
-                os.lseek(descriptor, 0, os.SEEK_SET)
-                os.write(descriptor, new)
-                if len(new) < len(raw):
-                    os.ftruncate(descriptor, len(new))
-        finally:
-            os.close(descriptor)
+            locked.write(json.dumps(state, sort_keys=True, separators=(',', ':')).encode('utf-8'))
 
 
 def _parse(raw):
