@@ -21,9 +21,13 @@ the rate limit. A task alone sends the single GET it sends without sharing.
   its way is not fresh enough, and the task queues a new one. A poll (max_age, its poll interval) may
   take a list answer sent up to that many seconds ago, never one sent before this process's last
   write was answered, nor one older than what it saw last.
-- Fleet or alone: a task that finds no other live task on the list reads alone (its own GET, as
-  without sharing). A task is live from its first shared read until its module exits (or for
-  LIVE_SECONDS after its last read, when a process was killed).
+- Fleet or alone: a task that finds no other live task on the list, and that its play runs alone (no other worker
+  of its ansible-playbook at work: play_tasks), reads alone (its own GET, as without sharing). The first task of a
+  fleet finds no other task live yet, but its play's other workers already run: it leads the fleet's first list
+  read instead of sending a GET of its own that serves nobody else. A task is live from its first shared read
+  until its module exits (or for LIVE_SECONDS after its last read, when a process was killed).
+- A leader gathers joiners for GATHER_SECONDS, or until every task its play runs is live on the list. When
+  nobody joined, it reads alone after all.
 - The leader of a list read holds an fcntl lock on a file of its own until the answer is in the state
   file; the tasks that joined wait on that lock (a leader that dies releases it, and they read alone).
   Nobody sleeps holding the state file's lock.
@@ -51,11 +55,51 @@ SWITCH_ENV = 'ENGINE_CLOUD_SHARED_READS'
 # The leader of a list read waits this long before it asks the pacer for a slot, so that the tasks of a
 # fleet that start at about the same time join one read (a task alone never waits: it reads alone).
 GATHER_SECONDS = 1.0
+GATHER_STEP = 0.1
 # A task that read last this long ago, and did not say it left, is no longer live (a killed process).
 LIVE_SECONDS = 30.0
 _OPEN_FLAGS = os.O_RDWR | os.O_CREAT | getattr(os, 'O_NOFOLLOW', 0) | getattr(os, 'O_CLOEXEC', 0)
 # What a list answer says of a resource it does not hold: gone (a 404 of its own GET).
 ABSENT = object()
+
+
+def _process(pid, proc='/proc'):
+    """(name, parent pid, state letter) of a process, from /proc/<pid>/stat (Linux)."""
+    with open('%s/%d/stat' % (proc, pid), 'rb') as handle:
+        data = handle.read().decode('utf-8', 'replace')
+    name_end = data.rindex(')')
+    fields = data[name_end + 2:].split()
+    return data[data.index('(') + 1:name_end], int(fields[1]), fields[0]
+
+
+def play_tasks(proc='/proc', pid=None):
+    """How many tasks this task's ansible-playbook (or ansible) runs right now, this one included: its live workers.
+    ansible-playbook forks a worker per task and host without exec, so a worker has its name; this module runs a few
+    processes below one (sh, sh, python). Of each process above this one whose parent has its name, the parent's
+    children of that name are counted, and the most is the answer. Found through /proc: 1 where it cannot be read."""
+    try:
+        pairs, pid = [], pid or os.getpid()
+        for dummy in range(8):
+            name, parent, dummy = _process(pid, proc)
+            if parent <= 1:
+                break
+            if _process(parent, proc)[0] == name:
+                pairs.append((parent, name))
+            pid = parent
+        if not pairs:
+            return 1
+        counts = dict.fromkeys(pairs, 0)
+        for entry in os.listdir(proc):
+            if entry.isdigit():
+                try:
+                    name, parent, state = _process(int(entry), proc)
+                except (OSError, ValueError, IndexError):
+                    continue  # ended meanwhile
+                if (parent, name) in counts and state not in ('Z', 'X'):
+                    counts[(parent, name)] += 1
+        return max(counts.values()) or 1
+    except (OSError, ValueError, IndexError):
+        return 1
 
 
 def switched_off():
@@ -111,8 +155,9 @@ ALONE = Alone()
 class SharedReads:
     """The shared reads of one module run (one task) on one key and organization."""
 
-    def __init__(self, directory, credentials):
+    def __init__(self, directory, credentials, play_size=None):
         self.directory, self.credentials = directory, credentials
+        self.play_size = _once(play_size or (lambda: play_tasks()))
         self.token = uuid.uuid4().hex
         self.wrote_at = 0.0
         self.collections = set()
@@ -174,7 +219,7 @@ class SharedReads:
         try:
             while True:
                 with self._state(collection) as state:
-                    decision = self._decide(state, collection, since)
+                    decision = self._decide(state, collection, since, max_age == 0)
                 if decision == 'lead':
                     return self._lead(collection, send_list, GATHER_SECONDS if max_age == 0 else 0)
                 if decision == 'alone':
@@ -185,9 +230,9 @@ class SharedReads:
         except OSError:
             return None
 
-    def _decide(self, state, collection, since):
+    def _decide(self, state, collection, since, before_acting):
         """Under the state lock: the items of a shared answer that may serve, the token of a read to join,
-        'lead' (this task queued a list read) or 'alone'."""
+        'lead' (this task queued a list read) or 'alone'. The first read before acting of a play's fleet leads."""
         now = CLOCK.time()
         live = self._live(state, now)
         answer = state['answer']
@@ -199,7 +244,7 @@ class SharedReads:
                 state['reads'].remove(read)
             elif read['sent'] is None or read['sent'] >= since:
                 return read['leader']
-        if live < 2:
+        if live < 2 and not (before_acting and self.play_size() > 1):
             return 'alone'
         if not self._hold_lock(collection):
             return 'alone'
@@ -216,10 +261,11 @@ class SharedReads:
         return len(live)
 
     def _lead(self, collection, send_list, gather):
-        """Wait gather seconds for others to join, send the queued list read, publish its answer, and let the joined
-        tasks go."""
-        if gather:
-            CLOCK.sleep(gather)
+        """Wait up to gather seconds for the play's other tasks to join, send the queued list read (or, when nobody joined,
+        nothing: the task reads alone), publish its answer, and let the joined tasks go."""
+        if gather and not self._gathered(collection, gather):
+            self._withdraw(collection)
+            return None
 
         def on_send():
             with self._state(collection) as state:
@@ -230,17 +276,33 @@ class SharedReads:
         try:
             items = send_list(on_send)
         finally:
-            with self._state(collection) as state:
-                mine = [read for read in state['reads'] if read['leader'] == self.token]
-                for read in mine:
-                    state['reads'].remove(read)
-                answer = state['answer']
-                if items is not None and mine and mine[0]['sent'] is not None:
-                    self.seen[collection] = max(mine[0]['sent'], self.seen.get(collection, 0.0))
-                    if answer is None or answer['sent'] <= mine[0]['sent']:
-                        state['answer'] = dict(sent=mine[0]['sent'], items=mask_secrets(items))
-            self._release_lock(collection)
+            self._withdraw(collection, items)
         return items
+
+    def _gathered(self, collection, gather):
+        """Wait until every task of the play is live on the list, or gather seconds; whether another task is live."""
+        for step in range(int(round(gather / GATHER_STEP)) + 1):
+            if step:
+                CLOCK.sleep(GATHER_STEP)
+            with self._state(collection) as state:
+                live = self._live(state, CLOCK.time())
+            if live >= self.play_size() > 1:
+                break
+        return live >= 2
+
+    def _withdraw(self, collection, items=None):
+        """Take this task's read off the list, publish its answer (items, when it was sent and answered), and let the
+        tasks that joined it go."""
+        with self._state(collection) as state:
+            mine = [read for read in state['reads'] if read['leader'] == self.token]
+            for read in mine:
+                state['reads'].remove(read)
+            answer = state['answer']
+            if items is not None and mine and mine[0]['sent'] is not None:
+                self.seen[collection] = max(mine[0]['sent'], self.seen.get(collection, 0.0))
+                if answer is None or answer['sent'] <= mine[0]['sent']:
+                    state['answer'] = dict(sent=mine[0]['sent'], items=mask_secrets(items))
+        self._release_lock(collection)
 
     # --- files ---------------------------------------------------------------------------------
 
@@ -287,6 +349,17 @@ def _parse(raw):
     except (ValueError, TypeError, KeyError, UnicodeDecodeError):
         pass
     return dict(live={}, reads=[], answer=None)
+
+
+def _once(function):
+    """function, called once at most: its first answer is kept."""
+    answers = []
+
+    def cached():
+        if not answers:
+            answers.append(function())
+        return answers[0]
+    return cached
 
 
 def _find(items, item_id):

@@ -40,6 +40,7 @@ from ansible.utils.display import Display
 from urllib3.exceptions import ProtocolError
 from urllib3.response import HTTPResponse
 
+from ansible_collections.engine.cloud.plugins.module_utils import shared_reads
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.pacer import DIRECTORY_ENV
 from ansible_collections.engine.cloud.tests.simulator import fixture_ids, server
@@ -378,3 +379,9 @@ def pacing_directory(tmp_path, monkeypatch):
     directory = tmp_path / 'pacing'
     monkeypatch.setenv(DIRECTORY_ENV, str(directory))
     return directory
+
+
+@pytest.fixture(autouse=True)
+def play_runs_one_task(monkeypatch):
+    """A module run in process runs alone in its play, whatever processes surround pytest (shared_reads.play_tasks)."""
+    monkeypatch.setattr(shared_reads, 'play_tasks', lambda: 1)

@@ -4,12 +4,21 @@
 # before acting (one list read, not ten GETs); the waits end on the state the simulator shows after
 # every command; tasks of another organization or with another key secret, in the same play at the
 # same time, are never served from that list; a single task sends what it sends without sharing.
+#
+# How many list reads a fleet sends before acting depends on whether every task asks before the first
+# one leaves: on a busy machine a fork may start seconds after the others. gate.py holds the fleet's
+# requests in the pacer until all ten tasks are live on the list (then lets go), so the count is the
+# protocol's, not the scheduler's.
 set -eu -o pipefail
 
 # ansible-test passes integration_config.yml to role targets only; script targets read it here.
 CONFIG=../../integration_config.yml
+config() {
+    sed -n -e "s/^$1: *\"\(.*\)\"$/\1/p" -e "t" -e "s/^$1: *\(.*\)$/\1/p" "$CONFIG"
+}
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+gate=
+trap '[ -z "$gate" ] || kill "$gate" 2>/dev/null || true; rm -rf "$work"' EXIT
 
 {
     echo '[fleet]'
@@ -18,5 +27,16 @@ trap 'rm -rf "$work"' EXIT
     done
 } > "$work/inventory.ini"
 
-ansible-playbook -i "$work/inventory.ini" -f 10 -e "@$CONFIG" -e "fleet_work=$work" fleet.yml
+ansible-playbook -i localhost, -e "@$CONFIG" -e "fleet_work=$work" fleet_setup.yml
+
+python3 gate.py "$work/pacing" "$(config engine_api_url)" "$(config engine_api_key_id)" 10 "$work/gate-ready" &
+gate=$!
+while [ ! -e "$work/gate-ready" ]; do
+    kill -0 "$gate" 2>/dev/null || { echo "fleet: gate.py ended before it held the pacer" >&2; exit 1; }
+    sleep 0.1
+done
+ansible-playbook -i "$work/inventory.ini" -f 10 -e "@$CONFIG" -e "@$work/ids.json" -e "fleet_work=$work" \
+    fleet_start.yml fleet_checks.yml
+wait "$gate"
+gate=
 echo "fleet: ok"

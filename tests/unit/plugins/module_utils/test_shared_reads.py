@@ -13,11 +13,14 @@ __metaclass__ = type
 import os
 import threading
 
+import pytest
+
 from ansible_collections.engine.cloud.plugins.module_utils import pacer, shared_reads
 from ansible_collections.engine.cloud.plugins.module_utils.base import Wait
 from ansible_collections.engine.cloud.plugins.modules import service_state
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import KEY_ID, KEY_SECRET, ORGANIZATION, SERVICE_DEV, service_path
 
+PLAY_TASKS = shared_reads.play_tasks  # the real one (conftest makes every module run alone in its play)
 CREDENTIALS = ('http://api.test', 'key-id', 'key-secret-9', 'org-1')
 SERVICES = '/v1/organizations/org-1/services'
 LISTED = [dict(id='a', state='running'), dict(id='b', state='stopped', password='listed-secret-3')]
@@ -43,8 +46,9 @@ def own(name='own'):
     return lambda: dict(id=name, state='own read')
 
 
-def task(directory, credentials=CREDENTIALS):
-    return shared_reads.SharedReads(str(directory), credentials)
+def task(directory, credentials=CREDENTIALS, play_size=1):
+    """A task of a play that runs play_size tasks at once (1: ansible-playbook runs this one alone)."""
+    return shared_reads.SharedReads(str(directory), credentials, play_size=lambda: play_size)
 
 
 def fleet(directory, *others):
@@ -65,7 +69,7 @@ def test_in_a_fleet_one_list_read_serves_and_an_older_one_never_serves_a_read_be
     other, = fleet(tmp_path)
     me, lister = task(tmp_path), Lister()
     assert me.item(SERVICES, 'a', own(), lister) == dict(id='a', state='running')
-    assert lister.sends == 1 and clock.sleeps == [shared_reads.GATHER_SECONDS]
+    assert lister.sends == 1 and sum(clock.sleeps) == pytest.approx(shared_reads.GATHER_SECONDS)
     again = Lister()
     clock.advance(0.01)
     assert other.item(SERVICES, 'b', own(), again)['state'] == 'stopped'  # asked after that read was sent
@@ -74,6 +78,54 @@ def test_in_a_fleet_one_list_read_serves_and_an_older_one_never_serves_a_read_be
     polled = Lister()
     assert me.item(SERVICES, 'b', own(), polled, max_age=4)['state'] == 'stopped'  # a poll: 3 s old is fine
     assert polled.sends == 0
+
+
+def test_the_first_task_of_a_fleet_leads_the_list_read_that_the_others_join_instead_of_reading_alone(clock, tmp_path, monkeypatch):
+    """No task is live on the list yet, but ansible-playbook runs three tasks: the first does not send a GET of its own,
+    it gathers; the list read leaves as soon as all three are live, and serves them all."""
+    first, second, third = (task(tmp_path, play_size=3) for dummy in range(3))
+    arrivals = iter([second, third])
+
+    def sleep(seconds):  # while the leader gathers, the other two tasks of the play ask
+        clock.sleeps.append(seconds)
+        clock.advance(seconds)
+        joiner = next(arrivals, None)
+        if joiner is not None:
+            assert joiner.peek(SERVICES, 'b') is None  # live, nothing answered yet
+    monkeypatch.setattr(shared_reads.CLOCK, 'sleep', sleep)
+    lister = Lister()
+    assert first.item(SERVICES, 'a', own(), lister) == dict(id='a', state='running')
+    assert lister.sends == 1 and len(clock.sleeps) == 2 < shared_reads.GATHER_SECONDS / shared_reads.GATHER_STEP
+    for joiner in (second, third):
+        assert joiner.item(SERVICES, 'b', own(), Lister())['state'] == 'stopped'  # the same answer: asked before it was sent
+    # a poll of a task that is alone on its list reads alone, whatever its play runs
+    clock.advance(shared_reads.LIVE_SECONDS + 1)
+    polled = Lister()
+    assert task(tmp_path, play_size=3).item(SERVICES, 'a', own(), polled, max_age=5)['id'] == 'own' and polled.sends == 0
+
+
+def test_a_task_whose_play_runs_others_that_never_join_reads_alone_after_the_gather(clock, tmp_path):
+    lister = Lister()
+    assert task(tmp_path, play_size=5).item(SERVICES, 'a', own(), lister)['id'] == 'own'
+    assert lister.sends == 0 and sum(clock.sleeps) == pytest.approx(shared_reads.GATHER_SECONDS)
+    with task(tmp_path)._state(SERVICES) as state:
+        assert state['reads'] == []  # its withdrawn read holds nobody back
+
+
+def test_play_tasks_counts_the_live_workers_of_the_ansible_playbook_above_this_process(tmp_path):
+    """A fake /proc: ansible-playbook (10) under bash (5) has forked four workers (11-14), one of them a zombie; this
+    module (30) runs below worker 11 through sh and sh. Other processes of that name elsewhere do not count."""
+    table = {1: ('systemd', 0, 'S'), 5: ('bash', 1, 'S'), 10: ('ansible-playboo', 5, 'S'), 11: ('ansible-playboo', 10, 'S'),
+             12: ('ansible-playboo', 10, 'R'), 13: ('ansible-playboo', 10, 'S'), 14: ('ansible-playboo', 10, 'Z'),
+             20: ('sh', 11, 'S'), 21: ('sh', 20, 'S'), 30: ('python3.11', 21, 'R'), 40: ('ansible-playboo', 1, 'S'),
+             41: ('ansible-playboo', 40, 'S'), 50: ('sh', 21, 'S')}
+    for pid, (name, parent, state) in table.items():
+        os.makedirs(str(tmp_path / str(pid)))
+        (tmp_path / str(pid) / 'stat').write_text('%d (%s) %s %d 1 1 0 -1 4194560\n' % (pid, name, state, parent))
+    (tmp_path / 'self').mkdir()
+    assert PLAY_TASKS(str(tmp_path), pid=30) == 3
+    assert PLAY_TASKS(str(tmp_path), pid=5) == 1  # nothing of a play above it
+    assert PLAY_TASKS(str(tmp_path / 'nowhere'), pid=30) == 1  # no /proc: alone, as before
 
 
 def test_a_poll_never_takes_an_answer_sent_before_this_tasks_last_write(clock, tmp_path):
