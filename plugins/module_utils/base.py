@@ -347,14 +347,14 @@ class Wait:
     def __init__(self, timeout, what):
         self.timeout, self.what = timeout, what
         self.deadline = CLOCK.monotonic() + timeout
-        # While read() polls: the seconds slept since the poll before, the age of a shared read that may
-        # serve it (module_utils/shared_reads.py); 0 outside a poll.
+        # While read() polls: the seconds since the look before (a read, a peek, or the command) ended, the age of
+        # a shared read that may serve it (module_utils/shared_reads.py); 0 outside a poll.
         self.poll_age = 0
 
     def remaining(self):
         return self.deadline - CLOCK.monotonic()
 
-    def until(self, read, done, failed, goal, current=None, before=None, command=None, peek=None):
+    def until(self, read, done, failed, goal, current=None, before=None, command=None, peek=None, expect=None):
         """Poll read() until done(resource) and return it; raise WaitError when failed(resource) or at the deadline.
 
         current: the resource as just read, taken as the first poll. Without it (after a command) the first
@@ -363,9 +363,15 @@ class Wait:
         failure of the command (a start from Failed may still show Failed for a while).
         peek: while it sleeps between polls, the wait looks every PEEK_SECONDS for the resource as another task's
         shared read showed it (peek(): the resource, None for nothing new, False for never: sleep on); one is taken
-        as this poll (module_utils/shared_reads.py)."""
+        as this poll (module_utils/shared_reads.py).
+        expect: after a command, expect() is how many seconds after their commands other tasks of this controller saw
+        the same transition end (None while unknown): no poll comes before that (SharedReads.settle_hint)."""
         moved = before is None
         resource = current
+        # The first poll after a command may take any shared read sent after the command was answered (its write
+        # bounds it), a later one any sent since the look before ended.
+        looked = None if current is None else CLOCK.monotonic()
+        commanded = CLOCK.monotonic() if current is None and expect is not None else None
         for interval in poll_intervals():
             if resource is not None:
                 state = resource.get('state')
@@ -376,18 +382,21 @@ class Wait:
                     raise WaitError('%s entered the failure state %s' % (self.what, state), resource)
                 if self.remaining() <= 0:
                     raise WaitError(self._timeout_message(goal, state, before, command), resource)
-            resource, self.poll_age = self._nap(max(0, min(interval, self.remaining())), peek)
+            if commanded is not None:
+                interval = max(interval, commanded + (expect() or 0) - CLOCK.monotonic())
+            resource = self._nap(max(0, min(interval, self.remaining())), peek)
             if resource is None:
+                self.poll_age = self.timeout if looked is None else CLOCK.monotonic() - looked
                 try:
                     resource = read()
                 finally:
                     self.poll_age = 0
-            self.poll_age = 0
+            looked = CLOCK.monotonic()
 
     @staticmethod
     def _nap(seconds, peek):
-        """(the resource peek() gave, or None, and the seconds slept): sleep seconds, at most FLEET_POLL_SECONDS when
-        other tasks share the reads (peek() is not False), and take the first resource peek() gives instead."""
+        """The resource peek() gave, or None: sleep seconds, at most FLEET_POLL_SECONDS when other tasks share the reads
+        (peek() is not False), and take the first resource peek() gives instead."""
         seen = False if peek is None else peek()
         slept, seconds = 0, seconds if seen is False else min(seconds, FLEET_POLL_SECONDS)
         while seen is None and seconds - slept > PEEK_SECONDS:
@@ -396,8 +405,8 @@ class Wait:
             seen = peek()
         if seen is None or seen is False:
             CLOCK.sleep(seconds - slept)
-            return None, seconds
-        return seen, slept
+            return None
+        return seen
 
     def _timeout_message(self, goal, state, before, command):
         text = '%s did not reach %s within %s seconds; last state: %s' % (self.what, goal, self.timeout, state)

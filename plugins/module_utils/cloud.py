@@ -122,19 +122,21 @@ class CloudModule(EngineModule):
 
     def read_state(self, parts, max_age=0):
         """The service (parts ()) or one of its pipes (('pipes', pipe_id)) through read_item; other parts by read."""
-        if not parts:
-            return self.read_item(services_path(self.params['organization_id']), self.params['service_id'], max_age)
-        if len(parts) == 2 and parts[0] == 'pipes':
-            return self.read_item(self.path('pipes'), parts[1], max_age)
-        return self.read(*parts)
+        listed = self.listed_in(parts)
+        return self.read(*parts) if listed is None else self.read_item(*(listed + (max_age,)))
 
     def peek_state(self, parts):
         """peek_item of the resource at parts, as read_state names it (False for other parts)."""
+        listed = self.listed_in(parts)
+        return False if listed is None else self.peek_item(*listed)
+
+    def listed_in(self, parts):
+        """(collection, item id): the list that holds the resource at parts (the service, or one of its pipes), or None."""
         if not parts:
-            return self.peek_item(services_path(self.params['organization_id']), self.params['service_id'])
+            return services_path(self.params['organization_id']), self.params['service_id']
         if len(parts) == 2 and parts[0] == 'pipes':
-            return self.peek_item(self.path('pipes'), parts[1])
-        return False
+            return self.path('pipes'), parts[1]
+        return None
 
     def send_list(self, collection, on_send):
         """A list read of collection: its items, or None when it failed (each task then reads alone, and its own
@@ -265,7 +267,7 @@ class CloudModule(EngineModule):
                     self.fail_api(error)
             CLOCK.sleep(self.client.backoff(rounds))
             resource = read()
-        return self._settle(wait, (read, peek), key, table, goal, first, resource, command, options.get('wait', self.params.get('wait')))
+        return self._settle(wait, (read, peek), key, table, goal, first, resource, command, options.get('wait', self.params.get('wait')), parts)
 
     def _may_resend(self, command, table, resource, action):
         """A command whose answer was lost and that did not take effect is sent again, at most api_retries times."""
@@ -283,7 +285,7 @@ class CloudModule(EngineModule):
         except WaitError as error:
             self.fail(str(error), **{key: error.resource})
 
-    def _settle(self, wait, reads, key, table, goal, first, resource, command, wanted):
+    def _settle(self, wait, reads, key, table, goal, first, resource, command, wanted, parts):
         """(resource, changed, diff): the resource as it is (wanted false), or once it shows goal (wanted, or a command
         of table.once whose answer was lost: its effect has to be seen before the task can say it happened)."""
         changed = command.name is not None
@@ -292,11 +294,14 @@ class CloudModule(EngineModule):
         if self.check_mode or not (wanted or lost_once):
             return resource, changed, diff
         before = command.before or first
+        listed, answered = self.listed_in(parts), CLOCK.time()
         try:
             resource = wait.until(reads[0], table.done(goal, before, wanted), table.failed(goal), table.goal_text(goal, first),
                                   current=None if command.answered else resource,
                                   before=before.get('state') if changed else None, command=command.name,
-                                  peek=reads[1])
+                                  peek=reads[1], expect=listed and (lambda: self.shared.settle_hint(listed[0])))
+            if listed and command.answered:
+                self.shared.settled(listed[0], CLOCK.time() - answered)
         except WaitError as error:
             if lost_once:
                 self.fail_api(command.lost, '%s; the %s command was not sent again' % (error, command.name), **{key: error.resource})

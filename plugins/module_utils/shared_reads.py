@@ -18,9 +18,13 @@ the rate limit. A task alone sends the single GET it sends without sharing.
   their secret-bearing fields masked (compare.mask_secrets), and no credential.
 - Freshness: a read before acting (fresh) is served only by a list request SENT after the task asked
   for it: whoever asks while a list read is queued (waiting in the pacer) joins it; a list already on
-  its way is not fresh enough, and the task queues a new one. A poll (max_age, its poll interval) may
-  take a list answer sent up to that many seconds ago, never one sent before this process's last
-  write was answered, nor one older than what it saw last.
+  its way is not fresh enough, and the task queues a new one. A poll (max_age: the seconds since the
+  task last looked; base.Wait) may take a list answer sent up to that many seconds ago, never one sent
+  before this process's last write was answered, nor one older than what it saw last.
+- Settle times: a task that saw its resource settle after a command writes down how long that took
+  (settled); a task waiting for the same transition polls no sooner than the soonest of them
+  (settle_hint, kept SETTLED_SECONDS): the last task of a fleet, alone once the others are done, polls
+  when the transition ends instead of every few seconds before.
 - Fleet or alone: a task that finds no other live task on the list, and that its play runs alone (no other worker
   of its ansible-playbook at work: play_tasks), reads alone (its own GET, as without sharing). The first task of a
   fleet finds no other task live yet, but its play's other workers already run: it leads the fleet's first list
@@ -58,6 +62,8 @@ GATHER_SECONDS = 1.0
 GATHER_STEP = 0.1
 # A task that read last this long ago, and did not say it left, is no longer live (a killed process).
 LIVE_SECONDS = 30.0
+# How long, and how many, of the fleet's settle times (a command's answer to the read that showed it done) are kept.
+SETTLED_SECONDS, SETTLED_KEPT = 600.0, 50
 _OPEN_FLAGS = os.O_RDWR | os.O_CREAT | getattr(os, 'O_NOFOLLOW', 0) | getattr(os, 'O_CLOEXEC', 0)
 # What a list answer says of a resource it does not hold: gone (a 404 of its own GET).
 ABSENT = object()
@@ -145,6 +151,14 @@ class Alone:
         pass
 
     @staticmethod
+    def settled(collection, seconds):
+        pass
+
+    @staticmethod
+    def settle_hint(collection):
+        return None
+
+    @staticmethod
     def leave():
         pass
 
@@ -199,6 +213,27 @@ class SharedReads:
     def wrote(self):
         """This task's write was just answered: no list read sent before now may serve its next reads."""
         self.wrote_at = CLOCK.time()
+
+    def settled(self, collection, seconds):
+        """This task saw its resource of the list settle this many seconds after its command was answered."""
+        try:
+            with self._state(collection) as state:
+                now = CLOCK.time()
+                state['settled'] = [entry for entry in state['settled'] if entry[0] > now - SETTLED_SECONDS][-SETTLED_KEPT + 1:]
+                state['settled'].append([now, seconds])
+        except OSError:
+            pass
+
+    def settle_hint(self, collection):
+        """The seconds after which the tasks of this list saw their resource settle after a command, at the soonest (in
+        the last SETTLED_SECONDS), or None: when a task that waits alone may poll first, instead of every few seconds
+        before."""
+        try:
+            with self._state(collection) as state:
+                recent = [entry[1] for entry in state['settled'] if entry[0] > CLOCK.time() - SETTLED_SECONDS]
+        except OSError:
+            return None
+        return min(recent) if recent else None
 
     def leave(self):
         """This task is done: it no longer makes other tasks read lists."""
@@ -343,12 +378,14 @@ def _parse(raw):
     """The state in raw bytes; an empty one when they are not a state this module wrote."""
     try:
         state = json.loads(raw.decode('utf-8'))
+        state.setdefault('settled', [])
         if isinstance(state['live'], dict) and isinstance(state['reads'], list) and (
-                state['answer'] is None or (isinstance(state['answer']['sent'], (int, float)) and isinstance(state['answer']['items'], list))):
+                state['answer'] is None or (isinstance(state['answer']['sent'], (int, float)) and isinstance(state['answer']['items'], list))) and all(
+                isinstance(entry, list) and len(entry) == 2 and all(isinstance(value, (int, float)) for value in entry) for entry in state['settled']):
             return state
-    except (ValueError, TypeError, KeyError, UnicodeDecodeError):
+    except (ValueError, TypeError, KeyError, UnicodeDecodeError, AttributeError):
         pass
-    return dict(live={}, reads=[], answer=None)
+    return dict(live={}, reads=[], answer=None, settled=[])
 
 
 def _once(function):

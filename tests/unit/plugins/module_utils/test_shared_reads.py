@@ -248,3 +248,73 @@ def test_service_state_in_a_fleet_reads_the_list_and_waits_past_a_shared_answer_
     run(service_state, args=dict(service_id=SERVICE_DEV, state='started'), config={'transition_delay': 12},
         requests=[listed, start] + [listed] * 3, result={'changed': True, 'service.state': 'running'})
     assert sum(clock.sleeps) >= 12
+
+
+def test_a_wait_after_a_command_polls_first_when_the_fleet_saw_that_transition_end(clock):
+    """expect(): the seconds after which other tasks of the controller saw the same transition end. No poll after the
+    command comes before then (instead of polls after 1, 3 and 7 s); when it is still not done, the usual backoff
+    follows. Learnt while the wait runs (the rest of the fleet saw its transitions end after the first poll), it
+    moves the next poll."""
+    answers = iter([dict(state='starting'), dict(state='running')])
+    Wait(900, 'svc').until(lambda: next(answers), lambda item: item['state'] == 'running', lambda item: False, 'running',
+                           peek=lambda: False, expect=lambda: 10.5)
+    assert clock.sleeps == [10.5, 2]
+    for unknown in (None, 0.4):
+        del clock.sleeps[:]
+        answers = iter([dict(state='starting'), dict(state='running')])
+        Wait(900, 'svc').until(lambda: next(answers), lambda item: item['state'] == 'running', lambda item: False, 'running',
+                               peek=lambda: False, expect=lambda: unknown)
+        assert clock.sleeps == [1, 2]
+    del clock.sleeps[:]
+    answers, hints = iter([dict(state='starting'), dict(state='running')]), iter([None, 10.5])
+    Wait(900, 'svc').until(lambda: next(answers), lambda item: item['state'] == 'running', lambda item: False, 'running',
+                           peek=lambda: False, expect=lambda: next(hints))
+    assert clock.sleeps == [1, 9.5]
+
+
+def test_the_first_poll_after_a_command_takes_a_fleet_read_sent_after_the_write_whatever_the_interval(clock, tmp_path):
+    """The tail of a fleet: this task's command was answered, and a list read another task sent 10 ms later shows its
+    service. That read is newer than anything the task knows: its first poll, a second later, takes it (no request of
+    its own), although it was sent more than one poll interval ago."""
+    other, = fleet(tmp_path)
+    me = task(tmp_path)
+    me.item(SERVICES, 'a', own(), Lister())  # live on the list
+    clock.advance(1)
+    me.wrote()
+    clock.advance(0.01)
+    other.item(SERVICES, 'b', own(), Lister(items=[dict(id='a', state='starting')]))
+    other.leave()  # the rest of the fleet is done: this task now waits alone
+    clock.advance(0.05)  # the command's answer travels on to the wait
+    wait, sent = Wait(900, 'svc'), []
+    del clock.sleeps[:]
+
+    def poll():
+        polled = Lister(items=[dict(id='a', state='running')])
+        found = me.item(SERVICES, 'a', lambda: dict(id='own', state='running'), polled, max_age=wait.poll_age)
+        sent.append(polled.sends or found['id'])
+        return found
+    assert wait.until(poll, lambda item: item['state'] == 'running', lambda item: False, 'running', peek=lambda: False)['state'] == 'running'
+    assert sent == ['a', 'own'] and clock.sleeps == [1, 2]  # the shared read, then its own GET (alone on the list)
+
+
+def test_the_fleet_keeps_its_settle_times_for_a_while_and_the_soonest_is_the_hint(clock, tmp_path):
+    first, second = task(tmp_path), task(tmp_path)
+    assert first.settle_hint(SERVICES) is None and shared_reads.ALONE.settle_hint(SERVICES) is None
+    first.settled(SERVICES, 21.0)  # saw it done at a late list read
+    second.settled(SERVICES, 10.5)
+    assert first.settle_hint(SERVICES) == 10.5 and first.settle_hint('/v1/organizations/org-1/services/a/pipes') is None
+    clock.advance(shared_reads.SETTLED_SECONDS - 1)
+    first.settled(SERVICES, 30.0)
+    clock.advance(2)
+    assert second.settle_hint(SERVICES) == 30.0  # the older ones expired
+
+
+def test_service_state_alone_after_a_fleet_polls_when_the_fleet_saw_the_start_end(run, sim, clock):
+    """Tasks of this controller saw a start take 12 s. A task that then starts its service alone on the list polls once,
+    12 s after its command, instead of after 1, 3, 7 and 15 s."""
+    services = '/v1/organizations/%s/services' % ORGANIZATION
+    task(pacer.state_directory(), (sim.url, KEY_ID, KEY_SECRET, ORGANIZATION)).settled(services, 12.0)
+    get, start = ('GET', service_path(SERVICE_DEV)), ('PATCH', service_path(SERVICE_DEV, '/state'), {'command': 'start'})
+    run(service_state, args=dict(service_id=SERVICE_DEV, state='started'), config={'transition_delay': 12},
+        requests=[get, start, get], result={'changed': True, 'service.state': 'running'})
+    assert clock.sleeps == [12.0]
