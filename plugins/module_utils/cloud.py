@@ -299,9 +299,9 @@ class CloudModule(EngineModule):
             resource = wait.until(reads[0], table.done(goal, before, wanted), table.failed(goal), table.goal_text(goal, first),
                                   current=None if command.answered else resource,
                                   before=before.get('state') if changed else None, command=command.name,
-                                  peek=reads[1], expect=listed and (lambda: self.shared.settle_hint(listed[0])))
+                                  peek=reads[1], expect=listed and (lambda: self.shared.settle_hint(listed[0], command.name)))
             if listed and command.answered:
-                self.shared.settled(listed[0], CLOCK.time() - answered)
+                self.shared.settled(listed[0], command.name, CLOCK.time() - answered)
         except WaitError as error:
             if lost_once:
                 self.fail_api(command.lost, '%s; the %s command was not sent again' % (error, command.name), **{key: error.resource})

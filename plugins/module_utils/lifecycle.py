@@ -17,6 +17,7 @@ import json
 
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
 from ansible_collections.engine.cloud.plugins.module_utils.base import Wait, WaitError
+from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.compare import equal, mask_secrets
 from ansible_collections.engine.cloud.plugins.module_utils.shared_reads import ABSENT
 
@@ -186,11 +187,14 @@ class Lifecycle:
         states), resource as given."""
         if not (self.module.params['wait'] and self.kind.ready):
             return resource
+        collection, answered = self.kind.collection(self.module), CLOCK.time()
         ready = self._until(lambda: self.read(resource['id'], max_age=self._wait.poll_age, missing_ok=False), resource,
                             lambda seen: seen.get('state') in self.kind.ready, lambda seen: seen.get('state') in self.kind.failures,
-                            ' or '.join(sorted(self.kind.ready)), first=None, peek=lambda: self._peek(resource['id']))
+                            ' or '.join(sorted(self.kind.ready)), first=None, peek=lambda: self._peek(resource['id']),
+                            expect=None if self.created is None else lambda: self.module.shared.settle_hint(collection, 'create'))
         if self.created is not None:
             self.created = ready
+            self.module.shared.settled(collection, 'create', CLOCK.time() - answered)
         return ready
 
     # --- deleting ------------------------------------------------------------------------------
@@ -271,9 +275,10 @@ class Lifecycle:
             self._wait = Wait(self.module.params['wait_timeout'], '%s %s' % (self.kind.noun, name))
         return self._wait
 
-    def _until(self, read, resource, done, failed, goal, first, peek=None):
+    def _until(self, read, resource, done, failed, goal, first, peek=None, expect=None):
         try:
-            return self._budget(resource.get('name') or resource.get('id')).until(read, done, failed, goal, current=first, peek=peek)
+            return self._budget(resource.get('name') or resource.get('id')).until(read, done, failed, goal, current=first, peek=peek,
+                                                                                   expect=expect)
         except WaitError as error:
             self.module.fail(str(error), **{self.kind.key: error.resource})
 

@@ -151,11 +151,11 @@ class Alone:
         pass
 
     @staticmethod
-    def settled(collection, seconds):
+    def settled(collection, what, seconds):
         pass
 
     @staticmethod
-    def settle_hint(collection):
+    def settle_hint(collection, what):
         return None
 
     @staticmethod
@@ -214,23 +214,24 @@ class SharedReads:
         """This task's write was just answered: no list read sent before now may serve its next reads."""
         self.wrote_at = CLOCK.time()
 
-    def settled(self, collection, seconds):
-        """This task saw its resource of the list settle this many seconds after its command was answered."""
+    def settled(self, collection, what, seconds):
+        """This task saw its resource of the list settle this many seconds after the answer to its command what (a state
+        command, or create)."""
         try:
             with self._state(collection) as state:
                 now = CLOCK.time()
                 state['settled'] = [entry for entry in state['settled'] if entry[0] > now - SETTLED_SECONDS][-SETTLED_KEPT + 1:]
-                state['settled'].append([now, seconds])
+                state['settled'].append([now, seconds, what])
         except OSError:
             pass
 
-    def settle_hint(self, collection):
-        """The seconds after which the tasks of this list saw their resource settle after a command, at the soonest (in
-        the last SETTLED_SECONDS), or None: when a task that waits alone may poll first, instead of every few seconds
-        before."""
+    def settle_hint(self, collection, what):
+        """The seconds after which the tasks of this list saw their resource settle after the command what, at the soonest
+        (in the last SETTLED_SECONDS), or None: when a task that waits alone for the same may poll first, instead of
+        every few seconds before."""
         try:
             with self._state(collection) as state:
-                recent = [entry[1] for entry in state['settled'] if entry[0] > CLOCK.time() - SETTLED_SECONDS]
+                recent = [seconds for at, seconds, done in state['settled'] if done == what and at > CLOCK.time() - SETTLED_SECONDS]
         except OSError:
             return None
         return min(recent) if recent else None
@@ -381,7 +382,7 @@ def _parse(raw):
         state.setdefault('settled', [])
         if isinstance(state['live'], dict) and isinstance(state['reads'], list) and (
                 state['answer'] is None or (isinstance(state['answer']['sent'], (int, float)) and isinstance(state['answer']['items'], list))) and all(
-                isinstance(entry, list) and len(entry) == 2 and all(isinstance(value, (int, float)) for value in entry) for entry in state['settled']):
+                isinstance(entry, list) and len(entry) == 3 and all(isinstance(value, (int, float)) for value in entry[:2]) for entry in state['settled']):
             return state
     except (ValueError, TypeError, KeyError, UnicodeDecodeError, AttributeError):
         pass

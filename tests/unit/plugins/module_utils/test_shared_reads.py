@@ -299,22 +299,26 @@ def test_the_first_poll_after_a_command_takes_a_fleet_read_sent_after_the_write_
 
 def test_the_fleet_keeps_its_settle_times_for_a_while_and_the_soonest_is_the_hint(clock, tmp_path):
     first, second = task(tmp_path), task(tmp_path)
-    assert first.settle_hint(SERVICES) is None and shared_reads.ALONE.settle_hint(SERVICES) is None
-    first.settled(SERVICES, 21.0)  # saw it done at a late list read
-    second.settled(SERVICES, 10.5)
-    assert first.settle_hint(SERVICES) == 10.5 and first.settle_hint('/v1/organizations/org-1/services/a/pipes') is None
+    assert first.settle_hint(SERVICES, 'start') is None and shared_reads.ALONE.settle_hint(SERVICES, 'start') is None
+    first.settled(SERVICES, 'start', 21.0)  # saw it done at a late list read
+    second.settled(SERVICES, 'start', 10.5)
+    second.settled(SERVICES, 'create', 60.0)
+    assert first.settle_hint(SERVICES, 'start') == 10.5 and first.settle_hint(SERVICES, 'create') == 60.0
+    assert first.settle_hint(SERVICES, 'stop') is None and first.settle_hint('/v1/organizations/org-1/services/a/pipes', 'start') is None
     clock.advance(shared_reads.SETTLED_SECONDS - 1)
-    first.settled(SERVICES, 30.0)
+    first.settled(SERVICES, 'start', 30.0)
     clock.advance(2)
-    assert second.settle_hint(SERVICES) == 30.0  # the older ones expired
+    assert second.settle_hint(SERVICES, 'start') == 30.0  # the older ones expired
 
 
 def test_service_state_alone_after_a_fleet_polls_when_the_fleet_saw_the_start_end(run, sim, clock):
     """Tasks of this controller saw a start take 12 s. A task that then starts its service alone on the list polls once,
-    12 s after its command, instead of after 1, 3, 7 and 15 s."""
+    12 s after its command, instead of after 1, 3, 7 and 15 s; and writes down what it saw."""
     services = '/v1/organizations/%s/services' % ORGANIZATION
-    task(pacer.state_directory(), (sim.url, KEY_ID, KEY_SECRET, ORGANIZATION)).settled(services, 12.0)
+    task(pacer.state_directory(), (sim.url, KEY_ID, KEY_SECRET, ORGANIZATION)).settled(services, 'start', 12.0)
     get, start = ('GET', service_path(SERVICE_DEV)), ('PATCH', service_path(SERVICE_DEV, '/state'), {'command': 'start'})
     run(service_state, args=dict(service_id=SERVICE_DEV, state='started'), config={'transition_delay': 12},
         requests=[get, start, get], result={'changed': True, 'service.state': 'running'})
     assert clock.sleeps == [12.0]
+    with task(pacer.state_directory(), (sim.url, KEY_ID, KEY_SECRET, ORGANIZATION))._state(services) as state:
+        assert [entry[1:] for entry in state['settled']] == [[12.0, 'start']] * 2
