@@ -92,20 +92,27 @@ def play_tasks(proc='/proc', pid=None):
             if _process(parent, proc)[0] == name:
                 pairs.append((parent, name))
             pid = parent
-        if not pairs:
-            return 1
-        counts = dict.fromkeys(pairs, 0)
-        for entry in os.listdir(proc):
-            if entry.isdigit():
-                try:
-                    name, parent, state = _process(int(entry), proc)
-                except (OSError, ValueError, IndexError):
-                    continue  # ended meanwhile
-                if (parent, name) in counts and state not in ('Z', 'X'):
-                    counts[(parent, name)] += 1
-        return max(counts.values()) or 1
+        return max([_live_children(parent, name, proc) for parent, name in pairs] or [1]) or 1
     except (OSError, ValueError, IndexError):
         return 1
+
+
+def _live_children(parent, name, proc):
+    """How many live children named name the process parent has: from its main thread's children file where the kernel
+    keeps one (ansible-playbook forks its workers from its main thread), else from every process's stat."""
+    try:
+        with open('%s/%d/task/%d/children' % (proc, parent, parent), 'rb') as handle:
+            candidates = [int(pid) for pid in handle.read().split()]
+    except (OSError, ValueError):
+        candidates = [int(entry) for entry in os.listdir(proc) if entry.isdigit()]
+    count = 0
+    for pid in candidates:
+        try:
+            child_name, child_parent, state = _process(pid, proc)
+        except (OSError, ValueError, IndexError):
+            continue  # ended meanwhile
+        count += child_parent == parent and child_name == name and state not in ('Z', 'X')
+    return count
 
 
 def switched_off():

@@ -123,7 +123,10 @@ def test_play_tasks_counts_the_live_workers_of_the_ansible_playbook_above_this_p
         os.makedirs(str(tmp_path / str(pid)))
         (tmp_path / str(pid) / 'stat').write_text('%d (%s) %s %d 1 1 0 -1 4194560\n' % (pid, name, state, parent))
     (tmp_path / 'self').mkdir()
-    assert PLAY_TASKS(str(tmp_path), pid=30) == 3
+    assert PLAY_TASKS(str(tmp_path), pid=30) == 3  # found by reading every process
+    os.makedirs(str(tmp_path / '10' / 'task' / '10'))
+    (tmp_path / '10' / 'task' / '10' / 'children').write_text('11 12 14 ')
+    assert PLAY_TASKS(str(tmp_path), pid=30) == 2  # the kernel's children list of ansible-playbook's main thread
     assert PLAY_TASKS(str(tmp_path), pid=5) == 1  # nothing of a play above it
     assert PLAY_TASKS(str(tmp_path / 'nowhere'), pid=30) == 1  # no /proc: alone, as before
 
