@@ -16,6 +16,7 @@ import time
 
 HERE = os.path.abspath(__file__)
 sys.path.insert(0, HERE[:HERE.rindex(os.sep + 'ansible_collections' + os.sep)])
+# pylint: disable-next=wrong-import-position
 from ansible_collections.engine.cloud.plugins.module_utils.pacer import state_file_name  # noqa: E402 (after its path)
 
 
