@@ -277,8 +277,8 @@ class Lifecycle:
 
     def _until(self, read, resource, done, failed, goal, first, peek=None, expect=None):
         try:
-            return self._budget(resource.get('name') or resource.get('id')).until(read, done, failed, goal, current=first, peek=peek,
-                                                                                   expect=expect)
+            wait = self._budget(resource.get('name') or resource.get('id'))
+            return wait.until(read, done, failed, goal, current=first, peek=peek, expect=expect)
         except WaitError as error:
             self.module.fail(str(error), **{self.kind.key: error.resource})
 

@@ -178,13 +178,19 @@ class SharedReads:
 
     def __init__(self, directory, credentials, play_size=None):
         self.directory, self.credentials = directory, credentials
-        self.play_size = _once(play_size or (lambda: play_tasks()))
+        self._count_play, self._play = play_size, None
         self.token = uuid.uuid4().hex
         self.wrote_at = 0.0
         self.collections = set()
         self.seen = {}  # the send time of the newest answer this task took, per list
 
     # --- what callers use ----------------------------------------------------------------------
+
+    def play_size(self):
+        """How many tasks this task's play runs at once (play_tasks, or the count given), asked once."""
+        if self._play is None:
+            self._play = (self._count_play or play_tasks)()
+        return self._play
 
     def item(self, collection, item_id, single, send_list, max_age=0):
         """The resource item_id of the list at collection, as a shared read shows it (ABSENT when the list does not
@@ -394,17 +400,6 @@ def _parse(raw):
     except (ValueError, TypeError, KeyError, UnicodeDecodeError, AttributeError):
         pass
     return dict(live={}, reads=[], answer=None, settled=[])
-
-
-def _once(function):
-    """function, called once at most: its first answer is kept."""
-    answers = []
-
-    def cached():
-        if not answers:
-            answers.append(function())
-        return answers[0]
-    return cached
 
 
 def _find(items, item_id):
