@@ -58,6 +58,10 @@ options:
         unchanged C(updatedAt) does not end the wait.
       - After a command the pipe is read 1, 2, 4, 8, then every 10 seconds; the answer to the command is never taken as
         the end of the wait (it may still show the state from before the command).
+      - In a fleet (other tasks of this controller reading pipes of the same service at the same time), one list read
+        serves them all and the wait reads at least every 5 seconds; once the fleet's tasks have seen the same
+        transition end, a task waiting alone reads no sooner than that after its command (see the troubleshooting
+        guide, rate limits).
       - The wait fails when the pipe enters C(Failed) or C(InternalError), naming the state; a failure state the pipe
         already showed before the command (a start from C(Failed)) counts only once a read has shown another state.
         A C(Degraded) pipe may recover, so it is waited on until O(wait_timeout).

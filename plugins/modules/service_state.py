@@ -49,6 +49,10 @@ options:
         with O(state=stopped), or C(starting) with O(state=started)).
       - After a command, the service is read 1, 2, 4, 8, then every 10 seconds; the answer to the command is never
         taken as the end of the wait.
+      - In a fleet (other tasks of this controller reading services of the same organization at the same time), one list
+        read serves them all and the wait reads at least every 5 seconds; once the fleet's tasks have seen the same
+        transition end, a task waiting alone reads no sooner than that after its command (see the troubleshooting
+        guide, rate limits).
       - The task fails when the service enters C(failed) or a terminal state (C(terminating), C(terminated),
         C(softdeleting), C(softdeleted)), and for V(started) and V(awake) also C(degraded). A failure state the service
         already showed before the command counts only once a read has shown another state (the command may not have
