@@ -84,14 +84,15 @@ def play_tasks(proc='/proc', pid=None):
     processes below one (sh, sh, python). Of each process above this one whose parent has its name, the parent's
     children of that name are counted, and the most is the answer. Found through /proc: 1 where it cannot be read."""
     try:
-        pairs, pid = [], pid or os.getpid()
+        pairs = []
+        name, parent, dummy = _process(pid or os.getpid(), proc)
         for dummy in range(8):
-            name, parent, dummy = _process(pid, proc)
             if parent <= 1:
                 break
-            if _process(parent, proc)[0] == name:
+            parent_name, grandparent, dummy = _process(parent, proc)
+            if parent_name == name:
                 pairs.append((parent, name))
-            pid = parent
+            name, parent = parent_name, grandparent
         return max([_live_children(parent, name, proc) for parent, name in pairs] or [1]) or 1
     except (OSError, ValueError, IndexError):
         return 1

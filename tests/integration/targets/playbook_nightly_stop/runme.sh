@@ -44,25 +44,23 @@ nightly
 grep -q 'ingest-staging: kept running (tag nightly-stop=no)' "$work/nightly.log"
 check '{"stopped": [], "reads": ["dev-sandbox"]}'
 
-check '{"setup": "reset"}'
-nightly --check
-grep -q 'ingest-staging: would be stopped (check mode)' "$work/nightly.log"
+# stop_after SETUP: from the simulator state SETUP, --check stops nothing and says what it would stop;
+# then the run stops ingest-staging and leaves dev-sandbox (already stopped) as it is.
+stop_after() {
+    check "{\"setup\": \"$1\"}"
+    nightly --check
+    grep -q 'ingest-staging: would be stopped (check mode)' "$work/nightly.log"
+    check '{"stopped": [], "reads": ["dev-sandbox", "ingest-staging"]}'
+
+    nightly
+    grep -q 'ingest-staging: stopped' "$work/nightly.log"
+    grep -q 'dev-sandbox: was already stopped' "$work/nightly.log"
+    check '{"stopped": ["ingest-staging"], "reads": ["dev-sandbox", "ingest-staging"]}'
+}
+
+stop_after reset
+nightly
 check '{"stopped": [], "reads": ["dev-sandbox", "ingest-staging"]}'
 
-nightly
-grep -q 'ingest-staging: stopped' "$work/nightly.log"
-grep -q 'dev-sandbox: was already stopped' "$work/nightly.log"
-check '{"stopped": ["ingest-staging"], "reads": ["dev-sandbox", "ingest-staging"]}'
-
-nightly
-check '{"stopped": [], "reads": ["dev-sandbox", "ingest-staging"]}'
-
-check '{"setup": "deleted"}'
-nightly --check
-grep -q 'ingest-staging: would be stopped (check mode)' "$work/nightly.log"
-check '{"stopped": [], "reads": ["dev-sandbox", "ingest-staging"]}'
-nightly
-grep -q 'ingest-staging: stopped' "$work/nightly.log"
-grep -q 'dev-sandbox: was already stopped' "$work/nightly.log"
-check '{"stopped": ["ingest-staging"], "reads": ["dev-sandbox", "ingest-staging"]}'
+stop_after deleted
 echo "playbook_nightly_stop: ok"
