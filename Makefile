@@ -22,6 +22,8 @@ LAYOUT := build/ansible_collections/engine/cloud
 
 # The venv's tools come first for every recipe (ansible-test, ansible-galaxy, ansible-lint, ...).
 export PATH := $(BIN):$(PATH)
+# The uv that scripts/pip_install.sh makes venvs and installs with (requirements-uv.txt).
+export INSTALLER_UV := $(BIN)/uv
 
 .PHONY: help quick venv venv-2.16 venv-2.21 units-2.16 units-2.21 integration-2.16 integration-2.21 demo-2.16 demo-2.21 sanity-2.21 layout build install simulator sanity lint units simtests integration integration-group1 integration-group2 integration-group3 demo test changelog release clean
 
@@ -48,15 +50,16 @@ help:
 
 venv: $(STAMP)
 
-# The stamp is newer than requirements-dev.txt once it is installed: an unchanged file does not
-# reinstall. pip -qq prints errors only (this keeps machine-specific index warnings out).
-# --no-compile: Python writes the bytecode of what is imported when it is first imported, in the
-# stages that run side by side on both cores, instead of pip compiling every installed file on one
-# core before they start (9 s less before the first stage, measured).
-$(STAMP): requirements-dev.txt
+# The stamp is newer than the requirements files once they are installed: an unchanged file does
+# not reinstall. pip installs uv (requirements-uv.txt), then uv the rest (scripts/pip_install.sh:
+# 1 CPU-second where pip took 13; pip again if uv fails). Neither compiles bytecode at install time:
+# Python writes the bytecode of what is imported when it is first imported, in the stages that run
+# side by side on both cores, instead of one core compiling every installed file before they start.
+$(STAMP): requirements-dev.txt requirements-uv.txt
 	@test -x $(BIN)/python || { echo "venv: creating $(VENV)"; $(PYTHON) -m venv $(VENV_DIR); }
-	@echo "venv: installing requirements-dev.txt"
-	@$(BIN)/python -m pip install -qq --no-compile --disable-pip-version-check -r requirements-dev.txt
+	@$(BIN)/python -m pip install -qq --no-compile --disable-pip-version-check -r requirements-uv.txt \
+	    || echo "venv: uv could not be installed; pip installs everything" >&2
+	@scripts/pip_install.sh $(VENV_DIR) requirements-dev.txt
 	@touch $@
 
 layout:
@@ -215,7 +218,7 @@ docs-venv: $(DOCS_STAMP)
 
 $(DOCS_STAMP): requirements-docs.txt $(STAMP)
 	@echo "venv: installing requirements-docs.txt"
-	@flock $(VENV_DIR)/.requirements-docs.lock $(BIN)/python -m pip install --quiet --no-compile --disable-pip-version-check -r requirements-docs.txt
+	@flock $(VENV_DIR)/.requirements-docs.lock scripts/pip_install.sh $(VENV_DIR) requirements-docs.txt
 	@touch $@
 
 docs: docs-venv layout
@@ -245,7 +248,7 @@ MATRIX_STAGES := units-2.16 integration-2.16 demo-2.16 units-2.21 integration-2.
 LINE_PYTHON_2.16 = $(PYTHON)
 LINE_PYTHON_2.21 = "$$(scripts/find_python.sh 3.13)"
 
-venv-2.16 venv-2.21: venv-%:
+venv-2.16 venv-2.21: venv-%: venv
 	@scripts/line_venv.sh $(ROOT)/.venv-$* requirements-$*.txt $(LINE_PYTHON_$*)
 
 units-2.16 units-2.21: units-%: venv-%

@@ -6,17 +6,11 @@
 set -euo pipefail
 venv=$1 requirements=$2 python=$3
 mkdir -p "$venv"
-exec 9>"$venv/.lock"
+exec 9>"$venv/.line_venv.lock"  # not .lock: uv locks that one while it installs
 flock 9
 stamp="$venv/.requirements.stamp"
 if [ -f "$stamp" ] && [ "$stamp" -nt "$requirements" ]; then
     exit 0
 fi
-if [ ! -x "$venv/bin/python" ]; then
-    echo "venv: creating $venv with $python ($("$python" --version 2>&1))"
-    "$python" -m venv "$venv"
-fi
-echo "venv: installing $requirements into $venv"
-# -qq and --no-compile as for .venv (see the Makefile)
-"$venv/bin/python" -m pip install -qq --no-compile --disable-pip-version-check -r "$requirements"
+VENV_PYTHON=$python "$(dirname "${BASH_SOURCE[0]}")/pip_install.sh" "$venv" "$requirements"
 touch "$stamp"
