@@ -11,6 +11,12 @@ set -eu -o pipefail
 # ansible-test passes integration_config.yml to role targets only; script targets read it here.
 CONFIG=../../integration_config.yml
 
+# The playbooks' admin calls to the simulator go through setup_simulator's sim_admin lookup, on the controller
+# (an ansible.builtin.uri task starts a module process for each); aliases says needs/target/setup_simulator, so
+# that ansible-test copies that target beside this one.
+export ANSIBLE_LOOKUP_PLUGINS
+ANSIBLE_LOOKUP_PLUGINS=$(cd ../setup_simulator/lookup_plugins && pwd)
+
 # config NAME: the value of NAME in integration_config.yml (quoted or not).
 config() {
     sed -n -e "s/^$1: *\"\(.*\)\"$/\1/p" -e "t" -e "s/^$1: *\(.*\)$/\1/p" "$CONFIG"
