@@ -21,6 +21,11 @@ ENGINE_OBSERVABILITY_URL=$(config engine_observability_url)
 ENGINE_OBSERVABILITY_TOKEN=$(config engine_api_token)
 ENGINE_OBSERVABILITY_RATE_LIMIT=$(config engine_api_rate_limit)
 export ANSIBLE_ROLES_PATH=..
+# check.yml reads the simulator's state and request log through setup_simulator's sim_admin lookup, also
+# in a run that does not include the role (an ansible.builtin.url lookup imports ansible.module_utils.urls
+# in every task's fork).
+export ANSIBLE_LOOKUP_PLUGINS
+ANSIBLE_LOOKUP_PLUGINS=$(cd ../setup_simulator/lookup_plugins && pwd)
 # Modules run with the controller's Python (it has requests), as on the implicit localhost.
 export ANSIBLE_PYTHON_INTERPRETER
 ANSIBLE_PYTHON_INTERPRETER=$(python -c 'import sys; print(sys.executable)')
