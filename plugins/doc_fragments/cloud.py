@@ -89,8 +89,6 @@ options:
     type: raw
 notes:
   - Proxies are taken from the E(HTTPS_PROXY), E(HTTP_PROXY) and E(NO_PROXY) environment variables.
-requirements:
-  - requests
 '''
 
     # The service every module of the cloud management API works on (service_info lists them all without it).

@@ -66,8 +66,6 @@ options:
     type: raw
 notes:
   - Proxies are taken from the E(HTTPS_PROXY), E(HTTP_PROXY) and E(NO_PROXY) environment variables.
-requirements:
-  - requests
 '''
 
     # The observability API's options as the management modules see them: accepted and ignored.

@@ -13,10 +13,9 @@ __metaclass__ = type
 
 import itertools
 import re
-import traceback
 
 from ansible.module_utils.ansible_release import __version__ as ANSIBLE_VERSION
-from ansible.module_utils.basic import AnsibleModule, env_fallback, missing_required_lib
+from ansible.module_utils.basic import AnsibleModule, env_fallback
 
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
 from ansible_collections.engine.cloud.plugins.module_utils import pacer as pacing
@@ -155,10 +154,6 @@ class EngineModule(AnsibleModule):
         spec = self.api.argument_spec()
         spec.update(argument_spec)
         super(EngineModule, self).__init__(argument_spec=spec, supports_check_mode=supports_check_mode, **kwargs)
-        if http.REQUESTS_IMPORT_ERROR is not None:
-            self.fail_json(msg=missing_required_lib('requests'),
-                           exception=''.join(traceback.format_exception_only(type(http.REQUESTS_IMPORT_ERROR),
-                                                                             http.REQUESTS_IMPORT_ERROR)))
         self.client = self.api.connect(self.params, self.warn, self.fail_on_errors, self.uuid_options)
         if 'wait_timeout' in self.params:
             self.fail_on_errors(None if self.params['wait_timeout'] >= 1

@@ -3,32 +3,30 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""The one HTTP client every module uses: a requests session with auth, timeouts,
-retries with backoff, error parsing into a single exception, and every attempt paced
-under the API's rate limit (pacer.py)."""
+"""The one HTTP client every module uses: a keep-alive connection of the standard library
+(http.client), with auth, timeouts, retries with backoff, error parsing into a single exception,
+and every attempt paced under the API's rate limit (pacer.py)."""
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import base64
 import email.utils
+import http.client
 import json
+import os
 import random
 import re
+import select
 import socket
+import ssl
+from urllib.parse import unquote, urlencode, urlsplit
 
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.compare import mask_secret_text
 from ansible_collections.engine.cloud.plugins.module_utils.pacer import UNPACED
 from ansible_collections.engine.cloud.plugins.module_utils.validate import url_without_credentials
-
-try:
-    import requests
-    from urllib3.exceptions import NewConnectionError
-    REQUESTS_IMPORT_ERROR = None
-except ImportError as exc:  # pragma: no cover - exercised by the import sanity test
-    requests = NewConnectionError = None
-    REQUESTS_IMPORT_ERROR = exc
 
 RETRY_STATUSES = frozenset((429, 502, 503, 504))
 BACKOFF_BASE = 1.0
@@ -37,9 +35,6 @@ BACKOFF_CAP = 30.0
 RETRY_AFTER_CAP = 60.0
 _ERROR_CODE = re.compile(r'^([A-Z][A-Z_]+):\s*(.*)$', re.S)
 _HTML_TITLE = re.compile(r'<title>(.*?)</title>', re.I | re.S)
-# urllib3 starts a connection failure with the connection object, which names the host the URL
-# already shows: "HTTPConnection(host='h', port=1): " (urllib3 2) or "<urllib3...HTTPConnection object at 0x..>: " (1.26).
-_CONNECTION_PREFIX = re.compile(r"^(?:<[^<>]* object at 0x[0-9a-fA-F]+>|\w+\(host='[^']*', port=\d+\)):\s*")
 _MAX_TEXT = 300
 # Writes that are not safe to send twice. When the answer to one is lost (a timeout, a reset after
 # sending, or a 502, 503 or 504 from a gateway), the server may have applied it, so it is not retried:
@@ -50,6 +45,18 @@ LOST_ANSWER_STATUSES = frozenset((502, 503, 504))
 LOST_ANSWER_HINT = 'The answer to this write was lost, so it may have been applied; it was not sent again'
 CA_HINT = ('If the API has a certificate of a private CA, give its CA bundle with REQUESTS_CA_BUNDLE=/path/to/ca.pem; '
            'set validate_certs to false only against a test server you control')
+# The CA bundle a verified connection trusts, as requests read it (the collection used requests before).
+CA_BUNDLE_ENV = ('REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE')
+
+
+class ConnectionFailed(Exception):
+    """A request that got no HTTP answer. reached: whether it may have reached the server (False when
+    no connection was ever open: refused, a name that did not resolve, a connect timeout, a TLS
+    handshake that failed); timeout, tls, unresolved: why."""
+
+    def __init__(self, text, reached, timeout=False, tls=False, unresolved=False):
+        super(ConnectionFailed, self).__init__(text)
+        self.reached, self.timeout, self.tls, self.unresolved = reached, timeout, tls, unresolved
 
 
 class ApiError(Exception):
@@ -138,39 +145,6 @@ def _answer_text(text):
     return _short(mask_secret_text(text or ''))
 
 
-def _causes(exc):
-    """exc and every exception behind it: urllib3's reason, __cause__, __context__, exception arguments."""
-    found, pending = [], [exc]
-    while pending:
-        current = pending.pop(0)
-        if not isinstance(current, BaseException) or any(current is known for known in found):
-            continue
-        found.append(current)
-        pending.extend([getattr(current, 'reason', None), current.__cause__, current.__context__] + list(current.args))
-    return found
-
-
-def is_name_resolution_failure(exc):
-    """Whether exc comes from a host name that did not resolve (retrying it does not help)."""
-    return any(isinstance(cause, socket.gaierror) for cause in _causes(exc))
-
-
-def never_connected(exc):
-    """Whether exc happened before a connection was open (refused, unresolved name, connect
-    timeout): nothing was sent, and the address is what to check."""
-    return isinstance(exc, requests.exceptions.ConnectTimeout) or any(isinstance(cause, NewConnectionError) for cause in _causes(exc))
-
-
-def describe_cause(exc):
-    """Why a connection failed, in urllib3's words without its wrapping: the reason of its
-    MaxRetryError ("Failed to resolve 'h' ([Errno -2] Name or service not known)"), else exc's text."""
-    for cause in _causes(exc):
-        reason = getattr(cause, 'reason', None)
-        if isinstance(reason, BaseException):
-            return _short(_CONNECTION_PREFIX.sub('', str(reason)))
-    return _short(str(exc))
-
-
 def describe_error_body(text, content_type=''):
     """(code, message, request_id) from any error body either API sends, or a proxy in between."""
     body = None
@@ -193,8 +167,151 @@ def describe_error_body(text, content_type=''):
     return None, _answer_text(text) or 'empty response body', None
 
 
+class Connection:
+    """One keep-alive connection to the API's host, through http.client. A verified TLS connection trusts
+    the CA bundle of REQUESTS_CA_BUNDLE or CURL_CA_BUNDLE when one is set, else certifi's where it is
+    installed, else the system's; HTTPS_PROXY, HTTP_PROXY, ALL_PROXY and NO_PROXY apply as urllib reads
+    them (an HTTPS API through the proxy's CONNECT tunnel)."""
+
+    def __init__(self, base_url, timeout, validate_certs=True):
+        parts = urlsplit(base_url)
+        self.https = parts.scheme == 'https'
+        self.host, self.port = parts.hostname, parts.port or (443 if self.https else 80)
+        self.origin = '%s://%s' % (parts.scheme, parts.netloc.rpartition('@')[2])
+        self.timeout = timeout
+        self.context = _tls_context(validate_certs) if self.https else None
+        self.proxy = _proxy(parts)
+        self._open = None
+
+    def send(self, method, target, headers, body=None):
+        """(status, headers, body) of one request; ConnectionFailed when no answer came."""
+        connection = self._connection()
+        if self.proxy is not None and not self.https:
+            target, headers = self.origin + target, dict(headers, **self.proxy[2])
+        try:
+            connection.request(method, target, body=body, headers=headers)
+            response = connection.getresponse()
+            data = response.read()
+        except socket.timeout:
+            self.close()
+            raise ConnectionFailed('timed out', reached=True, timeout=True)
+        except (OSError, http.client.HTTPException) as exc:
+            self.close()
+            raise ConnectionFailed('Connection aborted: %s' % (exc or type(exc).__name__), reached=True)
+        if response.will_close:
+            self.close()
+        return response.status, response.headers, data
+
+    def close(self):
+        if self._open is not None:
+            self._open.close()
+            self._open = None
+
+    def _connection(self):
+        """The open connection, or a new one when there is none or the server closed it while it was idle
+        (it then reads as ready: nothing is sent on a connection the server may have dropped)."""
+        if self._open is not None and self._open.sock is not None and not _readable(self._open.sock):
+            return self._open
+        self.close()
+        host, port = (self.proxy[0], self.proxy[1]) if self.proxy is not None else (self.host, self.port)
+        if self.https:
+            connection = http.client.HTTPSConnection(host, port, timeout=self.timeout, context=self.context)
+            if self.proxy is not None:
+                connection.set_tunnel(self.host, self.port, headers=self.proxy[2])
+        else:
+            connection = http.client.HTTPConnection(host, port, timeout=self.timeout)
+        try:
+            connection.connect()
+        except socket.gaierror as exc:
+            raise ConnectionFailed("Failed to resolve '%s' (%s)" % (host, _os_error_text(exc)), reached=False, unresolved=True)
+        except ssl.SSLError as exc:
+            raise ConnectionFailed(_os_error_text(exc), reached=False, tls=True)
+        except socket.timeout:
+            raise ConnectionFailed('timed out', reached=False, timeout=True)
+        except OSError as exc:
+            raise ConnectionFailed('Failed to establish a new connection: %s' % _os_error_text(exc), reached=False)
+        self._open = connection
+        return connection
+
+
+def _readable(sock):
+    try:
+        return bool(select.select([sock], [], [], 0)[0])
+    except (OSError, ValueError):
+        return True
+
+
+def _os_error_text(exc):
+    """[Errno 111] Connection refused: the text of an OSError, with the reason of an ssl.SSLError."""
+    if isinstance(exc, ssl.SSLError) and getattr(exc, 'verify_message', None):
+        return '[SSL: %s] certificate verify failed: %s' % (exc.reason, exc.verify_message)
+    return str(exc) if exc.args else type(exc).__name__
+
+
+def _tls_context(validate_certs):
+    if not validate_certs:
+        context = ssl.create_default_context()
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+        return context
+    bundle = next((os.environ[name] for name in CA_BUNDLE_ENV if os.environ.get(name)), None) or _certifi_bundle()
+    if bundle is not None and os.path.isdir(bundle):
+        return ssl.create_default_context(capath=bundle)
+    return ssl.create_default_context(cafile=bundle)
+
+
+def _certifi_bundle():
+    try:
+        import certifi  # pylint: disable=import-outside-toplevel
+    except ImportError:
+        return None
+    return certifi.where()
+
+
+def _proxy(parts):
+    """(host, port, headers) of the proxy that the environment names for this URL, or None."""
+    if not any(name.lower().endswith('_proxy') for name in os.environ):
+        return None
+    import urllib.request  # pylint: disable=import-outside-toplevel  # only when a proxy variable is set
+    proxies = urllib.request.getproxies_environment()
+    if urllib.request.proxy_bypass_environment(parts.hostname, proxies) or _in_no_proxy_range(parts.hostname, proxies):
+        return None
+    url = proxies.get(parts.scheme) or proxies.get('all')
+    if not url:
+        return None
+    proxy = urlsplit(url if '://' in url else 'http://' + url)
+    headers = {}
+    if proxy.username:
+        credentials = '%s:%s' % (unquote(proxy.username), unquote(proxy.password or ''))
+        headers['Proxy-Authorization'] = 'Basic %s' % base64.b64encode(credentials.encode('utf-8')).decode('ascii')
+    return proxy.hostname, proxy.port or 80, headers
+
+
+def _in_no_proxy_range(host, proxies):
+    """Whether host is an address in a range of NO_PROXY (10.0.0.0/8), which urllib does not read."""
+    import ipaddress  # pylint: disable=import-outside-toplevel
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    for entry in proxies.get('no', '').split(','):
+        try:
+            if '/' in entry and address in ipaddress.ip_network(entry.strip(), strict=False):
+                return True
+        except ValueError:
+            continue
+    return False
+
+
+def _query(params):
+    """The query string of params (a dictionary or a list of pairs): a None value left out, a list as one
+    pair per element."""
+    pairs = [(name, value) for name, value in (params.items() if isinstance(params, dict) else params or ()) if value is not None]
+    return '?' + urlencode(pairs, doseq=True) if pairs else ''
+
+
 class HttpClient:
-    """One keep-alive session for one module run, against one API base address."""
+    """One keep-alive connection for one module run, against one API base address."""
 
     def __init__(self, base_url, auth=None, token=None, timeout=30, validate_certs=True, retries=5,
                  user_agent='engine.cloud', auth_hint=None, url_hint=None, jitter=random.random, pacer=UNPACED,
@@ -207,14 +324,16 @@ class HttpClient:
         self.auth_hint = auth_hint
         self.url_hint = url_hint
         self._jitter = jitter
-        self.session = requests.Session()
-        self.session.verify = validate_certs
-        self.session.headers['User-Agent'] = user_agent
-        self.session.headers['Accept'] = 'application/json'
+        self.connection = Connection(self.base_url, timeout, validate_certs)
+        self.prefix = urlsplit(self.base_url).path
+        self.headers = {'User-Agent': user_agent, 'Accept': 'application/json'}
+        parts = urlsplit(self.base_url)
+        if auth is None and parts.username:
+            auth = (unquote(parts.username), unquote(parts.password or ''))
         if auth is not None:
-            self.session.auth = auth
+            self.headers['Authorization'] = 'Basic %s' % base64.b64encode(('%s:%s' % auth).encode('utf-8')).decode('ascii')
         if token is not None:
-            self.session.headers['Authorization'] = 'Bearer %s' % token
+            self.headers['Authorization'] = 'Bearer %s' % token
 
     def backoff(self, attempt):
         """Exponential backoff with jitter: between half and all of base * 2**attempt, capped."""
@@ -227,7 +346,10 @@ class HttpClient:
         once: this write is never replayed, whatever the API's not_replayable says (a create or a delete of
         the lifecycle, on either API): a lost answer raises (ApiError.answer_lost) for the caller to judge.
         on_send() is called when each attempt leaves (after its pacing wait)."""
-        url = self.base_url + path
+        target = self.prefix + path + _query(params)
+        headers, data = self.headers, None
+        if body is not None:
+            headers, data = dict(headers, **{'Content-Type': 'application/json'}), json.dumps(body).encode('utf-8')
         attempt = 0
         while True:
             attempt += 1
@@ -235,22 +357,22 @@ class HttpClient:
             if on_send is not None:
                 on_send()
             try:
-                response = self.session.request(method, url, params=params, json=body, timeout=self.timeout)
-            except requests.exceptions.RequestException as exc:
+                status, answer_headers, content = self.connection.send(method, target, headers, data)
+            except ConnectionFailed as exc:
                 lost = self._answer_lost(method, exc=exc, once=once)
-                if lost or not self._retryable_exception(exc) or attempt > self.retries:
+                if lost or exc.tls or exc.unresolved or attempt > self.retries:
                     raise self._exception_error(exc, method, path, attempt, lost)
                 CLOCK.sleep(self.backoff(attempt - 1))
                 continue
-            if response.status_code == 429:
-                self.pacer.refused(server_wait(response.headers))
-            if response.status_code in RETRY_STATUSES and attempt <= self.retries and not self._answer_lost(method, status=response.status_code, once=once):
-                wait = server_wait(response.headers)
+            if status == 429:
+                self.pacer.refused(server_wait(answer_headers))
+            if status in RETRY_STATUSES and attempt <= self.retries and not self._answer_lost(method, status=status, once=once):
+                wait = server_wait(answer_headers)
                 CLOCK.sleep(self.backoff(attempt - 1) if wait is None else wait)
                 continue
-            if response.status_code >= 400:
-                raise self._error(response, method, path, attempt, once)
-            return self._parse(response, method, path, attempt)
+            if status >= 400:
+                raise self._error(status, answer_headers, content, method, path, attempt, once)
+            return self._parse(status, answer_headers, content, method, path, attempt)
 
     def _answer_lost(self, method, exc=None, status=None, once=False):
         """Whether a write that is not safe to replay may have been applied although its answer is lost.
@@ -259,14 +381,7 @@ class HttpClient:
             return False
         if exc is None:
             return status in LOST_ANSWER_STATUSES
-        return self._retryable_exception(exc) and not never_connected(exc)
-
-    @staticmethod
-    def _retryable_exception(exc):
-        if isinstance(exc, requests.exceptions.SSLError) or is_name_resolution_failure(exc):
-            return False
-        return isinstance(exc, (requests.exceptions.ConnectionError, requests.exceptions.Timeout,
-                                requests.exceptions.ChunkedEncodingError))
+        return exc.reached
 
     def url_of(self, path):
         """The URL a path is sent to, as messages show it: whole, but without user:password@."""
@@ -277,36 +392,36 @@ class HttpClient:
                         hint=LOST_ANSWER_HINT if lost else self._exception_hint(exc), answer_lost=lost)
 
     def _describe_exception(self, exc):
-        if isinstance(exc, requests.exceptions.SSLError):
-            return 'TLS certificate verification failed: %s' % describe_cause(exc)
-        if isinstance(exc, requests.exceptions.ConnectTimeout):
-            return 'no connection within api_timeout (%s s)' % self.timeout
-        if isinstance(exc, requests.exceptions.Timeout):
-            return 'no response within api_timeout (%s s)' % self.timeout
-        if isinstance(exc, requests.exceptions.ConnectionError):
-            return 'connection failed: %s' % describe_cause(exc)
-        return _short(str(exc))
+        if exc.tls:
+            return 'TLS certificate verification failed: %s' % _short(str(exc))
+        if exc.timeout:
+            return '%s within api_timeout (%s s)' % ('no response' if exc.reached else 'no connection', self.timeout)
+        return 'connection failed: %s' % _short(str(exc))
 
     def _exception_hint(self, exc):
         """What to check: the CA for a certificate error; the address when no connection was made."""
-        if isinstance(exc, requests.exceptions.SSLError):
+        if exc.tls:
             return CA_HINT
-        return self.url_hint if never_connected(exc) else None
+        return None if exc.reached else self.url_hint
 
-    def _error(self, response, method, path, attempts, once=False):
-        code, message, request_id = describe_error_body(response.text, response.headers.get('Content-Type', ''))
-        lost = self._answer_lost(method, status=response.status_code, once=once)
-        hint = self.auth_hint if response.status_code == 401 else (LOST_ANSWER_HINT if lost else None)
-        return ApiError(message, status=response.status_code, code=code, method=method, path=path, url=self.url_of(path),
-                        request_id=request_id or response.headers.get('X-Request-Id'), attempts=attempts, hint=hint,
+    def _error(self, status, headers, content, method, path, attempts, once=False):
+        code, message, request_id = describe_error_body(_text(content), headers.get('Content-Type', ''))
+        lost = self._answer_lost(method, status=status, once=once)
+        hint = self.auth_hint if status == 401 else (LOST_ANSWER_HINT if lost else None)
+        return ApiError(message, status=status, code=code, method=method, path=path, url=self.url_of(path),
+                        request_id=request_id or headers.get('X-Request-Id'), attempts=attempts, hint=hint,
                         answer_lost=lost)
 
-    def _parse(self, response, method, path, attempts):
-        if not response.content:
+    def _parse(self, status, headers, content, method, path, attempts):
+        if not content:
             return {}
         try:
-            return response.json()
+            return json.loads(_text(content))
         except ValueError:
-            raise ApiError('the response is not valid JSON: %s' % _answer_text(response.text), status=response.status_code,
-                           method=method, path=path, url=self.url_of(path), request_id=response.headers.get('X-Request-Id'),
+            raise ApiError('the response is not valid JSON: %s' % _answer_text(_text(content)), status=status,
+                           method=method, path=path, url=self.url_of(path), request_id=headers.get('X-Request-Id'),
                            attempts=attempts)
+
+
+def _text(content):
+    return content.decode('utf-8', 'replace')

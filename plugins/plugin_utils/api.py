@@ -18,7 +18,7 @@ from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 from ansible.module_utils.common.parameters import remove_values
 from ansible.module_utils.errors import UnsupportedError
 
-from ansible_collections.engine.cloud.plugins.module_utils.client import REQUESTS_IMPORT_ERROR, ApiError
+from ansible_collections.engine.cloud.plugins.module_utils.client import ApiError
 
 
 def raise_on_errors(errors, secrets=()):
@@ -78,8 +78,6 @@ def open_client(params, api, warn, secrets=()):
     """The HTTP client of one API (a base.Api: cloud.API or observability.API) after the checks a module
     makes before any request, paced like a module's; a bad option is an AnsibleError with secrets masked.
     warn(text) shows a warning."""
-    if REQUESTS_IMPORT_ERROR is not None:
-        raise AnsibleError('the Python library requests is required on the controller: %s' % REQUESTS_IMPORT_ERROR)
     return api.connect(params, warn, lambda *errors: raise_on_errors(errors, secrets))
 
 

@@ -8,7 +8,7 @@ handlers, in process, on one fake clock.
 
 Fixtures:
   clock  a FakeClock that the collection's CLOCK reads (time, monotonic, sleep);
-  sim    an InProcessSimulator on that clock, answering every request requests sends to sim.url;
+  sim    an InProcessSimulator on that clock, answering every request the client sends to sim.url;
   run    runs a module's main() for a case written as data (see ModuleRun) and checks it;
   case   each entry of the test file's CASES ({id: case}) in turn;
   controller  the controller's process, for the tests of the inventory and lookup plugins;
@@ -17,7 +17,7 @@ Fixtures:
          test reads or writes the user's own (~/.cache/engine.cloud/pacing) or another test's.
 
 What sim does to the test process, each in one place below: patch_clock (CLOCK), patch_transport
-(requests.adapters.HTTPAdapter.send, the one patched place of the HTTP layer) and
+(client.Connection.send, the one patched place of the HTTP layer) and
 keep_host_state_private (whatever a module run keeps per user goes into the test's own directory).
 """
 
@@ -26,21 +26,17 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import contextlib
-import http.client
-import io
+import email.message
 import json
 from urllib.parse import urlencode, urlsplit
 
 import pytest
-import requests
 from ansible.module_utils import basic
 from ansible.module_utils.common import warnings as module_warnings
 from hypothesis import settings
 from ansible.utils.display import Display
-from urllib3.exceptions import ProtocolError
-from urllib3.response import HTTPResponse
 
-from ansible_collections.engine.cloud.plugins.module_utils import shared_reads
+from ansible_collections.engine.cloud.plugins.module_utils import client, shared_reads
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.pacer import DIRECTORY_ENV
 from ansible_collections.engine.cloud.tests.simulator import fixture_ids, server
@@ -102,11 +98,11 @@ class FakeClock:
 
 
 class InProcessSimulator(AdminCalls):
-    """The simulator's Store and dispatch() without a socket, at url. answer() turns a prepared request
-    of requests into what the HTTP server would have sent, faults included: a ``reset`` raises
-    ConnectionError; a ``delay`` moves the clock (by api_timeout at most) and, when longer than
-    the timeout, raises ReadTimeout after the request was applied (its answer is lost). A request
-    to any other address fails as an unknown host does, and reaches nothing."""
+    """The simulator's Store and dispatch() without a socket, at url. answer() turns a request of the
+    client's Connection into what the HTTP server would have sent, faults included: a ``reset`` raises
+    ConnectionFailed (reached); a ``delay`` moves the clock (by api_timeout at most) and, when longer than
+    the timeout, raises ConnectionFailed (a timeout, reached) after the request was applied (its answer
+    is lost). A request to any other address fails as an unknown host does, and reaches nothing."""
 
     url = SIM_URL
 
@@ -135,27 +131,31 @@ class InProcessSimulator(AdminCalls):
         """One object of the state ('services', 'pipes', ...), as the simulator holds it."""
         return next(item for item in self.state()[kind] if item['id'] == object_id)
 
-    def answer(self, adapter, prepared, timeout):
+    def answer(self, connection, method, target, headers, body):
         if self.scripted:
             raise self.scripted.pop(0)
-        _refuse_other_hosts(prepared)
+        _refuse_other_hosts(connection)
         self._apply_scheduled()
-        read_timeout = timeout[1] if isinstance(timeout, tuple) else timeout
         lost = []
 
         def pause(seconds):
-            waited = seconds if read_timeout is None else min(seconds, read_timeout)
+            waited = seconds if connection.timeout is None else min(seconds, connection.timeout)
             self.clock.advance(waited)
             if waited < seconds:
                 lost.append(seconds)
 
-        response = server.dispatch(self.store, _simulator_request(prepared), pause)
+        sent_headers = email.message.Message()  # case-insensitive, as the HTTP server reads them
+        for name, value in headers.items():
+            sent_headers[name] = value
+        response = server.dispatch(self.store, server.Request(method, target, sent_headers, body or b''), pause)
         if response is None:
-            raise requests.exceptions.ConnectionError(
-                ProtocolError('Connection aborted.', ConnectionResetError(104, 'Connection reset by peer')), request=prepared)
+            raise client.ConnectionFailed('Connection aborted: [Errno 104] Connection reset by peer', reached=True)
         if lost:
-            raise requests.exceptions.ReadTimeout('%s: Read timed out. (read timeout=%s)' % (SIM_URL, read_timeout), request=prepared)
-        return adapter.build_response(prepared, _urllib3_response(response, prepared.method))
+            raise client.ConnectionFailed('timed out', reached=True, timeout=True)
+        answer_headers = email.message.Message()
+        for name, value in dict(response.headers, **{'Content-Type': response.content_type}).items():
+            answer_headers[name] = str(value)
+        return response.status, answer_headers, response.body
 
     def _apply_scheduled(self):
         due = [item for item in self.scheduled if item[0] <= self.clock.now]
@@ -164,24 +164,11 @@ class InProcessSimulator(AdminCalls):
             self.edit(*item[1:])
 
 
-def _refuse_other_hosts(prepared):
-    host, simulator = urlsplit(prepared.url), urlsplit(SIM_URL)
-    if (host.scheme, host.hostname, host.port) != (simulator.scheme, simulator.hostname, simulator.port):
-        raise requests.exceptions.ConnectionError(
-            "Failed to resolve '%s' ([Errno -2] Name or service not known; only %s answers here)" % (host.hostname, SIM_URL),
-            request=prepared)
-
-
-def _simulator_request(prepared):
-    body = prepared.body or b''
-    return server.Request(prepared.method, prepared.path_url, prepared.headers, body.encode('utf-8') if isinstance(body, str) else body)
-
-
-def _urllib3_response(response, method):
-    headers = dict(response.headers, **{'Content-Type': response.content_type, 'Content-Length': len(response.body)})
-    return HTTPResponse(body=io.BytesIO(response.body), headers=dict((name, str(value)) for name, value in headers.items()),
-                        status=response.status, reason=http.client.responses.get(response.status, ''), preload_content=False,
-                        request_method=method)
+def _refuse_other_hosts(connection):
+    simulator = urlsplit(SIM_URL)
+    if (connection.https, connection.host, connection.port) != (simulator.scheme == 'https', simulator.hostname, simulator.port or 80):
+        raise client.ConnectionFailed("Failed to resolve '%s' ([Errno -2] Name or service not known; only %s answers here)"
+                                      % (connection.host, SIM_URL), reached=False, unresolved=True)
 
 
 def patch_clock(monkeypatch, clock):
@@ -190,9 +177,9 @@ def patch_clock(monkeypatch, clock):
 
 
 def patch_transport(monkeypatch, simulator):
-    def send(adapter, request, stream=False, timeout=None, verify=True, cert=None, proxies=None):
-        return simulator.answer(adapter, request, timeout)
-    monkeypatch.setattr(requests.adapters.HTTPAdapter, 'send', send)
+    def send(connection, method, target, headers, body=None):
+        return simulator.answer(connection, method, target, headers, body)
+    monkeypatch.setattr(client.Connection, 'send', send)
 
 
 def keep_host_state_private(monkeypatch, directory):

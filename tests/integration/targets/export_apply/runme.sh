@@ -26,7 +26,7 @@ export ANSIBLE_ROLES_PATH=..
 # in every task's fork).
 export ANSIBLE_LOOKUP_PLUGINS
 ANSIBLE_LOOKUP_PLUGINS=$(cd ../setup_simulator/lookup_plugins && pwd)
-# Modules run with the controller's Python (it has requests), as on the implicit localhost.
+# Modules run with the controller's Python, as on the implicit localhost.
 export ANSIBLE_PYTHON_INTERPRETER
 ANSIBLE_PYTHON_INTERPRETER=$(python -c 'import sys; print(sys.executable)')
 

@@ -11,7 +11,6 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import pytest
-import requests
 
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
 from ansible_collections.engine.cloud.plugins.module_utils import cloud
@@ -74,9 +73,9 @@ def test_backoff_bounds_and_cap():
 
 
 @pytest.mark.parametrize('fails, reaches_the_simulator', [
-    (fault(kind='reset'), True),                                     # requests: ConnectionError
-    (fault(kind='delay', delay=40), True),                           # longer than api_timeout: ReadTimeout
-    (requests.exceptions.ChunkedEncodingError('cut'), False),        # scripted: a body cut short
+    (fault(kind='reset'), True),                                     # the connection reset after sending
+    (fault(kind='delay', delay=40), True),                           # longer than api_timeout: no answer in time
+    (http.ConnectionFailed('IncompleteRead(12 bytes read)', reached=True), False),  # scripted: a body cut short
 ], ids=['connection reset', 'read timeout', 'chunked body cut'])
 def test_connection_errors_are_retried(sim, fails, reaches_the_simulator):
     if reaches_the_simulator:
@@ -89,7 +88,7 @@ def test_connection_errors_are_retried(sim, fails, reaches_the_simulator):
 
 
 def test_tls_errors_are_not_retried_and_say_so(sim):
-    sim.script(requests.exceptions.SSLError('certificate verify failed'))
+    sim.script(http.ConnectionFailed('[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed', reached=False, tls=True))
     assert 'TLS certificate verification failed' in str(failure(cloud_client(), 'GET', SERVICE))
     assert sim.requests() == [] and sim.clock.sleeps == []
 
@@ -213,8 +212,7 @@ LOST = 'The answer to this write was lost, so it may have been applied; it was n
 
 
 def refused_connection():
-    from urllib3.exceptions import MaxRetryError, NewConnectionError
-    return requests.exceptions.ConnectionError(MaxRetryError(None, SERVICE, NewConnectionError(None, 'Connection refused')))
+    return http.ConnectionFailed('Failed to establish a new connection: [Errno 111] Connection refused', reached=False)
 
 
 @pytest.mark.parametrize('lost', [fault(status=502), fault(status=503), fault(status=504), fault(kind='reset'),
@@ -247,12 +245,12 @@ def test_a_write_sent_once_is_not_replayed_on_an_api_that_replays_its_method(sim
 
 
 def test_a_patch_cut_short_is_not_sent_again(sim):
-    sim.script(requests.exceptions.ChunkedEncodingError('cut'))
+    sim.script(http.ConnectionFailed('IncompleteRead(12 bytes read)', reached=True))
     assert failure(cloud_client(), 'PATCH', SERVICE, body={'name': 'renamed'}).answer_lost is True
     assert sim.requests() == [] and sim.clock.sleeps == []
 
 
-@pytest.mark.parametrize('never_sent', [requests.exceptions.ConnectTimeout('no connection'), refused_connection()],
+@pytest.mark.parametrize('never_sent', [http.ConnectionFailed('timed out', reached=False, timeout=True), refused_connection()],
                          ids=['connect timeout', 'connection refused'])
 def test_a_patch_that_never_reached_the_server_is_retried(sim, never_sent):
     sim.script(never_sent)

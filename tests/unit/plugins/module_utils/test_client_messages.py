@@ -4,23 +4,24 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 """What a failed call says: the whole URL without credentials, the cause of a connection failure
-(also when urllib3's text is long), and what to check. The connection failures are real ones,
-through requests and urllib3: a closed port, and a host name that does not resolve."""
+(also when its text is long), and what to check. The connection failures are real ones, through
+http.client: a closed port, and a host name that does not resolve."""
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import email.message
+import json
 import socket
 
 import pytest
-import requests
 
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 
 URL_HINT = 'Check api_url or the ENGINE_CLOUD_API_URL environment variable'
-# A path as long as the management API's: urllib3 repeats it in its message, before the cause.
+# A path as long as the management API's (a message names the whole URL, then the cause).
 LONG_PATH = '/v1/organizations/%s/services/%s/pipes/%s/settings' % ('7' * 36, '3' * 36, '9' * 36)
 
 
@@ -83,30 +84,24 @@ def test_credentials_in_the_base_address_are_never_shown(closed_port, sleeps):
     assert error.url == 'http://127.0.0.1:%d/v1/x' % closed_port
 
 
-class Answer(requests.adapters.BaseAdapter):
-    """Answers every request with one status and JSON body, or raises one exception."""
+class Answer:
+    """Stands in for the client's Connection: answers every request with one status and JSON body, or
+    raises one exception."""
 
     def __init__(self, status=None, body=None, exception=None):
-        super(Answer, self).__init__()
         self.status, self.body, self.exception = status, body, exception
 
-    def send(self, request, **kwargs):
+    def send(self, method, target, headers, body=None):
         if self.exception is not None:
             raise self.exception
-        response = requests.Response()
-        response.status_code = self.status
-        response.headers['Content-Type'] = 'application/json'
-        response._content = requests.compat.json.dumps(self.body).encode()
-        response.url, response.request = request.url, request
-        return response
-
-    def close(self):
-        pass
+        answer_headers = email.message.Message()
+        answer_headers['Content-Type'] = 'application/json'
+        return self.status, answer_headers, json.dumps(self.body).encode()
 
 
-def answering(base_url, adapter, **options):
+def answering(base_url, answer, **options):
     client = http.HttpClient(base_url, retries=0, **options)
-    client.session.mount('https://', adapter)
+    client.connection = answer
     return client
 
 
@@ -120,8 +115,9 @@ def test_an_api_error_names_scheme_host_port_and_path_but_not_the_credentials():
 
 
 def test_a_certificate_error_points_at_the_ca_bundle_first():
-    client = answering('https://api.engine.example', Answer(exception=requests.exceptions.SSLError(
-        '[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: self-signed certificate')), url_hint=URL_HINT)
+    client = answering('https://api.engine.example', Answer(exception=http.ConnectionFailed(
+        '[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: self-signed certificate', reached=False, tls=True)),
+        url_hint=URL_HINT)
     message = str(failure(client))
     assert 'TLS certificate verification failed: [SSL: CERTIFICATE_VERIFY_FAILED]' in message
     assert message.index('REQUESTS_CA_BUNDLE') < message.index('validate_certs'), message
@@ -129,14 +125,14 @@ def test_a_certificate_error_points_at_the_ca_bundle_first():
 
 
 def test_no_connection_within_the_timeout_points_at_the_address():
-    client = answering('https://api.engine.example', Answer(exception=requests.exceptions.ConnectTimeout('timed out')),
+    client = answering('https://api.engine.example', Answer(exception=http.ConnectionFailed('timed out', reached=False, timeout=True)),
                        url_hint=URL_HINT, timeout=7)
     message = str(failure(client))
     assert message.endswith('failed: no connection within api_timeout (7 s). %s' % URL_HINT), message
 
 
 def test_a_lost_answer_is_not_blamed_on_the_address():
-    client = answering('https://api.engine.example', Answer(exception=requests.exceptions.ConnectionError('reset by peer')),
+    client = answering('https://api.engine.example', Answer(exception=http.ConnectionFailed('reset by peer', reached=True)),
                        url_hint=URL_HINT)
     message = str(failure(client))
     assert message.endswith('failed: connection failed: reset by peer'), message
@@ -183,7 +179,6 @@ class TextAnswer(Answer):
         super(TextAnswer, self).__init__(status)
         self.text = text
 
-    def send(self, request, **kwargs):
-        response = super(TextAnswer, self).send(request, **kwargs)
-        response._content = self.text.encode()
-        return response
+    def send(self, method, target, headers, body=None):
+        status, answer_headers, dummy = super(TextAnswer, self).send(method, target, headers, body)
+        return status, answer_headers, self.text.encode()
