@@ -193,7 +193,7 @@ requests 0
 # variables, a hostname template reads its name, and the file never appears.
 marker="$work/rendered-from-api-data"
 injected="{{ lookup('pipe', 'touch $marker') }}"
-injected_id=$(python3 inject.py "$(config engine_sim_admin_url)" "$injected")
+injected_id=$(python3 admin.py "$(config engine_sim_admin_url)" inject "$injected")
 printf 'plugin: engine.cloud.services\nhostname: "{{ engine_name }}"\nfilters:\n  tags:\n    owner:\n' >"$work/injected.engine_cloud.yml"
 run cloud_env ENGINE_INJECTED="$injected" ansible-playbook -i "$work/injected.engine_cloud.yml" -e "@$CONFIG" \
     -e "injected_id=$injected_id" check_injection.yml
@@ -207,7 +207,7 @@ fi
 
 # 8. dev-sandbox softdeleted and renamed ingest-eu, as a list may show a deleted service for a while.
 reset
-deleted_id=$(python3 softdelete.py "$(config engine_sim_admin_url)" dev-sandbox ingest-eu)
+deleted_id=$(python3 admin.py "$(config engine_sim_admin_url)" softdelete dev-sandbox ingest-eu)
 printf 'plugin: engine.cloud.services\n' >"$work/plain.engine_cloud.yml"
 run cloud_env ansible-inventory -i "$work/plain.engine_cloud.yml" --graph
 grep -q -- '--ingest-eu$' "$work/last.log"
