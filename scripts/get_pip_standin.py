@@ -71,11 +71,6 @@ def unpack(wheel):
         dist_info = next(name.split('/')[0] for name in archive.namelist() if name.split('/')[0].endswith('.dist-info'))
     with open(os.path.join(purelib, dist_info, 'INSTALLER'), 'w') as handle:
         handle.write('get-pip stand-in\n')
-    # The environment's own pip configuration (pip's "site" file): its requirements are installed without
-    # compiling every file to bytecode (pylint's: 1.1 against 1.9 CPU-s); Python writes the bytecode of
-    # what a test imports when it first imports it.
-    with open(os.path.join(sys.prefix, 'pip.conf'), 'w') as handle:
-        handle.write('[install]\ncompile = false\n')
     return 0
 
 
