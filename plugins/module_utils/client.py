@@ -280,11 +280,18 @@ def _proxy(parts):
     if not url:
         return None
     proxy = urlsplit(url if '://' in url else 'http://' + url)
-    headers = {}
-    if proxy.username:
-        credentials = '%s:%s' % (unquote(proxy.username), unquote(proxy.password or ''))
-        headers['Proxy-Authorization'] = 'Basic %s' % base64.b64encode(credentials.encode('utf-8')).decode('ascii')
+    headers = {'Proxy-Authorization': _basic(_credentials(proxy))} if proxy.username else {}
     return proxy.hostname, proxy.port or 80, headers
+
+
+def _credentials(parts):
+    """(user, password) of a URL's user:password@, unquoted."""
+    return unquote(parts.username), unquote(parts.password or '')
+
+
+def _basic(credentials):
+    """The value of an Authorization header of the basic scheme, for (user, password)."""
+    return 'Basic %s' % base64.b64encode(('%s:%s' % credentials).encode('utf-8')).decode('ascii')
 
 
 def _in_no_proxy_range(host, proxies):
@@ -325,13 +332,13 @@ class HttpClient:
         self.url_hint = url_hint
         self._jitter = jitter
         self.connection = Connection(self.base_url, timeout, validate_certs)
-        self.prefix = urlsplit(self.base_url).path
-        self.headers = {'User-Agent': user_agent, 'Accept': 'application/json'}
         parts = urlsplit(self.base_url)
+        self.prefix = parts.path
+        self.headers = {'User-Agent': user_agent, 'Accept': 'application/json'}
         if auth is None and parts.username:
-            auth = (unquote(parts.username), unquote(parts.password or ''))
+            auth = _credentials(parts)
         if auth is not None:
-            self.headers['Authorization'] = 'Basic %s' % base64.b64encode(('%s:%s' % auth).encode('utf-8')).decode('ascii')
+            self.headers['Authorization'] = _basic(auth)
         if token is not None:
             self.headers['Authorization'] = 'Bearer %s' % token
 

@@ -144,24 +144,27 @@ class InProcessSimulator(AdminCalls):
             if waited < seconds:
                 lost.append(seconds)
 
-        sent_headers = email.message.Message()  # case-insensitive, as the HTTP server reads them
-        for name, value in headers.items():
-            sent_headers[name] = value
-        response = server.dispatch(self.store, server.Request(method, target, sent_headers, body or b''), pause)
+        # the headers as the HTTP server reads them (case-insensitive)
+        response = server.dispatch(self.store, server.Request(method, target, _message(headers), body or b''), pause)
         if response is None:
             raise client.ConnectionFailed('Connection aborted: [Errno 104] Connection reset by peer', reached=True)
         if lost:
             raise client.ConnectionFailed('timed out', reached=True, timeout=True)
-        answer_headers = email.message.Message()
-        for name, value in dict(response.headers, **{'Content-Type': response.content_type}).items():
-            answer_headers[name] = str(value)
-        return response.status, answer_headers, response.body
+        return response.status, _message(dict(response.headers, **{'Content-Type': response.content_type})), response.body
 
     def _apply_scheduled(self):
         due = [item for item in self.scheduled if item[0] <= self.clock.now]
         for item in due:
             self.scheduled.remove(item)
             self.edit(*item[1:])
+
+
+def _message(headers):
+    """Headers as http.client and http.server hold them: an email Message, its names case-insensitive."""
+    message = email.message.Message()
+    for name, value in headers.items():
+        message[name] = str(value)
+    return message
 
 
 def _refuse_other_hosts(connection):
