@@ -41,7 +41,7 @@ help:
 	@echo "make sanity       ansible-test sanity (--venv, Python 3.11)"
 	@echo "make lint         ansible-lint --profile production"
 	@echo "make units        pytest tests/unit (from a layout copy)"
-	@echo "make simtests     pytest tests/simulator"
+	@echo "make simtests     pytest tests/simulator and tests/tools (the test tooling)"
 	@echo "make integration  ansible-test integration against a private simulator [TARGETS=...]"
 	@echo "make demo         build, install, start the simulator, run playbooks/demo.yml"
 	@echo "make reliability  faults, bad input, secrets, TLS, load (tests/reliability); make load: load only"
@@ -60,11 +60,13 @@ venv: $(STAMP)
 # 1 CPU-second where pip took 13; pip again if uv fails). Neither compiles bytecode at install time:
 # Python writes the bytecode of what is imported when it is first imported, in the stages that run
 # side by side on both cores, instead of one core compiling every installed file before they start.
-$(STAMP): requirements-dev.txt requirements-uv.txt
+# The venv's module processes share their compiled imports (scripts/zipimport_cache.py).
+$(STAMP): requirements-dev.txt requirements-uv.txt scripts/zipimport_cache.py
 	@test -x $(BIN)/python || { echo "venv: creating $(VENV)"; $(PYTHON) -m venv $(VENV_DIR); }
 	@$(BIN)/python -m pip install -qq --no-compile --disable-pip-version-check -r requirements-uv.txt \
 	    || echo "venv: uv could not be installed; pip installs everything" >&2
 	@scripts/pip_install.sh $(VENV_DIR) requirements-dev.txt
+	@$(BIN)/python scripts/zipimport_cache.py install
 	@touch $@
 
 layout:
@@ -127,7 +129,7 @@ units: venv
 simtests: venv
 	@if ! find tests/simulator -name 'test_*.py' 2>/dev/null | grep -q .; then \
 	    echo "simtests: no tests under tests/simulator yet: skipped"; exit 0; fi; \
-	python -m pytest tests/simulator -q -p no:cacheprovider
+	python -m pytest tests/simulator tests/tools -q -p no:cacheprovider
 
 integration: venv
 	VENV=$(VENV_DIR) scripts/integration.sh $(TARGETS)

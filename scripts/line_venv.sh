@@ -2,15 +2,18 @@
 # scripts/line_venv.sh VENV REQUIREMENTS PYTHON: the virtualenv of one ansible-core line of make
 # test's version matrix. Creates VENV with the interpreter PYTHON and installs the pinned
 # REQUIREMENTS into it, unless its stamp is newer than REQUIREMENTS; under a lock, so that two
-# stages of one line that start together install it once.
+# stages of one line that start together install it once. Its module processes share their compiled
+# imports (scripts/zipimport_cache.py).
 set -euo pipefail
 venv=$1 requirements=$2 python=$3
 mkdir -p "$venv"
 exec 9>"$venv/.line_venv.lock"  # not .lock: uv locks that one while it installs
 flock 9
 stamp="$venv/.requirements.stamp"
-if [ -f "$stamp" ] && [ "$stamp" -nt "$requirements" ]; then
+scripts=$(dirname "${BASH_SOURCE[0]}")
+if [ -f "$stamp" ] && [ "$stamp" -nt "$requirements" ] && [ "$stamp" -nt "$scripts/zipimport_cache.py" ]; then
     exit 0
 fi
-VENV_PYTHON=$python "$(dirname "${BASH_SOURCE[0]}")/pip_install.sh" "$venv" "$requirements"
+VENV_PYTHON=$python "$scripts/pip_install.sh" "$venv" "$requirements"
+"$venv/bin/python" "$scripts/zipimport_cache.py" install
 touch "$stamp"
