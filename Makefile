@@ -51,7 +51,7 @@ help:
 	@echo "                  units-, integration- (MATRIX_TARGETS), demo-<line>, sanity-2.21"
 	@echo "make changelog    lint the changelog fragments (changelogs/fragments/)"
 	@echo "make release      fold the fragments into the $(VERSION) release: changelogs/changelog.yaml, CHANGELOG.rst"
-	@echo "make clean        remove build/, dist/, .collections/, tests/output/ (keeps $(VENV))"
+	@echo "make clean        remove build/, dist/, .collections/, tests/output/, the venvs' bytecode caches (keeps the venvs)"
 
 venv: $(STAMP)
 
@@ -176,7 +176,7 @@ release: changelog
 	antsibull-changelog release --reload-plugins
 
 clean:
-	rm -rf build dist .collections tests/output
+	rm -rf build dist .collections tests/output $(VENV_DIR)/.zipimport-cache .venv-*/.zipimport-cache
 
 # ---- reliability suite (tests/reliability/, owned by the reliability engineer) ----------------
 # Faults, bad input, secrets, TLS and load, through real ansible-playbook runs against private
