@@ -173,13 +173,14 @@ class Connection:
     installed, else the system's; HTTPS_PROXY, HTTP_PROXY, ALL_PROXY and NO_PROXY apply as urllib reads
     them (an HTTPS API through the proxy's CONNECT tunnel)."""
 
-    def __init__(self, base_url, timeout, validate_certs=True):
-        parts = urlsplit(base_url)
+    def __init__(self, parts, timeout, validate_certs=True):
+        """parts: the API's base address, urlsplit."""
         self.https = parts.scheme == 'https'
         self.host, self.port = parts.hostname, parts.port or (443 if self.https else 80)
         self.origin = '%s://%s' % (parts.scheme, parts.netloc.rpartition('@')[2])
         self.timeout = timeout
-        self.context = _tls_context(validate_certs) if self.https else None
+        self.validate_certs = validate_certs
+        self.context = None  # made with the first connection: a module that fails its checks reads no CA bundle
         self.proxy = _proxy(parts)
         self._open = None
 
@@ -215,6 +216,8 @@ class Connection:
         self.close()
         host, port = (self.proxy[0], self.proxy[1]) if self.proxy is not None else (self.host, self.port)
         if self.https:
+            if self.context is None:
+                self.context = _tls_context(self.validate_certs)
             connection = http.client.HTTPSConnection(host, port, timeout=self.timeout, context=self.context)
             if self.proxy is not None:
                 connection.set_tunnel(self.host, self.port, headers=self.proxy[2])
@@ -249,15 +252,19 @@ def _os_error_text(exc):
 
 
 def _tls_context(validate_certs):
+    """The TLS context of a connection; ConnectionFailed (nothing sent) when its CA bundle cannot be read."""
     if not validate_certs:
         context = ssl.create_default_context()
         context.check_hostname = False
         context.verify_mode = ssl.CERT_NONE
         return context
     bundle = next((os.environ[name] for name in CA_BUNDLE_ENV if os.environ.get(name)), None) or _certifi_bundle()
-    if bundle is not None and os.path.isdir(bundle):
-        return ssl.create_default_context(capath=bundle)
-    return ssl.create_default_context(cafile=bundle)
+    try:
+        if bundle is not None and os.path.isdir(bundle):
+            return ssl.create_default_context(capath=bundle)
+        return ssl.create_default_context(cafile=bundle)
+    except OSError as exc:  # ssl.SSLError included: a file that is not a PEM bundle
+        raise ConnectionFailed('cannot read the CA bundle %s: %s' % (bundle, _os_error_text(exc)), reached=False, tls=True)
 
 
 def _certifi_bundle():
@@ -331,8 +338,8 @@ class HttpClient:
         self.auth_hint = auth_hint
         self.url_hint = url_hint
         self._jitter = jitter
-        self.connection = Connection(self.base_url, timeout, validate_certs)
         parts = urlsplit(self.base_url)
+        self.connection = Connection(parts, timeout, validate_certs)
         self.prefix = parts.path
         self.headers = {'User-Agent': user_agent, 'Accept': 'application/json'}
         if auth is None and parts.username:

@@ -5,7 +5,8 @@
 
 """The client's connection (http.client) against real servers on 127.0.0.1: one kept-alive connection
 for a module run, a new one when the server closed it while idle (a write is then sent once and not
-taken for lost), the query and headers as sent, and the proxies of the environment."""
+taken for lost), the query and headers as sent, the proxies of the environment, and a CA bundle that
+cannot be read (an error before any connection)."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -137,3 +138,16 @@ def test_no_proxy_sends_straight_to_the_api(server, monkeypatch, no_proxy):
     monkeypatch.setenv('NO_PROXY', no_proxy)
     assert http.HttpClient(server.url, retries=0).request('GET', '/v1/x') == {'ok': True}
     assert server.seen[0][0] == 'GET /v1/x HTTP/1.1'
+
+
+def test_a_ca_bundle_that_cannot_be_read_fails_before_any_connection(server, monkeypatch, tmp_path):
+    missing = str(tmp_path / 'missing-ca.pem')
+    monkeypatch.setenv('REQUESTS_CA_BUNDLE', missing)
+    client = http.HttpClient('https://127.0.0.1:%d' % server.server_address[1], retries=3)
+    with pytest.raises(http.ApiError) as info:
+        client.request('POST', '/v1/x', body={})
+    message = str(info.value)
+    assert 'TLS certificate verification failed: cannot read the CA bundle %s: [Errno 2]' % missing in message, message
+    assert 'REQUESTS_CA_BUNDLE=/path/to/ca.pem' in message, message
+    assert info.value.attempts == 1 and info.value.answer_lost is False  # not retried, not taken for lost
+    assert server.connections == set() and server.seen == []
