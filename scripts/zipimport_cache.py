@@ -32,8 +32,20 @@ CACHE_DIR = os.path.join(sys.prefix, '.zipimport-cache')
 def cached_compile(compile_source, cache_dir=CACHE_DIR):
     """zipimport's _compile_source(pathname, source), with compiled code kept in cache_dir."""
     tag = ('%s-O%d' % (sys.implementation.cache_tag, sys.flags.optimize)).encode()
+    # zipimport gets each module's code twice: its find_spec asks for the file name, and zipimport
+    # answers that by getting the code (CPython 3.11 to 3.13), then exec_module gets it again. The
+    # second request takes the first's code from here instead of reading the cache again.
+    fetched = {}
 
     def compile_or_load(pathname, source):
+        first = fetched.pop(pathname, None)
+        if first is not None and first[0] == source:
+            return first[1]
+        code = load_or_compile(pathname, source)
+        fetched[pathname] = (source, code)
+        return code
+
+    def load_or_compile(pathname, source):
         import _imp
         import hashlib
 

@@ -1,7 +1,9 @@
 """scripts/zipimport_cache.py, installed into a new venv: imports from a zip are compiled once and
 read from the cache after, with the importing zip's own file name; a changed source or a broken
-entry is compiled again; ENGINE_TEST_ZIPIMPORT_CACHE=off and uninstall turn it off."""
+entry is compiled again; ENGINE_TEST_ZIPIMPORT_CACHE=off and uninstall turn it off. In one process,
+zipimport's second request for a module's code takes the first one's."""
 
+import importlib.util
 import os
 import subprocess
 import venv
@@ -93,3 +95,33 @@ def test_off_by_environment_and_by_uninstall(env, tmp_path):
         assert entries(cache) == before
     finally:
         subprocess.run([python, SCRIPT, 'install'], check=True)
+
+
+def load_script():
+    """The script as a module of another name: loading it does not enable the cache in this process."""
+    spec = importlib.util.spec_from_file_location('zipimport_cache_under_test', SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_second_request_for_a_module_takes_the_first_code(tmp_path):
+    compiled = []
+
+    def compile_source(pathname, source):
+        compiled.append(pathname)
+        return compile(source, pathname, 'exec')
+
+    get = load_script().cached_compile(compile_source, str(tmp_path))
+    first = get('a.zip/m.py', b'x = 1\n')
+    assert get('a.zip/m.py', b'x = 1\n') is first  # zipimport's find_spec, then its exec_module
+    assert compiled == ['a.zip/m.py'] and len(os.listdir(str(tmp_path))) == 1
+
+    # a new process (a new cached_compile) reads the stored entry once, then hands it on the same way
+    again = load_script().cached_compile(compile_source, str(tmp_path))
+    loaded = again('b.zip/m.py', b'x = 1\n')
+    assert again('b.zip/m.py', b'x = 1\n') is loaded and loaded.co_filename == 'b.zip/m.py'
+    assert compiled == ['a.zip/m.py']
+
+    changed = get('a.zip/m.py', b'x = 2\n')
+    assert changed is not first and compiled == ['a.zip/m.py', 'a.zip/m.py']
