@@ -30,7 +30,7 @@ unexport PYTHONDONTWRITEBYTECODE
 # The uv that scripts/pip_install.sh makes venvs and installs with (requirements-uv.txt).
 export INSTALLER_UV := $(BIN)/uv
 
-.PHONY: help quick venv venv-2.16 venv-2.21 units-2.16 units-2.21 integration-2.16 integration-2.21 demo-2.16 demo-2.21 sanity-2.21 layout build install simulator sanity lint units simtests integration integration-group1 integration-group2 integration-group3 demo test changelog release clean
+.PHONY: help quick venv venv-2.16 venv-2.21 units-2.16 units-2.21 integration-2.16 integration-2.21 demo-2.16 demo-2.21 sanity-2.21 layout build install simulator sanity lint units simtests integration integration-group1 integration-group2 integration-group3 demo test changelog constraints release clean
 
 help:
 	@echo "make venv         create $(VENV) and install requirements-dev.txt (only when it changed)"
@@ -49,6 +49,7 @@ help:
 	@echo "make test         every stage of TEST_STAGES ($(TEST_STAGES)); summary at the end"
 	@echo "make units-2.16   the version matrix, on ansible-core 2.16 or 2.21 (each in .venv-<line>):"
 	@echo "                  units-, integration- (MATRIX_TARGETS), demo-<line>, sanity-2.21"
+	@echo "make constraints  resolve requirements-dev.txt and requirements-docs.txt again into constraints.txt"
 	@echo "make changelog    lint the changelog fragments (changelogs/fragments/)"
 	@echo "make release      fold the fragments into the $(VERSION) release: changelogs/changelog.yaml, CHANGELOG.rst"
 	@echo "make clean        remove build/, dist/, .collections/, tests/output/, the venvs' bytecode caches (keeps the venvs)"
@@ -61,11 +62,16 @@ venv: $(STAMP)
 # Python writes the bytecode of what is imported when it is first imported, in the stages that run
 # side by side on both cores, instead of one core compiling every installed file before they start.
 # The venv's module processes share their compiled imports (scripts/zipimport_cache.py).
-$(STAMP): requirements-dev.txt requirements-uv.txt scripts/zipimport_cache.py
+# Both files installed into .venv (requirements-dev.txt here, requirements-docs.txt by docs-venv, while
+# other stages already run from it) are held to constraints.txt, one resolution of the two: the second
+# install only adds packages and never replaces one that a running stage imports. Left free, the two
+# resolved attrs differently (26.1.0 and 23.2.0, galaxy-importer's attrs<24), and the simulators
+# that reliability started during the swap failed on a missing attrs.
+$(STAMP): requirements-dev.txt requirements-uv.txt constraints.txt scripts/zipimport_cache.py
 	@test -x $(BIN)/python || { echo "venv: creating $(VENV)"; $(PYTHON) -m venv $(VENV_DIR); }
 	@$(BIN)/python -m pip install -qq --no-compile --disable-pip-version-check -r requirements-uv.txt \
 	    || echo "venv: uv could not be installed; pip installs everything" >&2
-	@scripts/pip_install.sh $(VENV_DIR) requirements-dev.txt
+	@scripts/pip_install.sh $(VENV_DIR) requirements-dev.txt constraints.txt
 	@$(BIN)/python scripts/zipimport_cache.py install
 	@touch $@
 
@@ -163,6 +169,15 @@ test: venv
 changelog: venv
 	antsibull-changelog lint
 
+# Resolves requirements-dev.txt and requirements-docs.txt together again into constraints.txt (every
+# package of .venv, pinned); run it after changing either file, then commit the result.
+constraints:
+	@test -x $(BIN)/uv || { echo "constraints: $(BIN)/uv is missing; run make venv first" >&2; exit 1; }
+	$(BIN)/uv pip compile --quiet --universal --python-version 3.11 --no-header \
+	    requirements-dev.txt requirements-docs.txt -o constraints.txt.new
+	{ sed '/^$$/q' constraints.txt; cat constraints.txt.new; } > constraints.txt.tmp
+	mv constraints.txt.tmp constraints.txt && rm constraints.txt.new
+
 # The loop for daily work: what most changes need (the unit tests, the simulator's tests, lint), side
 # by side, each stage's output in one piece (-O). make test stays the one command that runs everything.
 quick: venv
@@ -224,9 +239,9 @@ TEST_STAGES += docs-venv docs-lint docs e2e galaxy-importer
 
 docs-venv: $(DOCS_STAMP)
 
-$(DOCS_STAMP): requirements-docs.txt $(STAMP)
+$(DOCS_STAMP): requirements-docs.txt constraints.txt $(STAMP)
 	@echo "venv: installing requirements-docs.txt"
-	@flock $(VENV_DIR)/.requirements-docs.lock scripts/pip_install.sh $(VENV_DIR) requirements-docs.txt
+	@flock $(VENV_DIR)/.requirements-docs.lock scripts/pip_install.sh $(VENV_DIR) requirements-docs.txt constraints.txt
 	@touch $@
 
 docs: docs-venv layout

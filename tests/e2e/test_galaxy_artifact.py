@@ -23,7 +23,7 @@ from conftest import ROOT
 yaml = pytest.importorskip('yaml')
 
 GALAXY = os.path.join(os.path.dirname(sys.executable), 'ansible-galaxy')
-CONTRIBUTOR_FILES = ('CONTRIBUTING.md', 'Makefile', 'scripts', 'bench', 'requirements-dev.txt', 'requirements-docs.txt', '.ci')
+CONTRIBUTOR_FILES = ('CONTRIBUTING.md', 'Makefile', 'scripts', 'bench', 'requirements-dev.txt', 'requirements-docs.txt', 'constraints.txt', '.ci')
 
 
 def galaxy(*args, **kwargs):

@@ -1,0 +1,47 @@
+"""constraints.txt holds .venv to one resolution of requirements-dev.txt and requirements-docs.txt:
+make test installs requirements-docs.txt while other stages already run from .venv, and an install
+that replaced a package they import (attrs, once) failed them at random. So every pin of either file
+is in constraints.txt as it is, and every package the venv running these tests holds is at the
+version constraints.txt names (requirements-uv.txt's for uv; the venv's own pip aside)."""
+
+import importlib.metadata
+import os
+import re
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PIN = re.compile(r'^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;]+)')
+
+
+def canonical(name):
+    return re.sub(r'[-_.]+', '-', name).lower()
+
+
+def pins(name):
+    with open(os.path.join(ROOT, name)) as handle:
+        return dict((canonical(match.group(1)), match.group(2)) for match in map(PIN.match, handle) if match)
+
+
+def test_every_pin_of_the_requirements_is_a_constraint():
+    constraints = pins('constraints.txt')
+    for name in ('requirements-dev.txt', 'requirements-docs.txt'):
+        differing = dict((package, (version, constraints.get(package)))
+                         for package, version in pins(name).items() if constraints.get(package) != version)
+        assert differing == {}, '%s and constraints.txt differ (make constraints): %s' % (name, differing)
+
+
+def test_every_package_of_the_venv_is_at_its_constrained_version():
+    if not os.path.exists(os.path.join(sys.prefix, '.requirements-dev.stamp')):
+        pytest.skip('%s is not a venv that make venv installed' % sys.prefix)
+    constraints = pins('constraints.txt')
+    constraints['uv'] = pins('requirements-uv.txt')['uv']
+    differing = {}
+    for distribution in importlib.metadata.distributions():
+        package = canonical(distribution.metadata['Name'])
+        if package not in constraints and package == 'pip':
+            continue  # the venv's own, which neither file asks for
+        if constraints.get(package) != distribution.version:
+            differing[package] = (distribution.version, constraints.get(package))
+    assert differing == {}, 'installed, constrained (None: not in constraints.txt): %s' % differing
