@@ -49,7 +49,7 @@ help:
 	@echo "make test         every stage of TEST_STAGES ($(TEST_STAGES)); summary at the end"
 	@echo "make units-2.16   the version matrix, on ansible-core 2.16 or 2.21 (each in .venv-<line>):"
 	@echo "                  units-, integration- (MATRIX_TARGETS), demo-<line>, sanity-2.21"
-	@echo "make constraints  resolve requirements-dev.txt and requirements-docs.txt again into constraints.txt"
+	@echo "make constraints  resolve the requirements files again into constraints.txt and constraints-<line>.txt"
 	@echo "make changelog    lint the changelog fragments (changelogs/fragments/)"
 	@echo "make release      fold the fragments into the $(VERSION) release: changelogs/changelog.yaml, CHANGELOG.rst"
 	@echo "make clean        remove build/, dist/, .collections/, tests/output/, the venvs' bytecode caches (keeps the venvs)"
@@ -169,14 +169,18 @@ test: venv
 changelog: venv
 	antsibull-changelog lint
 
-# Resolves requirements-dev.txt and requirements-docs.txt together again into constraints.txt (every
-# package of .venv, pinned); run it after changing either file, then commit the result.
+# Every venv of make test is pinned whole, so that a release on the index between two runs changes
+# nothing: constraints.txt holds .venv (requirements-dev.txt and requirements-docs.txt resolved
+# together, see $(STAMP)), constraints-<line>.txt the matrix's .venv-<line>. This resolves them
+# again; run it after changing a requirements file, then commit the result.
+# $(call COMPILE,OUTPUT,PYTHON VERSION,REQUIREMENTS): REQUIREMENTS resolved into OUTPUT, whose header stays.
+COMPILE = $(BIN)/uv pip compile --quiet --universal --python-version $(2) --no-header $(3) -o $(1).new \
+	&& { sed '/^$$/q' $(1); cat $(1).new; } > $(1).tmp && mv $(1).tmp $(1) && rm $(1).new
 constraints:
 	@test -x $(BIN)/uv || { echo "constraints: $(BIN)/uv is missing; run make venv first" >&2; exit 1; }
-	$(BIN)/uv pip compile --quiet --universal --python-version 3.11 --no-header \
-	    requirements-dev.txt requirements-docs.txt -o constraints.txt.new
-	{ sed '/^$$/q' constraints.txt; cat constraints.txt.new; } > constraints.txt.tmp
-	mv constraints.txt.tmp constraints.txt && rm constraints.txt.new
+	$(call COMPILE,constraints.txt,3.11,requirements-dev.txt requirements-docs.txt)
+	$(call COMPILE,constraints-2.16.txt,3.11,requirements-2.16.txt)
+	$(call COMPILE,constraints-2.21.txt,3.12,requirements-2.21.txt)
 
 # The loop for daily work: what most changes need (the unit tests, the simulator's tests, lint), side
 # by side, each stage's output in one piece (-O). make test stays the one command that runs everything.
@@ -259,7 +263,7 @@ galaxy-importer: docs-venv build
 
 # ---- version matrix: the oldest ansible-core line that meta/runtime.yml claims and the newest ----
 # that pip gives, beside the pinned one of .venv (requirements-dev.txt). Each line has its own venv,
-# .venv-<line>, from requirements-<line>.txt (pinned), made by scripts/line_venv.sh when a stage
+# .venv-<line>, from requirements-<line>.txt (pinned; held to constraints-<line>.txt), made by scripts/line_venv.sh when a stage
 # first needs it: 2.16 with $(PYTHON) (3.11, as .venv), 2.21 with Python 3.13 (2.21 needs 3.12 or
 # later on the controller), found by scripts/find_python.sh (python3.13 on PATH, or pyenv's).
 # On each line: the unit tests, the integration targets that exercise templating (MATRIX_TARGETS:
@@ -272,7 +276,7 @@ LINE_PYTHON_2.16 = $(PYTHON)
 LINE_PYTHON_2.21 = "$$(scripts/find_python.sh 3.13)"
 
 venv-2.16 venv-2.21: venv-%: venv
-	@scripts/line_venv.sh $(ROOT)/.venv-$* requirements-$*.txt $(LINE_PYTHON_$*)
+	@scripts/line_venv.sh $(ROOT)/.venv-$* requirements-$*.txt $(LINE_PYTHON_$*) constraints-$*.txt
 
 units-2.16 units-2.21: units-%: venv-%
 	@$(PRIVATE_LAYOUT); \
