@@ -87,8 +87,9 @@ class Ansible:
         if diff:
             command.append('--diff')
         environment = clean_environment()
-        # Ansible's defaults otherwise, as users run it; pipelining among them stays off (with the local
-        # connection it took 15 % more CPU per task: 0.47 against 0.41 CPU-s, 3 runs of 40 tasks each).
+        # Ansible's defaults otherwise, as users run it; pipelining among them stays off. (It took 15 % more
+        # CPU per task here only because this machine sets PYTHONUNBUFFERED=1, with which Python reads a
+        # module on stdin one byte per read(2): docs/performance.md, "Pipelining and PYTHONUNBUFFERED".)
         environment.update({
             'ANSIBLE_CONFIG': os.path.join(self.basedir, 'ansible.cfg'),
             'ANSIBLE_COLLECTIONS_PATH': self.collections_path,
