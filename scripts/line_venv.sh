@@ -2,8 +2,8 @@
 # scripts/line_venv.sh VENV REQUIREMENTS PYTHON CONSTRAINTS: the virtualenv of one ansible-core line
 # of make test's version matrix. Creates VENV with the interpreter PYTHON and installs the pinned
 # REQUIREMENTS into it, every package at its version in CONSTRAINTS, unless its stamp is newer than
-# both; under a lock, so that two stages of one line that start together install it once. Its module processes share their compiled
-# imports (scripts/zipimport_cache.py).
+# both; under a lock, so that two stages of one line that start together install it once. Its
+# module processes share their compiled imports (scripts/zipimport_cache.py).
 set -euo pipefail
 venv=$1 requirements=$2 python=$3 constraints=$4
 mkdir -p "$venv"
