@@ -264,8 +264,9 @@ galaxy-importer: docs-venv build
 # ---- version matrix: the oldest ansible-core line that meta/runtime.yml claims and the newest ----
 # that pip gives, beside the pinned one of .venv (requirements-dev.txt). Each line has its own venv,
 # .venv-<line>, from requirements-<line>.txt (pinned; held to constraints-<line>.txt), made by
-# scripts/line_venv.sh when a stage first needs it: 2.16 with $(PYTHON) (3.11, as .venv), 2.21 with Python 3.13 (2.21 needs 3.12 or
-# later on the controller), found by scripts/find_python.sh (python3.13 on PATH, or pyenv's).
+# scripts/line_venv.sh when a stage first needs it: 2.16 with $(PYTHON) (3.11, as .venv), 2.21 with
+# Python 3.13 (2.21 needs 3.12 or later on the controller), found by scripts/find_python.sh
+# (python3.13 on PATH, or pyenv's).
 # On each line: the unit tests, the integration targets that exercise templating (MATRIX_TARGETS:
 # the lookup, the inventory plugin, module_defaults groups, the roles in loops and the role whose
 # results are computed by templates) and the demo; sanity on 2.21 too (make sanity is the pinned
