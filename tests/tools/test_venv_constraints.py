@@ -11,18 +11,15 @@ import re
 import sys
 
 import pytest
+from packaging.utils import canonicalize_name
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PIN = re.compile(r'^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;]+)')
 
 
-def canonical(name):
-    return re.sub(r'[-_.]+', '-', name).lower()
-
-
 def pins(name):
     with open(os.path.join(ROOT, name)) as handle:
-        return dict((canonical(match.group(1)), match.group(2)) for match in map(PIN.match, handle) if match)
+        return dict((canonicalize_name(match.group(1)), match.group(2)) for match in map(PIN.match, handle) if match)
 
 
 def constraints_of(requirements):
@@ -52,8 +49,8 @@ def test_every_package_of_the_venv_is_at_its_constrained_version():
     constraints['uv'] = pins('requirements-uv.txt')['uv']
     differing = {}
     for distribution in importlib.metadata.distributions():
-        package = canonical(distribution.metadata['Name'])
-        if package not in constraints and package == 'pip':
+        package = canonicalize_name(distribution.metadata['Name'])
+        if package == 'pip' and package not in constraints:
             continue  # the venv's own, which neither file asks for
         if constraints.get(package) != distribution.version:
             differing[package] = (distribution.version, constraints.get(package))
