@@ -33,7 +33,7 @@ export INSTALLER_UV := $(BIN)/uv
 .PHONY: help quick venv venv-2.16 venv-2.21 units-2.16 units-2.21 integration-2.16 integration-2.21 demo-2.16 demo-2.21 sanity-2.21 layout build install simulator sanity lint units simtests integration integration-group1 integration-group2 integration-group3 demo test changelog constraints release clean
 
 help:
-	@echo "make venv         create $(VENV) and install requirements-dev.txt (only when it changed)"
+	@echo "make venv         create $(VENV) and install requirements-dev.txt, held to constraints.txt (only when one changed)"
 	@echo "make layout       copy the tree to $(LAYOUT) (what ansible-test needs)"
 	@echo "make build        build $(TARBALL)"
 	@echo "make install      install it into .collections/ (then: export ANSIBLE_COLLECTIONS_PATH=\$$PWD/.collections)"
