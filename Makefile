@@ -157,12 +157,11 @@ demo: install
 # `make test TEST_STAGES="lint units"` runs a subset.
 TEST_STAGES ?= sanity lint units simtests integration-group1 integration-group2 integration-group3 reliability \
 	$(MATRIX_STAGES)
-# Five lanes of about even CPU time (measured, CONTRIBUTING.md, "Lanes and the run queue"). Each
-# lane beyond what keeps the two cores busy only adds processes that queue for a core, and a process
-# that shares its core costs more CPU time (bench/contention.py: 8 at once 19 % more than 2). Seven
-# lanes kept 8.6 to 9.6 processes runnable, five keep 5.5 to 5.9, for 2.5 to 8 % less CPU time in the
-# same wall time. The reliability suite and e2e wait more than they compute (retry waits, timeouts,
-# paced playbook runs), so each leads a lane that takes less after it.
+# Five lanes of about even CPU time. Each lane beyond what keeps the two cores busy only adds
+# processes that queue for a core, and a process that shares its core costs more CPU time
+# (CONTRIBUTING.md, "Lanes and the run queue", has the figures). The reliability suite and e2e wait
+# more than they compute (retry waits, timeouts, paced playbook runs), so each leads a lane that
+# takes less after it.
 TEST_LANES ?= "integration-group3 sanity" "docs-venv integration-group1 docs sanity-2.21" \
 	"integration-group2 lint units docs-lint simtests galaxy-importer" "e2e units-2.16 integration-2.16" \
 	"reliability units-2.21 integration-2.21 demo-2.21 demo-2.16"

@@ -35,11 +35,14 @@ def loop(runs, command):
 def measure(copies, runs, command):
     """CPU-ms per run and wall seconds of `copies` loops running at once."""
     begin = time.monotonic()
-    pids = [subprocess.Popen([sys.executable, __file__, '--loop', str(runs), '--'] + command).pid for dummy in range(copies)]
+    loops = [subprocess.Popen([sys.executable, __file__, '--loop', str(runs), '--'] + command) for dummy in range(copies)]
     cpu = 0.0
-    for pid in pids:
-        dummy, status, usage = os.wait4(pid, 0)
-        if os.waitstatus_to_exitcode(status):
+    for process in loops:
+        # wait4, not wait: its rusage is the loop's CPU and its runs'. The Popen objects are kept so
+        # that subprocess never reaps a loop itself before this wait4 does (as scripts/stages.py does).
+        dummy, status, usage = os.wait4(process.pid, 0)
+        process.returncode = os.waitstatus_to_exitcode(status)
+        if process.returncode:
             raise SystemExit('contention: the command failed: %s' % ' '.join(command))
         cpu += usage.ru_utime + usage.ru_stime
     return 1000.0 * cpu / (copies * runs), time.monotonic() - begin
