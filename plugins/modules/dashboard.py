@@ -390,7 +390,7 @@ SERIES = dict(
     sort_order=_str(choices=['asc', 'desc']), fields=dict(type='list', elements='str'), content=_str())
 TILE = dict(
     name=_str(required=True), x=dict(type='int', required=True), y=dict(type='int', required=True),
-    w=dict(type='int', required=True), h=dict(type='int', required=True),
+    w=dict(type='int', required=True), h=dict(type='int', required=True), container_id=_str(), tab_id=_str(),
     series=dict(type='list', elements='dict', options=SERIES), as_ratio=dict(type='bool'), config=dict(type='dict'))
 SPEC = dict(
     state=_str(choices=['present', 'absent'], default='present'),
@@ -401,6 +401,13 @@ SPEC = dict(
 
 KIND = Kind(noun='dashboard', key='dashboard', id_option='dashboard_id', unwrap=envelope('data'),
             collection=lambda module: PREFIX + '/dashboards', item=lambda module, dashboard_id: PREFIX + '/dashboards/' + dashboard_id)
+
+
+def finish(module, changed, diff=None, **result):
+    """Exit with result (and diff, in diff mode), secrets masked but no tile masked for its name."""
+    if diff is not None and module._diff:
+        result['diff'] = diff
+    module.exit_json(changed=changed, **rules.masked(result))
 
 
 def main():
@@ -422,15 +429,17 @@ def update(module, life, current):
     """One PUT of what differs, after the alerts it would delete were allowed; nothing when nothing differs."""
     body, diff = rules.plan(module.params, current)
     if not body:
-        module.exit(changed=False, dashboard=current, deleted_alerts=[])
+        finish(module, False, dashboard=current, deleted_alerts=[])
     doomed = allowed_deletions(module, rules.deleted_by_update(alerts(module), current, body['tiles']))
     diff = rules.with_alerts(diff, doomed)
     if module.check_mode:
-        module.exit(changed=True, diff=diff, dashboard=rules.predicted(current, body), deleted_alerts=doomed)
+        finish(module, True, diff, dashboard=rules.predicted(current, body), deleted_alerts=doomed)
     path = KIND.item(module, current['id'])
+    # once: a PUT whose answer is lost is not replayed (a replay would give the tiles it added new ids); apply reads
+    # the dashboard again and sends only what still differs
     dashboard, dummy = module.apply(lambda: life.read(current['id']), lambda seen: rules.plan(module.params, seen),
-                                    lambda sent: KIND.unwrap(module.request('PUT', path, body=sent)), current=current)
-    module.exit(changed=True, diff=diff, dashboard=dashboard, deleted_alerts=doomed)
+                                    lambda sent: KIND.unwrap(module.request('PUT', path, body=sent, once=True)), current=current)
+    finish(module, True, diff, dashboard=dashboard, deleted_alerts=doomed)
 
 
 def delete(module, life, current):
