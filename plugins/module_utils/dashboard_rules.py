@@ -609,6 +609,8 @@ def config_errors(where, config):
         return ['%s.displayType must be one of %s, got %s' % (where, ', '.join(DISPLAY_TYPES), json.dumps(display))]
     errors = unknown_keys(where, config, CONFIG_KEYS[display], 'a %s tile' % display)
     errors.append(source_id_error(where + '.sourceId', config.get('sourceId')))
+    if display == 'markdown' and not isinstance(config.get('markdown'), str):
+        errors.append('%s.markdown is required for a markdown tile (its text)' % where)
     if display == 'search' and config.get('whereLanguage') == 'promql':
         errors.append('%s.whereLanguage: %s' % (where, PROMQL))
     if display in CHARTS:

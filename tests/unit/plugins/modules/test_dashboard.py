@@ -163,6 +163,8 @@ BAD = {
                              'tiles[0].config.select[0].whereLanguage: PromQL tiles cannot be managed'),
     'a number series of two items': (dict(tiles=[dict(REQUESTS, series=[dict(REQUESTS['series'][0], type='number')] * 2)]),
                                      'tiles[0].series of type number must hold one item: the server keeps the first only, got 2'),
+    'a markdown tile without its text': (dict(tiles=[dict(NOTES, config=dict(displayType='markdown'))]),
+                                         'tiles[0].config.markdown is required for a markdown tile'),
     'a tab without its container': (dict(tiles=[dict(NOTES, tab_id='t')]), 'tiles[0].tab_id needs container_id'),
 }
 
