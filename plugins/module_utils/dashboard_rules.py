@@ -428,6 +428,22 @@ def plan(params, current):
     return update_body(params.get('name') or current.get('name'), wanted, params.get('tags')), dict(before=before, after=after)
 
 
+def placement_errors(tiles, containers):
+    """A message for each tile (API form) placed in a section or tab that containers (the dashboard's, as read; a new
+    dashboard has none) do not hold: the API refuses the write with a 400."""
+    tabs = dict((container.get('id'), set(tab.get('id') for tab in container.get('tabs') or [] if isinstance(tab, dict)))
+                for container in containers or [] if isinstance(container, dict))
+    errors = []
+    for index, tile in enumerate(tiles):
+        container, tab = tile.get('containerId'), tile.get('tabId')
+        if container is not None and container not in tabs:
+            errors.append('tiles[%d].container_id: the dashboard has no section %s (its sections: %s)' % (
+                index, json.dumps(container), ', '.join(json.dumps(name) for name in tabs) or 'none'))
+        elif tab is not None and tab not in tabs[container]:
+            errors.append('tiles[%d].tab_id: section %s has no tab %s' % (index, json.dumps(container), json.dumps(tab)))
+    return errors
+
+
 def create_body(params):
     """The POST body of a new dashboard: name, tiles ([] when left out), tags when given."""
     return update_body(params['name'], desired_tiles(params, {}), params.get('tags'))

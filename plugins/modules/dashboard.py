@@ -101,6 +101,8 @@ options:
         description:
           - Id of the section (one of the dashboard's C(containers), which this module leaves as they are) the tile is
             in, up to 256 characters. Left out, the tile stays where it is; V("") takes it out of its section.
+          - A section (or tab) that the dashboard as read does not have fails before any write (a new dashboard has
+            none).
         type: str
       tab_id:
         description:
@@ -462,6 +464,7 @@ def main():
             module.exit(changed=False, dashboard={}, deleted_alerts=[])
         delete(module, life, current)
     if current is None:
+        module.fail_on_errors(*rules.placement_errors(rules.create_body(module.params)['tiles'], []))
         created = life.create(rules.create_body(module.params), dict(rules.create_body(module.params), id=None))
         module.exit(changed=True, diff=dict(before={}, after=created), dashboard=created, deleted_alerts=[])
     update(module, life, current)
@@ -472,6 +475,8 @@ def update(module, life, current):
     body, diff = rules.plan(module.params, current)
     if not body:
         finish(module, False, dashboard=current, deleted_alerts=[])
+    if 'containers' in current:  # servers before 2.25 have no sections, and do not read this key
+        module.fail_on_errors(*rules.placement_errors(body['tiles'], current['containers']))
     doomed = allowed_deletions(module, rules.deleted_by_update(alerts(module), current, body['tiles']))
     diff = rules.with_alerts(diff, doomed)
     if module.check_mode:

@@ -378,3 +378,14 @@ def test_a_number_series_with_group_by_is_quiet_on_the_second_run(run, era):
     """The server keeps no groupBy on a number series: it is not compared."""
     args = dict(name='number', tiles=[SHAPES[0]])
     run(dashboard, args, config={'dashboard_read_form': era}, requests=[LIST, POST], then=dict(args=args, requests=[LIST], result={'changed': False}))
+
+
+def test_a_section_or_tab_the_dashboard_does_not_have_fails_before_any_write(run, sim):
+    sim.edit('dashboards', DASHBOARD_STAGING_A, dict(containers=SECTIONS))
+    tile = dict(dashboard_rules.definition(stored(sim, DASHBOARD_STAGING_A))['tiles'][0], container_id='nope')
+    run(dashboard, dict(dashboard_id=DASHBOARD_STAGING_A, tiles=[tile]), requests=[('GET', item(DASHBOARD_STAGING_A))],
+        fails='tiles[0].container_id: the dashboard has no section "nope" (its sections: "ops", "misc")')
+    run(dashboard, dict(dashboard_id=DASHBOARD_STAGING_A, tiles=[dict(tile, container_id='misc', tab_id='io')]),
+        requests=[('GET', item(DASHBOARD_STAGING_A))], fails='tiles[0].tab_id: section "misc" has no tab "io"')
+    run(dashboard, dict(NEW, tiles=[dict(NOTES, container_id='ops')]), requests=[LIST],
+        fails='tiles[0].container_id: the dashboard has no section "ops" (its sections: none)')
