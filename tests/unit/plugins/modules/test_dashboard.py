@@ -119,6 +119,11 @@ CASES = {
                                     and 'its tile becomes a table tile' in result['msg'] and 'PromQL' in result['msg'])),
 }
 
+
+def without_key(mapping, key):
+    return dict((name, value) for name, value in mapping.items() if name != key)
+
+
 BAD = {
     'x out of range': (dict(tiles=[dict(NOTES, x=24)]), 'tiles[0].x must be between 0 and 23, got 24'),
     'w out of range': (dict(tiles=[dict(NOTES, w=0)]), 'tiles[0].w must be between 1 and 24, got 0'),
@@ -133,8 +138,7 @@ BAD = {
                                   'tiles[0].series[0].where is required for a time item'),
     'a table item without group_by': (dict(tiles=[dict(REQUESTS, series=[dict(REQUESTS['series'][0], type='table', group_by=None)])]),
                                       'tiles[0].series[0].group_by is required for a table item'),
-    'an item without agg_fn': (dict(tiles=[dict(REQUESTS, series=[dict((key, value) for key, value in REQUESTS['series'][0].items()
-                                                                      if key != 'agg_fn')])]),
+    'an item without agg_fn': (dict(tiles=[dict(REQUESTS, series=[without_key(REQUESTS['series'][0], 'agg_fn')])]),
                                'tiles[0].series[0].agg_fn is required for a time item'),
     'an item without source_id': (dict(tiles=[dict(REQUESTS, series=[dict(REQUESTS['series'][0], source_id=None)])]),
                                   'tiles[0].series[0].source_id is required for a time item'),
@@ -284,8 +288,8 @@ def test_an_update_keeps_each_tiles_section_and_tab_and_the_definition_exports_t
         then=dict(args=dict(dashboard_id=DASHBOARD_STAGING_A, tiles=moved), requests=[('GET', item(DASHBOARD_STAGING_A))],
                   result={'changed': False}))
     moved[0].update(container_id='')
-    run(dashboard, dict(dashboard_id=DASHBOARD_STAGING_A, tiles=moved), requests=[('GET', item(DASHBOARD_STAGING_A)), ALERTS_PAGE,
-                                                                                   ('PUT', item(DASHBOARD_STAGING_A))],
+    run(dashboard, dict(dashboard_id=DASHBOARD_STAGING_A, tiles=moved),
+        requests=[('GET', item(DASHBOARD_STAGING_A)), ALERTS_PAGE, ('PUT', item(DASHBOARD_STAGING_A))],
         verify=lambda result, sim: 'containerId' not in stored(sim, DASHBOARD_STAGING_A)['tiles'][0])
 
 
