@@ -16,6 +16,7 @@ import json
 import re
 
 from ansible_collections.engine.cloud.plugins.module_utils import validate
+from ansible_collections.engine.cloud.plugins.module_utils.compare import mask_secrets
 
 SERIES_TYPES = ('time', 'table', 'number', 'search', 'markdown')
 # The display type a series tile is stored with, by the type of its items (a time tile: line or stacked_bar).
@@ -33,12 +34,39 @@ TILE_LIMITS = dict(x=(0, 23), y=(0, None), w=(1, 24), h=(1, None))
 MAX_NAME, MAX_TILES, MAX_TAGS, MAX_TAG = 1024, 500, 50, 32
 MAX_SELECT, MAX_GROUP_BY = 20, 10
 
+# The config schema by display type (reference, "more of the config form"): the server drops any other key, so a
+# task's key outside it fails before any request; every key in it is sent, stored, read back and compared.
+RAW_SQL = ('configType', 'connectionId', 'sqlTemplate')
+RAW_SQL_DISPLAY = ('line', 'stacked_bar', 'table', 'number', 'pie', 'bar')
+_CHART = ('displayType', 'sourceId', 'select', 'groupBy', 'numberFormat')
+CONFIG_KEYS = dict(
+    line=_CHART + RAW_SQL + ('asRatio', 'fillNulls', 'fitYAxisToData', 'compareToPreviousPeriod', 'alignDateRangeToGranularity',
+                             'seriesLimit', 'formulas', 'showOperandSeries'),
+    stacked_bar=_CHART + RAW_SQL + ('asRatio', 'fillNulls', 'alignDateRangeToGranularity', 'seriesLimit', 'formulas', 'showOperandSeries'),
+    table=_CHART + RAW_SQL + ('asRatio', 'formulas', 'showOperandSeries', 'having', 'orderBy', 'groupByColumnsOnLeft', 'onClick'),
+    number=_CHART + RAW_SQL + ('formulas', 'color', 'colorRules', 'backgroundChart'),
+    pie=_CHART + RAW_SQL + ('orderBy', 'limit'), bar=_CHART + RAW_SQL + ('orderBy', 'limit'),
+    heatmap=_CHART, event_patterns=_CHART,
+    search=('displayType', 'sourceId', 'select', 'where', 'whereLanguage'), markdown=('displayType', 'markdown'))
+SELECT_KEYS = ('aggFn', 'valueExpression', 'alias', 'level', 'where', 'whereLanguage', 'numberFormat', 'metricType', 'metricName',
+               'periodAggFn')
+HEATMAP_SELECT_KEYS = SELECT_KEYS + ('countExpression', 'heatmapScaleType')
+# The only levels a config takes (with quantile), and the only levels any read shows.
+LEVELS = (0.5, 0.9, 0.95, 0.99)
+# A series of these types is stored from its first item only.
+SINGLE_ITEM_SERIES = ('number', 'search', 'markdown')
+MAX_PLACE = 256  # containerId, tabId
+PROMQL = ('PromQL tiles cannot be managed: the server leaves them out of every read, so every run would send the tile again '
+          'with a new id (and delete the alerts on the old one)')
+
 # What a tile read in series form can show of the config form (series_config's keys and select keys).
 SERIES_CONFIG_KEYS = frozenset(('displayType', 'sourceId', 'select', 'asRatio', 'groupBy', 'numberFormat', 'markdown', 'where',
                                 'whereLanguage'))
 SERIES_SELECT_KEYS = frozenset(('aggFn', 'alias', 'level', 'metricName', 'metricType', 'valueExpression', 'where', 'whereLanguage'))
-# What the newest servers add to a config tile where it is unset (reference, "eras").
-CONFIG_DEFAULTS = dict(fillNulls=True, asRatio=False)
+# What the newest servers add to a config tile where it is unset (reference, "eras"): fillNulls on line and
+# stacked_bar tiles (raw SQL ones too), asRatio on the builder's line, stacked_bar and table tiles.
+FILL_NULLS = ('line', 'stacked_bar')
+AS_RATIO = ('line', 'stacked_bar', 'table')
 SELECT_DEFAULTS = dict(where='', whereLanguage='lucene', valueExpression='')
 
 
@@ -70,9 +98,14 @@ def option_series_item(item):
     return dict((snake(key), value) for key, value in _set(item).items())
 
 
+PLACES = (('container_id', 'containerId'), ('tab_id', 'tabId'))
+
+
 def api_tile(tile):
-    """A tile of the module's tiles option in the API's body form (without an id)."""
+    """A tile of the module's tiles option in the API's body form (without an id); an empty container_id or tab_id
+    (a tile taken out of its section) is left out."""
     body = dict((key, tile[key]) for key in ('name', 'x', 'y', 'w', 'h'))
+    body.update((api, tile[option]) for option, api in PLACES if tile.get(option))
     if tile.get('series') is not None:
         body['series'] = [api_series_item(item) for item in tile['series']]
         if tile.get('as_ratio') is not None:
@@ -83,10 +116,13 @@ def api_tile(tile):
 
 
 def option_tile(tile):
-    """A tile as the API reads it (any era), as a tile of the module's tiles option."""
+    """A tile as the API reads it (any era), as a tile of the module's tiles option: a number, search or markdown
+    series with its first item only (all the server keeps), the tile's section and tab when it has them."""
     option = dict((key, tile.get(key)) for key in ('name', 'x', 'y', 'w', 'h'))
+    option.update((name, tile[api]) for name, api in PLACES if tile.get(api))
     if tile.get('series') is not None:
-        option['series'] = [option_series_item(item) for item in tile['series']]
+        items = tile['series'][:1] if tile['series'] and tile['series'][0].get('type') in SINGLE_ITEM_SERIES else tile['series']
+        option['series'] = [option_series_item(item) for item in items]
         if tile.get('asRatio'):
             option['as_ratio'] = True
     else:
@@ -110,21 +146,25 @@ def _plain(value):
 
 
 def series_config(tile):
-    """The config form in which the API stores a series tile (reference, "how a series tile is stored"): the display
-    type of the items' type (a time item's stacked_bar when the first says so, else line), one select item per
-    series item; a markdown item's content and a search item's fields as the config forms of those kinds have them."""
+    """The config form in which the API stores a series tile (reference, "how a series tile is stored" and "what reads
+    keep of a series"): the display type of the items' type (a time item's stacked_bar when the first says so, else
+    line), one select item per series item; a number series its first item only and no groupBy; a search series its
+    fields joined with ', ' and its where at config level; a markdown item's content."""
     items = [_set(item) for item in tile['series']]
     first = items[0] if items else {}
     kind = first.get('type')
     if kind == 'markdown':
         return dict(displayType='markdown', markdown=first.get('content'))
     if kind == 'search':
-        return dict(displayType='search', sourceId=first.get('sourceId'), select=','.join(first.get('fields') or []),
+        return dict(displayType='search', sourceId=first.get('sourceId'), select=', '.join(first.get('fields') or []),
                     where=first.get('where') or '', whereLanguage=first.get('whereLanguage') or 'lucene')
+    if kind == 'number':
+        items = items[:1]
     display = 'stacked_bar' if kind == 'time' and first.get('displayType') == 'stacked_bar' else SERIES_DISPLAY.get(kind, 'line')
-    config = dict(displayType=display, sourceId=first.get('sourceId'), select=[_select_of(item) for item in items],
-                  asRatio=bool(tile.get('asRatio')) and len(items) == 2)
-    if first.get('groupBy'):
+    config = dict(displayType=display, sourceId=first.get('sourceId'), select=[_select_of(item) for item in items])
+    if display in AS_RATIO:
+        config['asRatio'] = bool(tile.get('asRatio')) and len(items) == 2
+    if first.get('groupBy') and kind != 'number':
         config['groupBy'] = ','.join(first['groupBy'])
     formats = [item['numberFormat'] for item in items if item.get('numberFormat') is not None]
     if formats:
@@ -133,7 +173,7 @@ def series_config(tile):
 
 
 def _select_of(item):
-    select = dict((key, item[key]) for key in ('aggFn', 'alias', 'level', 'metricName') if item.get(key) is not None)
+    select = dict((key, item[key]) for key in ('aggFn', 'alias', 'level', 'metricName') if item.get(key) not in (None, ''))
     if item.get('metricDataType') is not None:
         select['metricType'] = item['metricDataType']
     select.update(valueExpression=item.get('field') or '', where=item.get('where') or '',
@@ -142,24 +182,44 @@ def _select_of(item):
 
 
 def normal_config(config):
-    """A config with the defaults the newest servers add where it leaves them unset."""
-    normal = dict(CONFIG_DEFAULTS)
-    normal.update(_set(config))
-    normal['asRatio'] = bool(normal['asRatio'])
-    if normal.get('displayType') == 'search':
+    """A config as the newest servers read it back: the defaults they add where it leaves them unset, a number tile
+    without fillNulls and asRatio, select items without an empty alias or metricName and with a level only where a
+    read shows one (quantile at 0.5, 0.9, 0.95, 0.99)."""
+    normal = _set(config)
+    kind = normal.get('displayType')
+    if kind in FILL_NULLS:
+        normal.setdefault('fillNulls', True)
+    if kind in AS_RATIO and 'configType' not in normal:
+        normal['asRatio'] = bool(normal.get('asRatio'))
+    if kind == 'number':
+        normal.pop('fillNulls', None)
+        normal.pop('asRatio', None)
+    if kind == 'search':
         normal.setdefault('where', '')
         normal.setdefault('whereLanguage', 'lucene')
+        if isinstance(normal.get('select'), str):  # the fields, however they are spaced: a series read splits them
+            normal['select'] = ', '.join(field.strip() for field in normal['select'].split(',') if field.strip())
     if isinstance(normal.get('select'), list):
-        normal['select'] = [dict(SELECT_DEFAULTS, **_set(item)) if isinstance(item, dict) else item for item in normal['select']]
+        normal['select'] = [_normal_select(item) if isinstance(item, dict) else item for item in normal['select']]
+    return normal
+
+
+def _normal_select(item):
+    normal = dict(SELECT_DEFAULTS, **_set(item))
+    for key in ('alias', 'metricName'):
+        if normal.get(key) == '':
+            del normal[key]
+    if 'level' in normal and not (normal.get('aggFn') == 'quantile' and normal['level'] in LEVELS):
+        del normal['level']
     return normal
 
 
 def normal_tile(tile):
-    """The one form in which tiles compare: name, position, size and the tile's config as the newest servers
-    store it, defaults added; without the id. tile is in the API's form: as the module sends it (series or
+    """The one form in which tiles compare: name, position, size, section and tab, and the tile's config as the newest
+    servers read it, defaults added; without the id. tile is in the API's form: as the module sends it (series or
     config), or as a server of any era reads it back (as sent, series form, config form)."""
     config = series_config(tile) if tile.get('series') is not None else tile.get('config') or {}
-    normal = dict((key, tile.get(key)) for key in ('name', 'x', 'y', 'w', 'h'))
+    normal = dict((key, tile.get(key)) for key in ('name', 'x', 'y', 'w', 'h', 'containerId', 'tabId'))
     normal['config'] = normal_config(config)
     return _plain(normal)
 
@@ -169,18 +229,32 @@ def display_type(tile):
     return normal_tile(tile)['config'].get('displayType')
 
 
-def by_name(tiles):
-    return dict((tile.get('name'), tile) for tile in tiles)
+def keyed(tiles):
+    """[(key, tile)]: each tile's identity on the dashboard, (name, n) for the n-th tile of that name in list order
+    (names may be empty, and two tiles may share one)."""
+    seen = {}
+    pairs = []
+    for tile in tiles:
+        name = tile.get('name')
+        pairs.append(((name, seen.get(name, 0)), tile))
+        seen[name] = seen.get(name, 0) + 1
+    return pairs
+
+
+def label(key):
+    """How the diff names a tile: its name; the second tile of one name 'name #2', and so on."""
+    name, index = key
+    return name if not index else '%s #%d' % (name, index + 1)
 
 
 # --- comparison and diff --------------------------------------------------------------------------
 
 def _normal_pairs(current, desired):
-    """(current normal tiles by name, desired normal tiles by name), each desired tile in what the read form of the
-    current tile of its name can show (see seen_as)."""
-    read = by_name(current)
-    desired_normal = by_name(seen_as(normal_tile(tile), read.get(tile.get('name'))) for tile in desired)
-    return by_name(normal_tile(tile) for tile in current), desired_normal
+    """(current normal tiles by key, desired normal tiles by key), each desired tile in what the read form of the
+    current tile of its key can show (see seen_as)."""
+    read = dict(keyed(current))
+    desired_normal = dict((key, seen_as(normal_tile(tile), read.get(key))) for key, tile in keyed(desired))
+    return dict((key, normal_tile(tile)) for key, tile in keyed(current)), desired_normal
 
 
 def seen_as(normal, current):
@@ -200,26 +274,68 @@ def seen_as(normal, current):
 
 def tiles_differ(current, desired):
     """Whether the tiles read (API form, any era) differ from the desired ones (API form) in the normal form;
-    the order of the list does not count (a tile's place is x and y)."""
+    the order of the list counts only among tiles of one name (a tile's place is x and y)."""
     current_normal, desired_normal = _normal_pairs(current, desired)
-    return len(current_normal) != len(current) or current_normal != desired_normal
+    return current_normal != desired_normal
 
 
 def tiles_diff(current, desired):
-    """(before, after): the tiles by name, with only what differs; a tile added shows only after, a tile removed
-    only before; both empty when nothing differs."""
+    """(before, after): the tiles by name (see label), with only what differs; a tile added shows only after, a tile
+    removed only before; both empty when nothing differs. A tile the task gives in series form shows in series form
+    (snake_case, as the task writes it) on both sides, when its current form can be written so."""
     current_normal, desired_normal = _normal_pairs(current, desired)
+    series_keys = set(key for key, tile in keyed(desired) if tile.get('series') is not None)
     before, after = {}, {}
-    for name in list(desired_normal) + [name for name in current_normal if name not in desired_normal]:
-        was, will = current_normal.get(name), desired_normal.get(name)
+    for key in list(desired_normal) + [key for key in current_normal if key not in desired_normal]:
+        was, will = (view(tile, key in series_keys) for tile in (current_normal.get(key), desired_normal.get(key)))
         if was is None or will is None:
             shown = (after if was is None else before)
-            shown[name] = dict((key, value) for key, value in (was or will).items() if key != 'name')
+            shown[label(key)] = dict((name, value) for name, value in (was or will).items() if name != 'name')
             continue
         old, new = differing(was, will)
         if old or new:
-            before[name], after[name] = old, new
+            before[label(key)], after[label(key)] = old, new
     return before, after
+
+
+def view(normal, as_series):
+    """A normal tile as the diff shows it: in series form when as_series and its config has one, else as it is."""
+    if normal is None or not as_series:
+        return normal
+    series = series_of(normal['config'])
+    if series is None:
+        return normal
+    shown = dict((key, value) for key, value in normal.items() if key != 'config')
+    shown['series'] = series
+    if normal['config'].get('asRatio'):
+        shown['as_ratio'] = True
+    return shown
+
+
+def series_of(config):
+    """The series items (snake_case) of a normal config of a kind the series form holds, else None."""
+    kind = config.get('displayType')
+    if kind == 'markdown':
+        return [dict(type='markdown', content=config.get('markdown'))]
+    if kind == 'search':
+        return [dict(type='search', source_id=config.get('sourceId'), where=config.get('where'), where_language=config.get('whereLanguage'),
+                     fields=[field.strip() for field in (config.get('select') or '').split(',') if field.strip()])]
+    item_type = dict(line='time', stacked_bar='time', table='table', number='number').get(kind)
+    if item_type is None or not isinstance(config.get('select'), list) or set(RAW_SQL) & set(config):
+        return None
+    items = []
+    for index, select in enumerate(config['select']):
+        item = dict(type=item_type, source_id=config.get('sourceId'), agg_fn=select.get('aggFn'), field=select.get('valueExpression'),
+                    where=select.get('where'), where_language=select.get('whereLanguage'), alias=select.get('alias'),
+                    level=select.get('level'), metric_data_type=select.get('metricType'), metric_name=select.get('metricName'))
+        if item_type != 'number':
+            item['group_by'] = [field for field in (config.get('groupBy') or '').split(',') if field]
+        if item_type == 'time' and index == 0 and kind == 'stacked_bar':
+            item['display_type'] = kind
+        if index == 0 and config.get('numberFormat') is not None:
+            item['number_format'] = config['numberFormat']
+        items.append(_set(item))
+    return items
 
 
 def differing(old, new):
@@ -249,39 +365,83 @@ def kept_tags(tags):
     return kept
 
 
+def masked(result):
+    """compare.mask_secrets(result), except that the names of tiles (the keys of the diff's tiles maps) are not taken
+    for the names of secret fields: a tile named "API token usage" is shown, not masked."""
+    diff = result.get('diff') or {}
+    named = [side for side, part in diff.items() if isinstance(part, dict) and isinstance(part.get('tiles'), dict)]
+    if named:
+        pairs = dict((side, dict(diff[side], tiles=[[name, change] for name, change in diff[side]['tiles'].items()])) for side in named)
+        result = dict(result, diff=dict(diff, **pairs))
+    result = mask_secrets(result)
+    for side in named:
+        result['diff'][side]['tiles'] = dict((name, change) for name, change in result['diff'][side]['tiles'])
+    return result
+
+
 # --- the update and the alerts it deletes -----------------------------------------------------------
 
-def with_ids(current_tiles, desired):
-    """The desired tiles (API form), each one whose name a tile read has carrying that tile's id, so that it and
-    its alerts survive the PUT; a new or renamed tile has none."""
-    ids = {}
-    for tile in current_tiles:
-        ids.setdefault(tile.get('name'), tile.get('id'))
-    return [dict(tile, id=ids[tile['name']]) if ids.get(tile['name']) is not None else dict(tile) for tile in desired]
-
-
 def desired_tiles(params, current):
-    """The tiles the task wants, in the API's form: its tiles option, or (left out) the tiles as read."""
+    """The tiles the task wants, in the API's form; left out, the tiles as read (each with its own id). Each tile of the
+    task is matched with the current tile of its key (keyed: by name, then in list order among tiles of one name),
+    whose id it carries, so that it and its alerts survive the PUT (a new or renamed tile has none), and whose section
+    and tab it keeps unless it gives container_id (a tab only with its container)."""
+    tiles = current.get('tiles') or []
     if params.get('tiles') is None:
-        return list(current.get('tiles') or [])
-    return [api_tile(tile) for tile in params['tiles']]
+        return list(tiles)
+    read = dict(keyed(tiles))
+    wanted = []
+    for key, option in keyed(params['tiles']):
+        was = read.get(key) or {}
+        tile = dict((name, value) for name, value in api_tile(option).items() if name not in ('containerId', 'tabId'))
+        tile.update(placement(option, was))
+        if was.get('id') is not None:
+            tile['id'] = was['id']
+        wanted.append(tile)
+    return wanted
+
+
+def placement(option, current):
+    """containerId and tabId of a task's tile (empty: none), carried from current where the task does not give them."""
+    container, tab = option.get('container_id'), option.get('tab_id')
+    if container is None:
+        container = current.get('containerId')
+    if tab is None and container and container == current.get('containerId'):
+        tab = current.get('tabId')
+    return dict((key, value) for key, value in (('containerId', container), ('tabId', tab)) if value)
 
 
 def plan(params, current):
     """(the PUT body, the diff) that bring the dashboard current to the task's options; ({}, None) when nothing
-    differs. The diff shows the name and tags that differ and the tiles by name, with only what differs."""
+    differs. The diff shows the name and tags that differ and the tiles by name, with only what differs. Tiles left
+    out of the task are neither compared nor changed: a PUT (for the name or tags) sends them as read."""
     tiles, wanted = current.get('tiles') or [], desired_tiles(params, current)
     before, after = {}, {}
     if params.get('name') is not None and params['name'] != current.get('name'):
         before['name'], after['name'] = current.get('name'), params['name']
     if params.get('tags') is not None and kept_tags(params['tags']) != list(current.get('tags') or []):
         before['tags'], after['tags'] = list(current.get('tags') or []), kept_tags(params['tags'])
-    if tiles_differ(tiles, wanted):
+    if params.get('tiles') is not None and tiles_differ(tiles, wanted):
         before['tiles'], after['tiles'] = tiles_diff(tiles, wanted)
     if not after and not before:
         return {}, None
-    body = update_body(params.get('name') or current.get('name'), with_ids(tiles, wanted), params.get('tags'))
-    return body, dict(before=before, after=after)
+    return update_body(params.get('name') or current.get('name'), wanted, params.get('tags')), dict(before=before, after=after)
+
+
+def placement_errors(tiles, containers):
+    """A message for each tile (API form) placed in a section or tab that containers (the dashboard's, as read; a new
+    dashboard has none) do not hold: the API refuses the write with a 400."""
+    tabs = dict((container.get('id'), set(tab.get('id') for tab in container.get('tabs') or [] if isinstance(tab, dict)))
+                for container in containers or [] if isinstance(container, dict))
+    errors = []
+    for index, tile in enumerate(tiles):
+        container, tab = tile.get('containerId'), tile.get('tabId')
+        if container is not None and container not in tabs:
+            errors.append('tiles[%d].container_id: the dashboard has no section %s (its sections: %s)' % (
+                index, json.dumps(container), ', '.join(json.dumps(name) for name in tabs) or 'none'))
+        elif tab is not None and tab not in tabs[container]:
+            errors.append('tiles[%d].tab_id: section %s has no tab %s' % (index, json.dumps(container), json.dumps(tab)))
+    return errors
 
 
 def create_body(params):
@@ -371,6 +531,9 @@ def definition(dashboard):
 
 # --- local checks of the options --------------------------------------------------------------------
 
+SOURCE_ID = re.compile(r'[0-9a-f]{24}\Z')
+
+
 def option_errors(params):
     """A message for each bad option value, before any request."""
     errors = [validate.object_id('dashboard_id', params.get('dashboard_id')),
@@ -396,20 +559,18 @@ def tiles_errors(tiles):
     if tiles is None:
         return []
     errors = [] if len(tiles) <= MAX_TILES else ['tiles must hold at most %d tiles, got %d' % (MAX_TILES, len(tiles))]
-    seen = set()
     for index, tile in enumerate(tiles):
         errors.extend(tile_errors('tiles[%d]' % index, tile))
-        if tile.get('name') in seen:
-            errors.append('tiles[%d].name: two tiles are named %s; a tile name must be unique on the dashboard (it is the '
-                          "tile's identity)" % (index, json.dumps(tile['name'])))
-        seen.add(tile.get('name'))
     return errors
 
 
 def tile_errors(where, tile):
-    errors = ['%s.name must not be empty' % where] if not (tile.get('name') or '').strip() else []
-    for key, (low, high) in sorted(TILE_LIMITS.items()):
-        errors.append(validate.number_range('%s.%s' % (where, key), tile.get(key), low, high))
+    errors = [validate.number_range('%s.%s' % (where, key), tile.get(key), low, high) for key, (low, high) in sorted(TILE_LIMITS.items())]
+    for option, dummy in PLACES:
+        if tile.get(option) is not None and len(tile[option]) > MAX_PLACE:
+            errors.append('%s.%s must be at most %d characters long, got %d' % (where, option, MAX_PLACE, len(tile[option])))
+    if tile.get('tab_id') and not tile.get('container_id'):
+        errors.append('%s.tab_id needs container_id (a tab is in a section)' % where)
     if (tile.get('series') is None) == (tile.get('config') is None):
         errors.append('%s must have exactly one of series and config' % where)
     elif tile.get('series') is not None:
@@ -425,44 +586,111 @@ def series_errors(where, series):
     if not series:
         return ['%s.series must hold at least one item' % where]
     types = sorted(set(item.get('type') for item in series), key=str)
-    errors = [] if len(types) == 1 else ['%s.series must be all of one type, got %s' % (where, ', '.join(map(str, types)))]
+    if len(types) != 1:
+        return ['%s.series must be all of one type, got %s' % (where, ', '.join(map(str, types)))]
+    errors = []
+    if types[0] in SINGLE_ITEM_SERIES and len(series) > 1:
+        errors.append('%s.series of type %s must hold one item: the server keeps the first only, got %d' % (where, types[0], len(series)))
     for index, item in enumerate(series):
-        at = '%s.series[%d]' % (where, index)
-        errors.append(validate.number_range(at + '.level', item.get('level'), 0, 1))
-        if item.get('group_by') is not None and len(item['group_by']) > MAX_GROUP_BY:
-            errors.append('%s.group_by must hold at most %d fields, got %d' % (at, MAX_GROUP_BY, len(item['group_by'])))
+        errors.extend(series_item_errors('%s.series[%d]' % (where, index), item))
     return errors
+
+
+# What each series type needs (reference, "series form"); a markdown item needs only its content.
+SERIES_REQUIRED = dict(time=('source_id', 'agg_fn', 'where', 'group_by'), table=('source_id', 'agg_fn', 'where', 'group_by'),
+                       number=('source_id', 'agg_fn', 'where'), search=('source_id', 'where'), markdown=('content',))
+
+
+def series_item_errors(at, item):
+    errors = ['%s.%s is required for a %s item' % (at, key, item['type']) for key in SERIES_REQUIRED[item['type']] if item.get(key) is None]
+    errors.append(source_id_error(at + '.source_id', item.get('source_id')))
+    errors.append(validate.number_range(at + '.level', item.get('level'), 0, 1))
+    if item.get('group_by') is not None and len(item['group_by']) > MAX_GROUP_BY:
+        errors.append('%s.group_by must hold at most %d fields, got %d' % (at, MAX_GROUP_BY, len(item['group_by'])))
+    if item.get('where_language') == 'promql':
+        errors.append('%s.where_language: %s' % (at, PROMQL))
+    return errors
+
+
+def source_id_error(option, value):
+    if value is None or (isinstance(value, str) and SOURCE_ID.match(value)):
+        return None
+    return '%s must be an object id of 24 lowercase hexadecimal digits (the server compares source ids exactly), got %s' % (
+        option, json.dumps(value))
 
 
 def config_errors(where, config):
     display = config.get('displayType')
     if display not in DISPLAY_TYPES:
         return ['%s.displayType must be one of %s, got %s' % (where, ', '.join(DISPLAY_TYPES), json.dumps(display))]
-    select = config.get('select')
-    errors = []
+    errors = unknown_keys(where, config, CONFIG_KEYS[display], 'a %s tile' % display)
+    errors.append(source_id_error(where + '.sourceId', config.get('sourceId')))
+    if display == 'markdown' and not isinstance(config.get('markdown'), str):
+        errors.append('%s.markdown is required for a markdown tile (its text)' % where)
+    if display == 'search' and config.get('whereLanguage') == 'promql':
+        errors.append('%s.whereLanguage: %s' % (where, PROMQL))
     if display in CHARTS:
-        wanted = (1, 1) if display in ONE_SELECT else (1, MAX_SELECT)
-        if not isinstance(select, list) or not wanted[0] <= len(select) <= wanted[1]:
-            errors.append('%s.select of a %s tile must hold %s items, got %s' % (
-                where, display, 'exactly 1' if wanted == (1, 1) else 'between 1 and %d' % MAX_SELECT,
-                len(select) if isinstance(select, list) else json.dumps(select)))
-        else:
-            errors.extend(select_errors(where, select))
+        errors.extend(chart_errors(where, config, display))
+    return [error for error in errors if error]
+
+
+def unknown_keys(where, mapping, known, what):
+    return ['%s.%s is not a key of %s (the server drops it; its keys: %s)' % (where, key, what, ', '.join(known))
+            for key in mapping if key not in known]
+
+
+def chart_errors(where, config, display):
+    select, errors = config.get('select'), []
+    raw_sql = config.get('configType') is not None
+    if raw_sql:
+        errors.extend(raw_sql_errors(where, config))
+    if not isinstance(config.get('groupBy', ''), str):
+        errors.append('%s.groupBy must be a string, the fields joined by commas (such as "host,zone"), got %s' % (
+            where, json.dumps(config['groupBy'])))
+    wanted = (1, 1) if display in ONE_SELECT and not (display == 'number' and config.get('formulas')) else (1, MAX_SELECT)
+    if raw_sql and select is None:
+        pass  # the query is the SQL template
+    elif not isinstance(select, list) or not wanted[0] <= len(select) <= wanted[1]:
+        errors.append('%s.select of a %s tile must hold %s items, got %s' % (
+            where, display, 'exactly 1' if wanted == (1, 1) else 'between 1 and %d' % MAX_SELECT,
+            len(select) if isinstance(select, list) else json.dumps(select)))
+    else:
+        errors.extend(select_errors(where, select, HEATMAP_SELECT_KEYS if display == 'heatmap' else SELECT_KEYS))
     if config.get('asRatio') and (not isinstance(select, list) or len(select) != 2):
         errors.append('%s.asRatio needs exactly 2 select items' % where)
     return errors
 
 
-def select_errors(where, select):
+def raw_sql_errors(where, config):
+    errors = [] if config['configType'] == 'sql' else ['%s.configType must be sql, got %s' % (where, json.dumps(config['configType']))]
+    for key in ('connectionId', 'sqlTemplate'):
+        if not isinstance(config.get(key), str) or not config[key]:
+            errors.append('%s.%s is required for a raw SQL tile (configType: sql)' % (where, key))
+    if isinstance(config.get('sqlTemplate'), str) and len(config['sqlTemplate']) > 100000:
+        errors.append('%s.sqlTemplate must be at most 100000 characters long, got %d' % (where, len(config['sqlTemplate'])))
+    return errors
+
+
+def select_errors(where, select, known):
     errors = []
     for index, item in enumerate(select):
         at = '%s.select[%d]' % (where, index)
         if not isinstance(item, dict):
             errors.append('%s must be a dictionary' % at)
             continue
-        if item.get('aggFn') not in AGG_FNS:
-            errors.append('%s.aggFn must be one of %s, got %s' % (at, ', '.join(AGG_FNS), json.dumps(item.get('aggFn'))))
-        if item.get('whereLanguage') is not None and item['whereLanguage'] not in WHERE_LANGUAGES:
+        errors.extend(unknown_keys(at, item, known, 'a select item'))
+        agg_fn, expression = item.get('aggFn'), item.get('valueExpression')
+        if agg_fn not in AGG_FNS:
+            errors.append('%s.aggFn must be one of %s, got %s' % (at, ', '.join(AGG_FNS), json.dumps(agg_fn)))
+        elif agg_fn == 'count' and expression:
+            errors.append('%s.valueExpression is not allowed with aggFn count, got %s' % (at, json.dumps(expression)))
+        elif agg_fn != 'count' and not expression:
+            errors.append('%s.valueExpression is required with aggFn %s' % (at, agg_fn))
+        if item.get('whereLanguage') == 'promql':
+            errors.append('%s.whereLanguage: %s' % (at, PROMQL))
+        elif item.get('whereLanguage') is not None and item['whereLanguage'] not in WHERE_LANGUAGES:
             errors.append('%s.whereLanguage must be one of %s, got %s' % (at, ', '.join(WHERE_LANGUAGES), json.dumps(item['whereLanguage'])))
-        errors.append(validate.number_range(at + '.level', item.get('level'), 0, 1))
-    return [error for error in errors if error]
+        if item.get('level') is not None and (agg_fn != 'quantile' or item['level'] not in LEVELS):
+            errors.append('%s.level must be one of %s, and only with aggFn quantile, got %s with %s' % (
+                at, ', '.join(map(str, LEVELS)), json.dumps(item['level']), json.dumps(agg_fn)))
+    return errors

@@ -21,16 +21,22 @@ description:
   - Tiles compare in one normal form, whatever form the server reads them back in (as they were sent, in series form,
     or in config form with the defaults the server adds, C(fillNulls), C(asRatio), C(where), C(whereLanguage),
     C(valueExpression)). A second run reports no change and sends no write.
-  - Tiles are matched by O(tiles[].name). An update carries each kept tile's current id, so the tile and the alerts on
-    it survive an edit of its position, size or query. A tile that is new or renamed gets a new id.
+  - Tiles are matched by O(tiles[].name); among tiles that share a name (the API allows it, and an empty name), the
+    first of O(tiles) is the first of that name the dashboard lists, and so on. An update carries each kept tile's
+    current id, so the tile and the alerts on it survive an edit of its position, size or query, and its section and
+    tab (O(tiles[].container_id), O(tiles[].tab_id)). A tile that is new or renamed gets a new id.
   - The API deletes alerts on an update or a delete of the dashboard without asking. A change that would delete alerts
     (a tile removed or renamed, a tile whose display type cannot carry alerts, which the API cleans on every update,
     or O(state=absent) of a dashboard with tile alerts) fails before any write and names each alert, unless
     O(allow_alert_deletion=true); the result's RV(deleted_alerts) then names them.
   - With O(state=absent), the dashboard is deleted and a read confirms it is gone (the API answers a delete of a
     dashboard that is not there with success too). An absent dashboard reports no change.
-  - What the API would refuse (positions and sizes out of range, two tiles of one name, series items of mixed types,
-    a tile with both or neither of O(tiles[].series) and O(tiles[].config)) fails before any request.
+  - What the API would refuse (positions and sizes out of range, series items of mixed types or without what their
+    type needs, source ids that are not object ids, a tile with both or neither of O(tiles[].series) and
+    O(tiles[].config), a C(valueExpression), C(groupBy) or C(level) the config form does not take), what it would drop
+    (a C(config) key outside its schema for the display type; a O(tiles[].series) of type V(number), V(search) or
+    V(markdown) of more than one item), and PromQL tiles (which no read shows) fail before any request, naming the
+    option.
 author:
   - engine.cloud contributors (@engine-cloud)
 options:
@@ -60,15 +66,19 @@ options:
       - The whole list of tiles. A tile left out is removed (with its alerts, see O(allow_alert_deletion)). Left out,
         the current tiles are kept. The order of the list does not matter (a tile's place is O(tiles[].x) and
         O(tiles[].y)).
-      - The API leaves tiles whose query language is PromQL out of every read, so no client can send them back. An
-        update (a change of any option) drops them, and their alerts; the module names those alerts as it does for
-        a removed tile.
+      - The API leaves tiles whose query language is PromQL out of every read, so no client can send them back, and a
+        PromQL tile of the task would be sent again with a new id on every run; such a tile fails before any request.
+        An update (a change of any option) drops the PromQL tiles made elsewhere, and their alerts; the module names
+        those alerts as it does for a removed tile.
+      - Left out, the tiles are neither compared nor changed; an update of the name or the tags sends them back as read,
+        each with its id.
     type: list
     elements: dict
     suboptions:
       name:
         description:
-          - Name of the tile, unique in the list. It is the tile's identity.
+          - Name of the tile; it may be empty. It is the tile's identity; tiles that share a name are told apart by their
+            order in the list.
         type: str
         required: true
       x:
@@ -87,6 +97,18 @@ options:
         description: Height in rows, 1 or more.
         type: int
         required: true
+      container_id:
+        description:
+          - Id of the section (one of the dashboard's C(containers), which this module leaves as they are) the tile is
+            in, up to 256 characters. Left out, the tile stays where it is; V("") takes it out of its section.
+          - A section (or tab) that the dashboard as read does not have fails before any write (a new dashboard has
+            none).
+        type: str
+      tab_id:
+        description:
+          - Id of the tab of that section the tile is in. Left out, the tile keeps its tab while it stays in its
+            section. Needs O(tiles[].container_id).
+        type: str
       series:
         description:
           - The tile's query in series form, the API's series items in snake_case, all of one O(tiles[].series[].type).
@@ -103,35 +125,38 @@ options:
             required: true
             choices: [time, table, number, search, markdown]
           source_id:
-            description: Id of the source the item queries (current servers require it).
+            description: Id of the source the item queries, 24 lowercase hexadecimal digits; required (except for
+              V(markdown)).
             type: str
           data_source:
             description: The contract's older form (V(metrics)), without O(tiles[].series[].source_id); kept so that the
               definition of an old tile can be fed back unchanged. Current servers refuse an item without a source id.
             type: str
           agg_fn:
-            description: Aggregation.
+            description: Aggregation; required for V(time), V(table) and V(number).
             type: str
             choices: [avg, count, count_distinct, last_value, max, min, quantile, sum, any, none, increase]
           field:
             description: Field aggregated (not for C(count)).
             type: str
           where:
-            description: Filter of the query.
+            description: Filter of the query (V("") for none); required (except for V(markdown)).
             type: str
           where_language:
-            description: Language of O(tiles[].series[].where); V(lucene) when left out.
+            description: Language of O(tiles[].series[].where); V(lucene) when left out. V(promql) fails (see O(tiles)).
             type: str
             choices: [sql, lucene, promql]
           group_by:
-            description: Fields to group by, up to 10; the first item's are the tile's.
+            description: Fields to group by, up to 10; the first item's are the tile's. Required for V(time) and
+              V(table) (V([]) for none); a V(number) tile keeps none.
             type: list
             elements: str
           alias:
             description: Label of the series.
             type: str
           level:
-            description: Quantile level, 0 to 1.
+            description: Quantile level, 0 to 1; reads show it only for C(quantile) at 0.5, 0.9, 0.95 or 0.99, and only
+              then is it compared.
             type: float
           metric_data_type:
             description: Type of the metric (stored as C(metricType)).
@@ -151,7 +176,7 @@ options:
             type: str
             choices: [asc, desc]
           fields:
-            description: The fields a V(search) item shows.
+            description: The fields a V(search) item shows (stored joined with C(", ")).
             type: list
             elements: str
           content:
@@ -167,7 +192,20 @@ options:
             C(displayType), C(sourceId) and C(select) (a list of one C(aggFn)).
           - C(displayType) is one of V(line), V(stacked_bar), V(table), V(number), V(pie), V(bar), V(heatmap),
             V(search), V(markdown), V(event_patterns). A chart has C(select) (1 to 20 items; V(number), V(pie) and
-            V(bar) exactly 1); C(asRatio) needs exactly 2.
+            V(bar) exactly 1, a V(number) tile with C(formulas) more); C(asRatio) needs exactly 2. A C(select) item's
+            C(valueExpression) is refused with C(count) and required otherwise; C(level) goes only with C(quantile),
+            at 0.5, 0.9, 0.95 or 0.99; C(groupBy) is one string, the fields joined by commas.
+          - Only the keys of the server's config schema for the display type are taken (the server drops any other, so
+            it could never compare) - C(displayType), C(sourceId), C(select), C(groupBy), C(numberFormat) for every chart;
+            C(asRatio) (line, stacked_bar, table), C(fillNulls) (line, stacked_bar), C(fitYAxisToData) and
+            C(compareToPreviousPeriod) (line), C(alignDateRangeToGranularity) and C(seriesLimit) (line, stacked_bar),
+            C(formulas) (line, stacked_bar, table, number), C(showOperandSeries) (line, stacked_bar, table), C(having),
+            C(orderBy), C(groupByColumnsOnLeft) and C(onClick) (table), C(color), C(colorRules) and C(backgroundChart)
+            (number), C(orderBy) and C(limit) (pie, bar); raw SQL tiles (C(configType=sql) with C(connectionId) and
+            C(sqlTemplate), no C(select) needed) for line, stacked_bar, table, number, pie and bar; C(select),
+            C(where), C(whereLanguage) for search; C(markdown) for markdown. A C(select) item takes C(aggFn),
+            C(valueExpression), C(alias), C(level), C(where), C(whereLanguage), C(numberFormat), C(metricType),
+            C(metricName), C(periodAggFn), and on a heatmap C(countExpression) and C(heatmapScaleType).
           - Exactly one of O(tiles[].series) and O(tiles[].config).
         type: dict
   allow_alert_deletion:
@@ -201,8 +239,9 @@ attributes:
   diff_mode:
     support: full
     details:
-      - Shows the name and tags that differ and the tiles by name, with only what differs (in the normal form), and
-        under C(alerts) the alerts the change would delete.
+      - Shows the name and tags that differ and the tiles by name (the second of one name with C(#2) after its name),
+        with only what differs (in the normal form; a tile the task gives in series form in series form), and under
+        C(alerts) the alerts the change would delete. Tiles are never masked for their names.
   idempotent:
     support: full
 notes:
@@ -215,7 +254,12 @@ notes:
     C(having), C(orderBy), a C(select) item's C(numberFormat), a number tile's C(groupBy)). Against such a server, those
     are not compared (no client can see them); they are sent with any update of the dashboard.
   - A create whose answer is lost (a timeout, a reset, HTTP 502, 503 or 504) is never sent again blindly; the
-    dashboards are read again by name, and one dashboard of that name is taken as created.
+    dashboards are read again by name, and one dashboard of that name is taken as created. An update whose answer is
+    lost is not sent again either (a replay would give the tiles it added new ids); the dashboard is read again, and
+    only what still differs is sent.
+  - How a read shows a series - a V(number) series with its first item and no C(groupBy), a V(search) series with its
+    fields joined by C(", "), C(alias) and C(metricName) only when not empty, C(level) only for C(quantile) at 0.5, 0.9,
+    0.95 or 0.99 - is how the module compares it.
   - The API has no version or ETag on dashboards; the last writer wins.
 seealso:
   - module: engine.cloud.dashboard_info
@@ -390,7 +434,7 @@ SERIES = dict(
     sort_order=_str(choices=['asc', 'desc']), fields=dict(type='list', elements='str'), content=_str())
 TILE = dict(
     name=_str(required=True), x=dict(type='int', required=True), y=dict(type='int', required=True),
-    w=dict(type='int', required=True), h=dict(type='int', required=True),
+    w=dict(type='int', required=True), h=dict(type='int', required=True), container_id=_str(), tab_id=_str(),
     series=dict(type='list', elements='dict', options=SERIES), as_ratio=dict(type='bool'), config=dict(type='dict'))
 SPEC = dict(
     state=_str(choices=['present', 'absent'], default='present'),
@@ -403,6 +447,13 @@ KIND = Kind(noun='dashboard', key='dashboard', id_option='dashboard_id', unwrap=
             collection=lambda module: PREFIX + '/dashboards', item=lambda module, dashboard_id: PREFIX + '/dashboards/' + dashboard_id)
 
 
+def finish(module, changed, diff=None, **result):
+    """Exit with result (and diff, in diff mode), secrets masked but no tile masked for its name."""
+    if diff is not None and module._diff:
+        result['diff'] = diff
+    module.exit_json(changed=changed, **rules.masked(result))
+
+
 def main():
     module = ObservabilityModule(dict(SPEC, **wait_options(60)), required_one_of=[('dashboard_id', 'name')])
     module.fail_on_errors(*rules.option_errors(module.params))
@@ -413,6 +464,7 @@ def main():
             module.exit(changed=False, dashboard={}, deleted_alerts=[])
         delete(module, life, current)
     if current is None:
+        module.fail_on_errors(*rules.placement_errors(rules.create_body(module.params)['tiles'], []))
         created = life.create(rules.create_body(module.params), dict(rules.create_body(module.params), id=None))
         module.exit(changed=True, diff=dict(before={}, after=created), dashboard=created, deleted_alerts=[])
     update(module, life, current)
@@ -422,15 +474,19 @@ def update(module, life, current):
     """One PUT of what differs, after the alerts it would delete were allowed; nothing when nothing differs."""
     body, diff = rules.plan(module.params, current)
     if not body:
-        module.exit(changed=False, dashboard=current, deleted_alerts=[])
+        finish(module, False, dashboard=current, deleted_alerts=[])
+    if 'containers' in current:  # servers before 2.25 have no sections, and do not read this key
+        module.fail_on_errors(*rules.placement_errors(body['tiles'], current['containers']))
     doomed = allowed_deletions(module, rules.deleted_by_update(alerts(module), current, body['tiles']))
     diff = rules.with_alerts(diff, doomed)
     if module.check_mode:
-        module.exit(changed=True, diff=diff, dashboard=rules.predicted(current, body), deleted_alerts=doomed)
+        finish(module, True, diff, dashboard=rules.predicted(current, body), deleted_alerts=doomed)
     path = KIND.item(module, current['id'])
+    # once: a PUT whose answer is lost is not replayed (a replay would give the tiles it added new ids); apply reads
+    # the dashboard again and sends only what still differs
     dashboard, dummy = module.apply(lambda: life.read(current['id']), lambda seen: rules.plan(module.params, seen),
-                                    lambda sent: KIND.unwrap(module.request('PUT', path, body=sent)), current=current)
-    module.exit(changed=True, diff=diff, dashboard=dashboard, deleted_alerts=doomed)
+                                    lambda sent: KIND.unwrap(module.request('PUT', path, body=sent, once=True)), current=current)
+    finish(module, True, diff, dashboard=dashboard, deleted_alerts=doomed)
 
 
 def delete(module, life, current):

@@ -129,7 +129,9 @@ dashboard:
         - The options of M(engine.cloud.dashboard) that describe the dashboard (O(engine.cloud.dashboard#module:dashboard_id),
           O(engine.cloud.dashboard#module:name), O(engine.cloud.dashboard#module:tags),
           O(engine.cloud.dashboard#module:tiles)); each tile in series form (snake_case) when the server reads it so,
-          else in config form. Fed back to that module, it reports no change and sends no write.
+          else in config form, with its section and tab (C(container_id), C(tab_id)) when it has them; a V(number),
+          V(search) or V(markdown) series with its first item only (all the server keeps). Tiles that share a name, or
+          have none, keep their order. Fed back to that module, it reports no change and sends no write.
       type: dict
       sample:
         dashboard_id: 65a1b2c3d4e5f60718293a4b

@@ -9,7 +9,9 @@ tiles in the form of the configured era (config key ``dashboard_read_form``):
   converted back from its stored config form; pie, bar, heatmap and event_patterns stay in config form;
 - ``config``: every tile in config form with the server's defaults added.
 
-Tiles whose query language is PromQL are stored but left out of every read.
+Tiles whose query language is PromQL are stored but left out of every read. A tile's ``containerId`` and
+``tabId`` place it in one of the dashboard's ``containers`` (``{id, tabs: [{id}]}``); a reference to a
+container or tab that is gone is dropped on read.
 """
 
 from . import server
@@ -25,26 +27,48 @@ READ_FORMS = ('as_sent', 'series', 'config')
 
 DASHBOARD_KEYS = ('name', 'tiles', 'tags', 'filters', 'savedQuery', 'savedQueryLanguage', 'savedFilterValues', 'containers')
 KEPT_ON_UPDATE = ('tags', 'filters', 'savedQuery', 'savedQueryLanguage', 'savedFilterValues', 'containers')
-TILE_KEYS = ('id', 'name', 'x', 'y', 'w', 'h', 'asRatio', 'series', 'config')
+TILE_KEYS = ('id', 'name', 'x', 'y', 'w', 'h', 'containerId', 'tabId', 'asRatio', 'series', 'config')
 CHART_ITEM_KEYS = ('type', 'sourceId', 'aggFn', 'field', 'alias', 'level', 'where', 'whereLanguage', 'numberFormat',
                    'metricDataType', 'metricName')
 ITEM_KEYS = {
     'time': CHART_ITEM_KEYS + ('groupBy', 'displayType'),
     'table': CHART_ITEM_KEYS + ('groupBy', 'sortOrder'),
-    'number': CHART_ITEM_KEYS,
+    'number': CHART_ITEM_KEYS + ('groupBy',),
     'search': ('type', 'sourceId', 'where', 'whereLanguage', 'fields'),
     'markdown': ('type', 'content'),
 }
-SINGLE_ITEM_SERIES = ('number', 'search', 'markdown')
-SELECT_KEYS = ('aggFn', 'valueExpression', 'alias', 'level', 'where', 'whereLanguage', 'numberFormat', 'metricType', 'metricName')
-CHART_CONFIG_KEYS = ('displayType', 'sourceId', 'select', 'groupBy', 'asRatio', 'numberFormat', 'fillNulls',
-                     'alignDateRangeToGranularity', 'compareToPreviousPeriod', 'having', 'orderBy')
-CONFIG_KEYS = {'search': ('displayType', 'sourceId', 'select', 'where', 'whereLanguage'), 'markdown': ('displayType', 'markdown')}
+SINGLE_ITEM_SERIES = ('number', 'search', 'markdown')  # a read keeps the first item only
+# The config schema, by display type (reference, "more of the config form"): every other key is dropped.
+RAW_SQL = ('configType', 'connectionId', 'sqlTemplate')
+RAW_SQL_DISPLAY = ('line', 'stacked_bar', 'table', 'number', 'pie', 'bar')
+CHART_BASE = ('displayType', 'sourceId', 'select', 'groupBy', 'numberFormat')
+CONFIG_KEYS = {
+    'line': CHART_BASE + RAW_SQL + ('asRatio', 'fillNulls', 'fitYAxisToData', 'compareToPreviousPeriod', 'alignDateRangeToGranularity',
+                                    'seriesLimit', 'formulas', 'showOperandSeries'),
+    'stacked_bar': CHART_BASE + RAW_SQL + ('asRatio', 'fillNulls', 'alignDateRangeToGranularity', 'seriesLimit', 'formulas',
+                                           'showOperandSeries'),
+    'table': CHART_BASE + RAW_SQL + ('asRatio', 'formulas', 'showOperandSeries', 'having', 'orderBy', 'groupByColumnsOnLeft', 'onClick'),
+    'number': CHART_BASE + RAW_SQL + ('formulas', 'color', 'colorRules', 'backgroundChart'),
+    'pie': CHART_BASE + RAW_SQL + ('orderBy', 'limit'),
+    'bar': CHART_BASE + RAW_SQL + ('orderBy', 'limit'),
+    'heatmap': CHART_BASE,
+    'event_patterns': CHART_BASE,
+    'search': ('displayType', 'sourceId', 'select', 'where', 'whereLanguage'),
+    'markdown': ('displayType', 'markdown'),
+}
+SELECT_KEYS = ('aggFn', 'valueExpression', 'alias', 'level', 'where', 'whereLanguage', 'numberFormat', 'metricType', 'metricName',
+               'periodAggFn')
+HEATMAP_SELECT_KEYS = SELECT_KEYS + ('countExpression', 'heatmapScaleType')
+LEVELS = (0.5, 0.9, 0.95, 0.99)  # the only config levels, and the only levels a read shows (for quantile)
+BOOLEAN_KEYS = ('asRatio', 'fillNulls', 'fitYAxisToData', 'compareToPreviousPeriod', 'alignDateRangeToGranularity', 'showOperandSeries',
+                'groupByColumnsOnLeft')
+STRING_KEYS = ('groupBy', 'having', 'orderBy', 'connectionId', 'color')
 SELECT_DEFAULTS = {'where': '', 'whereLanguage': 'lucene', 'valueExpression': ''}
 RATIO_DISPLAY = ('line', 'stacked_bar', 'table')  # the display types that take asRatio
 ONE_SELECT = ('number', 'pie', 'bar')
 SERIES_DISPLAY = {'time': 'line', 'table': 'table', 'number': 'number', 'search': 'search', 'markdown': 'markdown'}
 SERIES_FORM_DISPLAY = ('line', 'stacked_bar', 'table', 'number', 'search', 'markdown')  # what the series form can hold
+CONFIG_ONLY = frozenset(('configType', 'formulas'))  # a raw SQL tile, or one with formulas, reads in config form in any era
 
 
 def not_found():
@@ -81,7 +105,7 @@ def get_dashboard(store, dashboard_id):
 def create_dashboard(store, body):
     """POST /api/v2/dashboards: new ids for the dashboard and for every tile (ids in the body are ignored)."""
     clean, error = validate(body)
-    error = error or unknown_sources(store, clean)
+    error = error or unknown_sources(store, clean) or unresolved_containers(clean.get('containers'), clean['tiles'])
     if error:
         return error
     for tile in clean['tiles']:
@@ -101,6 +125,7 @@ def update_dashboard(store, dashboard_id, body):
     clean, error = validate(body)
     dashboard, missing = _find(store, dashboard_id)
     error = error or missing or unknown_sources(store, clean)
+    error = error or unresolved_containers(clean.get('containers', dashboard.get('containers')), clean['tiles'])
     if error:
         return error
     stored_ids = {tile['id'] for tile in dashboard['tiles']}
@@ -189,12 +214,16 @@ def _tile(problems, path, tile):
     if not problems.typed(path, tile, 'object'):
         return None
     if problems.present(path + '.name', tile.get('name', MISSING)):
-        problems.string(path + '.name', tile['name'], 1)
+        problems.string(path + '.name', tile['name'])  # an empty name is allowed
     for key, low, high in (('x', 0, 23), ('y', 0, None), ('w', 1, 24), ('h', 1, None)):
         if problems.present('%s.%s' % (path, key), tile.get(key, MISSING)):
             problems.number('%s.%s' % (path, key), tile[key], low, high, integer=True)
     problems.optional(path, tile, 'id', problems.string, 1)
     problems.optional(path, tile, 'asRatio', problems.typed, 'boolean')
+    for key in ('containerId', 'tabId'):
+        problems.optional(path, tile, key, problems.string, 1, 256)
+    if 'tabId' in tile and 'containerId' not in tile:
+        problems.add(path + '.tabId', 'tabId needs containerId')
     clean = pick(tile, TILE_KEYS[:-2])  # the form (series or config) that is not null is added below
     has_series, has_config = tile.get('series') is not None, tile.get('config') is not None
     if has_series and has_config:
@@ -217,8 +246,6 @@ def _series(problems, path, items):
     kinds = {item['type'] for item in items if isinstance(item, dict) and item.get('type') in SERIES_TYPES}
     if len(kinds) > 1:
         problems.add(path, 'All series must have the same type')
-    elif kinds & set(SINGLE_ITEM_SERIES) and len(items) > 1:
-        problems.add(path, 'Array must contain at most 1 element(s) for type %s' % kinds.pop())
     return clean
 
 
@@ -248,6 +275,8 @@ def _series_item(problems, path, item):
     problems.optional(path, item, 'metricDataType', problems.enum, METRIC_TYPES)
     if kind in ('time', 'table') and problems.present(path + '.groupBy', item.get('groupBy', MISSING)):
         problems.strings(path + '.groupBy', item['groupBy'], 10)
+    if kind == 'number':
+        problems.optional(path, item, 'groupBy', problems.strings, 10)
     if kind == 'time':
         problems.optional(path, item, 'displayType', problems.enum, ('line', 'stacked_bar'))
     if kind == 'table':
@@ -266,33 +295,60 @@ def _config(problems, path, config):
     kind = config.get('displayType', MISSING)
     if not problems.present(path + '.displayType', kind) or not problems.enum(path + '.displayType', kind, DISPLAY_TYPES):
         return None
+    clean = pick(config, CONFIG_KEYS[kind])
     if kind == 'markdown':
         if problems.present(path + '.markdown', config.get('markdown', MISSING)):
             problems.typed(path + '.markdown', config['markdown'], 'string')
-        return pick(config, CONFIG_KEYS[kind])
-    _source_id(problems, path, config)
+        return clean
     if kind == 'search':
+        _source_id(problems, path, config)
         for key in ('select', 'where'):
             problems.optional(path, config, key, problems.typed, 'string')
         problems.optional(path, config, 'whereLanguage', problems.enum, WHERE_LANGUAGES)
-        return pick(config, CONFIG_KEYS[kind])
-    clean = pick(config, CHART_CONFIG_KEYS)
+        return clean
+    raw_sql = 'configType' in clean
+    if raw_sql:
+        _raw_sql(problems, path, config)
+        problems.optional(path, config, 'sourceId', problems.object_id)
+    else:
+        _source_id(problems, path, config)
     select = config.get('select', MISSING)
-    if problems.present(path + '.select', select) and problems.array(path + '.select', select, 1, 20):
-        if kind in ONE_SELECT and len(select) != 1:
+    if raw_sql and select is MISSING:
+        pass  # the query is the SQL template
+    elif problems.present(path + '.select', select) and problems.array(path + '.select', select, 1, 20):
+        if kind in ONE_SELECT and len(select) != 1 and not (kind == 'number' and 'formulas' in config):
             problems.add(path + '.select', 'Array must contain exactly 1 element(s) for displayType %s' % kind)
-        clean['select'] = [_select_item(problems, '%s.select.%d' % (path, index), item) for index, item in enumerate(select)]
-    for key in ('groupBy', 'having', 'orderBy'):
-        problems.optional(path, config, key, problems.typed, 'string')
-    for key in ('asRatio', 'fillNulls', 'alignDateRangeToGranularity', 'compareToPreviousPeriod'):
-        problems.optional(path, config, key, problems.typed, 'boolean')
-    problems.optional(path, config, 'numberFormat', problems.typed, 'object')
-    if config.get('asRatio') is True and isinstance(select, list) and len(select) != 2:
+        keys = HEATMAP_SELECT_KEYS if kind == 'heatmap' else SELECT_KEYS
+        clean['select'] = [_select_item(problems, '%s.select.%d' % (path, index), item, keys) for index, item in enumerate(select)]
+    for key in BOOLEAN_KEYS:
+        if key in clean:
+            problems.typed('%s.%s' % (path, key), config[key], 'boolean')
+    for key in STRING_KEYS:
+        if key in clean:
+            problems.typed('%s.%s' % (path, key), config[key], 'string')
+    for key in ('seriesLimit', 'limit'):
+        if key in clean:
+            problems.number('%s.%s' % (path, key), config[key], 1, integer=True)
+    for key, kind_of in (('numberFormat', 'object'), ('formulas', 'array'), ('colorRules', 'array'), ('onClick', 'object')):
+        if key in clean:
+            problems.typed('%s.%s' % (path, key), config[key], kind_of)
+    if config.get('asRatio') is True and 'asRatio' in clean and isinstance(select, list) and len(select) != 2:
         problems.add(path + '.asRatio', 'asRatio needs exactly 2 select items')
     return clean
 
 
-def _select_item(problems, path, item):
+def _raw_sql(problems, path, config):
+    """A raw SQL tile: configType sql, a connectionId and a sqlTemplate (up to 100,000 characters)."""
+    problems.enum(path + '.configType', config['configType'], ('sql',))
+    if config.get('displayType') not in RAW_SQL_DISPLAY:
+        problems.add(path + '.configType', 'Raw SQL is not available for displayType %s' % config.get('displayType'))
+    if problems.present(path + '.connectionId', config.get('connectionId', MISSING)):
+        problems.string(path + '.connectionId', config['connectionId'], 1)
+    if problems.present(path + '.sqlTemplate', config.get('sqlTemplate', MISSING)):
+        problems.string(path + '.sqlTemplate', config['sqlTemplate'], 1, 100000)
+
+
+def _select_item(problems, path, item, keys):
     if not problems.typed(path, item, 'object'):
         return None
     agg_fn = item.get('aggFn', MISSING)
@@ -304,13 +360,18 @@ def _select_item(problems, path, item):
             problems.add(path + '.valueExpression', 'Not allowed for aggFn count')
     if agg_fn in AGG_FNS and agg_fn != 'count' and not (isinstance(expression, str) and expression):
         problems.add(path + '.valueExpression', 'Required for aggFn %s' % agg_fn)
-    for key in ('alias', 'where', 'metricName'):
+    for key in ('alias', 'where', 'metricName', 'countExpression', 'heatmapScaleType'):
         problems.optional(path, item, key, problems.typed, 'string')
-    problems.optional(path, item, 'level', problems.number, 0, 1)
+    if 'level' in item and problems.typed(path + '.level', item['level'], 'number'):
+        if item['level'] not in LEVELS:
+            problems.add(path + '.level', 'Level must be one of %s' % ', '.join(map(str, LEVELS)))
+        elif agg_fn != 'quantile':
+            problems.add(path + '.level', 'Level is only allowed with aggFn quantile')
     problems.optional(path, item, 'whereLanguage', problems.enum, WHERE_LANGUAGES)
     problems.optional(path, item, 'metricType', problems.enum, METRIC_TYPES)
     problems.optional(path, item, 'numberFormat', problems.typed, 'object')
-    return pick(item, SELECT_KEYS)
+    problems.optional(path, item, 'periodAggFn', problems.enum, ('delta',))
+    return pick(item, keys)
 
 
 # What a tile is -------------------------------------------------------------------------------------
@@ -323,7 +384,8 @@ def source_ids(tile):
 
 
 def stored_config(tile):
-    """The tile's config form as the server stores it (the reference's conversion for series tiles)."""
+    """The tile's config form as the server stores it (the reference's conversion for series tiles): a number,
+    search or markdown series keeps its first item only, a number no groupBy; search fields joined with ', '."""
     if 'series' not in tile:
         return dict(tile['config'])
     items, kind = tile['series'], tile['series'][0]['type']
@@ -331,12 +393,14 @@ def stored_config(tile):
     if kind == 'markdown':
         return {'displayType': 'markdown', 'markdown': first['content']}
     if kind == 'search':
-        config = {'displayType': 'search', 'sourceId': first['sourceId'], 'select': ','.join(first.get('fields', [])),
+        config = {'displayType': 'search', 'sourceId': first['sourceId'], 'select': ', '.join(first.get('fields', [])),
                   'where': first['where'], 'whereLanguage': first.get('whereLanguage') or 'lucene'}
         return config
+    if kind == 'number':
+        items = items[:1]
     display = 'stacked_bar' if kind == 'time' and first.get('displayType') == 'stacked_bar' else SERIES_DISPLAY[kind]
     config = {'displayType': display, 'sourceId': first['sourceId'], 'select': [_select_of(item) for item in items]}
-    if first.get('groupBy'):
+    if first.get('groupBy') and kind != 'number':
         config['groupBy'] = ','.join(first['groupBy'])
     number_format = next((item['numberFormat'] for item in items if 'numberFormat' in item), None)
     if number_format is not None:
@@ -348,7 +412,7 @@ def stored_config(tile):
 
 def _select_of(item):
     select = {'aggFn': item['aggFn']}
-    select.update(pick(item, ('alias', 'level', 'metricName')))
+    select.update((key, item[key]) for key in ('alias', 'level', 'metricName') if item.get(key) not in (None, ''))
     if 'metricDataType' in item:
         select['metricType'] = item['metricDataType']
     select.update(valueExpression=item.get('field') or '', where=item.get('where') or '',
@@ -368,39 +432,86 @@ def is_promql(tile):
     return 'promql' in languages
 
 
+def unresolved_containers(containers, tiles):
+    """The 400 answer for tiles placed in a container (or a tab of one) that the dashboard does not have, else None."""
+    tabs = _container_tabs(containers)
+    missing = sorted({'%s/%s' % (tile['containerId'], tile['tabId']) if tile['containerId'] in tabs else tile['containerId']
+                      for tile in tiles if 'containerId' in tile and not _resolves(tabs, tile)})
+    if missing:
+        return server.Response.json(400, {'message': 'Could not find the following containers or tabs: ' + ', '.join(missing)})
+    return None
+
+
+def _container_tabs(containers):
+    """{container id: {its tab ids}} of a dashboard's containers (entries without a string id name nothing)."""
+    found = {}
+    for container in containers or []:
+        if isinstance(container, dict) and isinstance(container.get('id'), str):
+            found[container['id']] = {tab['id'] for tab in container.get('tabs') or [] if isinstance(tab, dict) and 'id' in tab}
+    return found
+
+
+def _resolves(tabs, tile):
+    return tile['containerId'] in tabs and ('tabId' not in tile or tile['tabId'] in tabs[tile['containerId']])
+
+
 # Reads ---------------------------------------------------------------------------------------------
 
 def render(store, dashboard):
     """A dashboard as reads show it in the configured era."""
     form = store.config['dashboard_read_form']
+    tabs = _container_tabs(dashboard.get('containers'))
     shown = {'id': dashboard['id'], 'name': dashboard['name'],
-             'tiles': [read_tile(tile, form) for tile in dashboard['tiles'] if not is_promql(tile)],
+             'tiles': [read_tile(_placed(tile, tabs), form) for tile in dashboard['tiles'] if not is_promql(tile)],
              'tags': list(dashboard.get('tags', []))}
     shown.update({key: dashboard[key] for key in KEPT_ON_UPDATE if key in dashboard and key != 'tags'})
     return shown
+
+
+def _placed(tile, tabs):
+    """The tile without a reference to a container (or tab) that is gone: reads drop it."""
+    if 'containerId' not in tile or _resolves(tabs, tile):
+        return tile
+    keep = dict(tile)
+    keep.pop('tabId', None)
+    if keep['containerId'] not in tabs:
+        keep.pop('containerId')
+    return keep
 
 
 def read_tile(tile, form):
     """One stored tile as a read in ``form`` shows it."""
     if form == 'as_sent':
         return dict(tile)
-    head = pick(tile, ('id', 'name', 'x', 'y', 'w', 'h'))
-    config = stored_config(tile)
-    if form == 'series' and config['displayType'] in SERIES_FORM_DISPLAY:
+    head = pick(tile, ('id', 'name', 'x', 'y', 'w', 'h', 'containerId', 'tabId'))
+    config = _readable(stored_config(tile))
+    if form == 'series' and config['displayType'] in SERIES_FORM_DISPLAY and not CONFIG_ONLY & set(config):
         return dict(head, asRatio=bool(config.get('asRatio')), series=series_of(config))
     if form == 'series':
         return dict(head, config=config)
     return dict(head, config=with_defaults(config))
 
 
+def _readable(config):
+    """The stored config as reads show it: a level only for quantile at 0.5, 0.9, 0.95 or 0.99."""
+    if not isinstance(config.get('select'), list):
+        return config
+    select = []
+    for item in config['select']:
+        if 'level' in item and not (item.get('aggFn') == 'quantile' and item['level'] in LEVELS):
+            item = {key: value for key, value in item.items() if key != 'level'}
+        select.append(item)
+    return dict(config, select=select)
+
+
 def with_defaults(config):
-    """The config form as the newest servers read it back: fillNulls, asRatio, where, whereLanguage and
-    valueExpression where unset."""
+    """The config form as the newest servers read it back: fillNulls (line and stacked_bar, raw SQL too), asRatio,
+    where, whereLanguage and valueExpression where unset; a number tile carries neither fillNulls nor asRatio."""
     config = dict(config)
     kind = config['displayType']
     if kind in ('line', 'stacked_bar'):
         config.setdefault('fillNulls', True)
-    if kind in RATIO_DISPLAY:
+    if kind in RATIO_DISPLAY and 'configType' not in config:
         config['asRatio'] = bool(config.get('asRatio')) and len(config.get('select', [])) == 2
     if kind == 'search':
         config.setdefault('where', '')
@@ -417,14 +528,14 @@ def series_of(config):
     if kind == 'markdown':
         return [{'type': 'markdown', 'content': config['markdown']}]
     if kind == 'search':
-        fields = [field for field in config.get('select', '').split(',') if field]
+        fields = [field.strip() for field in config.get('select', '').split(',') if field.strip()]
         return [{'type': 'search', 'sourceId': config['sourceId'], 'where': config.get('where', ''),
                  'whereLanguage': config.get('whereLanguage') or 'lucene', 'fields': fields}]
     item_type = {'line': 'time', 'stacked_bar': 'time', 'table': 'table', 'number': 'number'}[kind]
     group_by = [field for field in config.get('groupBy', '').split(',') if field]
     items = []
-    for index, select in enumerate(config['select']):
-        item = {'type': item_type, 'sourceId': config['sourceId'], 'aggFn': select['aggFn'],
+    for index, select in enumerate(config.get('select') or []):
+        item = {'type': item_type, 'sourceId': config.get('sourceId'), 'aggFn': select['aggFn'],
                 'field': select.get('valueExpression', ''), 'where': select.get('where', ''),
                 'whereLanguage': select.get('whereLanguage') or 'lucene'}
         item.update(pick(select, ('alias', 'level', 'metricName')))

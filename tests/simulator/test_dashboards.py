@@ -449,3 +449,109 @@ def test_a_null_form_counts_as_left_out(sim):
     assert sim.obs('GET', DASHBOARDS).status == 200
     both_null = dict(time_tile(), series=None, config=None)
     assert 'tiles.0: Tile must have either series or config' in message(sim.obs('POST', DASHBOARDS, dashboard_body(both_null)))
+
+
+# Sections and tabs, names, what reads keep, the config schema (reference, "dashboards and alerts as code") ------
+
+SECTIONS = [{'id': 'ops', 'type': 'section', 'tabs': [{'id': 'cpu'}, {'id': 'io'}]}, {'id': 'misc', 'type': 'section'}]
+
+
+def _placed_tile(name='Placed', **place):
+    return dict(time_tile(name), **place)
+
+
+@pytest.mark.parametrize('form', ['as_sent', 'series', 'config'])
+def test_tiles_keep_their_container_and_tab_in_every_read_form(sim, form):
+    sim.admin('PATCH', 'config', {'dashboard_read_form': form})
+    dashboard = create(sim, dashboard_body(_placed_tile(containerId='ops', tabId='io'), _placed_tile('Loose'), containers=SECTIONS))
+    placed, loose = read(sim, dashboard['id'])['tiles']
+    assert (placed['containerId'], placed['tabId']) == ('ops', 'io') and 'containerId' not in loose
+    # a PUT replaces the tiles: a tile sent without its container leaves it (the containers are kept)
+    body = {'name': dashboard['name'], 'tiles': [{k: v for k, v in placed.items() if k not in ('containerId', 'tabId')}]}
+    assert 'containerId' not in sim.obs('PUT', '%s/%s' % (DASHBOARDS, dashboard['id']), body).json()['data']['tiles'][0]
+    assert read(sim, dashboard['id'])['containers'] == SECTIONS
+
+
+@pytest.mark.parametrize('place, fragment', [
+    ({'tabId': 'io'}, 'Body validation failed: tiles.0.tabId: tabId needs containerId'),
+    ({'containerId': ''}, 'tiles.0.containerId: String must contain at least 1 character(s)'),
+    ({'containerId': 'c' * 257}, 'tiles.0.containerId: String must contain at most 256 character(s)'),
+    ({'containerId': 'gone'}, 'Could not find the following containers or tabs: gone'),
+    ({'containerId': 'misc', 'tabId': 'io'}, 'Could not find the following containers or tabs: misc/io'),
+])
+def test_a_placement_is_checked_and_must_resolve(sim, place, fragment):
+    assert fragment in message(sim.obs('POST', DASHBOARDS, dashboard_body(_placed_tile(**place), containers=SECTIONS)))
+
+
+def test_a_put_resolves_against_the_stored_containers_and_a_gone_container_is_dropped_on_read(sim):
+    dashboard = create(sim, dashboard_body(_placed_tile(containerId='ops', tabId='cpu'), _placed_tile('B', containerId='misc'),
+                                           containers=SECTIONS))
+    tiles = read(sim, dashboard['id'])['tiles']
+    assert sim.obs('PUT', '%s/%s' % (DASHBOARDS, dashboard['id']), {'name': 'n', 'tiles': tiles}).status == 200
+    sim.admin('PATCH', 'dashboards/' + dashboard['id'], {'containers': [{'id': 'ops', 'tabs': [{'id': 'io'}]}]})
+    placed, other = read(sim, dashboard['id'])['tiles']
+    assert placed['containerId'] == 'ops' and 'tabId' not in placed and 'containerId' not in other
+    assert stored(sim, dashboard['id'])['tiles'][1]['containerId'] == 'misc'  # stored, not read
+
+
+def test_a_tile_name_may_be_empty_and_two_tiles_may_share_one(sim):
+    dashboard = create(sim, dashboard_body(time_tile(''), time_tile('Twin'), time_tile('Twin')))
+    assert [tile['name'] for tile in read(sim, dashboard['id'])['tiles']] == ['', 'Twin', 'Twin']
+
+
+def test_what_config_reads_keep_of_a_series(sim):
+    sim.admin('PATCH', 'config', {'dashboard_read_form': 'config'})
+    number = {'name': 'N', 'x': 0, 'y': 0, 'w': 6, 'h': 3, 'asRatio': True, 'series': [
+        {'type': 'number', 'sourceId': SOURCE_LOGS, 'aggFn': 'count', 'where': 'a', 'groupBy': ['host'], 'alias': ''},
+        {'type': 'number', 'sourceId': SOURCE_LOGS, 'aggFn': 'avg', 'field': 'x', 'where': 'b'}]}
+    levels = time_tile('L', aggFn='avg', field='x', level=0.5, alias='', metricName='')
+    levels['series'] += [dict(levels['series'][0], aggFn='quantile', level=0.95), dict(levels['series'][0], aggFn='quantile', level=0.3)]
+    search = {'name': 'S', 'x': 0, 'y': 0, 'w': 6, 'h': 3, 'series': [
+        {'type': 'search', 'sourceId': SOURCE_LOGS, 'where': 'a', 'fields': ['ts', 'msg']},
+        {'type': 'search', 'sourceId': SOURCE_LOGS, 'where': 'b', 'fields': ['other']}]}
+    tiles = create(sim, dashboard_body(number, levels, search))['tiles']
+    assert tiles[0]['config'] == {'displayType': 'number', 'sourceId': SOURCE_LOGS, 'select': [
+        {'aggFn': 'count', 'valueExpression': '', 'where': 'a', 'whereLanguage': 'lucene'}]}
+    assert [item.get('level') for item in tiles[1]['config']['select']] == [None, 0.95, None]
+    assert not {'alias', 'metricName'} & set(tiles[1]['config']['select'][0])
+    assert tiles[2]['config']['select'] == 'ts, msg' and tiles[2]['config']['where'] == 'a'
+    sim.admin('PATCH', 'config', {'dashboard_read_form': 'series'})
+    assert create(sim, dashboard_body(search))['tiles'][0]['series'] == [
+        {'type': 'search', 'sourceId': SOURCE_LOGS, 'where': 'a', 'whereLanguage': 'lucene', 'fields': ['ts', 'msg']}]
+
+
+def _config_of(sim, config, form='config'):
+    sim.admin('PATCH', 'config', {'dashboard_read_form': form})
+    tile = {'name': 'C', 'x': 0, 'y': 0, 'w': 6, 'h': 3, 'config': config}
+    return create(sim, dashboard_body(tile))['tiles'][0]
+
+
+def test_the_config_schema_keeps_its_keys_by_display_type_and_drops_the_rest(sim):
+    line = {'displayType': 'line', 'sourceId': SOURCE_METRICS, 'fitYAxisToData': True, 'seriesLimit': 5, 'showOperandSeries': False,
+            'formulas': [{'expression': 'a/b'}], 'fillNull': False, 'color': 'red',
+            'select': [{'aggFn': 'sum', 'valueExpression': 'x', 'periodAggFn': 'delta', 'shade': 1}]}
+    config = _config_of(sim, line)['config']
+    assert config['fitYAxisToData'] is True and config['seriesLimit'] == 5 and config['formulas'] == [{'expression': 'a/b'}]
+    assert not {'fillNull', 'color'} & set(config) and config['select'][0]['periodAggFn'] == 'delta' and 'shade' not in config['select'][0]
+    number = {'displayType': 'number', 'sourceId': SOURCE_METRICS, 'fillNulls': False, 'asRatio': False, 'fitYAxisToData': True,
+              'formulas': [{'expression': 'a+b'}], 'select': [{'aggFn': 'count'}, {'aggFn': 'sum', 'valueExpression': 'x'}]}
+    config = _config_of(sim, number)['config']
+    assert not {'fillNulls', 'asRatio', 'fitYAxisToData'} & set(config) and len(config['select']) == 2
+
+
+def test_a_raw_sql_tile_is_stored_read_in_config_form_and_gets_fill_nulls(sim):
+    raw = {'displayType': 'line', 'configType': 'sql', 'connectionId': 'conn-1', 'sqlTemplate': 'SELECT 1'}
+    assert _config_of(sim, raw)['config'] == dict(raw, fillNulls=True)
+    assert _config_of(sim, raw, 'series')['config'] == raw
+    heatmap = create(sim, dashboard_body(config_tile(displayType='heatmap', configType='sql', connectionId='c', sqlTemplate='x')))
+    assert not {'configType', 'sqlTemplate'} & set(heatmap['tiles'][0]['config'])  # not a key of a heatmap: dropped
+    assert 'tiles.0.config.sqlTemplate: Required' in message(sim.obs('POST', DASHBOARDS, dashboard_body(config_tile(configType='sql', connectionId='c'))))
+
+
+@pytest.mark.parametrize('select, fragment', [
+    ({'aggFn': 'quantile', 'valueExpression': 'x', 'level': 0.3}, 'select.0.level: Level must be one of 0.5, 0.9, 0.95, 0.99'),
+    ({'aggFn': 'avg', 'valueExpression': 'x', 'level': 0.5}, 'select.0.level: Level is only allowed with aggFn quantile'),
+    ({'aggFn': 'sum', 'valueExpression': 'x', 'periodAggFn': 'rate'}, "select.0.periodAggFn: Invalid enum value"),
+])
+def test_config_levels_and_period_aggregations_are_checked(sim, select, fragment):
+    assert fragment in message(sim.obs('POST', DASHBOARDS, dashboard_body(config_tile(select=[select])))), fragment

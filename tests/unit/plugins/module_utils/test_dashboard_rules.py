@@ -20,7 +20,7 @@ OPTION_TILE = dict(name='Error ratio', x=6, y=3, w=6, h=3, as_ratio=True, config
     dict(type='time', source_id=SOURCE, agg_fn='count', field=None, where='status:error', where_language=None,
          group_by=['host', 'zone'], alias='errors', level=None, metric_data_type=None, metric_name=None,
          number_format=dict(output='percent'), display_type='stacked_bar', data_source=None),
-    dict(type='time', source_id=SOURCE, agg_fn='avg', field='latency', where=None, where_language='sql',
+    dict(type='time', source_id=SOURCE, agg_fn='quantile', field='latency', where='', where_language='sql',
          group_by=['host', 'zone'], alias=None, level=0.5, metric_data_type='gauge', metric_name='latency', number_format=None,
          display_type=None, data_source=None),
 ])
@@ -30,7 +30,7 @@ CONFIG_READ = dict(id='t1', name='Error ratio', x=6, y=3, w=6, h=3, config=dict(
     displayType='stacked_bar', sourceId=SOURCE, groupBy='host,zone', asRatio=True, fillNulls=True,
     numberFormat=dict(output='percent'), select=[
         dict(aggFn='count', alias='errors', valueExpression='', where='status:error', whereLanguage='lucene'),
-        dict(aggFn='avg', level=0.5, metricName='latency', metricType='gauge', valueExpression='latency', where='',
+        dict(aggFn='quantile', level=0.5, metricName='latency', metricType='gauge', valueExpression='latency', where='',
              whereLanguage='sql')]))
 
 
@@ -119,14 +119,13 @@ def test_the_diff_shows_tiles_by_name_with_only_what_differs():
     moved = dict(rules.api_tile(OPTION_TILE), x=0)
     added = dict(name='New', x=0, y=6, w=2, h=2, config=dict(displayType='markdown', markdown='hi'))
     before, after = rules.tiles_diff(current, [moved, added])
-    defaults = dict(fillNulls=True, asRatio=False)
-    assert before == {'Error ratio': dict(x=6), 'Gone': dict(x=0, y=9, w=2, h=2, config=dict(defaults, displayType='markdown', markdown='bye'))}
-    assert after == {'Error ratio': dict(x=0), 'New': dict(x=0, y=6, w=2, h=2, config=dict(defaults, displayType='markdown', markdown='hi'))}
+    assert before == {'Error ratio': dict(x=6), 'Gone': dict(x=0, y=9, w=2, h=2, config=dict(displayType='markdown', markdown='bye'))}
+    assert after == {'Error ratio': dict(x=0), 'New': dict(x=0, y=6, w=2, h=2, config=dict(displayType='markdown', markdown='hi'))}
 
 
 def test_the_diff_goes_down_into_the_config():
-    changed = copy.deepcopy(OPTION_TILE)
-    changed['series'][0]['where'] = 'status:fatal'
+    changed = dict(rules.option_tile(copy.deepcopy(CONFIG_READ)), x=6)
+    changed['config']['select'][0]['where'] = 'status:fatal'
     before, after = rules.tiles_diff([CONFIG_READ], [rules.api_tile(changed)])
     assert list(before) == ['Error ratio']
     assert set(before['Error ratio']) == set(after['Error ratio']) == {'config'}
@@ -134,17 +133,28 @@ def test_the_diff_goes_down_into_the_config():
     assert after['Error ratio']['config']['select'][0]['where'] == 'status:fatal'
 
 
+def test_a_tile_the_task_gives_in_series_form_shows_in_series_form_on_both_sides():
+    changed = copy.deepcopy(OPTION_TILE)
+    changed['series'][0]['where'] = 'status:fatal'
+    before, after = rules.tiles_diff([CONFIG_READ], [rules.api_tile(changed)])
+    assert set(before['Error ratio']) == set(after['Error ratio']) == {'series'}
+    assert [item['where'] for item in before['Error ratio']['series']] == ['status:error', '']
+    assert after['Error ratio']['series'][0] == dict(type='time', source_id=SOURCE, agg_fn='count', field='', where='status:fatal',
+                                                     where_language='lucene', alias='errors', group_by=['host', 'zone'],
+                                                     display_type='stacked_bar', number_format=dict(output='percent'))
+
+
 def test_nothing_differs_nothing_in_the_diff():
     assert rules.tiles_diff([CONFIG_READ], [rules.api_tile(OPTION_TILE)]) == ({}, {})
 
 
 def test_kept_tiles_carry_their_current_id_and_new_or_renamed_ones_none():
-    current = [dict(CONFIG_READ, id='t1'), dict(name='Other', id='t2', config={})]
-    kept, renamed = rules.api_tile(OPTION_TILE), dict(name='Other 2', x=0, y=0, w=1, h=1, config={})
-    tiles = rules.with_ids(current, [kept, renamed])
+    current = dict(tiles=[dict(CONFIG_READ, id='t1'), dict(name='Other', id='t2', config={})])
+    renamed = dict(name='Other 2', x=0, y=0, w=1, h=1, config={})
+    tiles = rules.desired_tiles(params(tiles=[OPTION_TILE, renamed]), current)
     assert tiles[0]['id'] == 't1'
     assert 'id' not in tiles[1]
-    assert 'id' not in kept  # the desired tiles are not changed
+    assert 'id' not in OPTION_TILE  # the desired tiles are not changed
 
 
 def test_tags_are_compared_as_the_server_keeps_them():
@@ -195,8 +205,8 @@ def test_camel_and_snake_are_inverse_on_the_series_keys():
     as_sent(), series_read(), CONFIG_READ,
     # the contract's form, as the oldest servers read the simulator's data
     dict(id='t-err', name='Error ratio', x=6, y=3, w=6, h=3, asRatio=True, series=[
-        dict(type='time', dataSource='metrics', aggFn='count', field='query.count', where='status:error', groupBy=[]),
-        dict(type='time', dataSource='metrics', aggFn='count', field='query.count', where='', groupBy=[])]),
+        dict(type='time', dataSource='metrics', sourceId=SOURCE, aggFn='count', field='query.count', where='status:error', groupBy=[]),
+        dict(type='time', dataSource='metrics', sourceId=SOURCE, aggFn='count', field='query.count', where='', groupBy=[])]),
 ])
 def test_a_definition_fed_back_is_the_tile_read(tile):
     dashboard = dict(id='65a1b2c3d4e5f60718293a4b', name='d', tags=['x'], tiles=[tile])
@@ -206,6 +216,7 @@ def test_a_definition_fed_back_is_the_tile_read(tile):
     assert not rules.tiles_differ([tile], [rules.api_tile(option['tiles'][0])])
 
 
+TIME = dict(type='time', source_id=SOURCE, agg_fn='count', where='', group_by=[])
 GOOD = dict(name='t', x=0, y=0, w=24, h=1, series=None, as_ratio=None, config=dict(displayType='markdown', markdown='hi'))
 
 
@@ -220,8 +231,8 @@ GOOD = dict(name='t', x=0, y=0, w=24, h=1, series=None, as_ratio=None, config=di
     (dict(config=None), 'tiles[0] must have exactly one of series and config'),
     (dict(config=None, series=[]), 'tiles[0].series must hold at least one item'),
     (dict(config=None, series=[dict(type='time'), dict(type='number')]), 'tiles[0].series must be all of one type, got number, time'),
-    (dict(config=None, series=[dict(type='time', level=2)]), 'tiles[0].series[0].level must be between 0 and 1, got 2'),
-    (dict(config=None, series=[dict(type='time', group_by=list('abcdefghijk'))]), 'tiles[0].series[0].group_by must hold at most 10 fields, got 11'),
+    (dict(config=None, series=[dict(TIME, level=2)]), 'tiles[0].series[0].level must be between 0 and 1, got 2'),
+    (dict(config=None, series=[dict(TIME, group_by=list('abcdefghijk'))]), 'tiles[0].series[0].group_by must hold at most 10 fields, got 11'),
     (dict(as_ratio=True), 'tiles[0].as_ratio goes with series only; in config form, set asRatio in config'),
     (dict(config=dict(displayType='graph')), 'tiles[0].config.displayType must be one of line, stacked_bar'),
     (dict(config=dict(displayType='number', select=[dict(aggFn='count'), dict(aggFn='count')])),
@@ -231,16 +242,14 @@ GOOD = dict(name='t', x=0, y=0, w=24, h=1, series=None, as_ratio=None, config=di
     (dict(config=dict(displayType='line', select=[dict(aggFn='median')])), 'tiles[0].config.select[0].aggFn must be one of avg'),
     (dict(config=dict(displayType='line', select=[dict(aggFn='count', whereLanguage='kql')])), 'tiles[0].config.select[0].whereLanguage must be one of'),
     (dict(config=dict(displayType='line', select=[dict(aggFn='count')], asRatio=True)), 'tiles[0].config.asRatio needs exactly 2 select items'),
-    (dict(name=' '), 'tiles[0].name must not be empty'),
 ])
 def test_bad_tiles_are_refused_with_a_message_naming_the_option(change, message):
     errors = rules.option_errors(dict(name='d', tiles=[dict(GOOD, **change)]))
     assert len(errors) == 1 and errors[0].startswith(message), errors
 
 
-def test_two_tiles_of_one_name_are_refused():
-    errors = rules.option_errors(dict(name='d', tiles=[GOOD, dict(GOOD, y=1)]))
-    assert errors == ['tiles[1].name: two tiles are named "t"; a tile name must be unique on the dashboard (it is the tile\'s identity)']
+def test_two_tiles_of_one_name_and_unnamed_tiles_are_allowed():
+    assert rules.option_errors(dict(name='d', tiles=[GOOD, dict(GOOD, y=1), dict(GOOD, name=''), dict(GOOD, name='')])) == []
 
 
 def test_good_options_pass_and_bad_ids_tags_and_names_do_not():
@@ -291,7 +300,7 @@ def test_the_prediction_and_the_diff_name_what_goes():
      dict(displayType='table', sourceId=SOURCE, groupBy='host', select=[dict(aggFn='avg', valueExpression='cpu', where='', whereLanguage='lucene')])),
     (dict(type='markdown', content='# Runbook'), dict(displayType='markdown', markdown='# Runbook')),
     (dict(type='search', sourceId=SOURCE, where='level:error', fields=['timestamp', 'message']),
-     dict(displayType='search', sourceId=SOURCE, select='timestamp,message', where='level:error', whereLanguage='lucene')),
+     dict(displayType='search', sourceId=SOURCE, select='timestamp, message', where='level:error', whereLanguage='lucene')),
 ])
 def test_a_series_tile_of_each_type_is_stored_as_the_config_of_that_kind(item, config):
     tile = dict(name='n', x=0, y=0, w=1, h=1, series=[item])

@@ -14,8 +14,8 @@ import pytest
 from ansible_collections.engine.cloud.plugins.module_utils import dashboard_rules
 from ansible_collections.engine.cloud.plugins.modules import dashboard, dashboard_info
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import (
-    ALERT_PROMQL, ALERT_TABLE, ALERTS, DASHBOARD_GALLERY, DASHBOARD_HEALTH, DASHBOARD_INGESTION, DASHBOARD_STAGING_A,
-    DASHBOARD_STAGING_B, SOURCE_METRICS)
+    ALERT_PROMQL, ALERT_STAGING_A, ALERT_TABLE, ALERTS, DASHBOARD_GALLERY, DASHBOARD_HEALTH, DASHBOARD_INGESTION, DASHBOARD_STAGING_A,
+    DASHBOARD_STAGING_B, SOURCE_LOGS, SOURCE_METRICS)
 
 LIST = ('GET', '/api/v2/dashboards')
 POST = ('POST', '/api/v2/dashboards')
@@ -119,10 +119,14 @@ CASES = {
                                     and 'its tile becomes a table tile' in result['msg'] and 'PromQL' in result['msg'])),
 }
 
+
+def without_key(mapping, key):
+    return dict((name, value) for name, value in mapping.items() if name != key)
+
+
 BAD = {
     'x out of range': (dict(tiles=[dict(NOTES, x=24)]), 'tiles[0].x must be between 0 and 23, got 24'),
     'w out of range': (dict(tiles=[dict(NOTES, w=0)]), 'tiles[0].w must be between 1 and 24, got 0'),
-    'two tiles of one name': (dict(tiles=[NOTES, dict(NOTES, y=5)]), 'tiles[1].name: two tiles are named "Notes"'),
     'series of mixed types': (dict(tiles=[dict(REQUESTS, series=[dict(type='time'), dict(type='table')])]),
                               'tiles[0].series must be all of one type, got table, time'),
     'both series and config': (dict(tiles=[dict(REQUESTS, config=NOTES['config'])]), 'tiles[0] must have exactly one of series and config'),
@@ -130,6 +134,42 @@ BAD = {
     'a series item that is not a dict': (dict(tiles=[dict(REQUESTS, series=[42])]), "not 'int' (tiles[].series)"),
     'a malformed id': (dict(dashboard_id='42'), "dashboard_id must be an object id of 24 hexadecimal digits, got '42'"),
     'a long tag': (dict(tags=['t' * 33]), 'tags[0] must be at most 32 characters long, got 33'),
+    'a time item without where': (dict(tiles=[dict(REQUESTS, series=[dict(REQUESTS['series'][0], where=None)])]),
+                                  'tiles[0].series[0].where is required for a time item'),
+    'a table item without group_by': (dict(tiles=[dict(REQUESTS, series=[dict(REQUESTS['series'][0], type='table', group_by=None)])]),
+                                      'tiles[0].series[0].group_by is required for a table item'),
+    'an item without agg_fn': (dict(tiles=[dict(REQUESTS, series=[without_key(REQUESTS['series'][0], 'agg_fn')])]),
+                               'tiles[0].series[0].agg_fn is required for a time item'),
+    'an item without source_id': (dict(tiles=[dict(REQUESTS, series=[dict(REQUESTS['series'][0], source_id=None)])]),
+                                  'tiles[0].series[0].source_id is required for a time item'),
+    'a source id that is no object id': (dict(tiles=[dict(REQUESTS, series=[dict(REQUESTS['series'][0], source_id='metrics')])]),
+                                         'tiles[0].series[0].source_id must be an object id of 24 lowercase hexadecimal digits'),
+    'an uppercase source id': (dict(tiles=[dict(ERRORS, config=dict(ERRORS['config'], sourceId=SOURCE_METRICS.upper()))]),
+                               'tiles[0].config.sourceId must be an object id of 24 lowercase'),
+    'a valueExpression with count': (dict(tiles=[dict(ERRORS, config=dict(ERRORS['config'], select=[dict(aggFn='count', valueExpression='x')]))]),
+                                     'tiles[0].config.select[0].valueExpression is not allowed with aggFn count'),
+    'no valueExpression with avg': (dict(tiles=[dict(ERRORS, config=dict(ERRORS['config'], select=[dict(aggFn='avg')]))]),
+                                    'tiles[0].config.select[0].valueExpression is required with aggFn avg'),
+    'a config groupBy as a list': (dict(tiles=[dict(ERRORS, config=dict(ERRORS['config'], displayType='line', groupBy=['host']))]),
+                                   'tiles[0].config.groupBy must be a string, the fields joined by commas'),
+    'a config level the server does not take': (
+        dict(tiles=[dict(ERRORS, config=dict(ERRORS['config'], select=[dict(aggFn='quantile', valueExpression='x', level=0.3)]))]),
+        'tiles[0].config.select[0].level must be one of 0.5, 0.9, 0.95, 0.99, and only with aggFn quantile, got 0.3'),
+    'a config key the server drops': (dict(tiles=[dict(ERRORS, config=dict(ERRORS['config'], displayType='line', fillNull=False))]),
+                                      'tiles[0].config.fillNull is not a key of a line tile (the server drops it'),
+    'a key of another display type': (dict(tiles=[dict(ERRORS, config=dict(ERRORS['config'], fitYAxisToData=True))]),
+                                      'tiles[0].config.fitYAxisToData is not a key of a number tile'),
+    'a select key the server drops': (dict(tiles=[dict(ERRORS, config=dict(ERRORS['config'], select=[dict(aggFn='count', colour='red')]))]),
+                                      'tiles[0].config.select[0].colour is not a key of a select item'),
+    'a PromQL series tile': (dict(tiles=[dict(REQUESTS, series=[dict(REQUESTS['series'][0], where_language='promql')])]),
+                             'tiles[0].series[0].where_language: PromQL tiles cannot be managed: the server leaves them out of every read'),
+    'a PromQL config tile': (dict(tiles=[dict(ERRORS, config=dict(ERRORS['config'], select=[dict(aggFn='count', whereLanguage='promql')]))]),
+                             'tiles[0].config.select[0].whereLanguage: PromQL tiles cannot be managed'),
+    'a number series of two items': (dict(tiles=[dict(REQUESTS, series=[dict(REQUESTS['series'][0], type='number')] * 2)]),
+                                     'tiles[0].series of type number must hold one item: the server keeps the first only, got 2'),
+    'a markdown tile without its text': (dict(tiles=[dict(NOTES, config=dict(displayType='markdown'))]),
+                                         'tiles[0].config.markdown is required for a markdown tile'),
+    'a tab without its container': (dict(tiles=[dict(NOTES, tab_id='t')]), 'tiles[0].tab_id needs container_id'),
 }
 
 
@@ -137,10 +177,11 @@ def test_dashboard(run, case):
     run(dashboard, **case)
 
 
+@pytest.mark.parametrize('check_mode', [False, True])
 @pytest.mark.parametrize('bad', sorted(BAD))
-def test_bad_input_fails_before_any_request(run, bad):
+def test_bad_input_fails_before_any_request(run, bad, check_mode):
     args, message = BAD[bad]
-    run(dashboard, dict(NEW, **args), requests=[], fails=message)
+    run(dashboard, dict(NEW, **args), check=check_mode, requests=[], fails=message)
 
 
 @pytest.mark.parametrize('era', ERAS)
@@ -200,3 +241,155 @@ def test_an_edit_that_keeps_every_tile_keeps_every_alert(run, sim):
         requests=[('GET', item(DASHBOARD_HEALTH)), ALERTS_PAGE, ('PUT', item(DASHBOARD_HEALTH))], result={'changed': True, 'deleted_alerts': []},
         verify=lambda result, sim: (alert_ids(sim) == before
                                     and [tile['id'] for tile in stored(sim, DASHBOARD_HEALTH)['tiles']] == ['t-cpu', 't-mem', 't-qps', 't-err']))
+
+
+# Issue 36: sections and tabs, the server's conversions, the config schema, tiles that share a name -----------------
+
+STAGING_TILE = '6f0000000000000000000014'  # Staging overview A's tile; ALERT_STAGING_A is on it
+SECTIONS = [dict(id='ops', tabs=[dict(id='cpu'), dict(id='io')]), dict(id='misc')]
+
+
+def staging_tile(name, tile_id, **more):
+    return dict(dict(id=tile_id, name=name, x=0, y=0, w=12, h=3, series=[
+        dict(type='time', sourceId=SOURCE_METRICS, aggFn='count', where='env:staging', groupBy=[])]), **more)
+
+
+def writes(sim):
+    return [entry for entry in sim.requests() if entry['method'] != 'GET']
+
+
+def staging_definition(run, era):
+    """Staging overview A's definition, as dashboard_info exports it in that era."""
+    return run(dashboard_info, dict(dashboard_id=DASHBOARD_STAGING_A), config={'dashboard_read_form': era},
+               requests=[('GET', item(DASHBOARD_STAGING_A))])['dashboard']['definition']
+
+
+@pytest.mark.parametrize('era', ERAS)
+def test_an_update_keeps_each_tiles_section_and_tab_and_the_definition_exports_them(run, sim, era):
+    sim.edit('dashboards', DASHBOARD_STAGING_A, dict(containers=SECTIONS, tiles=[
+        staging_tile('Staging errors', STAGING_TILE, containerId='ops', tabId='io'), staging_tile('Loose', '6f00000000000000000000a1')]))
+    definition = staging_definition(run, era)
+    assert [(tile.get('container_id'), tile.get('tab_id')) for tile in definition['tiles']] == [('ops', 'io'), (None, None)]
+    run(dashboard, definition, requests=[('GET', item(DASHBOARD_STAGING_A))], result={'changed': False})
+    moved = [dict(tile, y=5) for tile in definition['tiles']]
+    for tile in moved:
+        tile.pop('container_id', None), tile.pop('tab_id', None)
+    run(dashboard, dict(dashboard_id=DASHBOARD_STAGING_A, tiles=moved), diff=True,
+        requests=[('GET', item(DASHBOARD_STAGING_A)), ALERTS_PAGE, ('PUT', item(DASHBOARD_STAGING_A))],
+        result={'changed': True, 'diff.after.tiles': {'Staging errors': dict(y=5), 'Loose': dict(y=5)}},
+        verify=lambda result, sim: (writes(sim)[0]['body']['tiles'][0]['containerId'], writes(sim)[0]['body']['tiles'][0]['tabId']) == ('ops', 'io')
+        and 'containerId' not in writes(sim)[0]['body']['tiles'][1])
+    moved[0].update(container_id='misc')
+    moved[1].update(container_id='ops', tab_id='cpu')
+    run(dashboard, dict(dashboard_id=DASHBOARD_STAGING_A, tiles=moved), diff=True,
+        requests=[('GET', item(DASHBOARD_STAGING_A)), ALERTS_PAGE, ('PUT', item(DASHBOARD_STAGING_A))],
+        result={'changed': True, 'diff.before.tiles': {'Staging errors': dict(containerId='ops', tabId='io'), 'Loose': {}},
+                'diff.after.tiles': {'Staging errors': dict(containerId='misc'), 'Loose': dict(containerId='ops', tabId='cpu')}},
+        then=dict(args=dict(dashboard_id=DASHBOARD_STAGING_A, tiles=moved), requests=[('GET', item(DASHBOARD_STAGING_A))],
+                  result={'changed': False}))
+    moved[0].update(container_id='')
+    run(dashboard, dict(dashboard_id=DASHBOARD_STAGING_A, tiles=moved),
+        requests=[('GET', item(DASHBOARD_STAGING_A)), ALERTS_PAGE, ('PUT', item(DASHBOARD_STAGING_A))],
+        verify=lambda result, sim: 'containerId' not in stored(sim, DASHBOARD_STAGING_A)['tiles'][0])
+
+
+SHAPES = [  # what the server holds and the module must adopt: each a tile of the task and its second run quiet
+    dict(name='Open errors', x=0, y=0, w=6, h=2, series=[
+        dict(type='number', source_id=SOURCE_LOGS, agg_fn='count', where='level:error', group_by=['service'])]),
+    dict(name='Fields', x=6, y=0, w=6, h=2, series=[
+        dict(type='search', source_id=SOURCE_LOGS, where='level:error', fields=['timestamp', 'message'])]),
+    dict(name='Levels', x=12, y=0, w=12, h=3, series=[
+        dict(type='time', source_id=SOURCE_METRICS, agg_fn='avg', field='x', where='', group_by=[], level=0.5, alias='', metric_name=''),
+        dict(type='time', source_id=SOURCE_METRICS, agg_fn='quantile', field='x', where='', group_by=[], level=0.3),
+        dict(type='time', source_id=SOURCE_METRICS, agg_fn='quantile', field='x', where='', group_by=[], level=0.99)]),
+    dict(name='Kept keys', x=0, y=3, w=12, h=3, config=dict(
+        displayType='line', sourceId=SOURCE_METRICS, fitYAxisToData=True, seriesLimit=5, showOperandSeries=False,
+        formulas=[dict(expression='a / b')], select=[dict(aggFn='sum', valueExpression='x', periodAggFn='delta'),
+                                                     dict(aggFn='count')])),
+    dict(name='Raw SQL', x=12, y=3, w=12, h=3, config=dict(displayType='stacked_bar', configType='sql', connectionId='c1',
+                                                           sqlTemplate='SELECT 1')),
+    dict(name='Formulas', x=0, y=6, w=6, h=3, config=dict(displayType='number', sourceId=SOURCE_METRICS, formulas=[dict(expression='a+b')],
+                                                          select=[dict(aggFn='count'), dict(aggFn='sum', valueExpression='x')])),
+]
+
+
+@pytest.mark.parametrize('era', ERAS)
+def test_the_servers_conversions_and_kept_config_keys_give_no_change_on_the_second_run(run, sim, era):
+    args = dict(name='shapes', tiles=SHAPES)
+    created = run(dashboard, args, config={'dashboard_read_form': era}, requests=[LIST, POST], result={'changed': True},
+                  then=dict(args=args, requests=[LIST], result={'changed': False}))
+    changed = [dict(SHAPES[3], config=dict(SHAPES[3]['config'], fitYAxisToData=False))] + SHAPES[4:]
+    seen = era != 'series' or 'series' not in created['dashboard']['tiles'][3]
+    run(dashboard, dict(args, tiles=SHAPES[:3] + changed), diff=True,
+        requests=[LIST, ALERTS_PAGE, ('PUT', item(created['dashboard']['id']))] if seen else [LIST],
+        result={'changed': seen})
+
+
+@pytest.mark.parametrize('era', ERAS)
+def test_definitions_of_what_the_server_holds_feed_back_with_no_change(run, sim, era):
+    """Two tiles of one name (one with an alert), an unnamed tile, a raw SQL tile, a number tile with formulas."""
+    sim.edit('dashboards', DASHBOARD_STAGING_A, dict(tiles=[
+        staging_tile('Twin', STAGING_TILE), staging_tile('Twin', '6f00000000000000000000a1', x=12), staging_tile('', '6f00000000000000000000a2', y=3),
+        dict(id='6f00000000000000000000a3', name='Raw', x=0, y=6, w=6, h=3, config=SHAPES[4]['config']),
+        dict(id='6f00000000000000000000a4', name='Formulas', x=6, y=6, w=6, h=3, config=SHAPES[5]['config'])]))
+    definition = staging_definition(run, era)
+    assert [tile['name'] for tile in definition['tiles']] == ['Twin', 'Twin', '', 'Raw', 'Formulas']
+    run(dashboard, definition, requests=[('GET', item(DASHBOARD_STAGING_A))], result={'changed': False})
+
+
+def test_a_task_with_only_the_name_of_a_dashboard_whose_tiles_share_a_name_sends_nothing(run, sim):
+    sim.edit('dashboards', DASHBOARD_STAGING_A, dict(name='Twins', tiles=[
+        staging_tile('Twin', STAGING_TILE), staging_tile('Twin', '6f00000000000000000000a1', x=12)]))
+    run(dashboard, dict(name='Twins'), requests=[LIST], result={'changed': False})
+    # tags need a PUT: it sends the tiles as read, each with its own id
+    run(dashboard, dict(name='Twins', tags=['twins']), requests=[LIST, ALERTS_PAGE, ('PUT', item(DASHBOARD_STAGING_A))],
+        result={'changed': True, 'deleted_alerts': []},
+        verify=lambda result, sim: [tile['id'] for tile in writes(sim)[0]['body']['tiles']] == [STAGING_TILE, '6f00000000000000000000a1'])
+
+
+def test_tiles_that_share_a_name_are_matched_in_order_and_one_left_out_is_removed(run, sim):
+    sim.edit('dashboards', DASHBOARD_STAGING_A, dict(tiles=[
+        staging_tile('Twin', '6f00000000000000000000a1', x=12), staging_tile('Twin', STAGING_TILE)]))
+    tiles = dashboard_rules.definition(stored(sim, DASHBOARD_STAGING_A))['tiles']
+    run(dashboard, dict(dashboard_id=DASHBOARD_STAGING_A, tiles=[tiles[0], dict(tiles[1], h=4)]), diff=True,
+        requests=[('GET', item(DASHBOARD_STAGING_A)), ALERTS_PAGE, ('PUT', item(DASHBOARD_STAGING_A))],
+        result={'changed': True, 'diff.after.tiles': {'Twin #2': dict(h=4)}},
+        verify=lambda result, sim: [tile['id'] for tile in writes(sim)[0]['body']['tiles']] == ['6f00000000000000000000a1', STAGING_TILE])
+    run(dashboard, dict(dashboard_id=DASHBOARD_STAGING_A, tiles=tiles[:1]),
+        requests=[('GET', item(DASHBOARD_STAGING_A)), ALERTS_PAGE],
+        fails='"Staging errors" (%s) on tile "Twin": its tile is left out' % ALERT_STAGING_A)
+
+
+def test_a_tile_named_for_a_secret_is_shown_in_the_diff(run, sim):
+    token = dict(NOTES, name='API token usage')
+    created = run(dashboard, dict(name='it', tiles=[token]), requests=[LIST, POST])
+    run(dashboard, dict(name='it', tiles=[dict(token, x=12)]), diff=True, requests=[LIST, ALERTS_PAGE, ('PUT', item(created['dashboard']['id']))],
+        result={'diff.before.tiles': {'API token usage': dict(x=6)}, 'diff.after.tiles': {'API token usage': dict(x=12)}})
+
+
+def test_a_put_whose_answer_is_lost_is_not_sent_again_once_a_read_shows_it_applied(run, sim):
+    tiles = [dict(tile, h=4) for tile in health_tiles(sim)] + [dict(NOTES, y=9)]
+    run(dashboard, dict(dashboard_id=DASHBOARD_HEALTH, tiles=tiles),
+        faults=[dict(method='PUT', path='/dashboards/', kind='reset', apply=True)],
+        requests=[('GET', item(DASHBOARD_HEALTH)), ALERTS_PAGE, ('PUT', item(DASHBOARD_HEALTH)), ('GET', item(DASHBOARD_HEALTH))],
+        result={'changed': True},
+        verify=lambda result, sim: [tile['name'] for tile in stored(sim, DASHBOARD_HEALTH)['tiles']].count('Notes') == 1
+        and result['dashboard']['tiles'][-1]['name'] == 'Notes')
+
+
+@pytest.mark.parametrize('era', ERAS)
+def test_a_number_series_with_group_by_is_quiet_on_the_second_run(run, era):
+    """The server keeps no groupBy on a number series: it is not compared."""
+    args = dict(name='number', tiles=[SHAPES[0]])
+    run(dashboard, args, config={'dashboard_read_form': era}, requests=[LIST, POST], then=dict(args=args, requests=[LIST], result={'changed': False}))
+
+
+def test_a_section_or_tab_the_dashboard_does_not_have_fails_before_any_write(run, sim):
+    sim.edit('dashboards', DASHBOARD_STAGING_A, dict(containers=SECTIONS))
+    tile = dict(dashboard_rules.definition(stored(sim, DASHBOARD_STAGING_A))['tiles'][0], container_id='nope')
+    run(dashboard, dict(dashboard_id=DASHBOARD_STAGING_A, tiles=[tile]), requests=[('GET', item(DASHBOARD_STAGING_A))],
+        fails='tiles[0].container_id: the dashboard has no section "nope" (its sections: "ops", "misc")')
+    run(dashboard, dict(dashboard_id=DASHBOARD_STAGING_A, tiles=[dict(tile, container_id='misc', tab_id='io')]),
+        requests=[('GET', item(DASHBOARD_STAGING_A))], fails='tiles[0].tab_id: section "misc" has no tab "io"')
+    run(dashboard, dict(NEW, tiles=[dict(NOTES, container_id='ops')]), requests=[LIST],
+        fails='tiles[0].container_id: the dashboard has no section "ops" (its sections: none)')
