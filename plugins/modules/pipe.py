@@ -597,7 +597,7 @@ notes:
     it was sent (no answer within O(api_timeout), a connection reset, HTTP 502, 503 or 504), the API may still be
     creating the pipe (it checks the source, brokers, bucket or database, inside the create request). The module then
     reads the service's pipes by name, after 1, 2, 4 and 8 seconds (or for O(wait_timeout) when shorter; also with
-    O(wait=false)): a create that never reached the API (a gateway's 503) never shows, however long one looks. A pipe of
+    O(wait=false)); a create that never reached the API (a gateway's 503) never shows, however long one looks. A pipe of
     that name that shows is taken as the one created (a warning says so) and the task goes on with it. When none shows,
     the task fails, says that the create was not sent again and may or may not have happened, and what to check; the
     next run reads by name first and carries on with the pipe once it is there, or creates it when none is.

@@ -313,7 +313,7 @@ notes:
     connection was refused or could not be opened) or the API refused it with HTTP 429. When its answer is lost after
     it was sent (no answer within O(api_timeout), a connection reset, HTTP 502, 503 or 504), the API may still be
     creating the service, and a second create would make a second service. The module reads the services by name,
-    after 1, 2, 4 and 8 seconds (or for O(wait_timeout) when shorter; also with O(wait=false)): a create that never
+    after 1, 2, 4 and 8 seconds (or for O(wait_timeout) when shorter; also with O(wait=false)); a create that never
     reached the API (a gateway's 503) never shows, however long one looks. A service of that name that shows is taken as
     the one created (a warning says so). The generated password was in the lost answer only, so without O(password) the
     module asks the API for a new generated one (C(PATCH .../password) without hashes) and returns that as
