@@ -15,7 +15,7 @@ server keeps; a process that would go over waits for its slot instead of being r
 - The file holds times only: the sends of the last window, the reservations of the processes
   waiting for a slot (first come, first served, so a polling wait cannot starve) and the hold that a
   429 sets. It is named by a SHA-256 of the base address and the key id or token, in a directory
-  only this user can enter (see state_directory). ``fcntl.flock`` on the file guards each read and
+  that only this user can change, checked in every component once per run (see state_directory). ``fcntl.flock`` on the file guards each read and
   rewrite; nobody sleeps holding it. A file is opened without following a link and used only if fstat shows a
   regular file of this user that no one else may read or write; what it holds is checked (a file that is not a state
   this module wrote starts afresh, with a warning), and a write that fails (a full disk) leaves it empty, never cut.
