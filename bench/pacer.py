@@ -76,7 +76,7 @@ def full_state_acquires(directory, acquires):
     cpu = wall = 0.0
     for dummy in range(acquires):
         now = time.time()
-        with open(made.path, 'w') as handle:
+        with os.fdopen(os.open(made.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), 'w') as handle:  # private, as the pacer wants
             json.dump(dict(sends=[now - 50 + index * 0.5 for index in range(99)], hold_until=0.0), handle)
         start = clocks()
         made.acquire()

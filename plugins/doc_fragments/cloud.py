@@ -80,9 +80,11 @@ options:
         a limit of its own.
       - The shared state is a small file per key and base address, named by a hash of both (no secret is
         written), in E(ENGINE_CLOUD_PACING_DIR) if set, else C(~/.cache/engine.cloud/pacing), else (when the
-        home directory is missing or read-only) C(engine.cloud-pacing-<uid>) in the temporary directory.
-        The directory is created with mode 0700; a wider mode is narrowed, and one owned by another user
-        turns pacing off with a warning.
+        home directory is missing or unusable) C(engine.cloud/pacing) in E(XDG_RUNTIME_DIR); never in a shared
+        temporary directory. Missing directories are created with mode 0700. An existing one is never changed;
+        one that is not the user's, or that its group or others can write, or below a directory that another
+        user owns or can write (a sticky one such as C(/tmp) aside), turns pacing and shared reads off with a
+        warning that says why. State files that are links, not the user's, or readable by others are not used.
       - Only processes on one controller, as one user, share a pacer. Several controllers or AWX execution
         nodes (each job runs in its own container) that use one key do not; for them, retrying on
         HTTP 429 (O(api_retries)) stays the safety net.

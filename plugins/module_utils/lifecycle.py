@@ -24,6 +24,11 @@ from ansible_collections.engine.cloud.plugins.module_utils.shared_reads import A
 # What a wait for a deleted resource sees once reads answer 404; what a read by name sees before a resource is there.
 GONE = {'state': None}
 NOT_YET = {'state': None}
+# After the lost answer of a create, the reads by name take this long at most (after 1, 2, 4 and 8 seconds), or
+# wait_timeout when shorter: a create that never reached the API (a gateway's 503) never shows, however long one looks.
+ADOPT_SECONDS = 15
+# What a failure after a create says of the next run, unless a step of this run that the next one does not redo failed.
+NEXT_RUN = 'the next run finds it by name and carries on'
 
 
 def envelope(key):
@@ -45,8 +50,9 @@ class Kind:
     (nothing to send, only to wait). gone: states that reads show for a deleted resource, besides 404.
     answer_key: where the create answer's payload holds the resource (a service's also holds its password).
 
-    A DELETE answered 404 means the resource is gone (also while reads still show it); one answered 2xx ends
-    the delete, and with wait=true reads confirm it (until they answer 404 or show a gone state). An API whose
+    A DELETE answered 404 means the resource is gone (also while reads still show it); one answered 2xx, or a 404 to
+    one sent again after a lost answer, ends the delete, and with wait=true reads confirm it (until they answer 404 or
+    show a gone state). An API whose
     DELETE answers 2xx for a missing resource is fine: the resource was read just before."""
 
     def __init__(self, noun, key, id_option, collection, item, ready=(), failures=(), deleting=(), gone=(), answer_key=None,
@@ -74,6 +80,9 @@ class Lifecycle:
         self.module, self.kind = module, kind
         self._wait = None
         self.created = None  # the resource this run created, as last seen: every later failure reports it
+        # What a failure after the create says of the next run (None: nothing, while a step the next run does not
+        # redo is pending, such as setting the password given: the module says instead what to do).
+        self.next_run = NEXT_RUN
 
     # --- finding -------------------------------------------------------------------------------
 
@@ -131,7 +140,7 @@ class Lifecycle:
         The create is never sent twice. The client sends it again only when it provably did not reach the
         API (the connection was refused or never opened) or the API refused it with a 429. An answer lost
         after the request was sent (a timeout, a reset, a 502, 503 or 504) may come from a create that goes
-        on: the collection is read by name until the resource shows, within wait_timeout (adopt); it is then
+        on: the collection is read by name a few times until the resource shows (adopt); it is then
         taken as the one created (the payload is rebuilt around it, without anything only the answer held,
         such as a generated password). Once created, every later failure of the run reports it (changed)."""
         module, kind = self.module, self.kind
@@ -151,20 +160,23 @@ class Lifecycle:
         return answer
 
     def adopt(self, name, lost):
-        """After the lost answer of a create: the resource of that name, once a read by name shows it (first read one
-        poll interval later, then as the waits poll), within what is left of wait_timeout; the create is not sent
-        again. None shows: the task fails, saying so and what to check."""
+        """After the lost answer of a create: the resource of that name, once a read by name shows it (reads after 1, 2, 4
+        and 8 seconds: ADOPT_SECONDS, or what is left of wait_timeout when shorter, also with wait=false); the create is not
+        sent again. None shows: the task fails, saying that the create may or may not have happened and what to check."""
         kind = self.kind
 
         def read():
             found = self.one_named(name)
             return NOT_YET if found is None else found
+        left = self._budget(name).remaining()
+        search = Wait(min(ADOPT_SECONDS, left), '%s %s' % (kind.noun, name))
         try:
-            found = self._budget(name).until(read, lambda seen: seen is not NOT_YET, lambda seen: False, 'a read by name')
+            found = search.until(read, lambda seen: seen is not NOT_YET, lambda seen: False, 'a read by name')
         except WaitError:
             lost.hint = None  # the client's generic sentence on a lost answer; LOST_CREATE says what was done instead
-            self.module.fail_api(lost, LOST_CREATE % dict(noun=kind.noun, name=json.dumps(name), timeout=self.module.params['wait_timeout'],
-                                                          collection=kind.collection(self.module)))
+            self.module.fail_api(lost, LOST_CREATE % dict(
+                noun=kind.noun, name=json.dumps(name), collection=kind.collection(self.module), seconds=int(round(search.timeout)),
+                bound=' (wait_timeout)' if left <= ADOPT_SECONDS else ''))
         self.module.warn('the answer to the create of %s %s was lost; the %s found by name afterwards (id %s) was taken as the one '
                          'created, and the create was not sent again' % (kind.noun, json.dumps(name), kind.noun, found.get('id')))
         return found
@@ -177,8 +189,9 @@ class Lifecycle:
         def amend(msg, result):
             shown = result.get(kind.key) or self.created
             result = dict(result, changed=True, **{kind.key: mask_secrets(shown)})
-            return ('%s. The %s %s (id %s) was created by this task before this failure; the next run finds it by name and carries on'
-                    % (msg.rstrip('.'), kind.noun, json.dumps(shown.get('name')), shown.get('id')), result)
+            return ('%s. The %s %s (id %s) was created by this task before this failure%s'
+                    % (msg.rstrip('.'), kind.noun, json.dumps(shown.get('name')), shown.get('id'),
+                       '; ' + self.next_run if self.next_run else ''), result)
         self.module.failure_amends.append(amend)
 
     def wait_ready(self, resource):
@@ -208,9 +221,10 @@ class Lifecycle:
         given). A delete in progress is only waited for.
         prepare(current), when given, does what must come before the DELETE (sending what it must, without exiting)
         and returns the resource as last read. A DELETE answered 404 means the resource is gone, also while reads
-        still show it: the first one, absent all along (unchanged); one sent again after a lost answer, deleted
-        (changed), without a wait. A lost answer is followed by a read: a resource that is gone, or going, is not
-        deleted again; one that is still shown is (at most api_retries times): a second DELETE is harmless."""
+        still show it: the first one, absent all along (unchanged); one sent again after a lost answer, deleted by
+        this task (changed), and waited for as any delete (until reads answer 404). A lost answer is followed by a
+        read: a resource that is gone, or going, is not deleted again; one that is still shown is (at most api_retries
+        times): a second DELETE is harmless."""
         module, kind = self.module, self.kind
         if current.get('state') in kind.deleting:
             module.exit(changed=False, **dict(result, **{kind.key: self._wait_gone(current)}))
@@ -236,10 +250,8 @@ class Lifecycle:
             if seen is None or seen.get('state') in kind.gone | kind.deleting:
                 return True, None
             return False, 'a read afterwards shows the %s in state %s, so the delete may not have taken effect' % (kind.noun, seen.get('state'))
-        if module.send_once(send, recheck) is GONE:
-            if len(sent) == 1:
-                self.absent()
-            module.exit(changed=True, diff=diff, **dict(result, **{kind.key: current}))
+        if module.send_once(send, recheck) is GONE and len(sent) == 1:
+            self.absent()
         module.exit(changed=True, diff=diff, **dict(result, **{kind.key: self._wait_gone(current)}))
 
     def _wait_gone(self, resource):
@@ -284,6 +296,7 @@ class Lifecycle:
 
 
 # The end of a lost create's message (after the lost answer's own): what was done, what was not, what to check.
-LOST_CREATE = ('the create was not sent again: reads of the %(noun)ss by name for %(timeout)s seconds (wait_timeout) showed none named '
-               '%(name)s. The API may still be creating it. Check the %(noun)ss (GET %(collection)s) for one named %(name)s; '
-               'the next run reads by name first and carries on with it once it is there, or creates it when none is')
+LOST_CREATE = ('the create was not sent again: reads of the %(noun)ss by name for %(seconds)s seconds%(bound)s showed none named '
+               '%(name)s. The create may or may not have happened: it may never have reached the API, or the API may still be '
+               'creating it. Check the %(noun)ss (GET %(collection)s) for one named %(name)s; the next run reads by name first '
+               'and carries on with it once it is there, or creates it when none is')

@@ -15,8 +15,10 @@ server keeps; a process that would go over waits for its slot instead of being r
 - The file holds times only: the sends of the last window, the reservations of the processes
   waiting for a slot (first come, first served, so a polling wait cannot starve) and the hold that a
   429 sets. It is named by a SHA-256 of the base address and the key id or token, in a directory
-  only this user can enter (see state_directory). ``fcntl.flock`` on the file guards each read and
-  rewrite; nobody sleeps holding it.
+  that only this user can change, checked in every component once per run (see state_directory). ``fcntl.flock`` on the file guards each read and
+  rewrite; nobody sleeps holding it. A file is opened without following a link and used only if fstat shows a
+  regular file of this user that no one else may read or write; what it holds is checked (a file that is not a state
+  this module wrote starts afresh, with a warning), and a write that fails (a full disk) leaves it empty, never cut.
 - A slot opens MARGIN seconds after the window: the server counts a request when it arrives, the
   pacer when it lets it go. The time in between differs from request to request (a process the
   scheduler runs late, a new connection and its TLS handshake), and if a request was slower than the
@@ -37,13 +39,13 @@ __metaclass__ = type
 
 import collections
 import contextlib
+import errno
 import fcntl
 import hashlib
 import json
 import os
 import re
 import stat
-import tempfile
 
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 
@@ -62,6 +64,13 @@ ApiLimit = collections.namedtuple('ApiLimit', 'requests seconds env credential')
 
 class PacingUnavailable(Exception):
     """No private directory for the pacing state could be had."""
+
+
+# The warning when no directory is private enough: why, and what to do (the module never changes an existing directory).
+REFUSED = ('Request pacing and shared reads are off for this task: %s. Their state (service lists included) is kept only in a '
+           'directory of this user that no one else can write, below directories that only this user or root can change; '
+           'set %s to such a directory (a missing one is created with mode 0700), or narrow the one named (chmod go-w): '
+           'the module never changes an existing directory')
 
 
 def rate_limit(option, value, live):
@@ -85,42 +94,82 @@ def state_file_name(base_url, credential):
 
 
 def private_directory(path):
-    """path as a directory only this user can enter: created with mode 0700 when missing, narrowed to
-    0700 when wider; refused when it is not a directory (a symbolic link included) or not ours."""
+    """The real path of path, a directory of this user that no one else can write, in directories that no one but this
+    user or root can change (a sticky one, such as /tmp, aside: no one else can rename or remove what is ours in it).
+    Each missing component is created with mode 0700; an existing one is never changed. PacingUnavailable says which
+    component is refused and why. Symbolic links are resolved first; a component that is one when checked is refused
+    (it was swapped meanwhile). Once checked, no other user can change the path: files are opened in it by path."""
+    user = os.geteuid()
+    real = os.path.realpath(path)
+    current = os.sep
+    names = [name for name in real.split(os.sep) if name]
+    for depth in range(len(names) + 1):
+        current = os.path.join(current, names[depth - 1]) if depth else current
+        try:
+            info = os.lstat(current)
+        except FileNotFoundError:
+            info = _made(current)
+        except OSError as error:
+            raise PacingUnavailable('%s: %s' % (current, error.strerror))
+        problem = _unsafe_directory(info, user, depth == len(names))
+        if problem:
+            raise PacingUnavailable('%s %s' % (current, problem))
+    return real
+
+
+def _made(path):
+    """os.lstat of path after creating it with mode 0700 (or finding it, made meanwhile)."""
     try:
-        os.makedirs(path, 0o700)
+        os.mkdir(path, 0o700)
     except FileExistsError:
-        pass  # what it is, is checked next
-    info = os.lstat(path)
+        pass  # made meanwhile: checked as any existing one
+    except OSError as error:
+        raise PacingUnavailable('%s cannot be created: %s' % (path, error.strerror))
+    return os.lstat(path)
+
+
+def _unsafe_directory(info, user, last):
+    """Why a directory (last: the state directory itself, else one above it) is refused, or None."""
     if not stat.S_ISDIR(info.st_mode):
-        raise PacingUnavailable('%s is not a directory' % path)
-    if info.st_uid != os.geteuid():
-        raise PacingUnavailable('%s belongs to user id %d, not to this user (%d)' % (path, info.st_uid, os.geteuid()))
-    if stat.S_IMODE(info.st_mode) & 0o077:
-        os.chmod(path, 0o700)
-    return path
+        return 'is not a directory'
+    mode = stat.S_IMODE(info.st_mode)
+    if last:
+        if info.st_uid != user:
+            return 'belongs to user id %d, not to this user (%d)' % (info.st_uid, user)
+        if mode & 0o022:
+            return 'can be written by its group or others (mode %04o)' % mode
+    elif info.st_uid not in (user, 0):
+        return 'belongs to user id %d, neither this user (%d) nor root' % (info.st_uid, user)
+    elif mode & 0o022 and not mode & stat.S_ISVTX:
+        return 'can be written by its group or others and is not sticky (mode %04o)' % mode
+    return None
+
+
+def default_directories():
+    """Where the state goes without ENGINE_CLOUD_PACING_DIR, first choice first: the user's cache directory in the home
+    directory, else the user's runtime directory (XDG_RUNTIME_DIR: /run/user/<uid>, made by the login manager for this
+    user alone). Never a name in a shared temporary directory, which another user could take first."""
+    home = os.path.expanduser('~')
+    if os.path.isabs(home):
+        yield os.path.join(home, '.cache', 'engine.cloud', 'pacing')
+    runtime = os.environ.get('XDG_RUNTIME_DIR', '')
+    if os.path.isabs(runtime):
+        yield os.path.join(runtime, 'engine.cloud', 'pacing')
 
 
 def state_directory():
-    """The directory of the pacing files: $ENGINE_CLOUD_PACING_DIR when set; else ~/.cache/engine.cloud/pacing;
-    else, where HOME is missing or read-only (some execution environments), <temp dir>/engine.cloud-pacing-<uid>."""
+    """The directory of the pacing and shared-reads files, checked as private_directory does: $ENGINE_CLOUD_PACING_DIR
+    when set, else the first of default_directories that is usable. PacingUnavailable says why none is."""
     explicit = os.environ.get(DIRECTORY_ENV)
     if explicit:
-        return _usable(explicit)
-    try:
-        return _usable(os.path.join(os.path.expanduser('~'), '.cache', 'engine.cloud', 'pacing'))
-    except PacingUnavailable as in_home:
+        return private_directory(explicit)
+    refusals = []
+    for path in default_directories():
         try:
-            return _usable(os.path.join(tempfile.gettempdir(), 'engine.cloud-pacing-%d' % os.geteuid()))
-        except PacingUnavailable as in_temp:
-            raise PacingUnavailable('%s; %s' % (in_home, in_temp))
-
-
-def _usable(path):
-    try:
-        return private_directory(path)
-    except OSError as error:
-        raise PacingUnavailable('%s: %s' % (path, error.strerror))
+            return private_directory(path)
+        except PacingUnavailable as error:
+            refusals.append(str(error))
+    raise PacingUnavailable('; '.join(refusals) or 'no home directory and no XDG_RUNTIME_DIR')
 
 
 def shared_pacer(limit, base_url, credential, warn):
@@ -131,7 +180,7 @@ def shared_pacer(limit, base_url, credential, warn):
     try:
         directory = state_directory()
     except PacingUnavailable as error:
-        warn('Request pacing is off for this task: %s. Set %s to a directory that only this user can write.' % (error, DIRECTORY_ENV))
+        warn(REFUSED % (error, DIRECTORY_ENV))
         return UNPACED
     return Pacer(os.path.join(directory, state_file_name(base_url, credential)), limit[0], limit[1], warn=warn)
 
@@ -143,18 +192,21 @@ class Window:
         self.sends, self.hold_until = sends, hold_until
 
     @classmethod
-    def parse(cls, text, now, requests, span):
-        """The state in text; an empty one when text is not a state this clock could have written
-        (unreadable, or times further ahead than a full queue and a hold reach: the clock went back)."""
-        try:
-            data = json.loads(text)
-            sends, hold_until = [float(value) for value in data['sends']], float(data['hold_until'])
-        except (ValueError, TypeError, KeyError):
-            return cls([], 0.0)
+    def parse(cls, raw, now, requests, span):
+        """(the state in raw bytes, None) or, for bytes that are not a state this module wrote, (an empty state, why).
+        An empty file, or times further ahead than a full queue and a hold reach (the clock went back), is an empty
+        state without a why."""
+        if not raw:
+            return cls([], 0.0), None
+        data = load_json(raw)
+        if not (isinstance(data, dict) and isinstance(data.get('sends'), list) and all(map(is_time, data['sends']))
+                and is_time(data.get('hold_until'))):
+            return cls([], 0.0), 'it is not a pacing state'
+        sends, hold_until = [float(value) for value in data['sends']], float(data['hold_until'])
         reach = now + HOLD_CAP + (len(sends) // requests + 1) * span
         if hold_until > now + HOLD_CAP or any(value > reach for value in sends) or sends != sorted(sends):
-            return cls([], 0.0)
-        return cls(sends, hold_until)
+            return cls([], 0.0), None
+        return cls(sends, hold_until), None
 
     def dump(self, now, span):
         """The state as text, without the sends that no longer count."""
@@ -179,6 +231,20 @@ class Window:
         return False
 
 
+def is_time(value):
+    """Whether a value read from a state file is a time: a number (JSON has NaN, Infinity and integers too big for a
+    float too) within a trillion seconds of the epoch."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and -1e12 < value < 1e12
+
+
+def load_json(raw):
+    """The JSON value in raw bytes, or None when they hold none (cut, not UTF-8, nested beyond the recursion limit)."""
+    try:
+        return json.loads(raw.decode('utf-8'))
+    except (ValueError, RecursionError):
+        return None
+
+
 class LockedFile:
     """A state file's bytes as read under its lock (raw), and write(new) to put new bytes in their place."""
 
@@ -187,20 +253,60 @@ class LockedFile:
 
     def write(self, new):
         """Overwritten in place, only when it changed: truncating to 0 first would free the file's block and cost
-        most of a pacer acquire's CPU time (bench/pacer.py)."""
+        most of a pacer acquire's CPU time (bench/pacer.py). A write that fails (a full disk, a file size limit) after
+        a part of it leaves the file empty (a fresh state), never cut short, and raises."""
         if new == self.raw:
             return
-        os.lseek(self.descriptor, 0, os.SEEK_SET)
-        os.write(self.descriptor, new)
-        if len(new) < len(self.raw):
-            os.ftruncate(self.descriptor, len(new))
+        try:
+            os.lseek(self.descriptor, 0, os.SEEK_SET)
+            done = 0
+            while done < len(new):
+                written = os.write(self.descriptor, new[done:])
+                if not written:
+                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+                done += written
+            if len(new) < len(self.raw):
+                os.ftruncate(self.descriptor, len(new))
+        except OSError:
+            os.ftruncate(self.descriptor, 0)
+            self.raw = b''
+            raise
+        self.raw = new
+
+
+def unsafe_file(info):
+    """Why a state file (os.fstat of it) is not used, or None: it must be a regular file of this user that no one else
+    may read or write."""
+    mode = stat.S_IMODE(info.st_mode)
+    if not stat.S_ISREG(info.st_mode):
+        return 'is not a regular file'
+    if info.st_uid != os.geteuid():
+        return 'belongs to user id %d, not to this user (%d)' % (info.st_uid, os.geteuid())
+    if mode & 0o077:
+        return 'can be read or written by its group or others (mode %04o)' % mode
+    return None
+
+
+def open_private(path, flags=_OPEN_FLAGS):
+    """A descriptor of the file at path (made with mode 0600 when missing, with the default flags), opened without
+    following a link and checked by fstat (unsafe_file); a PermissionError names what is wrong."""
+    descriptor = os.open(path, flags, 0o600)
+    try:
+        problem = unsafe_file(os.fstat(descriptor))
+    except OSError:
+        os.close(descriptor)
+        raise
+    if problem:
+        os.close(descriptor)
+        raise PermissionError(errno.EPERM, problem, path)
+    return descriptor
 
 
 @contextlib.contextmanager
 def locked_file(path):
-    """A private state file (made when missing) under an exclusive lock, shared by the controller's processes (the pacer's
-    window, the shared reads' lists); the lock goes with the close."""
-    descriptor = os.open(path, _OPEN_FLAGS, 0o600)
+    """A private state file (made when missing, checked by open_private) under an exclusive lock, shared by the
+    controller's processes (the pacer's window, the shared reads' lists); the lock goes with the close."""
+    descriptor = open_private(path)
     try:
         fcntl.flock(descriptor, fcntl.LOCK_EX)
         chunks = []
@@ -221,6 +327,7 @@ class Pacer:
         self.path, self.requests, self.span = path, requests, seconds + margin
         self.warn = warn
         self.broken = False
+        self.doubted = False  # a bad state file was warned of
 
     def acquire(self):
         """Wait until one more request fits, count it, and return the time its slot opened."""
@@ -259,7 +366,10 @@ class Pacer:
         """The state under the file lock, written back when it changed."""
         with locked_file(self.path) as locked:
             now = CLOCK.time()
-            window = Window.parse(locked.raw.decode('utf-8', 'replace'), now, self.requests, self.span)
+            window, problem = Window.parse(locked.raw, now, self.requests, self.span)
+            if problem and self.warn and not self.doubted:
+                self.doubted = True
+                self.warn('Request pacing started afresh: the state file %s was ignored (%s)' % (self.path, problem))
             yield window, now
             locked.write(window.dump(now, self.span).encode('utf-8'))
 

@@ -20,7 +20,9 @@ the rate limit. A task alone sends the single GET it sends without sharing.
   for it: whoever asks while a list read is queued (waiting in the pacer) joins it; a list already on
   its way is not fresh enough, and the task queues a new one. A poll (max_age: the seconds since the
   task last looked; base.Wait) may take a list answer sent up to that many seconds ago, never one sent
-  before this process's last write was answered, nor one older than what it saw last.
+  before this process's last write was answered, nor one older than what it saw last or than its own last read. A
+  stored answer expires after ANSWER_SECONDS (it is then neither served nor kept), and leaves the file with the last
+  live task.
 - Settle times: a task that saw its resource settle after a command writes down how long that took
   (settled); a task waiting for the same transition polls no sooner than the soonest of them
   (settle_hint, kept SETTLED_SECONDS): the last task of a fleet, alone once the others are done, polls
@@ -33,8 +35,13 @@ the rate limit. A task alone sends the single GET it sends without sharing.
 - A leader gathers joiners for GATHER_SECONDS, or until every task its play runs is live on the list. When
   nobody joined, it reads alone after all.
 - The leader of a list read holds an fcntl lock on a file of its own until the answer is in the state
-  file; the tasks that joined wait on that lock (a leader that dies releases it, and they read alone).
-  Nobody sleeps holding the state file's lock.
+  file; the tasks that joined wait on that lock for JOIN_SECONDS at most, then read alone (a leader that dies releases
+  it; the next task that finds its read takes it off the list and removes its file). Nobody sleeps holding the state
+  file's lock.
+- A list read that failed (the list endpoint answered an error) is not sent again by the next task: the tasks that
+  joined it, and every task for LIST_FAILED_SECONDS, read alone (their own GET reports the error as without sharing).
+- The files are the pacer's (pacer.locked_file, pacer.open_private: no link followed, this user's only); a state file
+  that is not a state this module wrote is ignored with a warning.
 - ENGINE_CLOUD_SHARED_READS=off turns sharing off; so does api_rate_limit=off (no pacing: the reads
   share the pacer's directory and purpose).
 """
@@ -49,6 +56,7 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import uuid
 
 from ansible_collections.engine.cloud.plugins.module_utils import pacer as pacing
@@ -64,7 +72,15 @@ GATHER_STEP = 0.1
 LIVE_SECONDS = 30.0
 # How long, and how many, of the fleet's settle times (a command's answer to the read that showed it done) are kept.
 SETTLED_SECONDS, SETTLED_KEPT = 600.0, 50
-_OPEN_FLAGS = os.O_RDWR | os.O_CREAT | getattr(os, 'O_NOFOLLOW', 0) | getattr(os, 'O_CLOEXEC', 0)
+# A list answer older than this is never served (a poll's max_age may be a whole wait_timeout) and leaves the file.
+ANSWER_SECONDS = 60.0
+# The longest a task waits for the list read of another task that it joined; then it reads alone.
+JOIN_SECONDS = 60.0
+JOIN_STEP = 0.05
+# After a list read failed, the tasks read alone this long instead of sending the failing list read again.
+LIST_FAILED_SECONDS = 60.0
+_PROBE_FLAGS = os.O_RDONLY | getattr(os, 'O_NOFOLLOW', 0) | getattr(os, 'O_CLOEXEC', 0)
+_TOKEN = re.compile(r'^[0-9a-f]{32}\Z')
 # What a list answer says of a resource it does not hold: gone (a 404 of its own GET).
 ABSENT = object()
 
@@ -134,9 +150,9 @@ def for_client(client, paced, credentials, warn):
     try:
         directory = pacing.state_directory()
     except pacing.PacingUnavailable as error:
-        warn('Shared reads are off for this task: %s' % error)
+        warn(pacing.REFUSED % (error, pacing.DIRECTORY_ENV))
         return ALONE
-    return SharedReads(directory, credentials)
+    return SharedReads(directory, credentials, warn=warn)
 
 
 class Alone:
@@ -177,13 +193,15 @@ ALONE = Alone()
 class SharedReads:
     """The shared reads of one module run (one task) on one key and organization."""
 
-    def __init__(self, directory, credentials, play_size=None):
+    def __init__(self, directory, credentials, play_size=None, warn=None):
         self.directory, self.credentials = directory, credentials
         self._count_play, self._play = play_size, None
+        self.warn = warn
         self.token = uuid.uuid4().hex
         self.wrote_at = 0.0
         self.collections = set()
-        self.seen = {}  # the send time of the newest answer this task took, per list
+        self.seen = {}  # per list: the send time of the newest answer this task took, or when it last read alone
+        self.doubted = set()  # the lists whose bad state file was warned of
 
     # --- what callers use ----------------------------------------------------------------------
 
@@ -199,12 +217,18 @@ class SharedReads:
         0: a read before acting), or at most max_age seconds ago (a poll). send_list(on_send) sends the list read
         and returns its items (None when it failed)."""
         found = self._shared(collection, send_list, max_age)
-        return single() if found is None else _find(found, item_id)
+        if found is None:
+            self.seen[collection] = CLOCK.time()  # its own read: no answer sent before it serves a later one
+            return single()
+        return _find(found, item_id)
 
     def listing(self, collection, send_list):
         """Every item of the list at collection from a shared list read sent after this call, or None: the task
         reads the list alone."""
-        return self._shared(collection, send_list, 0)
+        found = self._shared(collection, send_list, 0)
+        if found is None:
+            self.seen[collection] = CLOCK.time()
+        return found
 
     def peek(self, collection, item_id):
         """Without a request: the resource from a shared answer newer than anything this task has seen (and than
@@ -216,7 +240,7 @@ class SharedReads:
                 if self._live(state, now) < 2:
                     return False
                 answer = state['answer']
-                if answer is None or answer['sent'] <= max(self.wrote_at, self.seen.get(collection, 0.0)):
+                if answer is None or answer['sent'] <= max(self.wrote_at, self.seen.get(collection, 0.0), now - ANSWER_SECONDS):
                     return None
                 self.seen[collection] = answer['sent']
                 items = answer['items']
@@ -256,6 +280,9 @@ class SharedReads:
             try:
                 with self._state(collection) as state:
                     state['live'].pop(self.token, None)
+                    now = CLOCK.time()
+                    if not any(seen >= now - LIVE_SECONDS for seen in state['live'].values()):
+                        state['answer'] = None  # nobody left to serve: the list does not stay on disk
             except OSError:
                 pass
 
@@ -276,7 +303,8 @@ class SharedReads:
                     return None
                 if isinstance(decision, list):
                     return decision
-                _wait_for(self._lock_path(collection, decision))
+                if not _wait_for(self._lock_path(collection, decision), JOIN_SECONDS):
+                    return None  # the leader takes too long: read alone
         except OSError:
             return None
 
@@ -285,16 +313,17 @@ class SharedReads:
         'lead' (this task queued a list read) or 'alone'. The first read before acting of a play's fleet leads."""
         now = CLOCK.time()
         live = self._live(state, now)
-        answer = state['answer']
-        if answer is not None and answer['sent'] >= since:
-            self.seen[collection] = max(answer['sent'], self.seen.get(collection, 0.0))
+        answer, seen = state['answer'], self.seen.get(collection, 0.0)
+        if answer is not None and answer['sent'] >= since and answer['sent'] > seen:
+            self.seen[collection] = answer['sent']
             return answer['items']
         for read in list(state['reads']):
             if not _leader_alive(self._lock_path(collection, read['leader'])):
-                state['reads'].remove(read)
-            elif read['sent'] is None or read['sent'] >= since:
+                state['reads'].remove(read)  # its leader died: its read is taken over, and its file removed
+                _remove(self._lock_path(collection, read['leader']))
+            elif read['sent'] is None or (read['sent'] >= since and read['sent'] > seen):
                 return read['leader']
-        if live < 2 and not (before_acting and self.play_size() > 1):
+        if state['failed'] > now - LIST_FAILED_SECONDS or (live < 2 and not (before_acting and self.play_size() > 1)):
             return 'alone'
         if not self._hold_lock(collection):
             return 'alone'
@@ -352,6 +381,8 @@ class SharedReads:
                 self.seen[collection] = max(mine[0]['sent'], self.seen.get(collection, 0.0))
                 if answer is None or answer['sent'] <= mine[0]['sent']:
                     state['answer'] = dict(sent=mine[0]['sent'], items=mask_secrets(items))
+            elif mine and mine[0]['sent'] is not None:
+                state['failed'] = CLOCK.time()  # the joined tasks, and the next ones, read alone
         self._release_lock(collection)
 
     # --- files ---------------------------------------------------------------------------------
@@ -366,41 +397,75 @@ class SharedReads:
         """Create and lock this task's leader file; False when it cannot be had."""
         path = self._lock_path(collection, self.token)
         try:
-            descriptor = os.open(path, _OPEN_FLAGS, 0o600)
+            descriptor = pacing.open_private(path)
+        except OSError:
+            return False
+        try:
             fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
+            os.close(descriptor)
             return False
         self._held = descriptor
         return True
 
     def _release_lock(self, collection):
-        try:
-            os.unlink(self._lock_path(collection, self.token))
-        except OSError:
-            pass
+        _remove(self._lock_path(collection, self.token))
         os.close(self._held)
 
     @contextlib.contextmanager
     def _state(self, collection):
         """The state of a list under its file lock, written back when it changed."""
-        with pacing.locked_file(self._path(collection)) as locked:
+        path = self._path(collection)
+        with pacing.locked_file(path) as locked:
             state = _parse(locked.raw)
+            if state is None:
+                state = _empty()
+                if self.warn and collection not in self.doubted:
+                    self.doubted.add(collection)
+                    self.warn('Shared reads started afresh: the state file %s was ignored (it is not a shared-reads state)' % path)
+            answer = state['answer']
+            if answer is not None and answer['sent'] < CLOCK.time() - ANSWER_SECONDS:
+                state['answer'] = None  # expired
             yield state
             locked.write(json.dumps(state, sort_keys=True, separators=(',', ':')).encode('utf-8'))
 
 
+def _empty():
+    return dict(live={}, reads=[], answer=None, settled=[], failed=0.0)
+
+
 def _parse(raw):
-    """The state in raw bytes; an empty one when they are not a state this module wrote."""
-    try:
-        state = json.loads(raw.decode('utf-8'))
-        state.setdefault('settled', [])
-        if isinstance(state['live'], dict) and isinstance(state['reads'], list) and (
-                state['answer'] is None or (isinstance(state['answer']['sent'], (int, float)) and isinstance(state['answer']['items'], list))) and all(
-                isinstance(entry, list) and len(entry) == 3 and all(isinstance(value, (int, float)) for value in entry[:2]) for entry in state['settled']):
-            return state
-    except (ValueError, TypeError, KeyError, UnicodeDecodeError, AttributeError):
-        pass
-    return dict(live={}, reads=[], answer=None, settled=[])
+    """The state in raw bytes (an empty one for none), or None when they are not a state this module wrote: every
+    field and its type are checked, so that no value of a wrong type reaches the protocol."""
+    if not raw:
+        return _empty()
+    state = pacing.load_json(raw)
+    if not isinstance(state, dict):
+        return None
+    state.setdefault('settled', [])
+    state.setdefault('failed', 0.0)
+    if set(state) != set(_empty()) or not pacing.is_time(state['failed']):
+        return None
+    checks = ((state['live'], dict, lambda token: _TOKEN.match(token) and pacing.is_time(state['live'][token])),
+              (state['reads'], list, _is_read), (state['settled'], list, _is_settled))
+    if not all(isinstance(value, kind) and all(map(check, value)) for value, kind, check in checks):
+        return None
+    return state if state['answer'] is None or _is_answer(state['answer']) else None
+
+
+def _is_read(read):
+    return (isinstance(read, dict) and set(read) == {'leader', 'sent'} and isinstance(read['leader'], str)
+            and _TOKEN.match(read['leader']) and (read['sent'] is None or pacing.is_time(read['sent'])))
+
+
+def _is_answer(answer):
+    return (isinstance(answer, dict) and set(answer) == {'sent', 'items'} and pacing.is_time(answer['sent'])
+            and isinstance(answer['items'], list) and all(isinstance(item, dict) for item in answer['items']))
+
+
+def _is_settled(entry):
+    return (isinstance(entry, list) and len(entry) == 3 and pacing.is_time(entry[0]) and pacing.is_time(entry[1])
+            and isinstance(entry[2], str))
 
 
 def _find(items, item_id):
@@ -410,30 +475,52 @@ def _find(items, item_id):
     return ABSENT
 
 
-def _leader_alive(path):
-    """Whether the leader of a read still holds its file (a process that died has released it)."""
+def _remove(path):
     try:
-        descriptor = os.open(path, os.O_RDONLY | getattr(os, 'O_CLOEXEC', 0))
+        os.unlink(path)
     except OSError:
-        return False
+        pass
+
+
+def _held(descriptor):
+    """Whether another process holds the lock of a leader's file (a process that died has released it)."""
     try:
         fcntl.flock(descriptor, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        return False
     except OSError as error:
         if error.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
             return True
         raise
+    fcntl.flock(descriptor, fcntl.LOCK_UN)
+    return False
+
+
+def _leader_alive(path):
+    """Whether the leader of a read still holds its file."""
+    try:
+        descriptor = pacing.open_private(path, _PROBE_FLAGS)
+    except OSError:
+        return False
+    try:
+        return _held(descriptor)
     finally:
         os.close(descriptor)
 
 
-def _wait_for(path):
-    """Block until the leader of a read releases its file (its answer is then in the state)."""
+def _wait_for(path, seconds):
+    """Wait until the leader of a read releases its file (its answer is then in the state): True, or False when it
+    still holds it after seconds. The lock is tried every JOIN_STEP at most, on the one descriptor."""
     try:
-        descriptor = os.open(path, os.O_RDONLY | getattr(os, 'O_CLOEXEC', 0))
+        descriptor = pacing.open_private(path, _PROBE_FLAGS)
     except OSError:
-        return
+        return True  # gone: released
     try:
-        fcntl.flock(descriptor, fcntl.LOCK_SH)
+        deadline, step = CLOCK.monotonic() + seconds, JOIN_STEP / 8
+        while _held(descriptor):
+            left = deadline - CLOCK.monotonic()
+            if left <= 0:
+                return False
+            CLOCK.sleep(min(step, left))
+            step = min(step * 2, JOIN_STEP)
+        return True
     finally:
         os.close(descriptor)

@@ -596,17 +596,17 @@ notes:
     connection was refused or could not be opened) or the API refused it with HTTP 429. When its answer is lost after
     it was sent (no answer within O(api_timeout), a connection reset, HTTP 502, 503 or 504), the API may still be
     creating the pipe (it checks the source, brokers, bucket or database, inside the create request). The module then
-    reads the service's pipes by name, after 1, 2, 4, 8, then every 10 seconds, for up to O(wait_timeout) (also with
-    O(wait=false)), because how long a create can run on the server is not documented, and O(wait_timeout) is the time the
-    task may spend on the pipe anyway. A pipe of that name that shows is taken as the one created (a warning says so)
-    and the task goes on with it. When none shows, the task fails, says that the create was not sent again and what to
-    check; the next run reads by name first and carries on with the pipe once it is there, or creates it when none is.
+    reads the service's pipes by name, after 1, 2, 4 and 8 seconds (or for O(wait_timeout) when shorter; also with
+    O(wait=false)); a create that never reached the API (a gateway's 503) never shows, however long one looks. A pipe of
+    that name that shows is taken as the one created (a warning says so) and the task goes on with it. When none shows,
+    the task fails, says that the create was not sent again and may or may not have happened, and what to check; the
+    next run reads by name first and carries on with the pipe once it is there, or creates it when none is.
   - A step after the create that fails (the wait, the scaling) fails the task with the created pipe in the result and
     C(changed=true); the next run finds the pipe by name and carries on.
   - A delete whose answer is lost is confirmed by a read before it is sent again. A C(DELETE) answered 404 means the
     pipe is gone, also while reads still show it (they may, for a while); the first one reports no change, one sent
-    again after a lost answer ends the task as deleted. A pipe whose service is gone is absent too (C(changed=false)),
-    by O(pipe_id) and by O(name).
+    again after a lost answer ends the task as deleted (with O(wait=true), once reads answer 404). A pipe whose service is
+    gone is absent too (C(changed=false)), by O(pipe_id) and by O(name).
 seealso:
   - module: engine.cloud.pipe_info
   - module: engine.cloud.pipe_state

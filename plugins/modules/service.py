@@ -313,12 +313,12 @@ notes:
     connection was refused or could not be opened) or the API refused it with HTTP 429. When its answer is lost after
     it was sent (no answer within O(api_timeout), a connection reset, HTTP 502, 503 or 504), the API may still be
     creating the service, and a second create would make a second service. The module reads the services by name,
-    after 1, 2, 4, 8, then every 10 seconds, for up to O(wait_timeout) (also with O(wait=false)), because how long a create can
-    run on the server is not documented, and O(wait_timeout) is the time the task may spend on the service anyway. A
-    service of that name that shows is taken as the one created (a warning says so). The generated password was in the
-    lost answer only, so without O(password) the module asks the API for a new generated one (C(PATCH .../password)
-    without hashes) and returns that as C(initial_password). When none shows, the task fails, says that the create was
-    not sent again and what to check; the next run reads by name first and carries on with the service once it is
+    after 1, 2, 4 and 8 seconds (or for O(wait_timeout) when shorter; also with O(wait=false)); a create that never
+    reached the API (a gateway's 503) never shows, however long one looks. A service of that name that shows is taken as
+    the one created (a warning says so). The generated password was in the lost answer only, so without O(password) the
+    module asks the API for a new generated one (C(PATCH .../password) without hashes) and returns that as
+    C(initial_password). When none shows, the task fails, says that the create was not sent again and may or may not
+    have happened, and what to check; the next run reads by name first and carries on with the service once it is
     there, or creates it when none is.
   - A step after the create that fails (the password, the wait, the update of the private endpoints or other fields)
     fails the task with the created service in the result and C(changed=true), and with the generated password as
@@ -521,7 +521,7 @@ from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.base import wait_options
 from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule, services_path
 from ansible_collections.engine.cloud.plugins.module_utils.compare import MASK, mask_secrets, merge_diffs
-from ansible_collections.engine.cloud.plugins.module_utils.lifecycle import Kind, Lifecycle
+from ansible_collections.engine.cloud.plugins.module_utils.lifecycle import NEXT_RUN, Kind, Lifecycle
 
 KIND = Kind(noun='service', key='service', id_option='service_id',
             collection=lambda module: services_path(module.params['organization_id']),
@@ -643,6 +643,9 @@ def create(module, life, params, tags):
     answer = life.create(body, predicted)
     service, password = answer['service'], answer.get('password')
     module.params['service_id'] = service['id']
+    # While the password step is pending, a failure says how to set a password instead of that the next run carries on:
+    # the next run (update_password: on_create) sets none.
+    life.next_run = None
     if params['password'] is not None:
         unset = report_password(module, password, PASSWORD_NOT_SET)
         set_password(module, params['password'])
@@ -653,6 +656,7 @@ def create(module, life, params, tags):
         unset = report_password(module, None, NO_PASSWORD_KNOWN)
         password = set_password(module, None)['password']
         module.failure_amends.remove(unset)
+    life.next_run = NEXT_RUN
     if password is not None:
         module.no_log_values.discard(password)
         report_password(module, password, GENERATED)

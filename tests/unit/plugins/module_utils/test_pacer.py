@@ -4,7 +4,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 """The pacer: the option's values, the sliding window and the hold on fake time, real processes
-sharing one state file, and the private directory (tests/unit/conftest.py gives each test its own)."""
+sharing one state file, the private directory (tests/unit/conftest.py gives each test its own) as another local
+user could meet it (a uid that is not ours, given with os.chown: the tests run as root or skip), the state files
+(owner, mode, contents) and a write that a full disk cuts short."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -13,6 +15,8 @@ __metaclass__ = type
 import json
 import multiprocessing
 import os
+import resource
+import signal
 import stat
 import time
 
@@ -23,6 +27,8 @@ from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 
 BASE_URL = 'https://api.engine.example'
 TOKEN = 'obs-token-that-must-stay-secret-7f3a'
+OTHER_USER = 4242  # a local user id that is not ours
+as_root = pytest.mark.skipif(os.geteuid() != 0, reason='giving a file to another user id takes root')
 
 
 class FakeTime:
@@ -61,6 +67,12 @@ def fake_time(monkeypatch):
 def pacer_at(directory, requests, seconds, margin=0.0, credential=TOKEN):
     path = os.path.join(pacing.private_directory(str(directory)), pacing.state_file_name(BASE_URL, credential))
     return pacing.Pacer(path, requests, seconds, margin=margin)
+
+
+def plant(path, content):
+    """Write a state file as this user's private one (mode 0600), as the pacer would."""
+    with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), 'wb') as handle:
+        handle.write(content if isinstance(content, bytes) else content.encode('utf-8'))
 
 
 def assert_within_limit(moments, requests, seconds):
@@ -142,13 +154,60 @@ def test_a_hold_that_overtakes_a_reserved_slot_moves_it(fake_time, pacing_direct
         assert json.load(handle)['sends'] == [1035], 'the abandoned reservation at 1010 no longer counts'
 
 
-@pytest.mark.parametrize('content', ['', 'not json', '{"sends": "x"}', '{"sends": [3, 1], "hold_until": 0}',
-                                     '{"sends": [99999], "hold_until": 0}', '{"sends": [], "hold_until": 99999}'])
+@pytest.mark.parametrize('content', ['', '{"sends": [3, 1], "hold_until": 0}', '{"sends": [99999], "hold_until": 0}',
+                                     '{"sends": [], "hold_until": 99999}'])
 def test_a_state_this_clock_cannot_have_written_starts_afresh(fake_time, pacing_directory, content):
     pacer = pacer_at(pacing_directory, 1, 10)
-    with open(pacer.path, 'w') as handle:
-        handle.write(content)
-    assert pacer.acquire() == 1000
+    pacer.warn = pytest.fail
+    plant(pacer.path, content)
+    assert [pacer.acquire(), pacer.acquire()] == [1000, 1010]
+
+
+@pytest.mark.parametrize('content', [
+    'not json', '{"sends": [1000', '{"sends": "999", "hold_until": 0}', '{"sends": {"999": 1}, "hold_until": 0}',
+    '{"sends": [NaN], "hold_until": 0}', '{"sends": [], "hold_until": NaN}', '{"sends": [1%s], "hold_until": 0}' % ('0' * 400),
+    '{"sends": [true], "hold_until": 0}', '{"sends": [], "hold_until": "0"}', '[]', 'null', '[' * 100000, b'\xff\xfe'],
+    ids=lambda content: repr(content)[:30])
+def test_a_bad_state_file_is_ignored_with_one_warning_never_a_traceback(fake_time, pacing_directory, content):
+    """Wrong types included: a string or a dict of sends, NaN, a number too big for a float, a boolean, nesting deeper
+    than the recursion limit, bytes that are not UTF-8."""
+    warnings = []
+    pacer = pacer_at(pacing_directory, 1, 10)
+    pacer.warn = warnings.append
+    plant(pacer.path, content)
+    assert [pacer.acquire(), pacer.acquire()] == [1000, 1010]
+    assert warnings == ['Request pacing started afresh: the state file %s was ignored (it is not a pacing state)' % pacer.path]
+    with open(pacer.path) as handle:
+        assert json.load(handle) == dict(sends=[1010], hold_until=0.0)
+
+
+def _write_under_a_size_limit(path, limit, results):
+    """In a child process: the files it writes may not grow beyond limit bytes (what a full disk does to a write)."""
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # the write fails with EFBIG instead of killing the process
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, resource.getrlimit(resource.RLIMIT_FSIZE)[1]))
+    warnings = []
+    pacer = pacing.Pacer(path, 100, 60, warn=warnings.append)
+    for dummy in range(4):
+        pacer.acquire()
+    results.put(warnings)
+
+
+def test_a_write_cut_short_by_a_full_disk_leaves_an_empty_state_never_a_cut_one(pacing_directory):
+    pacer = pacer_at(pacing_directory, 100, 60)
+    pacer.acquire()
+    with open(pacer.path, 'rb') as handle:
+        one_send = len(handle.read())
+    context = multiprocessing.get_context('fork')
+    results = context.Queue()
+    child = context.Process(target=_write_under_a_size_limit, args=(pacer.path, one_send + 8, results))
+    child.start()
+    warnings = results.get(timeout=60)
+    child.join(10)
+    assert child.exitcode == 0
+    assert len(warnings) == 1 and 'pacing is off for the rest of this task' in warnings[0] and 'File too large' in warnings[0]
+    assert os.path.getsize(pacer.path) == 0, 'no state cut short is left behind'
+    pacer.warn = pytest.fail  # an empty file is a fresh state: no warning
+    pacer.acquire()
 
 
 # Real processes -------------------------------------------------------------------------------
@@ -230,54 +289,124 @@ def mode(path):
     return stat.S_IMODE(os.lstat(str(path)).st_mode)
 
 
-def test_the_directory_is_created_private(pacing_directory):
+def test_the_directory_and_every_missing_one_above_it_are_created_private(pacing_directory, monkeypatch):
+    monkeypatch.setenv(pacing.DIRECTORY_ENV, str(pacing_directory / 'a' / 'b'))
     umask = os.umask(0o022)
     try:
         pacing.shared_pacer((10, 10), BASE_URL, TOKEN, warn=pytest.fail).acquire()
     finally:
         os.umask(umask)
-    assert mode(pacing_directory) == 0o700
-    assert [mode(pacing_directory / name) for name in os.listdir(str(pacing_directory))] == [0o600]
+    assert [mode(path) for path in (pacing_directory, pacing_directory / 'a', pacing_directory / 'a' / 'b')] == [0o700] * 3
+    assert [mode(pacing_directory / 'a' / 'b' / name) for name in os.listdir(str(pacing_directory / 'a' / 'b'))] == [0o600]
 
 
-def test_a_wider_directory_of_ours_is_narrowed(pacing_directory):
-    pacing_directory.mkdir(mode=0o755)
-    os.chmod(str(pacing_directory), 0o777)
-    assert pacing.state_directory() == str(pacing_directory)
-    assert mode(pacing_directory) == 0o700
+def refused(warnings, why):
+    """The one warning of a refused directory: why, what to do, and that it was left as it is."""
+    assert len(warnings) == 1 and why in warnings[0], warnings
+    assert 'Request pacing and shared reads are off for this task' in warnings[0] and 'set %s' % pacing.DIRECTORY_ENV in warnings[0]
+    assert 'the module never changes an existing directory' in warnings[0]
 
 
-def test_a_directory_of_another_user_is_refused_and_pacing_is_off_with_a_warning(pacing_directory, monkeypatch):
-    pacing_directory.mkdir(mode=0o700)
-    monkeypatch.setattr(pacing.os, 'geteuid', lambda: os.lstat(str(pacing_directory)).st_uid + 1)
+@pytest.mark.parametrize('wide', [0o777, 0o1777, 0o775, 0o757])
+def test_a_directory_of_ours_that_others_can_write_is_refused_and_left_as_it_is(pacing_directory, wide):
+    pacing_directory.mkdir()
+    os.chmod(str(pacing_directory), wide)
     warnings = []
     assert pacing.shared_pacer((10, 10), BASE_URL, TOKEN, warn=warnings.append) is pacing.UNPACED
-    assert len(warnings) == 1 and 'belongs to user id' in warnings[0] and pacing.DIRECTORY_ENV in warnings[0]
+    refused(warnings, '%s can be written by its group or others (mode %04o)' % (pacing_directory, wide))
+    assert stat.S_IMODE(os.lstat(str(pacing_directory)).st_mode) == wide and os.listdir(str(pacing_directory)) == []
+
+
+@as_root
+def test_a_directory_of_another_user_is_refused_and_pacing_is_off_with_a_warning(pacing_directory):
+    pacing_directory.mkdir(mode=0o700)
+    os.chown(str(pacing_directory), OTHER_USER, OTHER_USER)
+    warnings = []
+    assert pacing.shared_pacer((10, 10), BASE_URL, TOKEN, warn=warnings.append) is pacing.UNPACED
+    refused(warnings, '%s belongs to user id %d, not to this user (0)' % (pacing_directory, OTHER_USER))
     assert os.listdir(str(pacing_directory)) == []
 
 
-def test_a_symbolic_link_is_refused(pacing_directory, tmp_path):
-    (tmp_path / 'elsewhere').mkdir(mode=0o700)
-    os.symlink(str(tmp_path / 'elsewhere'), str(pacing_directory))
-    with pytest.raises(pacing.PacingUnavailable, match='is not a directory'):
+@as_root
+@pytest.mark.parametrize('owner, wide, why', [
+    (OTHER_USER, 0o755, 'belongs to user id %d, neither this user (0) nor root' % OTHER_USER),
+    (0, 0o777, 'can be written by its group or others and is not sticky (mode 0777)'),
+    (0, 0o1777, None),  # sticky, as /tmp: no one else can rename or remove what is ours in it
+], ids=['of another user', 'writable by others', 'sticky'])
+def test_every_directory_above_it_is_checked(tmp_path, monkeypatch, owner, wide, why):
+    above = tmp_path / 'above'
+    above.mkdir()
+    os.chmod(str(above), wide)
+    os.chown(str(above), owner, owner)
+    monkeypatch.setenv(pacing.DIRECTORY_ENV, str(above / 'mine' / 'pacing'))
+    (above / 'mine').mkdir(mode=0o700)
+    if why is None:
+        assert pacing.state_directory() == str(above / 'mine' / 'pacing')
+        return
+    with pytest.raises(pacing.PacingUnavailable) as error:
+        pacing.state_directory()
+    assert str(error.value) == '%s %s' % (above, why)
+    assert not (above / 'mine' / 'pacing').exists()
+
+
+@as_root
+def test_a_symbolic_link_counts_for_where_it_leads(pacing_directory, tmp_path):
+    """The real path is checked and used: a link to a directory of ours serves (by its real path), one to a directory
+    of another user does not."""
+    (tmp_path / 'mine').mkdir(mode=0o700)
+    os.symlink(str(tmp_path / 'mine'), str(pacing_directory))
+    assert pacing.state_directory() == str(tmp_path / 'mine')
+    os.chown(str(tmp_path / 'mine'), OTHER_USER, OTHER_USER)
+    with pytest.raises(pacing.PacingUnavailable, match='belongs to user id %d' % OTHER_USER):
         pacing.state_directory()
 
 
-def test_without_a_usable_home_the_temporary_directory_serves(tmp_path, monkeypatch):
+@as_root
+def test_without_a_usable_home_the_runtime_directory_serves_never_a_name_another_user_can_take_in_tmp(tmp_path, monkeypatch):
+    """Another user made engine.cloud-pacing-<uid> in the temporary directory first: that name is never used."""
     monkeypatch.delenv(pacing.DIRECTORY_ENV)
     (tmp_path / 'home-is-a-file').write_text('')
     monkeypatch.setenv('HOME', str(tmp_path / 'home-is-a-file'))
-    monkeypatch.setattr(pacing.tempfile, 'gettempdir', lambda: str(tmp_path / 'tmp'))
-    (tmp_path / 'tmp').mkdir()
-    directory = pacing.state_directory()
-    assert directory == str(tmp_path / 'tmp' / ('engine.cloud-pacing-%d' % os.geteuid()))
-    assert mode(directory) == 0o700
+    shared_tmp = tmp_path / 'tmp'
+    shared_tmp.mkdir()
+    os.chmod(str(shared_tmp), 0o1777)
+    (shared_tmp / ('engine.cloud-pacing-%d' % os.geteuid())).mkdir(mode=0o700)
+    os.chown(str(shared_tmp / ('engine.cloud-pacing-%d' % os.geteuid())), OTHER_USER, OTHER_USER)
+    monkeypatch.setenv('TMPDIR', str(shared_tmp))
+    monkeypatch.setenv('XDG_RUNTIME_DIR', str(tmp_path / 'runtime'))
+    (tmp_path / 'runtime').mkdir(mode=0o700)
+    assert pacing.state_directory() == str(tmp_path / 'runtime' / 'engine.cloud' / 'pacing')
+    assert mode(tmp_path / 'runtime' / 'engine.cloud') == 0o700
+    monkeypatch.delenv('XDG_RUNTIME_DIR')
+    with pytest.raises(pacing.PacingUnavailable, match='home-is-a-file is not a directory'):
+        pacing.state_directory()
 
 
 def test_a_home_directory_serves_first(tmp_path, monkeypatch):
     monkeypatch.delenv(pacing.DIRECTORY_ENV)
     monkeypatch.setenv('HOME', str(tmp_path))
     assert pacing.state_directory() == str(tmp_path / '.cache' / 'engine.cloud' / 'pacing')
+
+
+@pytest.mark.parametrize('owner, file_mode, why', [
+    (OTHER_USER, 0o600, 'belongs to user id %d, not to this user' % OTHER_USER),
+    (0, 0o644, 'can be read or written by its group or others (mode 0644)'),
+    (0, 0o620, 'can be read or written by its group or others (mode 0620)'),
+], ids=['of another user', 'readable by others', 'writable by its group'])
+def test_a_state_file_that_is_not_ours_alone_is_neither_read_nor_written(fake_time, pacing_directory, owner, file_mode, why):
+    if owner and os.geteuid() != 0:
+        pytest.skip('giving a file to another user id takes root')
+    warnings = []
+    pacer = pacing.shared_pacer((1, 10), BASE_URL, TOKEN, warn=warnings.append)
+    planted = json.dumps(dict(sends=[], hold_until=1059.0))  # would hold every request back for 59 s
+    plant(pacer.path, planted)
+    os.chmod(pacer.path, file_mode)
+    os.chown(pacer.path, owner or os.geteuid(), owner or os.getegid())
+    assert [pacer.acquire(), pacer.acquire()] == [1000, 1000]  # pacing off for this task, not held back
+    assert warnings == ['Request pacing is off for the rest of this task: %s: %s' % (pacer.path, warnings[0].rsplit(': ', 1)[1])]
+    assert why in warnings[0]
+    with open(pacer.path) as handle:
+        assert handle.read() == planted
 
 
 def test_a_state_file_that_cannot_be_written_turns_pacing_off_with_one_warning(pacing_directory):

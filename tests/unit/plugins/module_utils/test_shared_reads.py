@@ -4,14 +4,18 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Reads shared by the tasks of one controller (module_utils/shared_reads.py): alone or in a fleet, who joins a
 queued list read, how fresh a shared answer must be (before acting, while polling, after this task's write),
-keys and organizations kept apart, dead leaders, and service_state's wait on a shared answer older than its poll."""
+keys and organizations kept apart, dead and slow leaders, a failing list read, bad state files, answers that expire,
+and service_state's wait on a shared answer older than its poll."""
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import json
 import os
+import signal
 import threading
+import time
 
 import pytest
 
@@ -149,10 +153,12 @@ def test_who_asks_while_a_list_read_is_queued_joins_it(clock, tmp_path, monkeypa
     queued, joined = threading.Event(), threading.Event()
     waiting = shared_reads._wait_for
 
-    def wait_for(path):
+    def wait_for(path, seconds):
         joined.set()
-        waiting(path)
+        return waiting(path, seconds)
     monkeypatch.setattr(shared_reads, '_wait_for', wait_for)
+    # the joiner tries the leader's lock while the leader (another thread) goes on: its sleeps take real time too
+    monkeypatch.setattr(shared_reads.CLOCK, 'sleep', lambda seconds: time.sleep(0.001) or clock.sleep(seconds))
 
     def before_send():
         queued.set()
@@ -182,14 +188,109 @@ def test_keys_organizations_and_addresses_never_share_and_no_secret_is_stored(cl
     assert '"running"' in stored and not any(secret in stored for secret in ('key-secret-9', 'key-id', 'org-1', 'listed-secret-3'))
 
 
-def test_a_read_queued_by_a_task_that_died_is_not_waited_for(clock, tmp_path):
+def test_a_read_queued_by_a_task_that_was_killed_is_taken_over_and_its_lock_file_removed(clock, tmp_path):
     fleet(tmp_path)
-    me = task(tmp_path)
-    with me._state(SERVICES) as state:
-        state['reads'].append(dict(leader='dead', sent=None))
+    me, dead = task(tmp_path), task(tmp_path)
+    child = os.fork()
+    if child == 0:  # the leader queues its read, holds its lock, and is killed
+        with dead._state(SERVICES) as state:
+            assert dead._hold_lock(SERVICES)
+            state['reads'].append(dict(leader=dead.token, sent=None))
+        os.kill(os.getpid(), signal.SIGKILL)
+    assert os.waitpid(child, 0)[1] == signal.SIGKILL
+    assert os.path.exists(dead._lock_path(SERVICES, dead.token))
     lister = Lister()
     assert me.item(SERVICES, 'a', own(), lister)['state'] == 'running'
-    assert lister.sends == 1
+    assert lister.sends == 1 and sum(clock.sleeps) == pytest.approx(shared_reads.GATHER_SECONDS)  # no wait for the dead one
+    assert [name for name in os.listdir(str(tmp_path)) if name.endswith('.lead')] == []
+
+
+def test_a_task_waits_a_bounded_time_for_a_read_it_joined_then_reads_alone(clock, tmp_path):
+    """The leader lives but its read never comes (a stopped process, a server that never answers): the joiner tries its
+    lock for JOIN_SECONDS, then sends its own GET."""
+    fleet(tmp_path)
+    stuck, me = task(tmp_path), task(tmp_path)
+    with stuck._state(SERVICES) as state:
+        assert stuck._hold_lock(SERVICES)  # this descriptor holds the lock: another open file's lock waits for it
+        state['reads'].append(dict(leader=stuck.token, sent=None))
+    found = []
+    joiner = threading.Thread(target=lambda: found.append(me.item(SERVICES, 'a', own(), Lister())), daemon=True)
+    joiner.start()
+    joiner.join(30)
+    try:
+        assert found == [dict(id='own', state='own read')]
+        assert sum(clock.sleeps) == pytest.approx(shared_reads.JOIN_SECONDS)
+        assert max(clock.sleeps) == shared_reads.JOIN_STEP
+    finally:
+        stuck._release_lock(SERVICES)  # frees a joiner that old code left blocked
+
+
+def test_a_failing_list_read_is_sent_once_for_the_fleet_then_each_task_reads_alone(clock, tmp_path):
+    """Four tasks of a fleet read before acting, one after the other, while the list endpoint fails: one list read
+    fails and each task sends its own GET (5 requests), instead of each leading a list read that fails before its
+    own GET (8). Once LIST_FAILED_SECONDS have passed, the list is tried again."""
+    fleet(tmp_path)
+    tasks, failing, own_reads = [task(tmp_path) for dummy in range(4)], Lister(), []
+
+    def fails(on_send):
+        failing(on_send)
+        return None  # send_list: the list read failed
+    for each in tasks:
+        assert each.item(SERVICES, 'a', lambda: own_reads.append(1) or dict(id='own'), fails)['id'] == 'own'
+    assert (failing.sends, len(own_reads)) == (1, 4)
+    clock.advance(shared_reads.LIST_FAILED_SECONDS)
+    fleet(tmp_path)
+    listed = Lister()
+    assert tasks[0].item(SERVICES, 'a', own(), listed)['state'] == 'running' and listed.sends == 1
+
+
+def test_an_answer_older_than_the_tasks_own_last_read_is_never_taken(clock, tmp_path):
+    """The task read its service alone (its own GET); an answer another task's list read got just before that is
+    older than what the task saw: a poll that would take an answer that old reads again instead."""
+    me = task(tmp_path)
+    with me._state(SERVICES) as state:
+        state['answer'] = dict(sent=clock.time() - 0.5, items=[dict(id='a', state='starting')])
+    assert me.item(SERVICES, 'a', lambda: dict(id='a', state='running'), Lister()) == dict(id='a', state='running')
+    task(tmp_path).peek(SERVICES, 'x')  # another task is live now
+    clock.advance(1)
+    polled = Lister(items=[dict(id='a', state='running')])
+    assert me.item(SERVICES, 'a', own(), polled, max_age=5)['state'] == 'running' and polled.sends == 1
+
+
+def test_a_stored_answer_expires_and_leaves_the_file_with_the_last_task(clock, tmp_path, monkeypatch):
+    monkeypatch.setattr(shared_reads, 'LIVE_SECONDS', shared_reads.ANSWER_SECONDS * 2)  # both tasks stay live meanwhile
+    other, = fleet(tmp_path)
+    me = task(tmp_path)
+    me.item(SERVICES, 'a', own(), Lister())
+    clock.advance(shared_reads.ANSWER_SECONDS + 1)
+    polled = Lister(items=[dict(id='a', state='stopped')])
+    assert other.item(SERVICES, 'a', own(), polled, max_age=1800)['state'] == 'stopped' and polled.sends == 1  # not the old one
+    me.leave()
+    assert json.load(open(me._path(SERVICES)))['answer'] is not None  # another task is live still
+    other.leave()
+    assert json.load(open(me._path(SERVICES)))['answer'] is None
+
+
+@pytest.mark.parametrize('state', [
+    dict(live={'a' * 32: 'yesterday'}, reads=[], answer=None, settled=[]),
+    dict(live={}, reads=['leader'], answer=None, settled=[]),
+    dict(live={}, reads=[dict(leader='../../elsewhere', sent=None)], answer=None, settled=[]),
+    dict(live={}, reads=[], answer=dict(sent=1, items=['a', 'b']), settled=[]),
+    dict(live={}, reads=[], answer=dict(sent=float('nan'), items=[]), settled=[]),
+    dict(live={}, reads=[], answer=None, settled=[[1, 2, 3]]),
+    dict(live=[], reads=[], answer=None, settled=[]), [], 'text'],
+    ids=['a live time that is text', 'a read that is text', 'a leader that is a path', 'items that are text', 'NaN',
+         'a settled command that is a number', 'live as a list', 'a list', 'a string'])
+def test_a_bad_state_file_is_ignored_with_one_warning_never_a_traceback(clock, tmp_path, state):
+    warnings = []
+    me = shared_reads.SharedReads(str(tmp_path), CREDENTIALS, play_size=lambda: 1, warn=warnings.append)
+    with os.fdopen(os.open(me._path(SERVICES), os.O_WRONLY | os.O_CREAT, 0o600), 'w') as handle:
+        json.dump(state, handle)
+    lister = Lister()
+    assert me.item(SERVICES, 'a', own(), lister)['id'] == 'own' and lister.sends == 0  # alone on a fresh state
+    me.settled(SERVICES, 'start', 1.0)
+    assert me.settle_hint(SERVICES, 'start') == 1.0
+    assert warnings == ['Shared reads started afresh: the state file %s was ignored (it is not a shared-reads state)' % me._path(SERVICES)]
 
 
 def test_a_task_that_left_no_longer_makes_the_others_read_lists(clock, tmp_path):
@@ -235,7 +336,8 @@ def test_service_state_in_a_fleet_reads_the_list_and_waits_past_a_shared_answer_
     """Another task is live on the organization's services. The task reads the list (not its GET) before its start
     command; while the command's answer travels, another task's list read shows the service running (a stale
     sight: sent before this task's write was answered). The wait does not end on it, nor on any answer older than
-    its poll: it ends when a read shows the service running, after the transition."""
+    its poll: it ends when a read shows the service running, after the transition. Each poll sends a list read (after
+    1, 2, 4, then 5 s: the fleet's longest interval), never taking again the answer of the one before."""
     services = '/v1/organizations/%s/services' % ORGANIZATION
     other = task(pacer.state_directory(), (sim.url, KEY_ID, KEY_SECRET, ORGANIZATION))
     assert other.peek(services, 'x') is False
@@ -249,7 +351,7 @@ def test_service_state_in_a_fleet_reads_the_list_and_waits_past_a_shared_answer_
     monkeypatch.setattr(shared_reads.SharedReads, 'wrote', slow_answer_and_a_stale_sight)
     listed, start = ('GET', services), ('PATCH', service_path(SERVICE_DEV, '/state'), {'command': 'start'})
     run(service_state, args=dict(service_id=SERVICE_DEV, state='started'), config={'transition_delay': 12},
-        requests=[listed, start] + [listed] * 3, result={'changed': True, 'service.state': 'running'})
+        requests=[listed, start] + [listed] * 4, result={'changed': True, 'service.state': 'running'})
     assert sum(clock.sleeps) >= 12
 
 

@@ -159,12 +159,25 @@ def test_absent_twice_with_lingering_reads_a_first_delete_answered_404_is_absent
         then=dict(args=gone, requests=[LIST, ('DELETE', pipe_path(PIPE_STREAM))], result={'changed': False, 'pipe': {}}))
 
 
-def test_a_lost_delete_then_lingering_reads_the_second_delete_s_404_ends_the_task_as_deleted(run):
+def test_a_lost_delete_then_lingering_reads_the_second_delete_s_404_ends_the_task_as_deleted_once_reads_answer_404(run, sim):
+    """wait documents "until reads answer 404": after the second DELETE's 404, the reads that still show the pipe are
+    waited out (the simulator's last two lingering reads), as after any delete; with wait=false, not."""
+    get, delete = ('GET', pipe_path(PIPE_STREAM)), ('DELETE', pipe_path(PIPE_STREAM))
     run(pipe, dict(service_id=SERVICE_PROD, pipe_id=PIPE_STREAM, state='absent'), config={'deleted_pipe_reads': 3},
         faults=[{'method': 'DELETE', 'kind': 'status', 'status': 504, 'apply': True}],
-        requests=[('GET', pipe_path(PIPE_STREAM)), ('DELETE', pipe_path(PIPE_STREAM)), ('GET', pipe_path(PIPE_STREAM)),
-                  ('DELETE', pipe_path(PIPE_STREAM))],
-        result={'changed': True, 'pipe.id': PIPE_STREAM})
+        requests=[get, delete, get, delete, get, get, get], result={'changed': True, 'pipe.id': PIPE_STREAM},
+        verify=lambda result, sim: [entry['status'] for entry in sim.requests()][-3:] == [200, 200, 404])
+    sim.reset()
+    run(pipe, dict(service_id=SERVICE_PROD, pipe_id=PIPE_STREAM, state='absent', wait=False), config={'deleted_pipe_reads': 3},
+        faults=[{'method': 'DELETE', 'kind': 'status', 'status': 504, 'apply': True}],
+        requests=[get, delete, get, delete], result={'changed': True, 'pipe.id': PIPE_STREAM})
+
+
+def test_a_gateway_503_on_a_create_that_never_reached_the_api_bounds_the_search_by_name_also_without_wait(run, sim):
+    run(pipe, args('kafka', wait=False), faults=[{'method': 'POST', 'path': '/pipes$', 'kind': 'status', 'status': 503}],
+        requests=[LIST, ('POST', PIPES)] + [LIST] * 4, sleeps=[1, 2, 4, 8],
+        fails='reads of the pipes by name for 15 seconds showed none named "new-kafka". The create may or may not have happened',
+        verify=lambda result, sim: named(sim, 'new-kafka') == 0 and 'changed' not in result)
 
 
 def test_two_pipes_of_one_name_fail_before_any_write(run):

@@ -205,8 +205,15 @@ LIFECYCLE_CASES = {
         fails='HTTP 502 BAD_GATEWAY', absent=['changed', 'initial_password'],
         verify=lambda result, sim: services_named(sim, 'staging-eu') == [] and result['msg'].endswith(
             'the create was not sent again: reads of the services by name for 3 seconds (wait_timeout) showed none named "staging-eu". '
-            'The API may still be creating it. Check the services (GET %s) for one named "staging-eu"; the next run reads by name '
-            'first and carries on with it once it is there, or creates it when none is' % SERVICES)),
+            'The create may or may not have happened: it may never have reached the API, or the API may still be creating it. '
+            'Check the services (GET %s) for one named "staging-eu"; the next run reads by name first and carries on with it once '
+            'it is there, or creates it when none is' % SERVICES)),
+    'a gateway 503 on a create that never reached the API: a few reads by name over 15 s, not wait_timeout, also with wait false': dict(
+        args=dict(name='staging-eu', provider='aws', region='eu-central-1', wait=False),
+        faults=[{'method': 'POST', 'kind': 'status', 'status': 503}],
+        requests=[LIST, ('POST', SERVICES)] + [LIST] * 4, sleeps=[1, 2, 4, 8],
+        fails='reads of the services by name for 15 seconds showed none named "staging-eu". The create may or may not have happened',
+        absent=['changed', 'initial_password'], verify=lambda result, sim: services_named(sim, 'staging-eu') == []),
     'a create slower than api_timeout: adopted once it shows, a new generated password asked for': dict(
         args=dict(name='staging-eu', provider='aws', region='eu-central-1', wait=False, api_timeout=5),
         config={'slow_create': 9},
@@ -217,11 +224,11 @@ LIFECYCLE_CASES = {
     'a failed password step after the create: the service, changed, the generated password and how to set the one given': dict(
         args=dict(STAGING, password=PASSWORD), faults=[{'method': 'PATCH', 'path': '/password$', 'kind': 'status', 'status': 500}],
         requests=[LIST, ('POST', SERVICES), ('PATCH', service_path(NEW, '/password'))],
-        fails='The service "staging-eu" (id %s) was created by this task before this failure; the next run finds it by name and '
-              'carries on. The password given was not set: the service has the password the API generated (returned as '
-              'initial_password); run the task again with update_password: always to set the one given' % NEW,
+        fails='The service "staging-eu" (id %s) was created by this task before this failure. The password given was not set: the '
+              'service has the password the API generated (returned as initial_password); run the task again with update_password: '
+              'always to set the one given' % NEW,
         result={'changed': True, 'service.id': NEW, 'status': 500},
-        verify=lambda result, sim: password_body(result['initial_password']) == hashes_of(sim, NEW)),
+        verify=lambda result, sim: password_body(result['initial_password']) == hashes_of(sim, NEW) and 'carries on' not in result['msg']),
     'a failed password step after a lost create answer: no password known, said plainly': dict(
         args=dict(name='staging-eu', provider='aws', region='eu-central-1', wait=False),
         faults=[{'method': 'POST', 'kind': 'status', 'status': 504, 'apply': True},
@@ -229,7 +236,7 @@ LIFECYCLE_CASES = {
         requests=[LIST, ('POST', SERVICES), LIST, ('PATCH', service_path(NEW, '/password'), {})],
         fails='No password of the service is known: the one the API generated was in the lost create answer only, and no new one '
               'was set; run the task again with password and update_password: always to set one',
-        result={'changed': True, 'service.id': NEW}, absent=['initial_password']),
+        result={'changed': True, 'service.id': NEW}, absent=['initial_password'], verify=lambda result, sim: 'carries on' not in result['msg']),
     'two services of one name: fails before any write, listing them': dict(
         args=dict(name='prod-analytics', num_replicas=4), edits=[('services', SERVICE_DEV, {'name': 'prod-analytics'})],
         requests=[LIST], fails='2 services are named "prod-analytics" (%s, %s)' % tuple(sorted((SERVICE_PROD, SERVICE_DEV)))),
