@@ -72,3 +72,8 @@ def test_the_shipped_changelog_lists_the_release(installed):
 def test_contributor_files_stay_out(installed):
     assert [name for name in CONTRIBUTOR_FILES if os.path.lexists(os.path.join(installed, name))] == []
     assert os.path.exists(os.path.join(installed, 'requirements.txt')), 'execution-environment builds read it'
+
+
+def test_the_licence_text_ships(installed):
+    with open(os.path.join(ROOT, 'COPYING')) as source, open(os.path.join(installed, 'COPYING')) as shipped:
+        assert shipped.read() == source.read()
