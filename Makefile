@@ -211,9 +211,12 @@ quick: venv
 
 # Folds every fragment of changelogs/fragments/ into the release of galaxy.yml's version
 # (changelogs/changelog.yaml, CHANGELOG.rst, changelogs/.plugin-cache.yaml) and removes the
-# fragments. Run again when fragments arrive later: they join the same release, and the plugins are
-# read again (--reload-plugins), so modules and plugins added since are listed too.
+# fragments; the plugins are read again (--reload-plugins), so the modules and plugins whose
+# version_added is that version are listed as new. scripts/check_release.py refuses first a version
+# that has a released section already (bump galaxy.yml's version instead) or a bump smaller than the
+# fragments call for (CONTRIBUTING.md, "What ships, and releasing").
 release: changelog
+	python scripts/check_release.py
 	antsibull-changelog release --reload-plugins
 
 clean:

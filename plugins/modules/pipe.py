@@ -11,7 +11,7 @@ __metaclass__ = type
 DOCUMENTATION = r'''
 module: pipe
 short_description: Create, change and delete an ingestion pipe
-version_added: 0.1.0
+version_added: 0.2.0
 description:
   - Manages an ingestion pipe of a service from creation to deletion, as code. The pipe is found by O(pipe_id), or by
     O(name) within the service in one list request.
