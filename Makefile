@@ -60,7 +60,7 @@ help:
 	@echo "  make galaxy-importer  the import check Galaxy runs, on the tarball of make build"
 	@echo "Version matrix (ansible-core 2.16 and 2.21, each in .venv-<line>):"
 	@echo "  make venv-2.16, venv-2.21                 create .venv-<line> from requirements-<line>.txt"
-	@echo "  make units-2.16, units-2.21               the unit tests on that line"
+	@echo "  make units-2.16, units-2.21               the unit tests on that line (2.16: ansible-test units on the installed artifact)"
 	@echo "  make integration-2.16, integration-2.21   MATRIX_TARGETS ($(MATRIX_TARGETS))"
 	@echo "  make demo-2.16, demo-2.21                 the demo, built and installed by that line"
 	@echo "  make sanity-2.21                          ansible-test sanity on 2.21 (Python 3.13)"
@@ -304,9 +304,19 @@ LINE_PYTHON_2.21 = "$$(scripts/find_python.sh 3.13)"
 venv-2.16 venv-2.21: venv-%: venv
 	@scripts/line_venv.sh $(ROOT)/.venv-$* requirements-$*.txt $(LINE_PYTHON_$*) constraints-$*.txt
 
-units-2.16 units-2.21: units-%: venv-%
+# units-2.16 runs the unit tests as a packager does, with `ansible-test units` on the artifact that
+# line's ansible-galaxy built and installed (only the shipped files, its tests/unit/requirements.txt
+# already in .venv-2.16); units-2.21 runs pytest on a layout copy, as make units does.
+units-2.16: venv-2.16
 	@$(PRIVATE_LAYOUT); \
-	cd "$$coll" && PYTHONPATH="$$tmp" $(ROOT)/.venv-$*/bin/python -m pytest tests/unit -q -p no:cacheprovider
+	$(ROOT)/.venv-2.16/bin/ansible-galaxy collection build "$$coll" --output-path "$$tmp/dist" >/dev/null; \
+	$(ROOT)/.venv-2.16/bin/ansible-galaxy collection install -p "$$tmp/installed" "$$tmp"/dist/engine-cloud-*.tar.gz >/dev/null; \
+	cd "$$tmp/installed/ansible_collections/engine/cloud" && PATH="$(ROOT)/.venv-2.16/bin:$$PATH" \
+	    ansible-test units --local --python 3.11 --color no --num-workers 2
+
+units-2.21: venv-2.21
+	@$(PRIVATE_LAYOUT); \
+	cd "$$coll" && PYTHONPATH="$$tmp" $(ROOT)/.venv-2.21/bin/python -m pytest tests/unit -q -p no:cacheprovider
 
 integration-2.16 integration-2.21: integration-%: venv-%
 	VENV=$(ROOT)/.venv-$* scripts/integration.sh $(MATRIX_TARGETS)

@@ -23,7 +23,8 @@ from conftest import ROOT
 yaml = pytest.importorskip('yaml')
 
 GALAXY = os.path.join(os.path.dirname(sys.executable), 'ansible-galaxy')
-CONTRIBUTOR_FILES = ('CONTRIBUTING.md', 'Makefile', 'scripts', 'bench', 'requirements-dev.txt', 'requirements-docs.txt', 'constraints.txt',
+CONTRIBUTOR_FILES = ('CONTRIBUTING.md', 'Makefile', 'scripts', 'bench', 'requirements-dev.txt', 'requirements-docs.txt',
+                     'requirements-uv.txt', 'constraints.txt',
                      'constraints-2.16.txt', 'constraints-2.21.txt', '.ci')
 
 
