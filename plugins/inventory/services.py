@@ -140,13 +140,13 @@ notes:
     with a warning that names it. A valid host name has only letters, digits, C(.), C(_) and C(-) (the API allows
     spaces in service names), is not one Ansible reserves (C(all), C(ungrouped), C(localhost)), and no other service
     of the organization has it.
-  - O(hostname) - A template comes from the inventory source, and is trusted; the values it reads come from the API
+  - O(hostname) - a template comes from the inventory source, and is trusted; the values it reads come from the API
     and are data, so a C({{ ... }}) in a service's name stays that text in the host name (which then falls back to
     the id).
   - O(hostname) - the service's name is in C(engine_name) either way.
-  - O(include_deleted) - with V(false), they are left out before every other filter, so they are no hosts, belong to
+  - O(include_deleted) - with V(false), deleted services are left out before every other filter, so they are no hosts, belong to
     no group, and do not count when two services have the same name (a live service keeps its name as host name).
-  - O(include_deleted) - with V(true), they are hosts like the others, for example to report on them;
+  - O(include_deleted) - with V(true), deleted services are hosts like the others, for example to report on them;
     O(filters.state) can then choose them.
   - O(filters) - O(filters.tags) is filtered by the API (the list request carries C(filter=tag:Key=Value)); the other
     filters by the plugin, on the list the API answered.

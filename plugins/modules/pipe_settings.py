@@ -29,7 +29,8 @@ options:
     required: true
   settings:
     description:
-      - The settings to set. Keys left out keep their value; a key set to V(null) goes back to its default.
+      - The settings to set, by name (the notes list each with its range and default). Keys left out keep their value;
+        a key set to V(null) goes back to its default.
       - Every value is checked before anything is sent. Integer settings take an integer (or a string of digits, as
         templating may give); boolean settings take V(true) or V(false). Ranges are inclusive.
     type: dict
