@@ -63,4 +63,3 @@ def test_every_target_runs_in_one_group_of_make_test(target):
     """make test runs the targets in three groups, a stage each: a target in none would never run, in two twice."""
     aliases = read(os.path.join('tests', 'integration', 'targets', target, 'aliases')).splitlines()
     assert len([alias for alias in aliases if alias in ('group1', 'group2', 'group3')]) == 1, 'aliases: group1, group2 or group3'
-
