@@ -33,26 +33,46 @@ export INSTALLER_UV := $(BIN)/uv
 .PHONY: help quick venv venv-2.16 venv-2.21 units-2.16 units-2.21 integration-2.16 integration-2.21 demo-2.16 demo-2.21 sanity-2.21 layout build install simulator sanity lint units simtests integration integration-group1 integration-group2 integration-group3 demo test changelog constraints release clean
 
 help:
-	@echo "make venv         create $(VENV) and install requirements-dev.txt, held to constraints.txt (only when one changed)"
-	@echo "make layout       copy the tree to $(LAYOUT) (what ansible-test needs)"
-	@echo "make build        build $(TARBALL)"
-	@echo "make install      install it into .collections/ (then: export ANSIBLE_COLLECTIONS_PATH=\$$PWD/.collections)"
-	@echo "make simulator    run the API simulator on 127.0.0.1:$(SIM_PORT) until Ctrl-C; prints the ENGINE_* exports"
-	@echo "make sanity       ansible-test sanity (--venv, Python 3.11)"
-	@echo "make lint         ansible-lint --profile production"
-	@echo "make units        pytest tests/unit (from a layout copy)"
-	@echo "make simtests     pytest tests/simulator and tests/tools (the test tooling)"
-	@echo "make integration  ansible-test integration against a private simulator [TARGETS=...]"
-	@echo "make demo         build, install, start the simulator, run playbooks/demo.yml"
-	@echo "make reliability  faults, bad input, secrets, TLS, load (tests/reliability); make load: load only"
-	@echo "make quick        the daily loop: units, simtests and lint side by side (under 2 minutes)"
-	@echo "make test         every stage of TEST_STAGES ($(TEST_STAGES)); summary at the end"
-	@echo "make units-2.16   the version matrix, on ansible-core 2.16 or 2.21 (each in .venv-<line>):"
-	@echo "                  units-, integration- (MATRIX_TARGETS), demo-<line>, sanity-2.21"
-	@echo "make constraints  resolve the requirements files again into constraints.txt and constraints-<line>.txt"
-	@echo "make changelog    lint the changelog fragments (changelogs/fragments/)"
-	@echo "make release      fold the fragments into the $(VERSION) release: changelogs/changelog.yaml, CHANGELOG.rst"
-	@echo "make clean        remove build/, dist/, .collections/, tests/output/, the venvs' bytecode caches (keeps the venvs)"
+	@echo "Build and try:"
+	@echo "  make venv           create $(VENV) and install requirements-dev.txt, held to constraints.txt (only when one changed)"
+	@echo "  make layout         copy the tree to $(LAYOUT) (what ansible-test needs)"
+	@echo "  make build          build $(TARBALL)"
+	@echo "  make install        install it into .collections/ (then: export ANSIBLE_COLLECTIONS_PATH=\$$PWD/.collections)"
+	@echo "  make simulator      run the API simulator on 127.0.0.1:$(SIM_PORT) until Ctrl-C; prints the ENGINE_* exports"
+	@echo "  make demo           build, install, start the simulator, run playbooks/demo.yml"
+	@echo "Test:"
+	@echo "  make quick          the daily loop: units, simtests and lint side by side (about a minute)"
+	@echo "  make test           every stage of TEST_STAGES, side by side in TEST_LANES; summary at the end:"
+	@echo "                      $(TEST_STAGES)"
+	@echo "  make sanity         ansible-test sanity (--venv, Python 3.11)"
+	@echo "  make lint           ansible-lint --profile production"
+	@echo "  make units          pytest tests/unit (from a layout copy)"
+	@echo "  make simtests       pytest tests/simulator and tests/tools (the test tooling)"
+	@echo "  make integration    ansible-test integration against a private simulator [TARGETS=...]"
+	@echo "  make integration-group1, integration-group2, integration-group3"
+	@echo "                      a third of the integration targets each (make test's lanes)"
+	@echo "  make reliability    faults, bad input, secrets, TLS, load (tests/reliability) [RELIABILITY_LOAD=0: no load run]"
+	@echo "  make load           the reliability suite's load run only"
+	@echo "  make docs-venv      add requirements-docs.txt to $(VENV) (what docs, docs-lint, e2e and galaxy-importer need)"
+	@echo "  make docs           the module and role reference and the guides as HTML, into build/docs"
+	@echo "  make docs-lint      antsibull-docs lint-collection-docs --plugin-docs"
+	@echo "  make e2e            tests/e2e: AWX runner job, module EXAMPLES, guides, execution environment, the artifact"
+	@echo "  make galaxy-importer  the import check Galaxy runs, on the tarball of make build"
+	@echo "Version matrix (ansible-core 2.16 and 2.21, each in .venv-<line>):"
+	@echo "  make venv-2.16, venv-2.21                 create .venv-<line> from requirements-<line>.txt"
+	@echo "  make units-2.16, units-2.21               the unit tests on that line (2.16: ansible-test units on the installed artifact)"
+	@echo "  make integration-2.16, integration-2.21   MATRIX_TARGETS ($(MATRIX_TARGETS))"
+	@echo "  make demo-2.16, demo-2.21                 the demo, built and installed by that line"
+	@echo "  make sanity-2.21                          ansible-test sanity on 2.21 (Python 3.13)"
+	@echo "Measure (not part of make test):"
+	@echo "  make bench          the cost of a task, polling and scale; rewrites docs/performance.md [BENCH_ARGS=...]"
+	@echo "  make bench-fleet    fleet jobs at the live rate limit [FLEET_ARGS=...]"
+	@echo "Maintain:"
+	@echo "  make constraints    resolve the requirements files again into constraints.txt and constraints-<line>.txt"
+	@echo "  make changelog      lint the changelog fragments (changelogs/fragments/)"
+	@echo "  make release        fold the fragments into the $(VERSION) release: changelogs/changelog.yaml, CHANGELOG.rst"
+	@echo "  make clean          remove build/, dist/, .collections/, tests/output/, the venvs' bytecode caches (keeps the venvs)"
+	@echo "  make help           this list"
 
 venv: $(STAMP)
 
@@ -191,9 +211,12 @@ quick: venv
 
 # Folds every fragment of changelogs/fragments/ into the release of galaxy.yml's version
 # (changelogs/changelog.yaml, CHANGELOG.rst, changelogs/.plugin-cache.yaml) and removes the
-# fragments. Run again when fragments arrive later: they join the same release, and the plugins are
-# read again (--reload-plugins), so modules and plugins added since are listed too.
+# fragments; the plugins are read again (--reload-plugins), so the modules and plugins whose
+# version_added is that version are listed as new. scripts/check_release.py refuses first a version
+# that has a released section already (bump galaxy.yml's version instead) or a bump smaller than the
+# fragments call for (CONTRIBUTING.md, "What ships, and releasing").
 release: changelog
+	python scripts/check_release.py
 	antsibull-changelog release --reload-plugins
 
 clean:
@@ -281,9 +304,19 @@ LINE_PYTHON_2.21 = "$$(scripts/find_python.sh 3.13)"
 venv-2.16 venv-2.21: venv-%: venv
 	@scripts/line_venv.sh $(ROOT)/.venv-$* requirements-$*.txt $(LINE_PYTHON_$*) constraints-$*.txt
 
-units-2.16 units-2.21: units-%: venv-%
+# units-2.16 runs the unit tests as a packager does, with `ansible-test units` on the artifact that
+# line's ansible-galaxy built and installed (only the shipped files, its tests/unit/requirements.txt
+# already in .venv-2.16); units-2.21 runs pytest on a layout copy, as make units does.
+units-2.16: venv-2.16
 	@$(PRIVATE_LAYOUT); \
-	cd "$$coll" && PYTHONPATH="$$tmp" $(ROOT)/.venv-$*/bin/python -m pytest tests/unit -q -p no:cacheprovider
+	$(ROOT)/.venv-2.16/bin/ansible-galaxy collection build "$$coll" --output-path "$$tmp/dist" >/dev/null; \
+	$(ROOT)/.venv-2.16/bin/ansible-galaxy collection install -p "$$tmp/installed" "$$tmp"/dist/engine-cloud-*.tar.gz >/dev/null; \
+	cd "$$tmp/installed/ansible_collections/engine/cloud" && PATH="$(ROOT)/.venv-2.16/bin:$$PATH" \
+	    ansible-test units --local --python 3.11 --color no --num-workers 2
+
+units-2.21: venv-2.21
+	@$(PRIVATE_LAYOUT); \
+	cd "$$coll" && PYTHONPATH="$$tmp" $(ROOT)/.venv-2.21/bin/python -m pytest tests/unit -q -p no:cacheprovider
 
 integration-2.16 integration-2.21: integration-%: venv-%
 	VENV=$(ROOT)/.venv-$* scripts/integration.sh $(MATRIX_TARGETS)

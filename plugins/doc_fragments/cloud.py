@@ -51,43 +51,20 @@ options:
     default: 30
   api_retries:
     description:
-      - How many times a request is retried after HTTP 429, 502, 503, 504, a connection error or a timeout.
-      - Waits grow exponentially with jitter, and follow C(Retry-After) or C(X-RateLimit-Reset) when the API sends them (at most 60 seconds each).
-      - V(0) disables retries.
-      - A write that is not safe to repeat (every C(PATCH)) is not retried after a timeout, a connection reset, HTTP 502, 503
-        or 504, since it may have been applied although its answer was lost. The module reads the resource again and sends
-        only what still differs (a state command only if it did not take effect, a resync never), at most O(api_retries) times.
-      - Requests are paced under the API's rate limit first (see O(api_rate_limit)), so with many forks
-        on one key a task waits for its turn rather than being refused; retries are the safety net for a
-        429 that comes anyway.
+      - How many times a request is retried after HTTP 429, 502, 503, 504, a connection error or a timeout, waiting as
+        the API asks (at most 60 seconds a wait) or with exponential backoff. V(0) disables retries.
+      - A write that may have been applied (a C(PATCH) whose answer was lost) is not sent again as it was; the
+        R(troubleshooting guide,ansible_collections.engine.cloud.docsite.troubleshooting) says what is done instead.
     type: int
     default: 5
   api_rate_limit:
     description:
-      - The rate limit under which every process of this controller that uses the same API key against the
-        same O(api_url) paces its requests, all together (forks, ad-hoc C(ansible -f), ansible-runner jobs).
-        A request that would go over waits for a free slot instead of being refused with HTTP 429.
-      - With pacing on, M(engine.cloud.service_state), M(engine.cloud.pipe_state), M(engine.cloud.service) and
-        M(engine.cloud.pipe) also share reads. When several tasks read services of one organization (or pipes of one
-        service) at the same time, one list request serves them all, before they act and while they wait; a task
-        alone reads alone. V(off) turns that off too, as does the E(ENGINE_CLOUD_SHARED_READS) environment variable
-        set to V(off).
-      - Not set, it is the management API's limit, V(10/10) (10 requests in any 10 seconds per key).
-        V(REQUESTS/SECONDS) sets another, for example V(20/10) for an organization whose limit was raised.
-        V(off) (or V(false)) turns pacing off.
-      - If not set, the value of the E(ENGINE_CLOUD_RATE_LIMIT) environment variable is used.
-      - Set it for C(group/engine.cloud.cloud), not C(group/engine.cloud.all), because the observability API has
-        a limit of its own.
-      - The shared state is a small file per key and base address, named by a hash of both (no secret is
-        written), in E(ENGINE_CLOUD_PACING_DIR) if set, else C(~/.cache/engine.cloud/pacing), else (when the
-        home directory is missing or unusable) C(engine.cloud/pacing) in E(XDG_RUNTIME_DIR); never in a shared
-        temporary directory. Missing directories are created with mode 0700. An existing one is never changed;
-        one that is not the user's, or that its group or others can write, or below a directory that another
-        user owns or can write (a sticky one such as C(/tmp) aside), turns pacing and shared reads off with a
-        warning that says why. State files that are links, not the user's, or readable by others are not used.
-      - Only processes on one controller, as one user, share a pacer. Several controllers or AWX execution
-        nodes (each job runs in its own container) that use one key do not; for them, retrying on
-        HTTP 429 (O(api_retries)) stays the safety net.
+      - The limit under which every process of this controller that uses the same API key and O(api_url) paces its
+        requests, so that a request waits for a free slot instead of being refused with HTTP 429.
+      - V(REQUESTS/SECONDS), for example V(20/10); not set, E(ENGINE_CLOUD_RATE_LIMIT), else the API's V(10/10).
+        V(off) turns pacing, and the shared reads that come with it, off.
+      - Set it for C(group/engine.cloud.cloud), not C(group/engine.cloud.all). More in the
+        R(troubleshooting guide,ansible_collections.engine.cloud.docsite.troubleshooting), "Rate limits".
     type: raw
 notes:
   - Proxies are taken from the E(HTTPS_PROXY), E(HTTP_PROXY) and E(NO_PROXY) environment variables.

@@ -41,28 +41,21 @@ options:
     default: 30
   api_retries:
     description:
-      - How many times a request is retried after HTTP 429, 502, 503, 504, a connection error or a timeout.
-      - Waits grow exponentially with jitter, and follow C(Retry-After) or C(RateLimit-Reset) when the API sends them (at most 60 seconds each).
-      - V(0) disables retries.
-      - Requests are paced under the API's rate limit first (see O(api_rate_limit)), so with many forks
-        on one token a task waits for its turn rather than being refused; retries are the safety net for a
-        429 that comes anyway.
+      - How many times a request is retried after HTTP 429, 502, 503, 504, a connection error or a timeout, waiting as
+        the API asks (C(Retry-After) or C(RateLimit-Reset), at most 60 seconds a wait) or with exponential backoff
+        and jitter. V(0) disables retries.
+      - Requests are paced under the API's rate limit first (O(api_rate_limit)); retries are the safety net for a 429
+        that comes anyway.
     type: int
     default: 5
   api_rate_limit:
     description:
-      - The rate limit under which every process of this controller that uses the same token against the
-        same O(observability_url) paces its requests, all together (forks, ad-hoc C(ansible -f), ansible-runner
-        jobs). A request that would go over waits for a free slot instead of being refused with HTTP 429.
-      - Not set, it is the observability API's limit, V(100/60) (100 requests in any 60 seconds per token).
-        V(REQUESTS/SECONDS) sets another, for example V(200/60) for a raised limit.
-        V(off) (or V(false)) turns pacing off.
-      - If not set, the value of the E(ENGINE_OBSERVABILITY_RATE_LIMIT) environment variable is used.
-      - Set it for C(group/engine.cloud.observability), not C(group/engine.cloud.all), because the management API
-        has a limit of its own.
-      - The shared state (a small file per token and base address, named by a hash of both) lives where
-        O(engine.cloud.service_info#module:api_rate_limit) says, and pacing has the limits said there;
-        several controllers or AWX execution nodes that use one token do not share it.
+      - The limit under which every process of this controller that uses the same token and O(observability_url)
+        paces its requests, so that a request waits for a free slot instead of a 429.
+      - V(REQUESTS/SECONDS), for example V(200/60); not set, E(ENGINE_OBSERVABILITY_RATE_LIMIT), else the API's V(100/60).
+        V(off) turns pacing off.
+      - Set it for C(group/engine.cloud.observability), not C(group/engine.cloud.all). More in the
+        R(troubleshooting guide,ansible_collections.engine.cloud.docsite.troubleshooting), "Rate limits".
     type: raw
 notes:
   - Proxies are taken from the E(HTTPS_PROXY), E(HTTP_PROXY) and E(NO_PROXY) environment variables.

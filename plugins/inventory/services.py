@@ -50,13 +50,6 @@ options:
       - What names each host. V(name) is the service's name, V(id) its UUID; any other value is a template, rendered
         for each service with its host variables (with O(hostvars_prefix) and O(hostvars_suffix)) and the extra
         variables of the run, for example V({{ engine_name }}-{{ engine_region }}).
-      - With V(name) or a template, a service is named by its id when the name is not a valid host name, with a warning
-        that names it. A valid host name has only letters, digits, C(.), C(_) and C(-) (the API allows spaces in service
-        names), is not one Ansible reserves (C(all), C(ungrouped), C(localhost)), and no other service of the organization
-        has it.
-      - A template comes from the inventory source, and is trusted; the values it reads come from the API and are data,
-        so a C({{ ... }}) in a service's name stays that text in the host name (which then falls back to the id).
-      - The service's name is in C(engine_name) either way.
     type: str
     default: name
   hostvars_prefix:
@@ -77,19 +70,11 @@ options:
       - Whether services that are deleted or being deleted (state C(terminating), C(terminated), C(softdeleting) or
         C(softdeleted)) become hosts. The API may list a deleted service for a while, and such a service takes no
         command.
-      - With V(false), they are left out before every other filter, so they are no hosts, belong to no group, and do not
-        count when two services have the same name (a live service keeps its name as host name).
-      - With V(true), they are hosts like the others, for example to report on them; O(filters.state) can then choose them.
     type: bool
     default: false
   filters:
     description:
       - Only the services that pass every filter given here become hosts. Without it, every service of the organization.
-      - O(filters.tags) is filtered by the API (the list request carries C(filter=tag:Key=Value)); the other filters by the
-        plugin, on the list the API answered.
-      - With the cache, the plugin filters cached services again on each run, so changing O(filters.state),
-        O(filters.tier), O(filters.provider), O(filters.region) or O(filters.name) needs no C(--flush-cache); the API's
-        answer for other O(filters.tags) is cached apart.
     type: dict
     default: {}
     suboptions:
@@ -151,6 +136,23 @@ notes:
   - "With the cache enabled, a run within O(cache_timeout) of the last one sends no request; C(--flush-cache)
     (or C(meta: refresh_inventory)) reads the services again. The cache holds the masked services only, as the API
     answered them (O(filters.tags) applied); the other filters apply to them on each run."
+  - O(hostname) - with V(name) or a template, a service is named by its id when the name is not a valid host name,
+    with a warning that names it. A valid host name has only letters, digits, C(.), C(_) and C(-) (the API allows
+    spaces in service names), is not one Ansible reserves (C(all), C(ungrouped), C(localhost)), and no other service
+    of the organization has it.
+  - O(hostname) - a template comes from the inventory source, and is trusted; the values it reads come from the API
+    and are data, so a C({{ ... }}) in a service's name stays that text in the host name (which then falls back to
+    the id).
+  - O(hostname) - the service's name is in C(engine_name) either way.
+  - O(include_deleted) - with V(false), deleted services are left out before every other filter, so they are no hosts, belong to
+    no group, and do not count when two services have the same name (a live service keeps its name as host name).
+  - O(include_deleted) - with V(true), deleted services are hosts like the others, for example to report on them;
+    O(filters.state) can then choose them.
+  - O(filters) - O(filters.tags) is filtered by the API (the list request carries C(filter=tag:Key=Value)); the other
+    filters by the plugin, on the list the API answered.
+  - O(filters) - with the cache, the plugin filters cached services again on each run, so changing O(filters.state),
+    O(filters.tier), O(filters.provider), O(filters.region) or O(filters.name) needs no C(--flush-cache); the API's
+    answer for other O(filters.tags) is cached apart.
 seealso:
   - module: engine.cloud.service_info
   - module: engine.cloud.service_state
@@ -219,10 +221,10 @@ keyed_groups:
 
 import re
 from collections import Counter
+from urllib.parse import urlencode
 
 from ansible.errors import AnsibleError
 from ansible.module_utils.common.text.converters import to_text
-from ansible.module_utils.six.moves.urllib.parse import urlencode
 from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructable
 from ansible.utils.unsafe_proxy import wrap_var
 from ansible.utils.vars import combine_vars

@@ -11,7 +11,7 @@ __metaclass__ = type
 DOCUMENTATION = r'''
 module: alert
 short_description: Create, change and delete an observability alert
-version_added: 0.1.0
+version_added: 0.2.0
 description:
   - Manages one alert of the observability API as code. The alert is found by O(alert_id), or by O(name) among the
     alerts of every page of the listing; two or more alerts of that name fail the task before any write, listing their

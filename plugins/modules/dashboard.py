@@ -11,7 +11,7 @@ __metaclass__ = type
 DOCUMENTATION = r'''
 module: dashboard
 short_description: Create, change and delete an observability dashboard
-version_added: 0.1.0
+version_added: 0.2.0
 description:
   - Manages an observability dashboard and its tiles as code. The dashboard is found by O(dashboard_id), or by O(name)
     in one list request (C(GET /api/v2/dashboards)); names are not unique, and two dashboards of the name fail the task

@@ -11,52 +11,15 @@ __metaclass__ = type
 DOCUMENTATION = r'''
 module: pipe
 short_description: Create, change and delete an ingestion pipe
-version_added: 0.1.0
+version_added: 0.2.0
 description:
-  - Manages an ingestion pipe of a service from creation to deletion, as code. The pipe is found by O(pipe_id), or by
-    O(name) within the service in one list request.
-  - With O(state=present), a pipe that does not exist is created with every option given (one C(POST)), then its
-    O(scaling) is set through the scaling endpoint; with O(wait=true) the module waits until the pipe is C(Running)
-    or C(Completed).
-  - An existing pipe converges. The fields fixed at creation (the source kind and, for example, its C(type),
-    C(format), C(brokers), C(topics), C(consumer_group), C(offset), C(url), C(stream_name), C(region), a postgres
-    pipe's C(authentication) and replication settings, the destination C(database), C(table), C(managed_table) and
-    C(table_definition)) fail the task before any write when they differ, naming the option and the current value.
-    What can change goes in one C(PATCH) with only what differs (O(name) when the pipe is found by O(pipe_id),
-    O(field_mappings), O(destination.columns), and the source fields the API can change), O(scaling) through the
-    scaling endpoint, and O(settings) through the rules and code of M(engine.cloud.pipe_settings).
-  - A postgres pipe's O(source.postgres.table_mappings) is the list of tables it replicates. The module works out which
-    mappings to remove and which to add, pauses the pipe for the edit (as M(engine.cloud.pipe_state) does, the API
-    resumes it by itself afterwards) and sends only the two lists. A mapping of a table cannot be edited in place, and
-    the API refuses to remove and add the same table in one request, so a changed mapping is removed in one edit and
-    added back in the next. Adding a table takes a new snapshot of it, which the diff (C(newSnapshotOf)) and a warning say.
-  - What the API would drop or refuse for a kind fails before any write, naming the option. A postgres pipe takes no
-    O(destination.table_definition) (the API would drop it silently), no O(field_mappings) and no O(scaling)
-    (postgres pipes scale at the service level). These rules apply to the kind of O(source), or, when O(source) is left
-    out, to the kind of the pipe itself, right after it is read. The fields each kind needs to create a pipe (see each
-    kind of O(source)) are checked once the read by name has shown that the pipe is to be created; the ranges, such as
-    O(source.postgres.port), before any request.
-  - Lists whose order means something are compared in order (O(destination.table_definition.sorting_key), a table
-    mapping's O(source.postgres.table_mappings[].sorting_keys)); every other list is compared as a set. A sorting key
-    in another order is a change of a field fixed at creation and fails; a mapping's sorting keys in another order
-    converge (the mapping is removed and added back).
-  - With O(state=absent), the pipe is deleted and, with O(wait=true), the module waits until reads answer 404. An
-    absent pipe (or one whose service is gone) reports no change. The destination table (for a postgres pipe, its tables) is kept; drop it by hand
-    before you create an identical postgres pipe again.
-  - The credentials (O(source.kafka.credentials), O(source.object_storage.access_key),
-    O(source.object_storage.connection_string), O(source.object_storage.service_account_key),
-    O(source.stream.access_key), O(source.postgres.credentials), the schema registry's credentials) are write-only;
-    no read shows them, so whether the pipe holds the ones given cannot be compared. They are sent when the pipe is
-    created, and on every run with O(update_credentials=always). They never appear in a result, a diff, a warning or
-    an error message.
-  - A pipe call that the API refuses because the service is idle (HTTP 424 naming the current state C(idle)) wakes the service
-    once (the C(awake) command of M(engine.cloud.service_state)), waits until it runs and is sent again, with a warning.
-    One refused while the service is C(awaking), C(starting) or C(provisioning) waits until it runs (within
-    O(wait_timeout)) and is sent again, with a warning. A stopped (or stopping) service is never started; the task fails
-    and says so, as it does for a service in a state that takes no command (C(failed), C(degraded), deleted).
-  - The API refuses pipe creates and updates unless the service runs; which other pipe calls a service that does not
-    run refuses is not documented.
-  - The pipe is returned with secret-bearing values (for example C(connectionString)) masked.
+  - Creates an ingestion pipe of a service, converges it to the options given, and deletes it. The pipe is found by
+    O(pipe_id), or by O(name) within the service (one list request).
+  - What can change goes in one C(PATCH) with only what differs, O(scaling) through the scaling endpoint and
+    O(settings) as M(engine.cloud.pipe_settings) sends them. A field fixed at creation that differs, or an option
+    that the pipe's kind does not take, fails the task before any write, naming the option.
+  - The R(Pipes as code guide,ansible_collections.engine.cloud.docsite.guide_pipes_as_code) has the rules in detail
+    (what is fixed, list order, table mappings, a service that does not run, lost answers) and a worked example.
 author:
   - engine.cloud contributors (@engine-cloud)
 options:
@@ -74,9 +37,8 @@ options:
   name:
     description:
       - Name of the pipe, 1 to 255 characters; required to create one.
-      - Without O(pipe_id), the pipe is found by name in one list request of the service's pipes. None has it, the pipe
-        is created (V(present)) or there is nothing to do (V(absent)); more than one has it, the task fails before any
-        write and lists their ids (names are not unique within a service).
+      - Without O(pipe_id), the pipe of that name; when several have it, the task fails before any write, listing
+        their ids.
     type: str
   source:
     description:
@@ -401,10 +363,9 @@ options:
                 type: bool
           table_mappings:
             description:
-              - The tables to replicate, the whole list. On an existing pipe, mappings not listed are removed and new
-                ones added while the pipe is paused; a changed mapping is removed, then added back (a new snapshot of
-                the table). A mapping is identified by O(source.postgres.table_mappings[].source_schema_name) and
-                O(source.postgres.table_mappings[].source_table); only the options given are compared.
+              - The tables to replicate, the whole list; a mapping is identified by its schema and table.
+              - On an existing pipe, mappings not listed are removed and new ones added (a new snapshot of the table),
+                while the pipe is paused for the edit.
             type: list
             elements: dict
             suboptions:
@@ -558,9 +519,7 @@ options:
     default: on_create
   wait:
     description:
-      - After a create, wait until the pipe is C(Running) or C(Completed) (C(Failed) or C(InternalError) fail the
-        task, naming the state); after a delete, until reads answer 404.
-      - A postgres pipe is always waited on while it is paused for a table mapping edit.
+      - After a create, wait until the pipe is C(Running) or C(Completed); after a delete, until reads answer 404.
     type: bool
     default: true
   wait_timeout:
@@ -592,21 +551,16 @@ attributes:
     details:
       - Idempotent, except with O(update_credentials=always), which sends the credentials every time.
 notes:
-  - A create is never sent twice. The client sends it again only when it provably did not reach the API (the
-    connection was refused or could not be opened) or the API refused it with HTTP 429. When its answer is lost after
-    it was sent (no answer within O(api_timeout), a connection reset, HTTP 502, 503 or 504), the API may still be
-    creating the pipe (it checks the source, brokers, bucket or database, inside the create request). The module then
-    reads the service's pipes by name, after 1, 2, 4 and 8 seconds (or for O(wait_timeout) when shorter; also with
-    O(wait=false)); a create that never reached the API (a gateway's 503) never shows, however long one looks. A pipe of
-    that name that shows is taken as the one created (a warning says so) and the task goes on with it. When none shows,
-    the task fails, says that the create was not sent again and may or may not have happened, and what to check; the
-    next run reads by name first and carries on with the pipe once it is there, or creates it when none is.
-  - A step after the create that fails (the wait, the scaling) fails the task with the created pipe in the result and
-    C(changed=true); the next run finds the pipe by name and carries on.
-  - A delete whose answer is lost is confirmed by a read before it is sent again. A C(DELETE) answered 404 means the
-    pipe is gone, also while reads still show it (they may, for a while); the first one reports no change, one sent
-    again after a lost answer ends the task as deleted (with O(wait=true), once reads answer 404). A pipe whose service is
-    gone is absent too (C(changed=false)), by O(pipe_id) and by O(name).
+  - The credentials (O(source.kafka.credentials), O(source.object_storage.access_key),
+    O(source.object_storage.connection_string), O(source.object_storage.service_account_key),
+    O(source.stream.access_key), O(source.postgres.credentials), the schema registry's credentials) are write-only,
+    so they are not compared; they never appear in a result, a diff, a warning or an error message.
+  - A pipe call refused because the service is C(idle) wakes it once and is sent again, with a warning; one that is
+    starting is waited for; a stopped service is never started (the task fails).
+  - The destination table (for a postgres pipe, its tables) is kept when the pipe is deleted.
+  - A create whose answer is lost is never sent again; the pipe is looked for by name after 1, 2, 4 and 8 seconds (or
+    for O(wait_timeout) when shorter), and when none shows the task fails, saying the create may or may not have happened.
+    A delete whose answer is lost is confirmed by a read first; with O(wait=true) the task ends once reads answer 404.
 seealso:
   - module: engine.cloud.pipe_info
   - module: engine.cloud.pipe_state

@@ -29,23 +29,10 @@ options:
     required: true
   settings:
     description:
-      - The settings to set. Keys left out keep their value; a key set to V(null) goes back to its default.
+      - The settings to set, by name (the notes list each with its range and default). Keys left out keep their value;
+        a key set to V(null) goes back to its default.
       - Every value is checked before anything is sent. Integer settings take an integer (or a string of digits, as
         templating may give); boolean settings take V(true) or V(false). Ranges are inclusive.
-      - C(streaming_max_insert_wait_ms) (500 to 60000, default 5000) maximum wait before inserting streamed data.
-      - C(object_storage_concurrency) (1 to 35, no published default, V(null) leaves it to the service) concurrent
-        file-processing threads.
-      - C(object_storage_polling_interval_ms) (100 to 3600000, default 30000) polling interval of continuous ingest.
-      - C(object_storage_max_insert_bytes) (10485760 to 53687091200, default 10737418240) bytes in one insert batch.
-      - C(object_storage_max_file_count) (1 to 10000, default 100) files in one insert batch.
-      - C(engine_max_threads) (0 to 64, default 3, shown as auto) concurrent threads for file processing.
-      - C(engine_max_insert_threads) (0 to 16, default 1) concurrent insert threads.
-      - C(engine_min_insert_block_size_bytes) (0 to 10737418240, default 1073741824) minimum insert block size.
-      - C(engine_max_download_threads) (0 to 32, default 4) concurrent download threads.
-      - C(engine_parallel_distributed_insert_select) (0 to 2, default 2) parallel distributed insert-select mode.
-      - C(object_storage_use_cluster_function) (boolean, default true) use the cluster function for distributed processing.
-      - C(engine_parallel_view_processing) (boolean, default false) push to attached views concurrently.
-      - An unknown key fails the task and lists the valid ones.
     type: dict
     required: true
 extends_documentation_fragment:
@@ -68,6 +55,27 @@ attributes:
       - The diff holds exactly the keys that differ.
   idempotent:
     support: full
+notes:
+  - O(settings) - C(streaming_max_insert_wait_ms) (500 to 60000, default 5000) maximum wait before inserting streamed
+    data.
+  - O(settings) - C(object_storage_concurrency) (1 to 35, no published default, V(null) leaves it to the service)
+    concurrent file-processing threads.
+  - O(settings) - C(object_storage_polling_interval_ms) (100 to 3600000, default 30000) polling interval of
+    continuous ingest.
+  - O(settings) - C(object_storage_max_insert_bytes) (10485760 to 53687091200, default 10737418240) bytes in one
+    insert batch.
+  - O(settings) - C(object_storage_max_file_count) (1 to 10000, default 100) files in one insert batch.
+  - O(settings) - C(engine_max_threads) (0 to 64, default 3, shown as auto) concurrent threads for file processing.
+  - O(settings) - C(engine_max_insert_threads) (0 to 16, default 1) concurrent insert threads.
+  - O(settings) - C(engine_min_insert_block_size_bytes) (0 to 10737418240, default 1073741824) minimum insert block
+    size.
+  - O(settings) - C(engine_max_download_threads) (0 to 32, default 4) concurrent download threads.
+  - O(settings) - C(engine_parallel_distributed_insert_select) (0 to 2, default 2) parallel distributed insert-select
+    mode.
+  - O(settings) - C(object_storage_use_cluster_function) (boolean, default true) use the cluster function for
+    distributed processing.
+  - O(settings) - C(engine_parallel_view_processing) (boolean, default false) push to attached views concurrently.
+  - O(settings) - an unknown key fails the task and lists the valid ones.
 seealso:
   - module: engine.cloud.pipe_settings_info
   - module: engine.cloud.pipe_info

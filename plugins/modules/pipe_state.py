@@ -52,21 +52,6 @@ options:
       - Whether to wait until the state has settled.
       - V(started) settles at C(Running); V(stopped) at C(Stopped) (streaming and object storage pipes), C(Paused)
         (postgres pipes) or C(Completed) (a finished object storage pipe ingests nothing).
-      - V(resynced) settles once the resync has run and the pipe is C(Running) again, that is, after a read has shown a
-        state the resync passes through (C(Resync), C(Snapshot), C(Setup), C(Modifying)). A resync that is over between
-        two reads is recognised by the pipe's C(updatedAt), later than before the command; a C(Running) pipe with an
-        unchanged C(updatedAt) does not end the wait.
-      - After a command the pipe is read 1, 2, 4, 8, then every 10 seconds; the answer to the command is never taken as
-        the end of the wait (it may still show the state from before the command).
-      - In a fleet (other tasks of this controller reading pipes of the same service at the same time), one list read
-        serves them all and the wait reads at least every 5 seconds; once the fleet's tasks have seen the same
-        transition end, a task waiting alone reads no sooner than that after its command (see the troubleshooting
-        guide, rate limits).
-      - The wait fails when the pipe enters C(Failed) or C(InternalError), naming the state; a failure state the pipe
-        already showed before the command (a start from C(Failed)) counts only once a read has shown another state.
-        A C(Degraded) pipe may recover, so it is waited on until O(wait_timeout).
-      - At O(wait_timeout) the task fails naming the last state, and says so when that is still the state from before the
-        command, which may then not have taken effect.
     type: bool
     default: true
   wait_timeout:
@@ -107,6 +92,21 @@ notes:
     and fails, without sending it again, if it sees none.
   - A C(start) the API refuses because the pipe is already running (HTTP 400) is decided again from a fresh read, at most
     three times within O(wait_timeout).
+  - O(wait) - V(resynced) settles once the resync has run and the pipe is C(Running) again, that is, after a read has
+    shown a state the resync passes through (C(Resync), C(Snapshot), C(Setup), C(Modifying)). A resync that is over
+    between two reads is recognised by the pipe's C(updatedAt), later than before the command; a C(Running) pipe
+    with an unchanged C(updatedAt) does not end the wait.
+  - O(wait) - after a command the pipe is read 1, 2, 4, 8, then every 10 seconds; the answer to the command is never
+    taken as the end of the wait (it may still show the state from before the command).
+  - O(wait) - in a fleet (other tasks of this controller reading pipes of the same service at the same time), one
+    list read serves them all and the wait reads at least every 5 seconds; once the fleet's tasks have seen the same
+    transition end, a task waiting alone reads no sooner than that after its command (see the troubleshooting guide,
+    rate limits).
+  - O(wait) - the wait fails when the pipe enters C(Failed) or C(InternalError), naming the state; a failure state
+    the pipe already showed before the command (a start from C(Failed)) counts only once a read has shown another
+    state. A C(Degraded) pipe may recover, so it is waited on until O(wait_timeout).
+  - O(wait) - at O(wait_timeout) the task fails naming the last state, and says so when that is still the state from
+    before the command, which may then not have taken effect.
 seealso:
   - module: engine.cloud.pipe_info
   - module: engine.cloud.pipe_settings

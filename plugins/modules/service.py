@@ -13,29 +13,15 @@ module: service
 short_description: Create, change and delete a database service
 version_added: 0.1.0
 description:
-  - Manages a database service from its creation to its deletion, found by O(service_id) or by O(name).
-  - With O(state=present), a service that does not exist is created with every creation field given, then its password
-    is set (when O(password) is given), then the module waits until it runs (O(wait)), then what the create request does
-    not take (O(private_endpoint_ids)) is set by an update.
-  - On an existing service, the fields fixed at creation (O(provider), O(region), O(tier), O(encryption_key),
-    O(encryption_assumed_role_identifier), O(transparent_data_encryption), O(compliance_type), O(profile), O(byoc_id),
-    O(data_warehouse_id), O(readonly), O(autoscaling_mode), O(min_replicas), O(max_replicas)) are compared with the
-    service; one that differs fails the task before any write, naming the option and the service's current value. So
-    do O(min_replica_memory_gb) and O(max_replica_memory_gb), which no request sets directly (the deprecated total
-    memory bounds of M(engine.cloud.service_scaling) move them). The service is read once and one C(PATCH) carrying only what
-    differs is sent (name, IP access list, private endpoints, release channel, endpoints, tags, core dumps, key
-    rotation), then O(num_replicas), O(idle_scaling) and O(idle_timeout_minutes) converge through the scaling
-    endpoint with the rules and code of M(engine.cloud.service_scaling). Nothing is sent when the service already matches.
-  - With O(state=absent), a service that is not stopped is stopped first (with the state table of
-    M(engine.cloud.service_state), waiting until it is C(stopped)), then deleted; with O(wait=true) the module waits
-    until reads show it gone (HTTP 404, C(terminated) or C(softdeleted)). A service that does not exist, or is already
-    gone, reports no change; one that is being deleted (C(terminating), C(softdeleting)) is only waited for.
-  - A C(failed) service takes no stop, so its delete is sent as it is and the API's answer decides. The API deletes
-    stopped services and may refuse it, which fails the task with the API's error; check mode says so in a warning.
-  - Before any write, the service just read is checked against what it allows; O(release_channel) on a service
-    that is not a production one fails, naming the option and the service's tier.
-  - Options left out (or V(null)) are not managed.
-  - To start or stop use M(engine.cloud.service_state).
+  - Creates a database service, converges it to the options given, and deletes it. The service is found by
+    O(service_id), or by O(name) (one list request). To start or stop one, use M(engine.cloud.service_state).
+  - A new service is created with every creation field given, its O(password) set, waited for (O(wait)), then given
+    what the create request does not take (O(private_endpoint_ids)). An existing one converges in one C(PATCH) with
+    only what differs, then its scaling options through the scaling endpoint; a field fixed at creation that differs
+    fails the task before any write, naming the option and the current value. Options left out are not managed.
+  - O(state=absent) stops the service first (the API deletes stopped services only), then deletes it.
+  - The R(service lifecycle guide,ansible_collections.engine.cloud.docsite.guide_service_lifecycle) has the rules in
+    detail (what is fixed, lists and tags, deletes, lost answers) and worked examples.
 author:
   - engine.cloud contributors (@engine-cloud)
 options:
@@ -53,10 +39,8 @@ options:
   name:
     description:
       - Name of the service; 1 to 50 letters, digits, spaces or hyphens, starting and ending with a letter or digit.
-      - Without O(service_id), the service is found by name in one list request. None has it -> created (V(present))
-        or nothing to do (V(absent)); one -> that service; more than one -> the task fails before any write, listing
-        their ids (the API does not promise that names are unique).
-      - With O(service_id), the desired name of that service.
+      - Without O(service_id), the service of that name (none is created or, with V(absent), nothing to do); when
+        several have it, the task fails before any write, listing their ids. With O(service_id), its desired name.
     type: str
   provider:
     description:
@@ -123,15 +107,13 @@ options:
     description:
       - Lower memory bound of each replica, in GB; a multiple of 4 between 8 and 356 (the API allows at most 120 for
         organizations that do not pay).
-      - Sent at creation. On an existing service no request sets it directly, and a value that differs fails before any
-        write, naming the current one. The deprecated O(engine.cloud.service_scaling#module:min_total_memory_gb) moves it.
+      - Sent at creation only; a value that differs on an existing service fails (see the notes).
     type: int
   max_replica_memory_gb:
     description:
       - Upper memory bound of each replica, in GB; a multiple of 4 between 8 and 356 (120 for organizations that do not
         pay), at least O(min_replica_memory_gb). With O(autoscaling_mode=horizontal) both bounds are equal.
-      - Sent at creation. On an existing service no request sets it directly, and a value that differs fails before any
-        write, naming the current one. The deprecated O(engine.cloud.service_scaling#module:max_total_memory_gb) moves it.
+      - Sent at creation only; a value that differs on an existing service fails (see the notes).
     type: int
   autoscaling_mode:
     description:
@@ -160,10 +142,9 @@ options:
     type: int
   password:
     description:
-      - Password of the service's default user. Only its two hashes are sent (C(PATCH .../password) with base64(SHA-256)
-        and hex(SHA-1(SHA-1))), never the password itself; it is never returned or logged.
-      - No read shows which password a service has, so setting it is a command, not a comparison; see O(update_password).
-      - Keep it in Ansible Vault.
+      - Password of the service's default user; keep it in Ansible Vault. Only its two hashes are sent, never the
+        password itself, and it is never returned or logged.
+      - No read shows which password a service has, so it is set, not compared; see O(update_password).
     type: str
   update_password:
     description:
@@ -175,8 +156,7 @@ options:
   wait:
     description:
       - After a create, wait until the service is C(running) or C(idle) (C(failed) fails the task); after a delete,
-        until reads show it gone.
-      - O(state=absent) always waits for a stop to end, whatever O(wait) says, since the API deletes a stopped service only.
+        until reads show it gone. A stop before a delete is always waited for.
     type: bool
     default: true
   wait_timeout:
@@ -186,25 +166,21 @@ options:
     default: 1800
   ip_access_list:
     description:
-      - Addresses allowed to connect to the service.
-      - Entries are matched to the current ones by O(ip_access_list[].source), in any order.
-      - A listed source that is missing is added; a listed source whose description differs is
-        removed and added again with the new description.
-      - Current entries that are not listed are kept unless O(purge_ip_access_list=true).
-      - An empty list with O(purge_ip_access_list=true) removes every entry.
+      - Addresses allowed to connect to the service, matched to the current entries by source, in any order.
+      - Current entries that are not listed are kept unless O(purge_ip_access_list=true); an empty list with it
+        removes every entry.
     type: list
     elements: dict
     suboptions:
       source:
         description:
-          - An IPv4 address (V(198.51.100.17)) or CIDR block without host bits (V(203.0.113.0/24)).
-          - V(198.51.100.17) and V(198.51.100.17/32) are the same source.
+          - An IPv4 address (V(198.51.100.17), the same source as V(198.51.100.17/32)) or a CIDR block without host
+            bits (V(203.0.113.0/24)).
         type: str
         required: true
       description:
         description:
-          - Description of the entry.
-          - When left out, the description of an existing entry is kept, and a new entry gets none.
+          - Description of the entry; when left out, an existing entry keeps its own and a new one gets none.
         type: str
   purge_ip_access_list:
     description:
@@ -215,9 +191,7 @@ options:
   private_endpoint_ids:
     description:
       - Private endpoint ids to attach to the service; each must be one of the service's
-        C(availablePrivateEndpointIds).
-      - The API does not take them when it creates a service; a new service gets them with an update right after it
-        was created.
+        C(availablePrivateEndpointIds). A new service gets them by an update right after its create.
       - Attached ids that are not listed are kept unless O(purge_private_endpoint_ids=true).
     type: list
     elements: str
@@ -254,21 +228,15 @@ options:
         required: true
   transparent_data_encryption_key_id:
     description:
-      - Id of the transparent data encryption key to rotate to (an existing service; a new one is created with its first key).
-      - The key is rotated only when it differs from the service's current C(transparentDataEncryptionKeyId).
-      - The service must have transparent data encryption enabled and be running; in check mode, a rotation on a
-        service that is not running shows a warning, since the real run would be refused (HTTP 424).
+      - Id of the transparent data encryption key to rotate an existing service to (a new one is created with its
+        first key); rotated only when it differs from the current one.
+      - The service must have transparent data encryption enabled and be running.
     type: str
   tags:
     description:
-      - Tags of the service, a dict of tag key to value.
-      - A key is 1 to 128, a value up to 256 letters, digits, dots, underscores or hyphens; an integer value is taken as its
-        digits, V(null) is a tag without a value. Both are checked before anything is sent.
-      - A missing tag is added; a tag whose value differs is removed and added again with the new value (the API removes
-        before it adds).
+      - Tags of the service, a dict of tag key to value (V(null) for a tag without a value); at most 50, the kept
+        tags included.
       - Current tags that are not listed are kept unless O(purge_tags=true).
-      - A service holds at most 50 tags (the API's limit). More than 50 here, or a result of more than 50 together with the
-        kept tags, fails before any write, naming the limit; no change is split over several requests.
     type: dict
   purge_tags:
     description:
@@ -303,36 +271,18 @@ attributes:
     details:
       - Idempotent, except with O(update_password=always), which sets the password on every run and reports C(changed).
 notes:
-  - The API removes entries before it adds them, so a description change is sent as a remove and an add of the same source.
-  - When the answer to the C(PATCH) is lost (no response within O(api_timeout), a connection reset, HTTP 502, 503 or 504),
-    the change may have been applied, so it is not sent again as it was. The service is read again and only what still
-    differs is sent, with the IP access list, private endpoint and tag changes computed anew from that read (an entry
-    that is already gone is not removed twice); nothing is sent when the first attempt did the work, and the task reports
-    the change it made. At most O(api_retries) such rounds.
-  - A create is never sent twice. The client sends it again only when it provably did not reach the API (the
-    connection was refused or could not be opened) or the API refused it with HTTP 429. When its answer is lost after
-    it was sent (no answer within O(api_timeout), a connection reset, HTTP 502, 503 or 504), the API may still be
-    creating the service, and a second create would make a second service. The module reads the services by name,
-    after 1, 2, 4 and 8 seconds (or for O(wait_timeout) when shorter; also with O(wait=false)); a create that never
-    reached the API (a gateway's 503) never shows, however long one looks. A service of that name that shows is taken as
-    the one created (a warning says so). The generated password was in the lost answer only, so without O(password) the
-    module asks the API for a new generated one (C(PATCH .../password) without hashes) and returns that as
-    C(initial_password). When none shows, the task fails, says that the create was not sent again and may or may not
-    have happened, and what to check; the next run reads by name first and carries on with the service once it is
-    there, or creates it when none is.
-  - A step after the create that fails (the password, the wait, the update of the private endpoints or other fields)
-    fails the task with the created service in the result and C(changed=true), and with the generated password as
-    C(initial_password) when one is known. When the password given in O(password) could not be set, the message says
-    so; run the task again with O(update_password=always) to set it (O(update_password=on_create) never sets it on an
-    existing service).
-  - When the answer to the delete is lost, the service is read again; it is deleted again only when the read still shows
-    it, not deleting (at most O(api_retries) times). A C(DELETE) answered 404 means the service is gone.
-  - When the answer to the password request is lost, the same two hashes are sent again (at most O(api_retries) times),
-    since setting the same password twice leaves it as it is.
-  - A service that is being deleted (C(terminating), C(softdeleting)) fails O(state=present) before any write.
+  - The fields fixed at creation are O(provider), O(region), O(tier), O(encryption_key),
+    O(encryption_assumed_role_identifier), O(transparent_data_encryption), O(compliance_type), O(profile), O(byoc_id),
+    O(data_warehouse_id), O(readonly), O(autoscaling_mode), O(min_replicas), O(max_replicas), and O(min_replica_memory_gb)
+    and O(max_replica_memory_gb), which no request sets directly (the deprecated
+    O(engine.cloud.service_scaling#module:min_total_memory_gb) and
+    O(engine.cloud.service_scaling#module:max_total_memory_gb) move them).
+  - A changed IP access list entry or tag is sent as a remove and an add (the API removes before it adds).
   - A new service without O(password) returns its generated password once, as C(initial_password), in the run that
     created it; no later read shows it. Register the result with C(no_log=true) and store the password (for example in
     a vault), or give O(password).
+  - A create whose answer is lost is never sent again; the service is looked for by name for up to O(wait_timeout).
+    A step after the create that fails leaves the created service (and C(initial_password)) in the result.
 seealso:
   - module: engine.cloud.service_info
   - module: engine.cloud.service_scaling

@@ -27,12 +27,6 @@ options:
     description:
       - In list mode (without O(service_id)), only the services that have every one of these tags, as a dict of tag key
         to value. A key whose value is V(null) (C(~)) matches the tag with any value, and a tag without a value.
-      - The API filters the list (one C(filter=tag:Key=Value), or C(filter=tag:Key) for a null value, per tag, sent with
-        the one list request); the module checks the services it gets again, so the result is the same whatever way the
-        API combines several filters.
-      - Keys are 1 to 128, values 1 to 256 letters, digits, C(.), C(_) or C(-), as tags have them; values match
-        exactly (case-sensitive).
-      - Cannot be used with O(service_id).
     type: dict
     version_added: 0.1.0
 extends_documentation_fragment:
@@ -42,6 +36,13 @@ extends_documentation_fragment:
   - engine.cloud.attributes
   - engine.cloud.attributes.INFO_MODULE
   - engine.cloud.attributes.CLOUD_GROUP
+notes:
+  - O(tags) - the API filters the list (one C(filter=tag:Key=Value), or C(filter=tag:Key) for a null value, per tag,
+    sent with the one list request); the module checks the services it gets again, so the result is the same
+    whatever way the API combines several filters.
+  - O(tags) - keys are 1 to 128, values 1 to 256 letters, digits, C(.), C(_) or C(-), as tags have them; values match
+    exactly (case-sensitive).
+  - O(tags) - cannot be used with O(service_id).
 seealso:
   - module: engine.cloud.service
   - module: engine.cloud.service_scaling

@@ -47,20 +47,6 @@ options:
       - Wait until the service is C(running) or C(idle) (V(started)), C(running) (V(awake)) or C(stopped) (V(stopped)).
       - Also waits, without sending a command, for a service that is already on its way there (for example C(stopping)
         with O(state=stopped), or C(starting) with O(state=started)).
-      - After a command, the service is read 1, 2, 4, 8, then every 10 seconds; the answer to the command is never
-        taken as the end of the wait.
-      - In a fleet (other tasks of this controller reading services of the same organization at the same time), one list
-        read serves them all and the wait reads at least every 5 seconds; once the fleet's tasks have seen the same
-        transition end, a task waiting alone reads no sooner than that after its command (see the troubleshooting
-        guide, rate limits).
-      - The task fails when the service enters C(failed) or a terminal state (C(terminating), C(terminated),
-        C(softdeleting), C(softdeleted)), and for V(started) and V(awake) also C(degraded). A failure state the service
-        already showed before the command counts only once a read has shown another state (the command may not have
-        taken effect yet).
-      - At O(wait_timeout) the task fails with the last state seen, and says so when that is still the state from before
-        the command, which may then not have taken effect.
-      - With O(wait=false) the task returns after the command (or at once without one); a transition in progress is still
-        waited out before a command.
     type: bool
     default: true
   wait_timeout:
@@ -96,6 +82,20 @@ notes:
     was not applied, at most O(api_retries) times.
   - A command the API refuses in the service's current state (HTTP 409, for example because someone else started a
     transition) is decided again from a fresh read, at most three times within O(wait_timeout).
+  - O(wait) - after a command, the service is read 1, 2, 4, 8, then every 10 seconds; the answer to the command is
+    never taken as the end of the wait.
+  - O(wait) - in a fleet (other tasks of this controller reading services of the same organization at the same time),
+    one list read serves them all and the wait reads at least every 5 seconds; once the fleet's tasks have seen the
+    same transition end, a task waiting alone reads no sooner than that after its command (see the troubleshooting
+    guide, rate limits).
+  - O(wait) - the task fails when the service enters C(failed) or a terminal state (C(terminating), C(terminated),
+    C(softdeleting), C(softdeleted)), and for V(started) and V(awake) also C(degraded). A failure state the service
+    already showed before the command counts only once a read has shown another state (the command may not have
+    taken effect yet).
+  - O(wait) - at O(wait_timeout) the task fails with the last state seen, and says so when that is still the state
+    from before the command, which may then not have taken effect.
+  - O(wait) - with O(wait=false) the task returns after the command (or at once without one); a transition in
+    progress is still waited out before a command.
 seealso:
   - module: engine.cloud.service_info
   - module: engine.cloud.service

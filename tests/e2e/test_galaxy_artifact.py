@@ -23,7 +23,8 @@ from conftest import ROOT
 yaml = pytest.importorskip('yaml')
 
 GALAXY = os.path.join(os.path.dirname(sys.executable), 'ansible-galaxy')
-CONTRIBUTOR_FILES = ('CONTRIBUTING.md', 'Makefile', 'scripts', 'bench', 'requirements-dev.txt', 'requirements-docs.txt', 'constraints.txt',
+CONTRIBUTOR_FILES = ('CONTRIBUTING.md', 'Makefile', 'scripts', 'bench', 'requirements-dev.txt', 'requirements-docs.txt',
+                     'requirements-uv.txt', 'constraints.txt',
                      'constraints-2.16.txt', 'constraints-2.21.txt', '.ci')
 
 
@@ -61,14 +62,26 @@ def test_every_path_the_shipped_readme_names_is_shipped(installed):
 
 
 def test_the_shipped_changelog_lists_the_release(installed):
+    """A released tree lists the release of its version; between releases (fragments pending), its version
+    is the next one, which no release section holds yet (make release folds the fragments into it)."""
     with open(os.path.join(installed, 'changelogs', 'changelog.yaml')) as handle:
         releases = yaml.safe_load(handle)['releases'] or {}
+    with open(os.path.join(installed, 'CHANGELOG.rst')) as handle:
+        changelog = handle.read()
+    if glob.glob(os.path.join(installed, 'changelogs', 'fragments', '*.yml')):
+        assert version() not in releases, '%s is released: bump galaxy.yml for the pending fragments' % version()
+        assert all(('\nv%s\n' % released) in changelog for released in releases)
+        return
     assert version() in releases, 'no release %s in changelogs/changelog.yaml: run make release' % version()
     assert releases[version()].get('changes'), releases[version()]
-    with open(os.path.join(installed, 'CHANGELOG.rst')) as handle:
-        assert ('\nv%s\n' % version()) in handle.read()
+    assert ('\nv%s\n' % version()) in changelog
 
 
 def test_contributor_files_stay_out(installed):
     assert [name for name in CONTRIBUTOR_FILES if os.path.lexists(os.path.join(installed, name))] == []
     assert os.path.exists(os.path.join(installed, 'requirements.txt')), 'execution-environment builds read it'
+
+
+def test_the_licence_text_ships(installed):
+    with open(os.path.join(ROOT, 'COPYING')) as source, open(os.path.join(installed, 'COPYING')) as shipped:
+        assert shipped.read() == source.read()

@@ -375,3 +375,13 @@ def pacing_directory(tmp_path, monkeypatch):
 def play_runs_one_task(monkeypatch):
     """A module run in process runs alone in its play, whatever processes surround pytest (shared_reads.play_tasks)."""
     monkeypatch.setattr(shared_reads, 'play_tasks', lambda: 1)
+
+
+def pytest_configure(config):
+    """`ansible-test units` runs every test in a fork of its own (its ansible_forked plugin). These tests need
+    no such isolation: each has its own fake clock, simulator and pacing directory, and make units runs them
+    in one process. In a fork each test also set up its module-scoped fixtures again: on the artifact,
+    ansible-test units took about twice the CPU time of pytest (88 CPU-s against 45)."""
+    forked = config.pluginmanager.get_plugin('ansible_forked')
+    if forked is not None:
+        config.pluginmanager.unregister(forked)

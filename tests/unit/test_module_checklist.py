@@ -63,9 +63,3 @@ def test_every_target_runs_in_one_group_of_make_test(target):
     """make test runs the targets in three groups, a stage each: a target in none would never run, in two twice."""
     aliases = read(os.path.join('tests', 'integration', 'targets', target, 'aliases')).splitlines()
     assert len([alias for alias in aliases if alias in ('group1', 'group2', 'group3')]) == 1, 'aliases: group1, group2 or group3'
-
-
-@pytest.mark.parametrize('folder', ['plugins/module_utils', 'plugins/plugin_utils', 'plugins/inventory', 'plugins/lookup'])
-def test_the_contributors_layout_table_names_every_shared_file(folder):
-    layout = read('CONTRIBUTING.md')
-    assert [name for name in names_in(folder, r'^(?!_)(\w+\.py)$') if '%s/%s' % (folder, name) not in layout] == []

@@ -1,0 +1,57 @@
+"""ansible-doc pages stay usable (issue 38): each option's description says what a user needs to choose a
+value, in one to three sentences (at most MAX_CHARS characters); edge cases go to the plugin's notes or to
+the guides (docs/docsite/rst/), which the description may point to."""
+
+import glob
+import os
+import re
+
+import pytest
+import yaml
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# Three sentences of the collection's style; the longest description was 1,587 characters before.
+MAX_CHARS = 550
+SOURCES = sorted(glob.glob(os.path.join(ROOT, 'plugins', '*', '*.py')))
+DOC = re.compile(r"^\s*(DOCUMENTATION|[A-Z_]+) = r'''\n(.*?)'''", re.M | re.S)
+
+
+def documented_options(source):
+    """(block, option path, description text) of every option documented in a plugin or doc fragment file."""
+    with open(source, encoding='utf-8') as handle:
+        text = handle.read()
+    for block, body in DOC.findall(text):
+        if block in ('EXAMPLES', 'RETURN'):
+            continue
+        doc = yaml.safe_load(body)
+        if isinstance(doc, dict) and isinstance(doc.get('options'), dict):
+            for path, description in walk(doc['options']):
+                yield block, path, description
+
+
+def walk(options, prefix=''):
+    for name, spec in options.items():
+        description = spec.get('description') or []
+        yield prefix + name, ' '.join([description] if isinstance(description, str) else description)
+        yield from walk(spec.get('suboptions') or {}, prefix + name + '.')
+
+
+def too_long(source):
+    return {'%s %s' % (block, path): len(description) for block, path, description in documented_options(source)
+            if len(description) > MAX_CHARS}
+
+
+def test_every_plugin_file_has_options_to_check():
+    assert len([source for source in SOURCES if list(documented_options(source))]) >= 19
+
+
+@pytest.mark.parametrize('source', SOURCES, ids=lambda path: os.path.relpath(path, ROOT))
+def test_option_descriptions_are_short(source):
+    assert too_long(source) == {}, 'move the edge cases to notes or a guide'
+
+
+def test_a_long_description_is_found(tmp_path):
+    source = tmp_path / 'sample.py'
+    source.write_text("DOCUMENTATION = r'''\noptions:\n  a:\n    description: [short]\n    suboptions:\n"
+                      "      b:\n        description:\n          - %s\n          - %s\n'''\n" % ('x' * 300, 'y' * 300))
+    assert too_long(str(source)) == {'DOCUMENTATION a.b': 601}

@@ -1,0 +1,91 @@
+"""What a packager needs from the tree (issue 38): the licence text, no ansible.module_utils.six (ansible-core
+removes it), and a shipped test tree that points to nothing outside the repository."""
+
+import os
+import re
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# Generated, never shipped (galaxy.yml's build_ignore).
+NOT_SHIPPED = {os.path.join('tests', 'output'), os.path.join('tests', 'integration', 'integration_config.yml')}
+# A relative path that climbs: '../x', '../../x' (not '.../x', the documents' ellipsis).
+CLIMB = re.compile(r'(?<![\w.])((?:\.\./)+)([\w.-]*)')
+
+
+def files_under(top, suffixes=None):
+    for dirpath, dirnames, filenames in os.walk(os.path.join(ROOT, top)):
+        dirnames[:] = [d for d in dirnames if d != '__pycache__'
+                       and os.path.relpath(os.path.join(dirpath, d), ROOT) not in NOT_SHIPPED]
+        for name in filenames:
+            path = os.path.join(dirpath, name)
+            if os.path.relpath(path, ROOT) not in NOT_SHIPPED and (suffixes is None or name.endswith(suffixes)):
+                yield path
+
+
+def read_text(path):
+    with open(path, 'rb') as handle:
+        data = handle.read()
+    return None if b'\0' in data else data.decode('utf-8', 'replace')
+
+
+def leaving_paths(path, text):
+    """The climbing relative paths of text (a file at path) that resolve outside the repository, and the
+    absolute paths of this machine's checkout in it."""
+    found = []
+    base = os.path.dirname(path)
+    for match in CLIMB.finditer(text):
+        target = os.path.normpath(os.path.join(base, match.group(1), match.group(2)))
+        if os.path.relpath(target, ROOT).startswith(os.pardir):
+            found.append(match.group(0))
+    # (Written in pieces, so that this file does not name them itself.)
+    for machine_path in (ROOT, os.path.dirname(ROOT), '/' + 'home/', '/' + 'root/'):
+        if machine_path not in ('', '/') and machine_path in text:
+            found.append(machine_path)
+    return found
+
+
+def test_the_shipped_test_tree_points_inside_the_repository():
+    leaving = {}
+    for path in files_under('tests'):
+        text = read_text(path)
+        if text is not None and leaving_paths(path, text):
+            leaving[os.path.relpath(path, ROOT)] = leaving_paths(path, text)
+    assert leaving == {}
+
+
+@pytest.mark.parametrize('text, leaves', [
+    ('the contract (`%sshared/contract/`)' % (('..' + '/') * 3), True),
+    ('CONFIG=../../integration_config.yml', False),
+    ('PATCH .../pipes/{id}', False),
+    ('cd %s/tests' % ROOT, True),
+])
+def test_a_path_that_leaves_is_found(text, leaves):
+    path = os.path.join(ROOT, 'tests', 'simulator', 'README.md')
+    assert bool(leaving_paths(path, text)) is leaves
+
+
+def test_no_plugin_imports_six():
+    importing = [os.path.relpath(path, ROOT) for path in files_under('plugins', ('.py',))
+                 if 'module_utils.six' in read_text(path) or re.search(r'^\s*(from|import) six\b', read_text(path), re.M)]
+    assert importing == [], 'ansible-core removes ansible.module_utils.six: import from the standard library'
+
+
+def test_copying_holds_the_gplv3_text_that_galaxy_yml_names():
+    with open(os.path.join(ROOT, 'COPYING')) as handle:
+        text = handle.read()
+    assert text.lstrip().startswith('GNU GENERAL PUBLIC LICENSE\n                       Version 3, 29 June 2007')
+    assert 'END OF TERMS AND CONDITIONS' in text and 'How to Apply These Terms to Your New Programs' in text
+    assert len(text.splitlines()) > 600, 'the full text, not a pointer to it'
+    with open(os.path.join(ROOT, 'galaxy.yml')) as handle:
+        assert re.search(r'^license:\n  - GPL-3\.0-or-later$', handle.read(), re.M)
+
+
+def test_the_execution_environment_says_why_its_ansible_core_pin_differs():
+    with open(os.path.join(ROOT, 'meta', 'execution-environment.yml')) as handle:
+        text = handle.read()
+    block = re.search(r'^  ansible_core:\n((?:    #.*\n)+)    package_pip: (.*)$', text, re.M)
+    assert block, 'a comment right above the pin'
+    comment, pin = block.groups()
+    assert pin == 'ansible-core>=2.16,<2.20'
+    assert 'README' in comment and '3.11' in comment and '2.20' in comment
