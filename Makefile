@@ -183,6 +183,7 @@ constraints:
 	$(call COMPILE,constraints.txt,3.11,requirements-dev.txt requirements-docs.txt)
 	$(call COMPILE,constraints-2.16.txt,3.11,requirements-2.16.txt)
 	$(call COMPILE,constraints-2.21.txt,3.12,requirements-2.21.txt)
+	$(call COMPILE,constraints-eda.txt,3.11,requirements-eda.txt)
 
 # The loop for daily work: what most changes need (the unit tests, the simulator's tests, lint), side
 # by side, each stage's output in one piece (-O). make test stays the one command that runs everything.
@@ -300,3 +301,21 @@ sanity-2.21: venv-2.21
 	@$(call PIP_STANDIN,$(ROOT)/.venv-2.21)
 	@$(PRIVATE_LAYOUT); \
 	cd "$$coll" && PATH="$(ROOT)/.venv-2.21/bin:$$PATH" ansible-test sanity --venv --python 3.13 --color no -v
+
+# ---- event sources for Event-Driven Ansible (extensions/eda/, owned by the eda engineer) ----------
+# ansible-rulebook, and the ansible-core whose ansible-playbook runs the rulebooks' run_module actions, in
+# their own venv, .venv-eda (requirements-eda.txt held to constraints-eda.txt), so that .venv's pins never
+# move. ansible-rulebook needs a Java 17 runtime (its rules engine, drools); make demo does not.
+#   make events       tests/eda: both shipped rulebooks in one ansible-rulebook run against a private simulator
+#   make demo-events  the loop: a CPU alert fires and clears, the service is scaled up and back (under a minute)
+TEST_STAGES += events
+.PHONY: venv-eda events demo-events
+
+venv-eda: venv
+	@scripts/line_venv.sh $(ROOT)/.venv-eda requirements-eda.txt $(PYTHON) constraints-eda.txt
+
+events: venv-eda
+	EDA_VENV=$(ROOT)/.venv-eda python -m pytest tests/eda -q -p no:cacheprovider -rfE
+
+demo-events: venv-eda
+	@EDA_VENV=$(ROOT)/.venv-eda python scripts/demo_events.py

@@ -102,7 +102,7 @@ except ImportError:
     sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), *(['..'] * 7))))
     from ansible_collections.engine.cloud.plugins.plugin_utils import events
 
-LOGGER = logging.getLogger(__name__)
+LOGGER = logging.getLogger('engine.cloud.alert_events')
 
 
 async def main(queue, args):
