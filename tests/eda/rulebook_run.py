@@ -69,7 +69,7 @@ class Run:
         with open(self.output_path, 'w', encoding='utf-8') as output:
             self.process = subprocess.Popen(  # pylint: disable=consider-using-with
                 [os.path.join(VENV_EDA, 'bin', 'ansible-rulebook'), '--rulebook', rulebook(directory, names),
-                 '-i', os.path.join(RULEBOOKS, 'inventory.yml'), '--vars', os.path.join(directory, 'vars.yml'), '--print-events'],
+                 '-i', os.path.join(ROOT, 'extensions', 'eda', 'inventory.yml'), '--vars', os.path.join(directory, 'vars.yml'), '--print-events'],
                 cwd=directory, env=env, stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT)
 
     def output(self):
