@@ -12,7 +12,7 @@ __metaclass__ = type
 DOCUMENTATION = r'''
 name: service_events
 short_description: An event each time a database service changes state
-version_added: 0.2.0
+version_added: 0.1.0
 description:
   - Lists the organization's services (C(GET /v1/organizations/{organization_id}/services), one request) every
     O(interval) seconds and puts one event on the rulebook's queue per state transition of a watched service.
@@ -53,6 +53,8 @@ options:
     description: Only the transitions into these states (the API's service states). Default every state.
     type: list
     elements: str
+    choices: [running, idle, partially_running, starting, awaking, provisioning, stopped, stopping, degraded, failed,
+              terminating, terminated, softdeleting, softdeleted]
   initial:
     description:
       - V(changes) reports only the transitions after the start; V(current) also reports each watched service's state at
@@ -70,7 +72,7 @@ options:
     type: int
     default: 30
   api_retries:
-    description: Retries within one poll (429, 502, 503, 504, connection errors). Default none: the next poll is the retry.
+    description: Retries within one poll (429, 502, 503, 504, connection errors); by default none, as the next poll is the retry.
     type: int
     default: 0
   api_rate_limit:

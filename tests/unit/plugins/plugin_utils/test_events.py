@@ -10,12 +10,14 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import ast
 import asyncio
 import json
 import os
 import runpy
 
 import pytest
+import yaml
 
 from ansible_collections.engine.cloud.plugins.module_utils import client, pacer
 from ansible_collections.engine.cloud.plugins.plugin_utils import events
@@ -352,3 +354,14 @@ def test_a_source_with_a_bad_option_fails_at_start(sim, name, option, monkeypatc
     main = runpy.run_path(os.path.join(SOURCES, name + '.py'))['main']
     with pytest.raises(events.OptionError, match=option):
         asyncio.run(main(asyncio.Queue(), {}))
+
+
+@pytest.mark.parametrize('name, spec', [('alert_events', events.ALERT_SPEC), ('service_events', events.SERVICE_SPEC)])
+def test_the_documentation_names_every_option_with_its_default_and_choices(name, spec):
+    with open(os.path.join(SOURCES, name + '.py'), encoding='utf-8') as handle:
+        module = ast.parse(handle.read())
+    documented = next(yaml.safe_load(node.value.value) for node in module.body
+                      if isinstance(node, ast.Assign) and node.targets[0].id == 'DOCUMENTATION')['options']
+    assert sorted(documented) == sorted(spec)
+    for option, doc in documented.items():
+        assert (doc.get('default'), doc.get('choices')) == (spec[option].get('default'), spec[option].get('choices')), option
