@@ -139,8 +139,8 @@ def print_figures(args, log, play_code, play_output, play_seconds):
     print('| source | polls | listing requests | per poll | mean s between polls | 429 |')
     print('|---|---:|---:|---:|---:|---:|')
     for name, polls, requests in (('alert_events', alert_polls, alert_pages), ('service_events', service_polls, service_polls)):
-        print('| %s | %d | %d | %.2f | %.1f | %d |' % (name, len(polls), len(requests), len(requests) / max(1, len(polls)), spacing(polls),
-                                                     sum(1 for entry in requests if entry['status'] == 429)))
+        refused = sum(1 for entry in requests if entry['status'] == 429)
+        print('| %s | %d | %d | %.2f | %.1f | %d |' % (name, len(polls), len(requests), len(requests) / max(1, len(polls)), spacing(polls), refused))
     recap = [line for line in play_output.splitlines() if line.startswith('localhost')]
     print('playbook: exit %d, %s; %d GETs of the service; %.1f s from the start of the polls to its end' % (
         play_code, recap[-1].split(':', 1)[1].strip() if recap else 'no recap', len(reads), play_seconds))

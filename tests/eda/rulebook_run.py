@@ -118,5 +118,3 @@ def service_state(sim, service_id):
 
 def writes(log, suffix):
     return [entry['body'] for entry in log if entry['method'] in ('PATCH', 'POST') and entry['path'].endswith(suffix)]
-
-
