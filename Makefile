@@ -314,8 +314,12 @@ TEST_STAGES += events
 venv-eda: venv
 	@scripts/line_venv.sh $(ROOT)/.venv-eda requirements-eda.txt $(PYTHON) constraints-eda.txt
 
+JAVA_CHECK = command -v java >/dev/null || { echo "$@: ansible-rulebook needs a Java 17 runtime: no java on PATH" >&2; exit 1; }
+
 events: venv-eda
+	@$(JAVA_CHECK)
 	EDA_VENV=$(ROOT)/.venv-eda python -m pytest tests/eda -q -p no:cacheprovider -rfE
 
 demo-events: venv-eda
+	@$(JAVA_CHECK)
 	@EDA_VENV=$(ROOT)/.venv-eda python scripts/demo_events.py
