@@ -46,7 +46,7 @@ def main():
             try:
                 run.wait_for('first poll', lambda log: listings(log, ALERTS))
                 run.next_poll(ALERTS)
-                say('engine.cloud.alert_events polls (GET %s); the rules engine is up' % ALERTS)
+                say('engine.cloud.alert_events polls (GET %s every 2 s)' % ALERTS)
                 sim.edit('alerts', ids.ALERTS[0], {'state': 'ALERT'})
                 fired = time.monotonic()
                 say('the alert "High CPU" fires (the simulator sets its state to ALERT)')
