@@ -13,8 +13,8 @@ __metaclass__ = type
 import ast
 import asyncio
 import json
+import importlib.util
 import os
-import runpy
 
 import pytest
 import yaml
@@ -351,7 +351,10 @@ def test_the_client_is_paced_with_the_modules_of_the_controller(sim, warnings, m
 def test_a_source_with_a_bad_option_fails_at_start(sim, name, option, monkeypatch):
     for variable in ('ENGINE_OBSERVABILITY_URL', 'ENGINE_CLOUD_API_URL'):
         monkeypatch.delenv(variable, raising=False)
-    main = runpy.run_path(os.path.join(SOURCES, name + '.py'))['main']
+    spec = importlib.util.spec_from_file_location('engine_cloud_test_%s' % name, os.path.join(SOURCES, name + '.py'))
+    source = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(source)
+    main = source.main
     with pytest.raises(events.OptionError, match=option):
         asyncio.run(main(asyncio.Queue(), {}))
 
