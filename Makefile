@@ -58,6 +58,10 @@ help:
 	@echo "  make docs-lint      antsibull-docs lint-collection-docs --plugin-docs"
 	@echo "  make e2e            tests/e2e: AWX runner job, module EXAMPLES, guides, execution environment, the artifact"
 	@echo "  make galaxy-importer  the import check Galaxy runs, on the tarball of make build"
+	@echo "Events (ansible-rulebook in .venv-eda, from requirements-eda.txt; needs java 17):"
+	@echo "  make venv-eda       create .venv-eda (ansible-rulebook, held to constraints-eda.txt)"
+	@echo "  make events         both shipped rulebooks in one ansible-rulebook run against a private simulator"
+	@echo "  make demo-events    the loop: a CPU alert fires and clears, the service is scaled up and back"
 	@echo "Version matrix (ansible-core 2.16 and 2.21, each in .venv-<line>):"
 	@echo "  make venv-2.16, venv-2.21                 create .venv-<line> from requirements-<line>.txt"
 	@echo "  make units-2.16, units-2.21               the unit tests on that line (2.16: ansible-test units on the installed artifact)"
@@ -183,7 +187,7 @@ TEST_STAGES ?= sanity lint units simtests integration-group1 integration-group2 
 # more than they compute (retry waits, timeouts, paced playbook runs), so each leads a lane that
 # takes less after it.
 TEST_LANES ?= "integration-group3 sanity" "docs-venv integration-group1 docs sanity-2.21" \
-	"integration-group2 lint units docs-lint simtests galaxy-importer" "e2e units-2.16 integration-2.16" \
+	"integration-group2 lint units docs-lint simtests galaxy-importer" "e2e events units-2.16 integration-2.16" \
 	"reliability units-2.21 integration-2.21 demo-2.21 demo-2.16"
 test: venv
 	@python scripts/stages.py --log-dir tests/output/stages --only "$(TEST_STAGES)" $(TEST_LANES)
@@ -203,6 +207,7 @@ constraints:
 	$(call COMPILE,constraints.txt,3.11,requirements-dev.txt requirements-docs.txt)
 	$(call COMPILE,constraints-2.16.txt,3.11,requirements-2.16.txt)
 	$(call COMPILE,constraints-2.21.txt,3.12,requirements-2.21.txt)
+	$(call COMPILE,constraints-eda.txt,3.11,requirements-eda.txt)
 
 # The loop for daily work: what most changes need (the unit tests, the simulator's tests, lint), side
 # by side, each stage's output in one piece (-O). make test stays the one command that runs everything.
@@ -333,3 +338,25 @@ sanity-2.21: venv-2.21
 	@$(call PIP_STANDIN,$(ROOT)/.venv-2.21)
 	@$(PRIVATE_LAYOUT); \
 	cd "$$coll" && PATH="$(ROOT)/.venv-2.21/bin:$$PATH" ansible-test sanity --venv --python 3.13 --color no -v
+
+# ---- event sources for Event-Driven Ansible (extensions/eda/, owned by the eda engineer) ----------
+# ansible-rulebook, and the ansible-core whose ansible-playbook runs the rulebooks' run_module actions, in
+# their own venv, .venv-eda (requirements-eda.txt held to constraints-eda.txt), so that .venv's pins never
+# move. ansible-rulebook needs a Java 17 runtime (its rules engine, drools); make demo does not.
+#   make events       tests/eda: both shipped rulebooks in one ansible-rulebook run against a private simulator
+#   make demo-events  the loop: a CPU alert fires and clears, the service is scaled up and back (under a minute)
+TEST_STAGES += events
+.PHONY: venv-eda events demo-events
+
+venv-eda: venv
+	@scripts/line_venv.sh $(ROOT)/.venv-eda requirements-eda.txt $(PYTHON) constraints-eda.txt
+
+JAVA_CHECK = command -v java >/dev/null || { echo "$@: ansible-rulebook needs a Java 17 runtime: no java on PATH" >&2; exit 1; }
+
+events: venv-eda
+	@$(JAVA_CHECK)
+	EDA_VENV=$(ROOT)/.venv-eda python -m pytest tests/eda -q -p no:cacheprovider -rfE
+
+demo-events: venv-eda
+	@$(JAVA_CHECK)
+	@EDA_VENV=$(ROOT)/.venv-eda python scripts/demo_events.py

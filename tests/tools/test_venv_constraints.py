@@ -24,7 +24,7 @@ def pins(name):
 
 def constraints_of(requirements):
     """The constraints file that holds requirements-<name>.txt: one per matrix line, one for .venv's two."""
-    line = re.match(r'requirements-(\d+\.\d+)\.txt$', requirements)
+    line = re.match(r'requirements-(\d+\.\d+|eda)\.txt$', requirements)
     return 'constraints-%s.txt' % line.group(1) if line else 'constraints.txt'
 
 

@@ -1,0 +1,370 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The event sources' logic (plugins/plugin_utils/events.py) without ansible-rulebook: options, one listing per poll
+(every page), one event per transition, failed polls that report nothing and lose nothing, no secret in any event or
+warning. Against the simulator in process (tests/unit/conftest.py), on the fake clock."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import ast
+import asyncio
+import json
+import importlib.util
+import os
+
+import pytest
+import yaml
+
+from ansible_collections.engine.cloud.plugins.module_utils import client, pacer
+from ansible_collections.engine.cloud.plugins.plugin_utils import events
+from ansible_collections.engine.cloud.tests.simulator import fixture_ids as ids
+from ansible_collections.engine.cloud.tests.unit.conftest import SECRETS, SIM_URL
+
+HIGH_CPU = ids.ALERTS[0]           # High CPU, OK
+MEMORY = ids.ALERTS[1]             # Memory pressure, inactive
+ALERTS_PATH = '/api/v2/alerts'
+SERVICES_PATH = '/v1/organizations/%s/services' % ids.ORGANIZATION
+SOURCES = os.path.join(os.path.dirname(__file__), '..', '..', '..', '..', 'extensions', 'eda', 'plugins', 'event_source')
+
+
+class Log(list):
+    """The warnings a source logs."""
+
+    def __call__(self, text):
+        self.append(text)
+
+
+@pytest.fixture
+def warnings():
+    return Log()
+
+
+def alerts(warnings, **args):
+    return events.alert_poller(dict(ids.observability_connection(SIM_URL), **args), warnings)
+
+
+def services(warnings, **args):
+    return events.service_poller(dict(ids.cloud_connection(SIM_URL), **args), warnings)
+
+
+def listings(sim, path):
+    return [(entry['method'], entry['query'].get('offset'), entry['status']) for entry in sim.requests() if entry['path'] == path]
+
+
+def transitions(found, kind='alert'):
+    return [(event[kind]['name'], event[kind]['previous_state'], event[kind]['state']) for event in found]
+
+
+def assert_no_secret(*texts):
+    text = json.dumps(texts)
+    assert not [secret for secret in SECRETS if secret in text]
+
+
+# Transitions ----------------------------------------------------------------------------------------
+
+def test_an_alert_that_fires_is_one_event_with_designs_fields(sim, warnings):
+    poller = alerts(warnings)
+    assert poller.poll() == []  # initial: changes
+    sim.edit('alerts', HIGH_CPU, {'state': 'ALERT'})
+    found = poller.poll()
+    assert found == [{
+        'alert': {'id': HIGH_CPU, 'name': 'High CPU', 'state': 'ALERT', 'previous_state': 'OK', 'threshold': 85,
+                  'threshold_type': 'above', 'interval': '5m', 'dashboard_id': ids.DASHBOARD_HEALTH, 'tile_id': 't-cpu',
+                  'saved_search_id': None, 'silenced': None},
+        'engine': {'source': 'alert_events', 'seen_at': events.iso(sim.clock.now)}}]
+    assert poller.poll() == [] and warnings == []  # never twice
+    sim.edit('alerts', HIGH_CPU, {'state': 'OK'})
+    assert transitions(poller.poll()) == [('High CPU', 'ALERT', 'OK')]
+    assert_no_secret(found)
+
+
+def test_every_poll_is_one_listing(sim, warnings):
+    poller = alerts(warnings)
+    sim.clear_requests()
+    for dummy in range(10):
+        poller.poll()
+    assert listings(sim, ALERTS_PATH) == [('GET', '0', 200)] * 10 and len(sim.requests()) == 10
+
+
+def test_more_than_one_page_is_two_requests_per_poll_and_one_event(sim, warnings):
+    sim.config(alert_count=1000)  # 1015 alerts: two pages of 1000
+    poller = alerts(warnings)
+    poller.poll()
+    sim.edit('alerts', MEMORY, {'state': 'ALERT'})
+    sim.clear_requests()
+    assert transitions(poller.poll()) == [('Memory pressure', 'inactive', 'ALERT')]
+    assert listings(sim, ALERTS_PATH) == [('GET', '0', 200), ('GET', '1000', 200)]
+
+
+def test_an_unpaged_server_is_one_request(sim, warnings):
+    sim.config(alerts_paging=False, alert_count=1000)
+    poller = alerts(warnings)
+    sim.clear_requests()
+    poller.poll()
+    assert listings(sim, ALERTS_PATH) == [('GET', '0', 200)]
+
+
+def test_initial_current_reports_each_watched_alert_at_the_first_listing(sim, warnings):
+    poller = alerts(warnings, initial='current', names=['High CPU', 'QPS drop', 'Staging errors'])
+    assert sorted(transitions(poller.poll())) == [('High CPU', None, 'OK'), ('QPS drop', None, 'ALERT'),
+                                                  ('Staging errors', None, 'DISABLED'), ('Staging errors', None, 'OK')]
+    assert poller.poll() == []
+
+
+def test_names_and_states_filter_what_is_reported_not_what_is_known(sim, warnings):
+    poller = alerts(warnings, names=['High CPU'], states=['ALERT'])
+    poller.poll()
+    for alert, state in ((MEMORY, 'ALERT'), (HIGH_CPU, 'ALERT')):
+        sim.edit('alerts', alert, {'state': state})
+    assert transitions(poller.poll()) == [('High CPU', 'OK', 'ALERT')]
+    sim.edit('alerts', HIGH_CPU, {'state': 'OK'})
+    assert poller.poll() == []  # into OK: not reported, but known
+    sim.edit('alerts', HIGH_CPU, {'state': 'ALERT'})
+    assert transitions(poller.poll()) == [('High CPU', 'OK', 'ALERT')]
+
+
+def test_the_contracts_older_read_form_gives_the_dashboard_id(sim, warnings):
+    sim.config(alert_read_form='contract')
+    poller = alerts(warnings, initial='current', names=['High CPU'])
+    assert poller.poll()[0]['alert']['dashboard_id'] == ids.DASHBOARD_HEALTH
+
+
+def test_a_service_that_stops_is_one_event(sim, warnings):
+    poller = services(warnings, tags={'env': 'production'}, states=['stopped', 'idle'])
+    sim.clear_requests()
+    assert poller.poll() == []
+    sim.edit('services', ids.SERVICE_PROD, {'state': 'stopped'})
+    sim.edit('services', ids.SERVICE_DEV, {'state': 'running'})  # no env=production tag
+    found = poller.poll()
+    assert found == [{'service': {'id': ids.SERVICE_PROD, 'name': 'prod-analytics', 'state': 'stopped', 'previous_state': 'running',
+                                  'tier': 'production', 'region': 'eu-central-1', 'tags': {'team': 'data-platform', 'env': 'production'}},
+                      'engine': {'source': 'service_events', 'seen_at': events.iso(sim.clock.now)}}]
+    assert [(entry['method'], entry['path'], entry['query']) for entry in sim.requests()] == [
+        ('GET', SERVICES_PATH, {'filter': 'tag:env=production'})] * 2
+    sim.edit('services', ids.SERVICE_INGEST_EU, {'state': 'idle'})
+    assert transitions(poller.poll(), 'service') == [('ingest-eu', 'running', 'idle')]
+
+
+def test_service_names(sim, warnings):
+    poller = services(warnings, names=['dev-sandbox'], initial='current')
+    assert transitions(poller.poll(), 'service') == [('dev-sandbox', None, 'stopped')]
+
+
+# Failed polls ---------------------------------------------------------------------------------------
+
+FAILURES = {
+    '500': dict(fault={'path': ALERTS_PATH, 'kind': 'status', 'status': 500, 'count': 1}, says='HTTP 500'),
+    '429': dict(fault={'path': ALERTS_PATH, 'kind': 'status', 'status': 429, 'count': 1}, says='HTTP 429'),
+    '503': dict(fault={'path': ALERTS_PATH, 'kind': 'status', 'status': 503, 'count': 1}, says='HTTP 503'),
+    'reset': dict(fault={'path': ALERTS_PATH, 'kind': 'reset', 'count': 1}, says='connection failed'),
+    'timeout': dict(fault={'path': ALERTS_PATH, 'kind': 'delay', 'delay': 60, 'count': 1}, says='no response within api_timeout'),
+    'html': dict(fault={'path': ALERTS_PATH, 'kind': 'html', 'count': 1}, says='HTTP'),
+    'not json': dict(fault={'path': ALERTS_PATH, 'kind': 'malformed_json', 'status': 200, 'count': 1}, says='not valid JSON'),
+    'no list': dict(fault={'path': ALERTS_PATH, 'kind': 'status', 'status': 200, 'body': {'data': 'none'}, 'count': 1},
+                    says="no list under 'data'"),
+    '401': dict(fault={'path': ALERTS_PATH, 'kind': 'status', 'status': 401, 'count': 1}, says='refused the token'),
+}
+
+
+@pytest.mark.parametrize('failure', list(FAILURES.values()), ids=list(FAILURES))
+def test_a_failed_poll_reports_nothing_and_the_next_one_reports_the_change_once(sim, warnings, failure):
+    poller = alerts(warnings, interval=10)
+    poller.poll()
+    sim.faults(failure['fault'])
+    sim.edit('alerts', HIGH_CPU, {'state': 'ALERT'})
+    assert poller.poll() == []
+    assert len(warnings) == 1 and failure['says'] in warnings[0]
+    assert warnings[0].startswith('engine.cloud.alert_events: the poll failed, so it reports nothing; the next one comes in 10 s')
+    assert transitions(poller.poll()) == [('High CPU', 'OK', 'ALERT')]
+    assert poller.poll() == [] and len(warnings) == 1
+    assert_no_secret(warnings)
+
+
+def test_a_failed_first_poll_is_no_start(sim, warnings):
+    sim.faults({'path': ALERTS_PATH, 'kind': 'status', 'status': 502, 'count': 1})
+    poller = alerts(warnings)
+    assert poller.poll() == [] and poller.known is None
+    sim.edit('alerts', HIGH_CPU, {'state': 'ALERT'})
+    assert poller.poll() == []  # the first complete listing: initial: changes reports nothing yet
+    sim.edit('alerts', HIGH_CPU, {'state': 'OK'})
+    assert transitions(poller.poll()) == [('High CPU', 'ALERT', 'OK')]
+
+
+def test_a_page_that_fails_halfway_reports_nothing(sim, warnings, monkeypatch):
+    sim.config(alert_count=1000)
+    poller = alerts(warnings)
+    poller.poll()
+    answer = sim.answer
+
+    def second_page_fails(connection, method, target, headers, body):
+        if 'offset=1000' in target and not getattr(second_page_fails, 'done', False):
+            second_page_fails.done = True
+            raise client.ConnectionFailed('Connection aborted: [Errno 104] Connection reset by peer', reached=True)
+        return answer(connection, method, target, headers, body)
+    monkeypatch.setattr(sim, 'answer', second_page_fails)
+    sim.edit('alerts', HIGH_CPU, {'state': 'ALERT'})
+    sim.clear_requests()
+    assert poller.poll() == [] and 'Connection reset by peer' in warnings[0]
+    assert [offset for dummy, offset, dummy in listings(sim, ALERTS_PATH)] == ['0']  # the first page reached the server
+    assert transitions(poller.poll()) == [('High CPU', 'OK', 'ALERT')]
+
+
+def test_a_refused_connection_reports_nothing(sim, warnings):
+    poller = services(warnings)
+    poller.poll()
+    sim.script(client.ConnectionFailed('Failed to establish a new connection: [Errno 111] Connection refused', reached=False))
+    sim.edit('services', ids.SERVICE_PROD, {'state': 'stopped'})
+    assert poller.poll() == [] and 'Connection refused' in warnings[0] and 'Check api_url' in warnings[0]
+    assert transitions(poller.poll(), 'service') == [('prod-analytics', 'running', 'stopped')]
+    assert_no_secret(warnings)
+
+
+def test_api_retries_retry_within_the_poll(sim, warnings):
+    poller = alerts(warnings, api_retries=2)
+    sim.faults({'path': ALERTS_PATH, 'kind': 'status', 'status': 503, 'count': 1})
+    sim.clear_requests()
+    poller.poll()
+    assert [status for dummy, dummy, status in listings(sim, ALERTS_PATH)] == [503, 200] and warnings == []
+
+
+# The poller's bookkeeping, on listings written by hand -----------------------------------------------
+
+def scripted(*listings_):
+    """A poller over these listings in turn (an exception instance: that poll fails)."""
+    queue = list(listings_)
+
+    def list_items():
+        item = queue.pop(0)
+        if isinstance(item, Exception):
+            raise item
+        return [dict(id=object_id, name=object_id, state=state) for object_id, state in item]
+    return events.Poller('test', list_items, lambda item, before, seen: (item['id'], before, item['state']), 10)
+
+
+def test_an_object_that_appears_later_has_no_previous_state():
+    poller = scripted([('a', 'OK')], [('a', 'OK'), ('b', 'ALERT')])
+    poller.poll()
+    assert poller.poll() == [('b', None, 'ALERT')]
+
+
+def test_an_object_missing_from_a_listing_keeps_its_last_state():
+    poller = scripted([('a', 'OK')], [], [('a', 'OK')], [('a', 'ALERT')])
+    assert [poller.poll() for dummy in range(4)] == [[], [], [], [('a', 'OK', 'ALERT')]]
+
+
+def test_an_object_listed_twice_is_one_event():
+    poller = scripted([('a', 'OK')], [('a', 'ALERT'), ('a', 'ALERT')])
+    poller.poll()
+    assert poller.poll() == [('a', 'OK', 'ALERT')]
+
+
+def test_a_poll_error_keeps_what_is_known():
+    poller = scripted([('a', 'OK')], events.PollError('cut short'), [('a', 'OK')])
+    assert [poller.poll() for dummy in range(3)] == [[], [], []]
+
+
+def test_run_puts_the_events_in_order_and_survives_an_unexpected_error(warnings):
+    polls = [[1, 2], RuntimeError('bug'), [3]]
+
+    class Stub:
+        source, interval = 'stub', 0
+
+        @staticmethod
+        def poll():
+            item = polls.pop(0) if polls else []
+            if isinstance(item, Exception):
+                raise item
+            return item
+
+    async def scenario():
+        queue = asyncio.Queue()
+        task = asyncio.ensure_future(events.run(Stub(), queue, warnings))
+        found = [await asyncio.wait_for(queue.get(), 5) for dummy in range(3)]
+        task.cancel()
+        return found
+    assert asyncio.run(scenario()) == [1, 2, 3]
+    assert warnings == ['stub: the poll failed unexpectedly, so it reports nothing: RuntimeError: bug']
+
+
+# Options --------------------------------------------------------------------------------------------
+
+OPTION_CASES = {
+    'no connection': (events.alert_poller, {}, 'observability_url is required: set observability_url or the ENGINE_OBSERVABILITY_URL'),
+    'interval': (alerts, dict(interval=0), 'interval must be at least 1 second, got 0'),
+    'interval type': (alerts, dict(interval='often'), "interval"),
+    'states': (alerts, dict(states=['FIRING']), 'value of states must be one or more of: ALERT, OK'),
+    'service states': (services, dict(states=['asleep']), 'value of states must be one or more of'),
+    'initial': (alerts, dict(initial='all'), 'value of initial must be one of: changes, current'),
+    'unknown': (alerts, dict(tags={'a': 'b'}), 'unsupported options: tags'),
+    'names': (services, dict(names=['']), 'names must hold names'),
+    'tags': (services, dict(tags={'env': 'two words'}), 'tags.env must be'),
+    'tags type': (services, dict(tags='env'), 'tags'),
+    'organization': (services, dict(organization_id='org-1'), 'organization_id'),
+    'url': (alerts, dict(observability_url='ftp://x'), 'observability_url'),
+    'rate limit': (alerts, dict(api_rate_limit='fast'), 'api_rate_limit must be REQUESTS/SECONDS'),
+    'timeout': (services, dict(api_timeout=0), 'api_timeout must be at least 1 second'),
+}
+
+
+@pytest.mark.parametrize('make, args, says', list(OPTION_CASES.values()), ids=list(OPTION_CASES))
+def test_a_bad_option_fails_at_start_naming_it_and_sends_nothing(sim, warnings, make, args, says):
+    sim.clear_requests()
+    with pytest.raises(events.OptionError) as failure:
+        make(warnings, **args) if make in (alerts, services) else make(args, warnings)
+    assert says in str(failure.value) and str(failure.value).startswith('engine.cloud.')
+    assert sim.requests() == [] and warnings == []
+    assert_no_secret(str(failure.value))
+
+
+def test_a_secret_in_a_bad_option_is_masked(sim, warnings):
+    with pytest.raises(events.OptionError) as failure:
+        events.alert_poller(dict(ids.observability_connection(SIM_URL), api_retries=ids.TOKEN), warnings)
+    assert 'api_retries' in str(failure.value) and ids.TOKEN not in str(failure.value)
+
+
+def test_the_connection_from_the_environment(sim, warnings, monkeypatch):
+    for name, value in (('ENGINE_CLOUD_API_URL', SIM_URL), ('ENGINE_CLOUD_KEY_ID', ids.KEY_ID), ('ENGINE_CLOUD_KEY_SECRET', ids.KEY_SECRET),
+                        ('ENGINE_CLOUD_ORGANIZATION_ID', ids.ORGANIZATION), ('ENGINE_CLOUD_RATE_LIMIT', '7/10')):
+        monkeypatch.setenv(name, value)
+    poller = events.service_poller({'initial': 'current', 'names': ['prod-analytics']}, warnings)
+    assert transitions(poller.poll(), 'service') == [('prod-analytics', None, 'running')]
+
+
+def test_the_client_is_paced_with_the_modules_of_the_controller(sim, warnings, monkeypatch):
+    captured = []
+    monkeypatch.setattr(client, 'HttpClient', lambda **options: captured.append(options) or object())
+    alerts(warnings)
+    services(warnings, api_rate_limit='off')
+    paced, unpaced = captured[0]['pacer'], captured[1]['pacer']
+    assert isinstance(paced, pacer.Pacer) and (paced.requests, paced.span) == (100, 60 + pacer.MARGIN)
+    assert os.path.basename(paced.path) == pacer.state_file_name(SIM_URL, ids.TOKEN)  # the file the modules share
+    assert unpaced is pacer.UNPACED and captured[0]['retries'] == 0
+
+
+# The source files, as ansible-rulebook runs them -------------------------------------------------------
+
+@pytest.mark.parametrize('name, option', [('alert_events', 'observability_url'), ('service_events', 'api_url')])
+def test_a_source_with_a_bad_option_fails_at_start(sim, name, option, monkeypatch):
+    for variable in ('ENGINE_OBSERVABILITY_URL', 'ENGINE_CLOUD_API_URL'):
+        monkeypatch.delenv(variable, raising=False)
+    spec = importlib.util.spec_from_file_location('engine_cloud_test_%s' % name, os.path.join(SOURCES, name + '.py'))
+    source = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(source)
+    main = source.main
+    with pytest.raises(events.OptionError, match=option):
+        asyncio.run(main(asyncio.Queue(), {}))
+
+
+@pytest.mark.parametrize('name, spec', [('alert_events', events.ALERT_SPEC), ('service_events', events.SERVICE_SPEC)])
+def test_the_documentation_names_every_option_with_its_default_and_choices(name, spec):
+    with open(os.path.join(SOURCES, name + '.py'), encoding='utf-8') as handle:
+        module = ast.parse(handle.read())
+    documented = next(yaml.safe_load(node.value.value) for node in module.body
+                      if isinstance(node, ast.Assign) and node.targets[0].id == 'DOCUMENTATION')['options']
+    assert sorted(documented) == sorted(spec)
+    for option, doc in documented.items():
+        assert (doc.get('default'), doc.get('choices')) == (spec[option].get('default'), spec[option].get('choices')), option
