@@ -279,8 +279,9 @@ def test_reads_prove_the_server_older_than_the_fields_they_do_not_show():
 
 
 def test_the_answer_to_a_write_shows_what_the_server_dropped():
-    sent = alert_rules.body(alert_rules.merge({}, params(threshold=1, threshold_type='above', interval='5m', channels=[HOOK_A, HOOK_B],
-                                                         schedule_start_at='2026-01-01T00:00:00Z', schedule_offset_minutes=0), dict(saved_search_id=SEARCH['savedSearchId'])))
+    given = params(threshold=1, threshold_type='above', interval='5m', channels=[HOOK_A, HOOK_B], schedule_start_at='2026-01-01T00:00:00Z',
+                   schedule_offset_minutes=0)
+    sent = alert_rules.body(alert_rules.merge({}, given, dict(saved_search_id=SEARCH['savedSearchId'])))
     answer = dict(OLD, scheduleOffsetMinutes=0)
     assert alert_rules.dropped_errors(sent, answer) == [
         'the server dropped scheduleStartAt: servers before version 2.21 do, so leave schedule_start_at out',
@@ -310,7 +311,8 @@ def test_a_start_compares_as_an_instant_and_no_offset_as_zero():
 
 @pytest.mark.parametrize('current, given, message', [
     (NEW, dict(schedule_offset_minutes=5), 'schedule_offset_minutes (5) must be below the minutes of the interval (5m: 5)'),
-    (dict(NEW, scheduleOffsetMinutes=10, interval='15m'), dict(interval='1m'), 'schedule_offset_minutes (10) must be below the minutes of the interval (1m: 1)'),
+    (dict(NEW, scheduleOffsetMinutes=10, interval='15m'), dict(interval='1m'),
+     'schedule_offset_minutes (10) must be below the minutes of the interval (1m: 1)'),
     (SEARCH, dict(schedule_offset_minutes=3), 'schedule_offset_minutes must be 0 when schedule_start_at is set'),
 ])
 def test_the_schedule_rules_hold_for_the_alert_as_it_would_be(current, given, message):
