@@ -362,13 +362,13 @@ def main():
     update(module, life, current, source, doomed, seen)
 
 
+NOTHING_SENT = '. Nothing was sent'
+
+
 def refuse(module, errors):
-    """Fail before any write with every message among errors (Nones are fine values)."""
+    """Fail before any write with every message among errors (Nones are fine values), said once: nothing was sent."""
     errors = [error[:-len(NOTHING_SENT)] if error.endswith(NOTHING_SENT) else error for error in errors if error]
     module.fail_on_errors(errors and '; '.join(errors) + NOTHING_SENT)
-
-
-NOTHING_SENT = '. Nothing was sent'
 
 
 def create(module, life, merged):
