@@ -327,6 +327,7 @@ SPEC = dict(
     schedule_start_at=_str(),
 )
 
+
 def listing(module):
     """Every alert (all pages); kept on the module, whose reads show which fields the server keeps (alerts_read)."""
     alerts = module.list_all('/alerts')
