@@ -12,8 +12,12 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import datetime
 import json
+import re
 
+from ansible_collections.engine.cloud.plugins.module_utils import validate
+from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.compare import equal, mask_secrets
 from ansible_collections.engine.cloud.plugins.module_utils.dashboard_rules import CAN_CARRY_ALERTS, alert_dashboard
 
@@ -37,20 +41,76 @@ SEARCH_SOURCE = ('saved_search_id', 'group_by')
 # Texts an empty string removes (the API takes 1 to 4096 characters or null). The option of the alert's message is
 # alert_message: ansible-core keeps the argument name message for itself.
 CLEARABLE = ('alert_message', 'note')
+# The value of an option that removes its field (the API takes null for each; an int option has no empty value, and
+# a window count of 0 is otherwise refused). schedule_offset_minutes needs none: 0 is no offset, as null is.
+REMOVING = dict(alert_message='', note='', group_by='', schedule_start_at='', num_consecutive_windows=0)
+# Removed fields that a PUT must send as null: it keeps scheduleStartAt when left out; groupBy is said explicitly.
+SENT_NULL = ('group_by', 'schedule_start_at')
 # What a create cannot do without.
 REQUIRED = ('threshold', 'threshold_type', 'interval', 'channels')
+INTERVAL_MINUTES = {'1m': 1, '5m': 5, '15m': 15, '30m': 30, '1h': 60, '6h': 360, '12h': 720, '1d': 1440}
+MAX_OFFSET = 1439
+# scheduleStartAt as the API takes it: a UTC date-time ending in Z (an offset, no zone or a bare date is refused).
+UTC_DATETIME = re.compile(r'^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?Z\Z')
+# The version from which a server keeps each field (reference, "older servers"): an older one drops it as an unknown
+# key and never shows it. Before 2.24 the between kinds are unknown values (refused).
+SINCE = (('numConsecutiveWindows', 'num_consecutive_windows', (2, 30)), ('note', 'note', (2, 25)),
+         ('thresholdMax', 'threshold_max', (2, 24)), ('scheduleOffsetMinutes', 'schedule_offset_minutes', (2, 21)),
+         ('scheduleStartAt', 'schedule_start_at', (2, 21)))
+CHANNELS_SINCE = (2, 36)
+# Fields that every server which keeps them shows in each read, as null when unset: a read without one proves an
+# older server.
+ALWAYS_READ = ('numConsecutiveWindows', 'note')
 
 
 # --- checks before any request --------------------------------------------------------------------
 
-def option_errors(params):
-    """A message for each option that the API would refuse, whatever the alert holds now."""
+def option_errors(params, now=None):
+    """A message for each option that the API would refuse, whatever the alert holds now (now: epoch seconds)."""
     lengths = [_length_error('name', params.get('name'), 1, NAME_LENGTH)]
     lengths += [_length_error(option, params.get(option), 0, TEXT_LENGTH) for option in CLEARABLE]
-    minimums = [_at_least('num_consecutive_windows', params.get('num_consecutive_windows'), 1),
-                _at_least('schedule_offset_minutes', params.get('schedule_offset_minutes'), 0)]
-    errors = lengths + channel_errors(params.get('channels')) + threshold_errors(params) + minimums
-    return [error for error in errors if error]
+    windows, offset = params.get('num_consecutive_windows'), params.get('schedule_offset_minutes')
+    ranges = [None if windows is None or windows >= 0 else 'num_consecutive_windows must be at least 1 (0 removes it), got %d' % windows,
+              None if offset is None or 0 <= offset <= MAX_OFFSET else 'schedule_offset_minutes must be 0 to %d, got %d' % (MAX_OFFSET, offset),
+              start_at_error(params.get('schedule_start_at'), CLOCK.time() if now is None else now)]
+    errors = lengths + channel_errors(params.get('channels')) + threshold_errors(params) + ranges
+    errors = [error for error in errors if error]
+    return errors or schedule_errors(params)  # what the task's own options say; merged_errors checks the merged alert
+
+
+def instant(text):
+    """The epoch milliseconds of a date-time as the API takes it (UTC, ending in Z; finer digits than milliseconds
+    cut, as the server stores it), else None."""
+    match = UTC_DATETIME.match(text) if isinstance(text, str) else None
+    if match is None:
+        return None
+    try:
+        moment = datetime.datetime(*(int(part) for part in match.groups()[:6]))
+    except ValueError:
+        return None
+    return int((moment - datetime.datetime(1970, 1, 1)).total_seconds()) * 1000 + int((match.group(7) or '0')[:3].ljust(3, '0'))
+
+
+def _years_from(moment, years):
+    try:
+        return moment.replace(year=moment.year + years)
+    except ValueError:  # 29 February
+        return moment.replace(year=moment.year + years, day=28)
+
+
+def start_at_error(value, now):
+    """schedule_start_at: empty (removes it), or a UTC date-time ending in Z within one year ahead and ten years back."""
+    if not value:
+        return None
+    moment = instant(value)
+    if moment is None:
+        return ('schedule_start_at must be a UTC date-time ending in Z, such as 2026-09-01T00:00:00Z (the API refuses an offset, '
+                'a time without a zone or a bare date), got %s' % json.dumps(value))
+    today = datetime.datetime(1970, 1, 1) + datetime.timedelta(seconds=int(now))
+    earliest, latest = (instant(_years_from(today, years).strftime('%Y-%m-%dT%H:%M:%SZ')) for years in (-10, 1))
+    if not earliest <= moment <= latest:
+        return 'schedule_start_at must be within one year ahead and ten years back of now (the API refuses others), got %s' % value
+    return None
 
 
 def _length_error(option, value, shortest, longest):
@@ -59,19 +119,16 @@ def _length_error(option, value, shortest, longest):
     return '%s must be %d to %d characters long, got %d' % (option, shortest, longest, len(value))
 
 
-def _at_least(option, value, minimum):
-    if value is None or value >= minimum:
-        return None
-    return '%s must be at least %d, got %s' % (option, minimum, value)
-
-
 def channel_errors(channels):
-    """channels: 1 to 10 webhook ids, none twice, none empty."""
+    """channels: up to 10 webhook ids (object ids), none twice, none empty; [] (the definition of a legacy alert that
+    has none) only for an alert that is not written (merged_errors, write_errors)."""
     if channels is None:
         return []
-    if not 1 <= len(channels) <= MAX_CHANNELS:
+    if len(channels) > MAX_CHANNELS:
         return ['channels must hold 1 to %d webhook ids, got %d' % (MAX_CHANNELS, len(channels))]
     errors = ['channels must not hold an empty webhook id'] if any(not channel.strip() for channel in channels) else []
+    errors += [validate.object_id('channels', channel).replace('channels must', 'each of channels must')
+               for channel in channels if channel.strip() and validate.object_id('channels', channel)]
     repeated = sorted(set(channel for channel in channels if channels.count(channel) > 1))
     if repeated:
         errors.append('channels must not name a webhook twice, got %s more than once' % ', '.join(repeated))
@@ -95,7 +152,7 @@ def merged_errors(merged, params, creating):
     """What the alert the module would send (the current one merged with the task, params) lacks or breaks."""
     errors = []
     if creating:
-        missing = [option for option in REQUIRED if merged.get(option) is None]
+        missing = [option for option in REQUIRED if merged.get(option) in (None, [])]
         if merged.get('tile') is None and merged.get('saved_search_id') is None:
             missing.append('dashboard and tile, or saved_search_id')
         if missing:
@@ -107,9 +164,29 @@ def merged_errors(merged, params, creating):
         errors.append('threshold_max (%s) must be at least threshold (%s)' % (maximum, threshold))
     if params.get('threshold_max') is not None and kind not in BETWEEN:
         errors.append('threshold_max goes only with threshold_type between or not_between, and the alert is %s' % kind)
-    if params.get('group_by') is not None and merged.get('saved_search_id') is None:
+    if params.get('group_by') and merged.get('saved_search_id') is None:
         errors.append('group_by goes only with an alert on a saved search (saved_search_id), and this one is on a tile')
+    return errors + schedule_errors(merged)
+
+
+def schedule_errors(merged):
+    """The schedule's rules across options: an offset below the interval's minutes, and none with a start time."""
+    offset, interval, start = merged.get('schedule_offset_minutes') or 0, merged.get('interval'), merged.get('schedule_start_at')
+    errors = []
+    if offset and interval in INTERVAL_MINUTES and offset >= INTERVAL_MINUTES[interval]:
+        errors.append('schedule_offset_minutes (%d) must be below the minutes of the interval (%s: %d)' % (offset, interval, INTERVAL_MINUTES[interval]))
+    if offset and start:
+        errors.append('schedule_offset_minutes must be 0 when schedule_start_at is set (got %d and %s): the API takes one or the other'
+                      % (offset, start))
     return errors
+
+
+def write_errors(alert, sent):
+    """Why a write of the body sent (its channels) cannot be made: the API needs a channel on every write."""
+    if sent.get('channels'):
+        return None
+    return ('alert %s has no channel (a legacy alert, made before alerts needed one), and the API refuses any write without one: '
+            'give channels (1 to %d webhook ids) with this change. Nothing was sent' % (json.dumps(alert.get('name') or alert.get('id')), MAX_CHANNELS))
 
 
 # --- reads ----------------------------------------------------------------------------------------
@@ -123,9 +200,59 @@ def channel_ids(alert):
     return [channel.get('webhookId')] if isinstance(channel, dict) and channel.get('webhookId') else []
 
 
-def knows_channels(alert):
-    """Whether the server that answered with alert keeps several channels (older ones drop channels)."""
-    return isinstance(alert.get('channels'), list)
+def older_than(alerts):
+    """(the version, a sentence saying which read shows it) that the reads of alerts prove the server older than, or
+    None where no read tells. Every server that keeps note or numConsecutiveWindows shows it in each read (null when
+    unset), and every server that keeps channels shows them with channel; the fields shown only when set (thresholdMax,
+    the schedule) tell nothing when missing."""
+    bounds = []
+    for alert in alerts:
+        bounds += [(version, 'alert %s reads no %s' % (_named(alert), field)) for field, option, version in SINCE
+                   if field in ALWAYS_READ and field not in alert]
+        if 'channel' in alert and 'channels' not in alert:
+            bounds.append((CHANNELS_SINCE, 'alert %s reads channel and no channels' % _named(alert)))
+    return min(bounds, default=None, key=lambda bound: bound[0])
+
+
+def _named(alert):
+    return json.dumps(alert.get('name') or alert.get('id'))
+
+
+def _version(version):
+    return '%d.%d' % version
+
+
+def _meaningful(field, value):
+    """Whether a sent value asks the server to keep something (null asks nothing, an offset of 0 is no offset)."""
+    return value is not None and not (field == 'scheduleOffsetMinutes' and value == 0)
+
+
+def era_errors(sent, alerts):
+    """A message for each field of the body sent that the server, as the reads of alerts show it, does not keep: it
+    would drop the field, and every run would send it again. (Reads prove only note and numConsecutiveWindows missing;
+    the answer to a write shows the rest, dropped_errors.)"""
+    high = older_than(alerts)
+    if high is None:
+        return []
+    return ['%s needs a server of version %s or later, which keeps %s; this one is older (%s), so it would drop it and every run '
+            'would send it again: leave %s out' % (option, _version(version), field, high[1], option)
+            for field, option, version in SINCE if _meaningful(field, sent.get(field)) and high[0] <= version]
+
+
+def dropped_errors(sent, answer):
+    """What the answer to a write shows the server dropped of the body sent: the fields it does not keep (where no read
+    told before), and channels past the first on a server that keeps one."""
+    errors = ['the server dropped %s: servers before version %s do, so leave %s out' % (field, _version(version), option)
+              for field, option, version in SINCE if _meaningful(field, sent.get(field)) and field not in answer]
+    if len(sent.get('channels') or []) > 1 and len(channel_ids(answer)) < len(sent['channels']):
+        errors.append('the server kept the first of the channels only (servers before version %s keep one): give one'
+                      % _version(CHANNELS_SINCE))
+    return errors
+
+
+def one_channel(alerts):
+    """Whether the reads of alerts show a server that keeps one channel per alert: one reads channel, and no channels."""
+    return any('channel' in alert and 'channels' not in alert for alert in alerts)
 
 
 def definition(alert):
@@ -185,7 +312,8 @@ def tile_error(tile, display_type, dashboard):
 def merge(current, params, source):
     """The alert as the task wants it: current (a definition, {} for a create) with every option the task
     gives (None: keep), source (the resolved dashboard and tile, or the saved search; None: keep) replacing the
-    current one. An empty alert_message or note removes it."""
+    current one. A removing value (REMOVING: an empty text, 0 windows) removes its field: None for one a PUT must send
+    as null (SENT_NULL)."""
     merged = dict((option, value) for option, value in current.items() if option != 'alert_id')
     if source:
         for option in (SEARCH_SOURCE if 'tile' in source else TILE_SOURCE):
@@ -195,8 +323,11 @@ def merge(current, params, source):
         value = params.get(option)
         if value is None or (option == 'group_by' and 'tile' in merged):
             continue
-        if option in CLEARABLE and value == '':
-            merged.pop(option, None)
+        if option in REMOVING and value == REMOVING[option] and not isinstance(value, bool):
+            if option in SENT_NULL:
+                merged[option] = None
+            else:
+                merged.pop(option, None)
         else:
             merged[option] = value
     return merged
@@ -204,17 +335,20 @@ def merge(current, params, source):
 
 def body(alert):
     """The whole API body of an alert given as options: every field it has (a PUT nulls the texts left out),
-    channels and channel (its first) both, thresholdMax only for the range kinds."""
+    channels and channel (its first) both, thresholdMax only for the range kinds, null for a removed field that a PUT
+    would otherwise keep (SENT_NULL)."""
     sent = dict(source='saved_search' if alert.get('saved_search_id') is not None else 'tile')
     if sent['source'] == 'tile':
         sent.update(dashboardId=alert.get('dashboard'), tileId=alert.get('tile'))
     else:
         sent['savedSearchId'] = alert['saved_search_id']
-        if alert.get('group_by') is not None:
+        if 'group_by' in alert:
             sent['groupBy'] = alert['group_by']
     for option, field in FIELDS:
         if alert.get(option) is not None and (option != 'threshold_max' or alert.get('threshold_type') in BETWEEN):
             sent[field] = alert[option]
+        elif option in SENT_NULL and option in alert:
+            sent[field] = None
     channels = [dict(type='webhook', webhookId=webhook) for webhook in alert.get('channels') or []]
     if channels:
         sent.update(channels=channels, channel=channels[0])
@@ -222,9 +356,14 @@ def body(alert):
 
 
 def same(field, current, desired):
-    """One field compared: channels in their order (the first is the alert's channel), the rest normalised."""
+    """One field compared: channels in their order (the first is the alert's channel); a start time as an instant (the
+    server reads it back with milliseconds); no offset as 0; the rest normalised."""
     if field == 'channels':
         return [item.get('webhookId') for item in current or []] == [item.get('webhookId') for item in desired or []]
+    if field == 'scheduleStartAt' and current is not None and desired is not None:
+        return instant(current) == instant(desired)
+    if field == 'scheduleOffsetMinutes':
+        return equal(current or 0, desired or 0)
     return equal(current, desired)
 
 
@@ -240,13 +379,14 @@ def plan(current, params, source):
                        after=mask_secrets(dict((field, after.get(field)) for field in differing)))
 
 
-def channels_error(alert, wanted):
-    """A server that keeps one channel only (its alert reads no channels) cannot hold several: the task would
-    report a change on every run. None when wanted fits."""
-    if wanted is None or len(wanted) < 2 or knows_channels(alert):
+def channels_error(alerts, wanted):
+    """A server that keeps one channel only (an alert of alerts reads channel and no channels) cannot hold several: the
+    task would report a change on every run. None when wanted fits, or no read tells."""
+    if wanted is None or len(wanted) < 2 or not one_channel(alerts):
         return None
+    shown = next(alert for alert in alerts if 'channel' in alert and 'channels' not in alert)
     return ('this server keeps one channel per alert (alert %s reads channel, and no channels), so channels cannot '
-            'hold %d webhooks (%s): give one' % (json.dumps(alert.get('name') or alert.get('id')), len(wanted), ', '.join(wanted)))
+            'hold %d webhooks (%s): give one' % (_named(shown), len(wanted), ', '.join(wanted)))
 
 
 def predicted(merged, current=None):

@@ -22,17 +22,33 @@ description:
     module compares the alert as read with the alert the task describes and, when they differ, sends the whole alert
     in one C(PUT), the current alert merged with the options given. The API sets the texts a C(PUT) leaves out
     (C(name), C(message), C(note), C(numConsecutiveWindows)) to null, so a task that changes only the threshold keeps
-    the message. Options left out keep their current value; an empty O(alert_message) or O(note) removes it.
-  - An alert on a tile whose display type cannot carry alerts (only C(line), C(stacked_bar) and C(number) can) fails
-    before any write, naming the tile and its type. The API would accept it, and the next update of the dashboard
-    would delete it. An alert that already is on such a tile is not written either; when nothing differs (its
-    definition fed back, say), the task reports no change and warns.
+    the message. Options left out keep their current value. A field once set is removed by an empty O(alert_message),
+    O(note), O(group_by) or O(schedule_start_at), or by O(num_consecutive_windows=0); O(schedule_offset_minutes=0) is
+    no offset.
+  - A new alert on a tile whose display type cannot carry alerts (only C(line), C(stacked_bar) and C(number) can), or
+    an alert moved to one, fails before any write, naming the tile and its type (the API would accept it, and the next
+    update of the dashboard would delete it). An alert that already is on such a tile is updated as asked, with a warning
+    saying so (the dashboards are read once to check the tile, also when the task does not name it).
   - The tile an existing alert is on may be missing from reads (the API leaves PromQL tiles out of them); given by the
     id the alert holds, the alert keeps it.
   - Servers read and write alerts in different forms (C(dashboard)/C(team) or C(dashboardId)/C(teamId)); the module
-    reads either. It sends C(channels) (all webhooks) and C(channel) (the first) on every write. Servers that keep one
-    channel per alert read no C(channels); asked for several channels there, the task fails with a message instead
-    of reporting a change on every run.
+    reads either. It sends C(channels) (all webhooks) and C(channel) (the first) on every write.
+  - Older servers drop the fields they do not know (C(channels) before version 2.36, C(numConsecutiveWindows) before
+    2.30, C(note) before 2.25, C(thresholdMax) before 2.24, the schedule before 2.21), and no answer names the version.
+    The module tells it from the reads it makes anyway (the alert, and the listing when it finds an alert by name). A
+    server that keeps C(note) or C(numConsecutiveWindows) shows it in every read, as null when unset, and one that
+    keeps C(channels) shows them beside C(channel). A task that gives such a field (or several channels) where the
+    reads show the server older fails before any write, naming the field and the read that shows it, instead of
+    sending it again on every run. The range maximum and the schedule show only when set, so no read tells whether a
+    server older than 2.25 keeps them; there the write goes out, and when its answer lacks a field it sent, the task
+    fails, naming it (the alert is written without it; leave the option out). A server older than 2.24 refuses
+    O(threshold_type=between) and O(threshold_type=not_between) with HTTP 400.
+  - An alert made before alerts needed a channel (a legacy alert) reads with none; its definition has C(channels=[]),
+    and fed back it reports no change. The API refuses any write without a channel, so a change of such an alert
+    fails before any write unless the task gives O(channels).
+  - In check mode, a dashboard or tile that does not exist (not yet, when an earlier task of the same play would add it) is
+    reported as a change with a warning, so that a preview of a new tile and its alert is green; a real run fails
+    there before any write.
   - With O(state=absent), the alert is deleted and, with O(wait=true), a read confirms that it is gone. An alert that
     is not there (a read answers 404) reports no change and nothing is sent, whether the server answers a delete of a
     missing alert with 404 or with 200.
@@ -70,11 +86,12 @@ options:
     type: str
   saved_search_id:
     description:
-      - Id of the saved search the alert watches, instead of a tile (an object id of 24 hexadecimal digits).
+      - Id of the saved search the alert watches, instead of a tile (an object id of 24 hexadecimal digits, in either
+        case; sent and compared in lowercase, as the server keeps it).
     type: str
   group_by:
     description:
-      - The field a saved-search alert groups by. Only for alerts on a saved search.
+      - The field a saved-search alert groups by. Only for alerts on a saved search. An empty string removes it.
     type: str
   threshold:
     description:
@@ -98,9 +115,10 @@ options:
     choices: [1m, 5m, 15m, 30m, 1h, 6h, 12h, 1d]
   channels:
     description:
-      - Ids of the webhooks the alert notifies, 1 to 10, none twice; the first is the alert's C(channel).
+      - Ids of the webhooks the alert notifies (object ids of 24 hexadecimal digits, compared as written, as the
+        server keeps them as sent), 1 to 10, none twice; the first is the alert's C(channel).
       - Servers that keep one channel per alert take one only.
-      - Required to create an alert.
+      - Required to create an alert. V([]) only describes a legacy alert that has none (see the description).
     type: list
     elements: str
   alert_message:
@@ -110,19 +128,23 @@ options:
     type: str
   note:
     description:
-      - A note on the alert, up to 4096 characters. An empty string removes it.
+      - A note on the alert, up to 4096 characters. An empty string removes it. Servers older than 2.25 do not keep it.
     type: str
   num_consecutive_windows:
     description:
-      - How many consecutive evaluation windows must cross the threshold before the alert fires, at least 1.
+      - How many consecutive evaluation windows must cross the threshold before the alert fires, at least 1; V(0)
+        removes it. Servers older than 2.30 do not keep it.
     type: int
   schedule_offset_minutes:
     description:
-      - Minutes by which the evaluation windows are offset, 0 or more.
+      - Minutes by which the evaluation windows are offset, 0 to 1439 and below the minutes of O(interval); V(0) is
+        no offset. Must be 0 when O(schedule_start_at) is set.
     type: int
   schedule_start_at:
     description:
-      - When the evaluation schedule starts, as the API takes it (an ISO 8601 time).
+      - When the evaluation schedule starts, a UTC date-time ending in C(Z) (V(2026-09-01T00:00:00Z)), within one year
+        ahead and ten years back; an offset such as C(+02:00), a time without a zone or a bare date is refused before
+        any request. Compared as an instant (the server reads it back with milliseconds). An empty string removes it.
     type: str
   wait:
     description:
@@ -145,7 +167,7 @@ attributes:
     support: full
     details:
       - Reports what would be created, changed or deleted, with the predicted alert, and sends no write. The reads that
-        find the alert and resolve its tile are sent.
+        find the alert and resolve its tile are sent. A dashboard or tile not there yet is a change with a warning.
   diff_mode:
     support: full
     details:
@@ -155,6 +177,8 @@ attributes:
     details:
       - A second run, and a definition from M(engine.cloud.alert_info), report no change and send only reads.
 notes:
+  - An update is not sent again blindly either. When its answer is lost, the alert is read again and only what still
+    differs is sent (nothing, if the first attempt did the work).
   - A create is never sent twice. When its answer is lost (a timeout, a reset, HTTP 502, 503 or 504) it may have been
     applied, or may still be running on the server; the alerts are read by name (after 1, 2, 4, 8, then every 10
     seconds, within O(wait_timeout)) and the alert of that name is taken as the one created, with a warning. When none
@@ -206,6 +230,13 @@ EXAMPLES = r'''
 
 - name: Apply the definition (no change, no write)
   engine.cloud.alert: "{{ exported.alerts[0].definition }}"
+
+- name: Start the evaluations at a fixed time, and stop grouping a saved-search alert
+  engine.cloud.alert:
+    name: Production errors
+    schedule_start_at: "2026-09-01T00:00:00Z"
+    schedule_offset_minutes: 0
+    group_by: ""
 
 - name: Delete the CPU alert
   engine.cloud.alert:
@@ -296,9 +327,16 @@ SPEC = dict(
     schedule_start_at=_str(),
 )
 
+
+def listing(module):
+    """Every alert (all pages); kept on the module, whose reads show which fields the server keeps (alerts_read)."""
+    alerts = module.list_all('/alerts')
+    module.alerts_read.extend(alerts)
+    return alerts
+
+
 KIND = Kind(noun='alert', key='alert', id_option='alert_id', collection=lambda module: PREFIX + '/alerts',
-            item=lambda module, alert_id: '%s/alerts/%s' % (PREFIX, alert_id), unwrap=envelope('data'),
-            listing=lambda module: module.list_all('/alerts'))
+            item=lambda module, alert_id: '%s/alerts/%s' % (PREFIX, alert_id.lower()), unwrap=envelope('data'), listing=listing)
 
 
 def main():
@@ -308,6 +346,7 @@ def main():
     params = module.params
     module.fail_on_errors(validate.object_id('alert_id', params['alert_id']), validate.object_id('saved_search_id', params['saved_search_id']),
                           *alert_rules.option_errors(params))
+    module.alerts_read = []
     life = Lifecycle(module, KIND)
     current = life.find()
     if params['state'] == 'absent':
@@ -317,53 +356,101 @@ def main():
     source, doomed = resolve_source(module, current)
     merged = alert_rules.merge({} if current is None else alert_rules.definition(current), params, source)
     module.fail_on_errors(*alert_rules.merged_errors(merged, params, current is None))
+    seen = module.alerts_read + ([] if current is None else [current])
     if current is None:
-        module.fail_on_errors(doomed and doomed + '. Nothing was sent')
+        refuse(module, [doomed, alert_rules.channels_error(seen, merged['channels'])] + alert_rules.era_errors(alert_rules.body(merged), seen))
         create(module, life, merged)
-    module.fail_on_errors(alert_rules.channels_error(current, params['channels']))
-    update(module, life, current, source, doomed)
+    update(module, life, current, source, doomed, seen)
+
+
+NOTHING_SENT = '. Nothing was sent'
+
+
+def refuse(module, errors):
+    """Fail before any write with every message among errors (Nones are fine values), said once: nothing was sent."""
+    errors = [error[:-len(NOTHING_SENT)] if error.endswith(NOTHING_SENT) else error for error in errors if error]
+    module.fail_on_errors(errors and '; '.join(errors) + NOTHING_SENT)
 
 
 def create(module, life, merged):
-    """POST the alert; a server that kept one channel of several fails the task, naming the alert it made."""
-    alert = life.create(alert_rules.body(merged), alert_rules.predicted(merged))
-    error = alert_rules.channels_error(alert, merged['channels'])
-    if error:
-        module.fail('alert %s was created with its first channel only: %s' % (alert.get('id'), error), changed=True, alert=alert)
-    module.exit(changed=True, diff=dict(before={}, after=alert_rules.body(merged)), alert=alert)
+    """POST the alert; an answer without a field sent (a server older than its reads showed) fails the task, naming the
+    alert it made."""
+    sent = alert_rules.body(merged)
+    alert = life.create(sent, alert_rules.predicted(merged))
+    dropped = alert_rules.dropped_errors(sent, alert)
+    if dropped:
+        module.fail('alert %s was created, but %s' % (alert.get('id'), '; '.join(dropped)), changed=True, alert=alert)
+    module.exit(changed=True, diff=dict(before={}, after=sent), alert=alert)
 
 
-def update(module, life, current, source, doomed):
-    """The whole alert in one PUT when anything differs. An alert already on a tile that cannot carry alerts is
-    not written (the next update of its dashboard would delete it); with nothing to write, a warning says so."""
+def update(module, life, current, source, doomed, seen):
+    """The whole alert in one PUT when anything differs, checked first against what the server keeps. An alert on a tile
+    that cannot carry alerts is updated with a warning when it is already there, and not moved there. A PUT whose answer
+    is lost is not sent again as it was: the alert is read again and only what still differs is sent (apply)."""
     params = module.params
 
     def plan(alert):
         return alert_rules.plan(alert, params, source)
+
+    body = plan(current)[0]
+    if body:
+        refuse(module, [alert_rules.write_errors(current, body), alert_rules.channels_error(seen, params['channels'])]
+               + alert_rules.era_errors(body, seen))
+        if source is None and current.get('source', 'tile') == 'tile':
+            doomed = current_tile_error(module, current)
+    if doomed and body and source is not None and not alert_rules.on_tile(current, source['dashboard'], source['tile']):
+        refuse(module, [doomed])
     if doomed:
-        module.fail_on_errors(plan(current)[0] and doomed + '. Nothing was sent')
         module.warn(doomed)
     path = KIND.item(module, current['id'])
-    alert, diff = module.apply(lambda: life.read(current['id']), plan,
-                               lambda body: KIND.unwrap(module.request('PUT', path, body=body)), current=current)
+
+    def write(sent):
+        alert = KIND.unwrap(module.request('PUT', path, body=sent, once=True))
+        dropped = alert_rules.dropped_errors(sent, alert)
+        if dropped:
+            module.fail('alert %s was updated, but %s' % (current['id'], '; '.join(dropped)), changed=True, alert=alert)
+        return alert
+    alert, diff = module.apply(lambda: life.read(current['id']), plan, write, current=current)
     module.exit(changed=diff is not None, diff=diff, alert=alert)
+
+
+def current_tile_error(module, current):
+    """Why the tile an alert is on cannot carry alerts (one read of the dashboards), or None (also for a tile reads hide)."""
+    dashboard_id = str(dashboard_rules.alert_dashboard(current)).lower()
+    dashboard = next((item for item in module.read('/dashboards') or [] if str(item.get('id')).lower() == dashboard_id), None)
+    tile = next((item for item in (dashboard or {}).get('tiles') or [] if item.get('id') == current.get('tileId')), None)
+    return tile and alert_rules.tile_error(tile, dashboard_rules.display_type(tile), dashboard)
 
 
 def resolve_source(module, current):
     """(the source the task gives as options of ids, None to keep the current one; why its tile cannot carry
     alerts, or None). A tile is found on its dashboard by id or name (one read of the dashboards). The tile an
-    alert is on may be missing from reads (a PromQL tile): then the alert keeps it."""
+    alert is on may be missing from reads (a PromQL tile): then the alert keeps it. In check mode, a dashboard or tile
+    that is not there yet (an earlier task of the play would add it) is a change with a warning, not a failure."""
     params = module.params
     if params['saved_search_id'] is not None:
-        return dict(saved_search_id=params['saved_search_id']), None
+        return dict(saved_search_id=params['saved_search_id'].lower()), None
     if params['tile'] is None:
         return None, None
-    dashboard = the_one(module, 'dashboard', params['dashboard'], module.read('/dashboards') or [], '')
+    dashboards = module.read('/dashboards') or []
+    if module.check_mode and not alert_rules.matching(dashboards, params['dashboard']):
+        return not_there_yet(module, 'no dashboard has the id or name %s' % json.dumps(params['dashboard']))
+    dashboard = the_one(module, 'dashboard', params['dashboard'], dashboards, '')
     tiles = dashboard.get('tiles') or []
     if current is not None and not alert_rules.matching(tiles, params['tile']) and alert_rules.on_tile(current, dashboard['id'], params['tile']):
         return dict(dashboard=dashboard['id'], tile=current['tileId']), None
-    tile = the_one(module, 'tile', params['tile'], tiles, ' on dashboard %s (%s)' % (json.dumps(dashboard.get('name')), dashboard['id']))
+    where = ' on dashboard %s (%s)' % (json.dumps(dashboard.get('name')), dashboard['id'])
+    if module.check_mode and not alert_rules.matching(tiles, params['tile']):
+        return not_there_yet(module, 'no tile%s has the id or name %s' % (where, json.dumps(params['tile'])), dashboard['id'])
+    tile = the_one(module, 'tile', params['tile'], tiles, where)
     return dict(dashboard=dashboard['id'], tile=tile['id']), alert_rules.tile_error(tile, dashboard_rules.display_type(tile), dashboard)
+
+
+def not_there_yet(module, missing, dashboard_id=None):
+    """The source of a check-mode run whose dashboard or tile is not there yet, with a warning."""
+    module.warn('check mode: %s yet. This is reported as a change, as if an earlier task of this play adds it; a real run fails '
+                'here if none does' % missing)
+    return dict(dashboard=dashboard_id or module.params['dashboard'], tile=module.params['tile']), None
 
 
 def the_one(module, noun, wanted, items, where):

@@ -160,6 +160,8 @@ alerts:
           or C(saved_search_id) and C(group_by), C(threshold), C(threshold_type), C(threshold_max), C(interval),
           C(channels), C(alert_message), C(note), C(num_consecutive_windows), C(schedule_offset_minutes),
           C(schedule_start_at)), each only when set. Fed back to M(engine.cloud.alert) it changes nothing.
+        - C(channels) is always there; it is empty for a legacy alert that has no channel (servers from version 2.36 read
+          such an alert with neither C(channel) nor C(channels)).
       type: dict
       sample:
         alert_id: 65c000000000000000000003

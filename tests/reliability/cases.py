@@ -59,10 +59,14 @@ def label(module):
 BY_LABEL = dict((label(module), module) for module in MODULES + WRITE_VARIANTS)
 
 
+# Modules whose PUT the client does not replay either: after a lost answer they read and send what still differs.
+PUT_ONCE = ('alert',)
+
+
 def replayable(module):
-    """Whether the module's write is safe to send twice (the settings PUT). A PATCH is not: the client does not
-    retry it after its answer may have been lost; the module reads and sends only what still differs."""
-    return module.write is not None and module.write[0] != 'PATCH'
+    """Whether the module's write is safe to send twice (the settings PUT). A PATCH is not, nor a PUT of PUT_ONCE: the
+    client does not retry it after its answer may have been lost; the module reads and sends only what still differs."""
+    return module.write is not None and module.write[0] != 'PATCH' and module.name not in PUT_ONCE
 
 
 def command_once(module):

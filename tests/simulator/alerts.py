@@ -2,11 +2,12 @@
 
 Alerts are kept in one internal form (state.internal_alert: ``teamId``, ``dashboardId``, ``channels``, every text key);
 ``render`` shows them as the configured era reads them (config keys ``alert_read_form``,
-``alert_channels``).
+``alert_channels``, ``alert_version``).
 """
 
 import re
 import time
+from datetime import datetime, timezone
 
 from . import dashboards, server
 from .checks import MISSING, OBJECT_ID, Problems
@@ -21,11 +22,18 @@ KEPT_ON_UPDATE = ('thresholdMax', 'scheduleStartAt', 'scheduleOffsetMinutes')
 READ_ORDER = ('id', 'name', 'message', 'note', 'threshold', 'thresholdMax', 'interval', 'thresholdType', 'source', 'state',
               'channel', 'channels', 'teamId', 'tileId', 'dashboardId', 'savedSearchId', 'groupBy', 'numConsecutiveWindows',
               'scheduleOffsetMinutes', 'scheduleStartAt', 'silenced', 'executionErrors', 'createdAt', 'updatedAt')
-OMITTED_WHEN_UNSET = ('thresholdMax', 'tileId', 'dashboardId', 'savedSearchId', 'groupBy', 'scheduleOffsetMinutes', 'scheduleStartAt',
+OMITTED_WHEN_UNSET = ('channel', 'thresholdMax', 'tileId', 'dashboardId', 'savedSearchId', 'groupBy', 'scheduleOffsetMinutes', 'scheduleStartAt',
                       'silenced', 'executionErrors')  # the read's optional keys (texts read null instead)
 ALERT_QUERY = {'limit': (1, 1000), 'offset': (0, None)}
 GENERATED_ALERT_EPOCH = 1727740800  # 2024-10-01T00:00:00Z, after every fixture alert
-ISO_8601 = re.compile(r'\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})')
+INTERVAL_MINUTES = {'1m': 1, '5m': 5, '15m': 15, '30m': 30, '1h': 60, '6h': 360, '12h': 720, '1d': 1440}
+# scheduleStartAt: a UTC date-time ending in Z (an offset, a time without a zone or a bare date: Invalid datetime)
+UTC_DATETIME = re.compile(r'(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?Z')
+# The version from which a server keeps each alert field (reference, "older servers"); an older one drops the field as
+# an unknown key, and its reads never show it. Before 2.24 the between kinds are unknown values too.
+SINCE = {'channels': (2, 36), 'numConsecutiveWindows': (2, 30), 'note': (2, 25), 'thresholdMax': (2, 24),
+         'scheduleOffsetMinutes': (2, 21), 'scheduleStartAt': (2, 21)}
+PAGING_SINCE = (2, 30)  # paging of the listing, and 404 for a delete of a missing alert
 
 
 class QueryError(Exception):
@@ -42,9 +50,21 @@ def message(status, text):
 
 # Internal form ---------------------------------------------------------------------------------------
 
+def version(store):
+    """The alert version the simulator plays (config key ``alert_version``), as a tuple."""
+    return tuple(int(part) for part in store.config['alert_version'].split('.'))
+
+
+def knows(store, field):
+    """Whether the server keeps this alert field; ``channels`` also needs the ``alert_channels`` switch."""
+    return version(store) >= SINCE.get(field, (0,)) and (field != 'channels' or store.config['alert_channels'])
+
+
 def render(store, alert):
     """An alert as reads show it: ``teamId``/``dashboardId`` (current) or ``team``/``dashboard`` (the contract's
-    older form); ``channels`` only on servers that know it."""
+    older form); only the fields the server's version keeps; ``channels`` only on servers that know it. A legacy
+    alert (no usable channel) reads with neither ``channel`` nor ``channels`` where ``channels`` is known, and with
+    ``channel`` as stored before."""
     contract = store.config['alert_read_form'] == 'contract'
     shown = {}
     for key in READ_ORDER + tuple(sorted(set(alert) - set(READ_ORDER))):
@@ -54,9 +74,11 @@ def render(store, alert):
 
 
 def _is_shown(store, alert, key):
-    if key not in alert or key in OMITTED_WHEN_UNSET and alert[key] is None:
+    if key not in alert or key in OMITTED_WHEN_UNSET and alert[key] is None or not knows(store, key):
         return False
-    return key != 'channels' or store.config['alert_channels']
+    if key == 'channel' and knows(store, 'channels'):
+        return bool(alert['channels'])
+    return key != 'channels' or bool(alert['channels'])
 
 
 def all_alerts(store):
@@ -84,7 +106,7 @@ def _generated_alert(store, fixed, index):
 
 def list_alerts(store, pairs):
     """GET /api/v2/alerts, paged (newer servers) or all at once (older servers)."""
-    paging = store.config['alerts_paging']
+    paging = store.config['alerts_paging'] and version(store) >= PAGING_SINCE
     try:
         query = _alert_query(pairs, paging)
     except QueryError as exc:
@@ -163,7 +185,7 @@ def delete_alert(store, alert_id):
     if alert is not None:
         store.alerts.remove(alert)
         return server.Response.json(200, {})
-    if error.status == 404 and store.config['alert_delete_missing'] == 200:
+    if error.status == 404 and (store.config['alert_delete_missing'] == 200 or version(store) < PAGING_SINCE):
         return server.Response.json(200, {})
     return error
 
@@ -184,10 +206,13 @@ def validate(store, body, current):
     if not isinstance(body, dict):
         problems.typed('', body, 'object')
         return None, dashboards.refused(problems)
-    fields = _checked_fields(problems, body)
+    body = {key: value for key, value in body.items() if key == 'channels' or knows(store, key)}  # unknown keys dropped
+    kinds = THRESHOLD_TYPES if knows(store, 'thresholdMax') else tuple(kind for kind in THRESHOLD_TYPES if kind not in BETWEEN)
+    fields = _checked_fields(problems, body, kinds, store.clock.time())
     if fields.get('source') == 'saved_search':
         _saved_search_fields(problems, body)
     _between(problems, body, fields, current)
+    _schedule(problems, body, fields, current)
     channels = _channels(store, problems, body)
     if problems:
         return None, dashboards.refused(problems)
@@ -201,10 +226,10 @@ def lookups(store, body, fields):
     return _known_webhooks(store, fields['channels']) or _source(store, body, fields)
 
 
-def _checked_fields(problems, body):
+def _checked_fields(problems, body, kinds, now):
     fields = {}
     for key, check in (('threshold', problems.number),
-                       ('thresholdType', lambda path, value: problems.enum(path, value, THRESHOLD_TYPES)),
+                       ('thresholdType', lambda path, value: problems.enum(path, value, kinds)),
                        ('interval', lambda path, value: problems.enum(path, value, INTERVALS)),
                        ('source', lambda path, value: problems.enum(path, value, SOURCES))):
         if problems.present(key, body.get(key, MISSING)) and check(key, body[key]):
@@ -214,22 +239,68 @@ def _checked_fields(problems, body):
             fields[key] = body[key]
     optional = (('thresholdMax', problems.number),
                 ('numConsecutiveWindows', lambda path, value: value is None or problems.number(path, value, 1, integer=True)),
-                ('scheduleOffsetMinutes', lambda path, value: problems.number(path, value, 0, integer=True)),
-                ('scheduleStartAt', _schedule_start(problems)))
+                ('scheduleOffsetMinutes', lambda path, value: value is None or problems.number(path, value, 0, 1439, integer=True)),
+                ('scheduleStartAt', _schedule_start(problems, now)))
     for key, check in optional:
         if key in body and check(key, body[key]):
-            fields[key] = body[key]
+            fields[key] = stored_instant(body[key]) if key == 'scheduleStartAt' else body[key]
     return fields
 
 
-def _schedule_start(problems):
+def _schedule_start(problems, now):
+    """scheduleStartAt: null, or a UTC date-time ending in Z within one year ahead and ten years back of now."""
     def check(path, value):
         if value is None:
             return True
         if not problems.typed(path, value, 'string'):
             return False
-        return bool(ISO_8601.fullmatch(value)) or problems.add(path, 'Invalid datetime')
+        moment = _instant(value)
+        if moment is None:
+            return problems.add(path, 'Invalid datetime')
+        today = datetime.fromtimestamp(now, tz=timezone.utc)
+        if not _years_from(today, -10) <= moment <= _years_from(today, 1):
+            return problems.add(path, 'Date must be within one year ahead and ten years back')
+        return True
     return check
+
+
+def _instant(text):
+    """The UTC datetime of a date-time the server takes (see UTC_DATETIME), else None."""
+    match = UTC_DATETIME.fullmatch(text)
+    if match is None:
+        return None
+    try:
+        moment = datetime(*(int(part) for part in match.groups()[:6]), tzinfo=timezone.utc)
+    except ValueError:
+        return None
+    return moment.replace(microsecond=int((match.group(7) or '0')[:3].ljust(3, '0')) * 1000)
+
+
+def _years_from(moment, years):
+    try:
+        return moment.replace(year=moment.year + years)
+    except ValueError:  # 29 February
+        return moment.replace(year=moment.year + years, day=28)
+
+
+def stored_instant(value):
+    """scheduleStartAt as the server stores it (a date) and reads it back: ISO with milliseconds, finer digits cut."""
+    if value is None:
+        return None
+    return _instant(value).strftime('%Y-%m-%dT%H:%M:%S.') + '%03dZ' % (_instant(value).microsecond // 1000)
+
+
+def _schedule(problems, body, fields, current):
+    """scheduleOffsetMinutes below the interval's minutes, and 0 when scheduleStartAt is set (the values a PUT keeps count)."""
+    offset = fields.get('scheduleOffsetMinutes') if 'scheduleOffsetMinutes' in body else current.get('scheduleOffsetMinutes')
+    start = fields.get('scheduleStartAt') if 'scheduleStartAt' in body else current.get('scheduleStartAt')
+    if isinstance(offset, bool) or not isinstance(offset, (int, float)) or not offset:
+        return
+    minutes = INTERVAL_MINUTES.get(fields.get('interval'))
+    if minutes is not None and offset >= minutes:
+        problems.add('scheduleOffsetMinutes', 'Must be less than the interval in minutes (%d)' % minutes)
+    if start is not None:
+        problems.add('scheduleOffsetMinutes', 'Must be 0 when scheduleStartAt is set')
 
 
 def _between(problems, body, fields, current):
@@ -255,9 +326,9 @@ def _channels(store, problems, body):
     """{'channel', 'channels'} as the server keeps them: servers that know ``channels`` check it (1 to 10, no
     duplicates, ``channel`` equal to its first); older ones drop it and need ``channel``."""
     channel = _channel(problems, 'channel', body['channel']) if 'channel' in body else None
-    if not store.config['alert_channels'] or 'channels' not in body:
+    if not knows(store, 'channels') or 'channels' not in body:
         if channel is None and 'channel' not in body:
-            problems.add('channel', 'Required' if not store.config['alert_channels'] else 'Either channel or channels is required')
+            problems.add('channel', 'Required' if not knows(store, 'channels') else 'Provide either "channel" or "channels"')
         return {'channel': channel, 'channels': [channel]}
     if not problems.array('channels', body['channels'], 1, 10):
         return {}

@@ -51,6 +51,7 @@ ALERT_BETWEEN = _by_name('alerts', 'Cache hit ratio out of band')  # message, no
 ALERT_SAVED_SEARCH = _by_name('alerts', 'Production errors')      # on the saved search, groupBy service
 ALERT_PROMQL = _by_name('alerts', 'PromQL CPU high')              # on the gallery's PromQL tile (hidden from reads)
 ALERT_TABLE = _by_name('alerts', 'Top hosts busy')                # on a table tile: the next update of its dashboard deletes it
+ALERT_LEGACY = _by_name('alerts', 'Legacy slow searches')         # on the saved search, no usable channel ({type: null})
 ALERT_STAGING_A, ALERT_STAGING_B = (alert['id'] for alert in _FIXTURES['alerts']
                                     if alert['name'] == 'Staging errors')  # two alerts of one name, one per staging dashboard
 TEAM = _FIXTURES['team']['id']

@@ -141,6 +141,7 @@ CONFIG_CHECKS = {
     'alert_read_form': _check_choice('contract', 'current'),
     'alert_channels': _check_bool,
     'alert_delete_missing': _check_choice(404, 200),
+    'alert_version': _check_choice('2.14', '2.18', '2.21', '2.24', '2.25', '2.30', '2.36'),
     'slow_observability_create': _check_bool,
 }
 
@@ -150,6 +151,7 @@ OBSERVABILITY_DEFAULTS = {
     'alert_read_form': 'contract',      # alert reads name team/dashboard (the contract's form) or teamId/dashboardId (current)
     'alert_channels': True,             # the server knows channels (newest); false: it drops channels, keeps channel only
     'alert_delete_missing': 404,        # DELETE of a missing alert: 404 {"message": "Alert not found"} (newer) or 200 (older)
+    'alert_version': '2.36',            # the alert fields the server keeps and shows (tests/simulator/alerts.py, SINCE)
     'slow_observability_create': False,  # POST /dashboards and POST /alerts are applied and answered 504 (a lost answer)
 }
 
@@ -209,7 +211,9 @@ def internal_alert(alert):
     for old, new in (('team', 'teamId'), ('dashboard', 'dashboardId')):
         if old in alert:
             alert[new] = alert.pop(old)
-    alert.setdefault('channels', [alert['channel']])
+    channel = alert.get('channel')
+    usable = isinstance(channel, dict) and channel.get('type') == 'webhook' and channel.get('webhookId')
+    alert.setdefault('channels', [channel] if usable else [])  # a legacy alert has no usable channel
     for key in ALERT_TEXTS:
         alert.setdefault(key, None)
     alert.setdefault('state', 'OK')

@@ -37,7 +37,7 @@ def test_config_defaults_and_patch(sim):
                                           'unique_service_names': False, 'organization_paid': None, 'slow_create': 0,
                                           'slow_create_answer': 'late', 'failed_service_delete': 'refused',
                                           'dashboard_read_form': 'as_sent', 'alert_read_form': 'contract', 'alert_channels': True,
-                                          'alert_delete_missing': 404, 'slow_observability_create': False}
+                                          'alert_delete_missing': 404, 'alert_version': '2.36', 'slow_observability_create': False}
     assert sim.admin('PATCH', 'config', {'alert_count': 3})['alert_count'] == 3
 
 
@@ -48,7 +48,8 @@ def test_config_defaults_and_patch(sim):
                                   {'pipe_create_fails': 'no'}, {'deleted_pipe_reads': -1}, {'unique_pipe_names': None},
                                   {'slow_create': -1}, {'slow_create': True}, {'slow_create_answer': 'never'},
                                   {'dashboard_read_form': 'contract'}, {'alert_read_form': 'as_sent'}, {'alert_channels': 'yes'},
-                                  {'alert_delete_missing': 204}, {'alert_delete_missing': '404'}, {'slow_observability_create': None}])
+                                  {'alert_delete_missing': 204}, {'alert_delete_missing': '404'}, {'alert_version': '2.20'},
+                                  {'slow_observability_create': None}])
 def test_bad_config_is_rejected(sim, body):
     assert sim.request('PATCH', '/_admin/config', body).status == 400
     assert sim.request('POST', '/_admin/reset', body).status == 400

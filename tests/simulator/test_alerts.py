@@ -1,8 +1,10 @@
 """Alerts as code: read one, create, update (nulls and keeps), delete, validation, channels, read forms."""
 
+from datetime import datetime, timedelta, timezone
+
 import pytest
 
-from .fixture_ids import (ALERT_BETWEEN, ALERT_PROMQL, ALERT_SAVED_SEARCH, ALERTS, DASHBOARD_GALLERY, DASHBOARD_HEALTH, SAVED_SEARCH, TEAM,
+from .fixture_ids import (ALERT_BETWEEN, ALERT_LEGACY, ALERT_PROMQL, ALERT_SAVED_SEARCH, ALERTS, DASHBOARD_GALLERY, DASHBOARD_HEALTH, SAVED_SEARCH, TEAM,
                           WEBHOOK_CHAT, WEBHOOK_INGEST, WEBHOOK_PAGER, gallery_tile)
 
 ALERTS_PATH = '/api/v2/alerts'
@@ -22,6 +24,12 @@ def tile_alert(**changes):
 
 
 DROP = object()
+
+
+def iso(days=0, **more):
+    """A UTC date-time that many days from now (to the second), as the API takes it: ending in Z."""
+    moment = datetime.now(timezone.utc).replace(microsecond=0) + timedelta(days=days, **more)
+    return moment.strftime('%Y-%m-%dT%H:%M:%SZ')
 
 
 def message(reply, status=400):
@@ -51,10 +59,11 @@ def test_read_one_alert_as_the_listing_shows_it(sim):
         assert read(sim, alert_id) == listed[alert_id]
     between = listed[ALERT_BETWEEN]
     assert between['note'].startswith('Check the cache') and between['thresholdMax'] == 0.99
-    assert between['scheduleOffsetMinutes'] == 5 and between['scheduleStartAt'] == '2024-09-10T00:00:00.000Z'
+    assert between['scheduleOffsetMinutes'] == 5 and 'scheduleStartAt' not in between
     assert between['channels'] == [hook(WEBHOOK_PAGER), hook(WEBHOOK_INGEST)] and between['channel'] == hook(WEBHOOK_PAGER)
     saved = listed[ALERT_SAVED_SEARCH]
     assert saved['savedSearchId'] == SAVED_SEARCH and saved['groupBy'] == 'service' and 'tileId' not in saved
+    assert saved['scheduleStartAt'] == '2024-09-10T00:00:00.000Z' and 'scheduleOffsetMinutes' not in saved
 
 
 def test_read_of_a_missing_or_malformed_alert(sim):
@@ -99,11 +108,12 @@ def test_create_a_saved_search_alert(sim):
 
 def test_create_with_everything(sim):
     body = tile_alert(note='n' * 4096, thresholdType='between', threshold=1, thresholdMax=1, numConsecutiveWindows=2,
-                      scheduleOffsetMinutes=10, scheduleStartAt='2026-01-01T00:00:00Z',
-                      channels=[hook(WEBHOOK_PAGER), hook(WEBHOOK_CHAT)])
+                      interval='15m', scheduleOffsetMinutes=14, channels=[hook(WEBHOOK_PAGER), hook(WEBHOOK_CHAT)])
     alert = create(sim, body)
-    for key in ('note', 'thresholdMax', 'numConsecutiveWindows', 'scheduleOffsetMinutes', 'scheduleStartAt', 'channels'):
+    for key in ('note', 'thresholdMax', 'numConsecutiveWindows', 'scheduleOffsetMinutes', 'channels'):
         assert alert[key] == body[key]
+    started = create(sim, tile_alert(scheduleOffsetMinutes=0, scheduleStartAt=iso(days=30)))
+    assert started['scheduleOffsetMinutes'] == 0 and started['scheduleStartAt'] == iso(days=30)[:-1] + '.000Z'
 
 
 @pytest.mark.parametrize('changes, fragment', [
@@ -125,7 +135,7 @@ def test_create_with_everything(sim):
     ({'numConsecutiveWindows': 1.5}, 'numConsecutiveWindows: Expected integer, received float'),
     ({'scheduleOffsetMinutes': -1}, 'scheduleOffsetMinutes: Number must be greater than or equal to 0'),
     ({'scheduleStartAt': 'tomorrow'}, 'scheduleStartAt: Invalid datetime'),
-    ({'channel': DROP}, 'channel: Either channel or channels is required'),
+    ({'channel': DROP}, 'channel: Provide either "channel" or "channels"'),
     ({'channel': {'type': 'email', 'webhookId': WEBHOOK_PAGER}}, 'channel.type: Invalid enum value'),
     ({'channel': {'type': 'webhook', 'webhookId': 'pager'}}, 'channel.webhookId: Invalid ObjectId'),
     ({'channels': []}, 'channels: Array must contain at least 1 element(s)'),
@@ -194,8 +204,7 @@ def test_update_nulls_texts_left_out_and_keeps_threshold_max_and_schedule(sim):
     assert reply.status == 200
     after = reply.json()['data']
     assert after['name'] is None and after['message'] is None and after['note'] is None and after['numConsecutiveWindows'] is None
-    assert after['thresholdMax'] == before['thresholdMax'] and after['scheduleStartAt'] == before['scheduleStartAt']
-    assert after['scheduleOffsetMinutes'] == before['scheduleOffsetMinutes']
+    assert after['thresholdMax'] == before['thresholdMax'] and after['scheduleOffsetMinutes'] == before['scheduleOffsetMinutes'] == 5
     assert after['channels'] == [hook(WEBHOOK_CHAT)] and after['threshold'] == 0.5 and after['interval'] == '1h'
     assert after['createdAt'] == before['createdAt'] and after['state'] == before['state'] and after['id'] == ALERT_BETWEEN
     assert read(sim, ALERT_BETWEEN) == after
@@ -204,15 +213,15 @@ def test_update_nulls_texts_left_out_and_keeps_threshold_max_and_schedule(sim):
 def test_update_sending_the_whole_alert_changes_only_what_it_changes(sim):
     before = read(sim, ALERT_BETWEEN)
     body = {key: before[key] for key in ('name', 'message', 'note', 'threshold', 'thresholdMax', 'interval', 'thresholdType', 'source',
-                                         'channel', 'channels', 'tileId', 'numConsecutiveWindows', 'scheduleOffsetMinutes',
-                                         'scheduleStartAt')}
+                                         'channel', 'channels', 'tileId', 'numConsecutiveWindows', 'scheduleOffsetMinutes')}
     after = sim.obs('PUT', '%s/%s' % (ALERTS_PATH, ALERT_BETWEEN), dict(body, dashboardId=before['dashboard'], threshold=0.7)).json()['data']
     assert {k: v for k, v in after.items() if k not in ('threshold', 'updatedAt')} == \
         {k: v for k, v in before.items() if k not in ('threshold', 'updatedAt')}
 
 
 def test_update_checks_the_kept_threshold_max(sim):
-    body = tile_alert(dashboardId=DASHBOARD_GALLERY, tileId=gallery_tile('Cache hit ratio'), threshold=2, thresholdType='between')
+    body = tile_alert(dashboardId=DASHBOARD_GALLERY, tileId=gallery_tile('Cache hit ratio'), threshold=2, thresholdType='between',
+                      interval='15m')
     text = message(sim.obs('PUT', '%s/%s' % (ALERTS_PATH, ALERT_BETWEEN), body))
     assert text == 'Body validation failed: thresholdMax: Must be greater than or equal to threshold'
 
@@ -277,10 +286,14 @@ def test_put_checks_the_body_before_it_looks_for_the_alert(sim):
 
 
 def test_optional_keys_set_to_null_leave_the_read(sim):
-    body = tile_alert(dashboardId=DASHBOARD_GALLERY, tileId=gallery_tile('Cache hit ratio'), threshold=0.8,
-                      thresholdType='not_between', scheduleStartAt=None)
+    body = tile_alert(dashboardId=DASHBOARD_GALLERY, tileId=gallery_tile('Cache hit ratio'), threshold=0.8, interval='15m',
+                      thresholdType='not_between', scheduleOffsetMinutes=None)
     after = sim.obs('PUT', '%s/%s' % (ALERTS_PATH, ALERT_BETWEEN), body).json()['data']
-    assert 'scheduleStartAt' not in after and after['thresholdMax'] == 0.99 and after['note'] is None
+    assert 'scheduleOffsetMinutes' not in after and after['thresholdMax'] == 0.99 and after['note'] is None
+    body = {'threshold': 1, 'thresholdType': 'above', 'interval': '5m', 'source': 'saved_search', 'savedSearchId': SAVED_SEARCH,
+            'groupBy': None, 'scheduleStartAt': None, 'numConsecutiveWindows': None, 'channel': hook(WEBHOOK_PAGER)}
+    after = sim.obs('PUT', '%s/%s' % (ALERTS_PATH, ALERT_SAVED_SEARCH), body).json()['data']
+    assert 'groupBy' not in after and 'scheduleStartAt' not in after and after['numConsecutiveWindows'] is None
 
 
 def test_generated_alerts_stay_on_the_fixture_tiles_whatever_happens_to_them(sim):
@@ -298,3 +311,86 @@ def test_server_side_fields_are_set_through_the_admin_interface_and_kept_by_a_pu
     assert read(sim, ALERT_PROMQL)['executionErrors'][0]['type'] == 'QUERY_ERROR'
     assert sim.request('PATCH', '/_admin/alerts/' + ALERTS[0], {'state': 'FIRING'}).status == 400
     assert sim.request('PATCH', '/_admin/alerts/' + MISSING_ALERT, {'state': 'OK'}).status == 404
+
+
+# Schedules, eras, legacy alerts -----------------------------------------------------------------------
+
+@pytest.mark.parametrize('changes, fragment', [
+    ({'scheduleOffsetMinutes': 5}, 'scheduleOffsetMinutes: Must be less than the interval in minutes (5)'),
+    ({'interval': '1d', 'scheduleOffsetMinutes': 1440}, 'scheduleOffsetMinutes: Number must be less than or equal to 1439'),
+    ({'interval': '1h', 'scheduleOffsetMinutes': 1.5}, 'scheduleOffsetMinutes: Expected integer, received float'),
+    ({'interval': '1h', 'scheduleOffsetMinutes': 1, 'scheduleStartAt': iso(days=1)}, 'scheduleOffsetMinutes: Must be 0 when scheduleStartAt is set'),
+    ({'scheduleStartAt': iso(days=1)[:-1] + '+02:00'}, 'scheduleStartAt: Invalid datetime'),
+    ({'scheduleStartAt': iso(days=1)[:-1]}, 'scheduleStartAt: Invalid datetime'),
+    ({'scheduleStartAt': iso(days=1)[:10]}, 'scheduleStartAt: Invalid datetime'),
+    ({'scheduleStartAt': iso(days=1)[:16] + 'Z'}, 'scheduleStartAt: Invalid datetime'),
+    ({'scheduleStartAt': '2026-02-30T00:00:00Z'}, 'scheduleStartAt: Invalid datetime'),
+    ({'scheduleStartAt': iso(days=367)}, 'scheduleStartAt: Date must be within one year ahead and ten years back'),
+    ({'scheduleStartAt': iso(days=-3660)}, 'scheduleStartAt: Date must be within one year ahead and ten years back'),
+])
+def test_schedules_are_checked_as_the_reference_says(sim, changes, fragment):
+    text = message(sim.obs('POST', ALERTS_PATH, tile_alert(**changes)))
+    assert text.startswith('Body validation failed: ') and fragment in text, text
+    assert len(stored_alerts(sim)) == len(ALERTS)
+
+
+def test_a_start_is_stored_as_a_date_and_read_with_milliseconds(sim):
+    day = iso(days=2)[:-1]
+    assert create(sim, tile_alert(scheduleStartAt=day + 'Z'))['scheduleStartAt'] == day + '.000Z'
+    assert create(sim, tile_alert(scheduleStartAt=day + '.123456Z'))['scheduleStartAt'] == day + '.123Z'
+    assert create(sim, tile_alert(scheduleStartAt=iso(days=-3650 + 2)))['scheduleStartAt'].endswith('.000Z')
+    assert create(sim, tile_alert(scheduleStartAt=iso(days=364)))['scheduleStartAt'].endswith('.000Z')
+
+
+def test_a_put_that_sets_a_start_counts_the_kept_offset(sim):
+    body = tile_alert(dashboardId=DASHBOARD_GALLERY, tileId=gallery_tile('Cache hit ratio'), threshold=0.8, thresholdType='not_between',
+                      interval='15m', scheduleStartAt=iso(days=1))
+    text = message(sim.obs('PUT', '%s/%s' % (ALERTS_PATH, ALERT_BETWEEN), body))
+    assert text == 'Body validation failed: scheduleOffsetMinutes: Must be 0 when scheduleStartAt is set'
+    after = sim.obs('PUT', '%s/%s' % (ALERTS_PATH, ALERT_BETWEEN), dict(body, scheduleOffsetMinutes=0)).json()['data']
+    assert after['scheduleOffsetMinutes'] == 0 and after['scheduleStartAt'].endswith('.000Z')
+
+
+def test_every_fixture_alert_is_one_the_server_takes_back(sim):
+    """Each fixture alert, sent back as its read shows it, is valid (the legacy one needs a channel, as any PUT does)."""
+    sim.admin('PATCH', 'config', {'alert_read_form': 'current'})
+    for alert_id in ALERTS:
+        body = {key: value for key, value in read(sim, alert_id).items() if value is not None}
+        reply = sim.obs('PUT', '%s/%s' % (ALERTS_PATH, alert_id), body)
+        if alert_id == ALERT_LEGACY:
+            assert message(reply) == 'Body validation failed: channel: Provide either "channel" or "channels"'
+        else:
+            assert reply.status == 200, (alert_id, reply.text)
+
+
+@pytest.mark.parametrize('version, kept', [
+    ('2.36', {'channels', 'numConsecutiveWindows', 'note', 'thresholdMax', 'scheduleOffsetMinutes', 'scheduleStartAt'}),
+    ('2.30', {'numConsecutiveWindows', 'note', 'thresholdMax', 'scheduleOffsetMinutes', 'scheduleStartAt'}),
+    ('2.25', {'note', 'thresholdMax', 'scheduleOffsetMinutes', 'scheduleStartAt'}),
+    ('2.24', {'thresholdMax', 'scheduleOffsetMinutes', 'scheduleStartAt'}),
+    ('2.21', {'scheduleOffsetMinutes', 'scheduleStartAt'}),
+    ('2.18', set()),
+])
+def test_older_servers_drop_the_fields_they_do_not_know(sim, version, kept):
+    sim.admin('PATCH', 'config', {'alert_version': version})
+    era = {'channels': [hook(WEBHOOK_PAGER), hook(WEBHOOK_CHAT)], 'numConsecutiveWindows': 2, 'note': 'n', 'thresholdMax': 99,
+           'scheduleOffsetMinutes': 0, 'scheduleStartAt': iso(days=1)}
+    alert = create(sim, tile_alert(**era))
+    assert {key for key in era if key in alert} == kept
+    assert {key for key in era if key in read(sim, alert['id'])} == kept
+    # texts that a server keeps read null when unset; one that does not keep them never shows them
+    assert {key for key in ('note', 'numConsecutiveWindows') if key in read(sim, ALERTS[0])} == kept & {'note', 'numConsecutiveWindows'}
+    between = sim.obs('POST', ALERTS_PATH, tile_alert(thresholdType='between', thresholdMax=99))
+    assert between.status == 200 if 'thresholdMax' in kept else 'thresholdType: Invalid enum value' in message(between)
+    listing = sim.obs('GET', ALERTS_PATH).json()
+    assert ('meta' in listing) == (version >= '2.30')
+
+
+def test_legacy_alerts_read_with_no_channel_where_channels_are_known_and_as_stored_before(sim):
+    assert not {'channel', 'channels'} & set(read(sim, ALERT_LEGACY))
+    sim.admin('PATCH', 'config', {'alert_channels': False})
+    assert read(sim, ALERT_LEGACY)['channel'] == {'type': None} and 'channels' not in read(sim, ALERT_LEGACY)
+    sim.admin('PATCH', 'alerts/' + ALERT_LEGACY, {'channel': None})
+    sim.admin('PATCH', 'config', {'alert_version': '2.30'})
+    assert 'channel' not in read(sim, ALERT_LEGACY) and 'channels' not in read(sim, ALERT_LEGACY)
+    assert read(sim, ALERTS[0])['channel'] == hook('65d000000000000000000002') and 'channels' not in read(sim, ALERTS[0])

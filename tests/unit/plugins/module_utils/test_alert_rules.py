@@ -17,6 +17,7 @@ from ansible_collections.engine.cloud.plugins.module_utils.dashboard_rules impor
 
 HOOK_A, HOOK_B, HOOK_C = '65d000000000000000000001', '65d000000000000000000002', '65d000000000000000000003'
 DASHBOARD, TILE = '65a1b2c3d4e5f60718293a4b', '65f000000000000000000010'
+NOW = 1767225600  # 2026-01-01T00:00:00Z
 
 # An alert as the newest servers read it (channels known, teamId/dashboardId).
 NEW = {
@@ -35,7 +36,7 @@ SEARCH = {
     'id': '65c00000000000000000000a', 'name': 'Slow queries', 'message': None, 'note': 'see runbook', 'threshold': 1,
     'thresholdMax': 5, 'interval': '1h', 'thresholdType': 'between', 'source': 'saved_search', 'savedSearchId': '65f0000000000000000000aa',
     'groupBy': 'service', 'channel': {'type': 'webhook', 'webhookId': HOOK_C}, 'channels': [{'type': 'webhook', 'webhookId': HOOK_C}],
-    'numConsecutiveWindows': 3, 'scheduleOffsetMinutes': 5, 'scheduleStartAt': '2026-01-01T00:00:00.000Z',
+    'numConsecutiveWindows': 3, 'scheduleStartAt': '2026-01-01T00:00:00.000Z',
 }
 
 
@@ -62,7 +63,7 @@ def test_definition_of_a_saved_search_alert_keeps_its_range_and_schedule():
     assert alert_rules.definition(SEARCH) == dict(
         alert_id=SEARCH['id'], name='Slow queries', saved_search_id='65f0000000000000000000aa', group_by='service', threshold=1,
         threshold_type='between', threshold_max=5, interval='1h', note='see runbook', num_consecutive_windows=3,
-        schedule_offset_minutes=5, schedule_start_at='2026-01-01T00:00:00.000Z', channels=[HOOK_C])
+        schedule_start_at='2026-01-01T00:00:00.000Z', channels=[HOOK_C])
 
 
 def test_a_stored_maximum_of_a_kind_without_range_is_not_part_of_the_definition():
@@ -160,18 +161,32 @@ def test_after_an_update_the_read_back_plans_nothing(channels, alert, threshold)
     (dict(threshold_type='between', threshold=1), 'threshold_type=between needs threshold_max (the upper end of the range)'),
     (dict(threshold_type='not_between', threshold=5, threshold_max=4), 'threshold_max (4) must be at least threshold (5)'),
     (dict(threshold_type='above', threshold_max=4), 'threshold_max goes only with threshold_type between or not_between, got threshold_type=above'),
-    (dict(channels=[]), 'channels must hold 1 to 10 webhook ids, got 0'),
     (dict(channels=['65d%021d' % index for index in range(11)]), 'channels must hold 1 to 10 webhook ids, got 11'),
     (dict(channels=[HOOK_A, HOOK_B, HOOK_A]), 'channels must not name a webhook twice, got %s more than once' % HOOK_A),
     (dict(channels=[HOOK_A, ' ']), 'channels must not hold an empty webhook id'),
     (dict(name=''), 'name must be 1 to 512 characters long, got 0'),
     (dict(name='n' * 513), 'name must be 1 to 512 characters long, got 513'),
     (dict(note='n' * 4097), 'note must be 0 to 4096 characters long, got 4097'),
-    (dict(num_consecutive_windows=0), 'num_consecutive_windows must be at least 1, got 0'),
-    (dict(schedule_offset_minutes=-5), 'schedule_offset_minutes must be at least 0, got -5'),
+    (dict(num_consecutive_windows=-1), 'num_consecutive_windows must be at least 1 (0 removes it), got -1'),
+    (dict(schedule_offset_minutes=-5), 'schedule_offset_minutes must be 0 to 1439, got -5'),
+    (dict(schedule_offset_minutes=1440), 'schedule_offset_minutes must be 0 to 1439, got 1440'),
+    (dict(channels=['sre-pager']), "each of channels must be an object id of 24 hexadecimal digits, got 'sre-pager'"),
+    (dict(schedule_start_at='2026-01-01T00:00:00+02:00'), 'schedule_start_at must be a UTC date-time ending in Z'),
+    (dict(schedule_start_at='2026-01-01T00:00:00'), 'schedule_start_at must be a UTC date-time ending in Z'),
+    (dict(schedule_start_at='2026-01-01'), 'schedule_start_at must be a UTC date-time ending in Z'),
+    (dict(schedule_start_at='2026-02-30T00:00:00Z'), 'schedule_start_at must be a UTC date-time ending in Z'),
+    (dict(schedule_start_at='2027-01-02T00:00:00Z'), 'schedule_start_at must be within one year ahead and ten years back of now'),
+    (dict(schedule_start_at='2015-12-31T23:59:59Z'), 'schedule_start_at must be within one year ahead and ten years back of now'),
 ])
 def test_bad_options(given, message):
-    assert alert_rules.option_errors(params(**given)) == [message]
+    errors = alert_rules.option_errors(params(**given), now=NOW)
+    assert len(errors) == 1 and errors[0].startswith(message), errors
+
+
+def test_the_start_window_and_removing_values_are_fine():
+    for start in ('2027-01-01T00:00:00Z', '2016-01-01T00:00:00.000Z', '2026-01-01T00:00:00.123456Z', ''):
+        assert alert_rules.option_errors(params(schedule_start_at=start), now=NOW) == []
+    assert alert_rules.option_errors(params(num_consecutive_windows=0, group_by='', schedule_offset_minutes=1439), now=NOW) == []
 
 
 def test_ten_distinct_channels_and_a_range_are_fine():
@@ -192,9 +207,9 @@ def test_merged_rules_after_the_read():
 
 
 def test_one_channel_servers_refuse_several_channels_clearly():
-    assert alert_rules.channels_error(OLD, [HOOK_A]) is None
-    assert alert_rules.channels_error(NEW, [HOOK_A, HOOK_B]) is None
-    message = alert_rules.channels_error(OLD, [HOOK_A, HOOK_B])
+    assert alert_rules.channels_error([OLD], [HOOK_A]) is None
+    assert alert_rules.channels_error([NEW], [HOOK_A, HOOK_B]) is None
+    message = alert_rules.channels_error([NEW, OLD], [HOOK_A, HOOK_B])
     assert message == ('this server keeps one channel per alert (alert "High CPU" reads channel, and no channels), so channels cannot hold '
                        '2 webhooks (%s, %s): give one' % (HOOK_A, HOOK_B))
 
@@ -244,3 +259,79 @@ def test_only_line_stacked_bar_and_number_tiles_carry_alerts(tile, carries):
 def test_on_tile_reads_either_form_and_an_object_id_in_any_case():
     assert alert_rules.on_tile(NEW, DASHBOARD.upper(), TILE) and alert_rules.on_tile(OLD, DASHBOARD, TILE)
     assert not alert_rules.on_tile(NEW, DASHBOARD, 't-other') and not alert_rules.on_tile(SEARCH, DASHBOARD, TILE)
+
+
+# --- what the server keeps, as its reads show it ------------------------------------------------------
+
+def test_reads_prove_the_server_older_than_the_fields_they_do_not_show():
+    sent = alert_rules.body(alert_rules.merge(alert_rules.definition(SEARCH), params(), None))
+    assert alert_rules.era_errors(sent, [NEW, SEARCH]) == []
+    errors = alert_rules.era_errors(sent, [NEW, OLD])  # OLD reads neither note nor numConsecutiveWindows: before 2.25
+    assert [error.split(' needs')[0] for error in errors] == ['num_consecutive_windows', 'note']
+    assert errors[0] == ('num_consecutive_windows needs a server of version 2.30 or later, which keeps numConsecutiveWindows; this one is '
+                         'older (alert "High CPU" reads no note), so it would drop it and every run would send it again: leave '
+                         'num_consecutive_windows out')
+    no_windows = dict((key, value) for key, value in NEW.items() if key != 'numConsecutiveWindows')  # 2.25 to 2.29
+    assert [error.split(' needs')[0] for error in alert_rules.era_errors(sent, [no_windows])] == ['num_consecutive_windows']
+    # the schedule and thresholdMax show only when set: their absence proves nothing
+    assert alert_rules.era_errors(dict(scheduleStartAt='2026-01-01T00:00:00Z', scheduleOffsetMinutes=0), [OLD]) == []
+    assert alert_rules.older_than([NEW, SEARCH]) is None
+
+
+def test_the_answer_to_a_write_shows_what_the_server_dropped():
+    given = params(threshold=1, threshold_type='above', interval='5m', channels=[HOOK_A, HOOK_B], schedule_start_at='2026-01-01T00:00:00Z',
+                   schedule_offset_minutes=0)
+    sent = alert_rules.body(alert_rules.merge({}, given, dict(saved_search_id=SEARCH['savedSearchId'])))
+    answer = dict(OLD, scheduleOffsetMinutes=0)
+    assert alert_rules.dropped_errors(sent, answer) == [
+        'the server dropped scheduleStartAt: servers before version 2.21 do, so leave schedule_start_at out',
+        'the server kept the first of the channels only (servers before version 2.36 keep one): give one']
+    assert alert_rules.dropped_errors(sent, dict(NEW, scheduleStartAt='2026-01-01T00:00:00.000Z')) == []
+
+
+# --- removing, comparing the schedule, legacy alerts ----------------------------------------------------
+
+def test_removing_values_send_null_where_a_put_would_keep_the_field():
+    body, diff = alert_rules.plan(SEARCH, params(group_by='', schedule_start_at='', num_consecutive_windows=0), None)
+    assert body['groupBy'] is None and body['scheduleStartAt'] is None and 'numConsecutiveWindows' not in body
+    assert diff == dict(before=dict(groupBy='service', numConsecutiveWindows=3, scheduleStartAt='2026-01-01T00:00:00.000Z'),
+                        after=dict(groupBy=None, numConsecutiveWindows=None, scheduleStartAt=None))
+    removed = dict((key, value) for key, value in SEARCH.items() if key not in ('groupBy', 'scheduleStartAt', 'numConsecutiveWindows'))
+    assert alert_rules.plan(removed, params(group_by='', schedule_start_at='', num_consecutive_windows=0), None) == (None, None)
+    assert alert_rules.plan(dict(SEARCH, groupBy=''), params(**alert_rules.definition(dict(SEARCH, groupBy=''))), None) == (None, None)
+
+
+def test_a_start_compares_as_an_instant_and_no_offset_as_zero():
+    assert alert_rules.plan(SEARCH, params(schedule_start_at='2026-01-01T00:00:00Z'), None) == (None, None)
+    assert alert_rules.plan(SEARCH, params(schedule_start_at='2026-01-01T00:00:00.0009Z'), None) == (None, None)
+    assert alert_rules.plan(SEARCH, params(schedule_start_at='2026-01-01T00:00:01Z'), None)[0] is not None
+    assert alert_rules.plan(NEW, params(schedule_offset_minutes=0), None) == (None, None)
+    assert alert_rules.plan(dict(NEW, scheduleOffsetMinutes=0), params(schedule_offset_minutes=3), None)[0]['scheduleOffsetMinutes'] == 3
+
+
+@pytest.mark.parametrize('current, given, message', [
+    (NEW, dict(schedule_offset_minutes=5), 'schedule_offset_minutes (5) must be below the minutes of the interval (5m: 5)'),
+    (dict(NEW, scheduleOffsetMinutes=10, interval='15m'), dict(interval='1m'),
+     'schedule_offset_minutes (10) must be below the minutes of the interval (1m: 1)'),
+    (SEARCH, dict(schedule_offset_minutes=3), 'schedule_offset_minutes must be 0 when schedule_start_at is set'),
+])
+def test_the_schedule_rules_hold_for_the_alert_as_it_would_be(current, given, message):
+    errors = alert_rules.merged_errors(alert_rules.merge(alert_rules.definition(current), params(**given), None), params(**given), False)
+    assert len(errors) == 1 and errors[0].startswith(message), errors
+
+
+LEGACY = dict((key, value) for key, value in SEARCH.items() if key not in ('channel', 'channels'))
+
+
+def test_a_legacy_alert_without_channels_feeds_back_and_any_write_of_it_needs_channels():
+    definition = alert_rules.definition(LEGACY)
+    assert definition['channels'] == [] and alert_rules.option_errors(params(**definition), now=NOW) == []
+    assert alert_rules.plan(LEGACY, params(**definition), None) == (None, None)
+    body = alert_rules.plan(LEGACY, params(**dict(definition, threshold=2)), None)[0]
+    assert alert_rules.write_errors(LEGACY, body) == (
+        'alert "Slow queries" has no channel (a legacy alert, made before alerts needed one), and the API refuses any write without one: '
+        'give channels (1 to 10 webhook ids) with this change. Nothing was sent')
+    assert alert_rules.write_errors(LEGACY, alert_rules.plan(LEGACY, params(threshold=2, channels=[HOOK_A]), None)[0]) is None
+    assert alert_rules.merged_errors(alert_rules.merge({}, params(channels=[], threshold=1, threshold_type='above', interval='1m'),
+                                                       dict(saved_search_id='65f0000000000000000000aa')), params(), True) == [
+        'creating alert null needs channels']
