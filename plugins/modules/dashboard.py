@@ -66,12 +66,7 @@ options:
       - The whole list of tiles. A tile left out is removed (with its alerts, see O(allow_alert_deletion)). Left out,
         the current tiles are kept. The order of the list does not matter (a tile's place is O(tiles[].x) and
         O(tiles[].y)).
-      - The API leaves tiles whose query language is PromQL out of every read, so no client can send them back, and a
-        PromQL tile of the task would be sent again with a new id on every run; such a tile fails before any request.
-        An update (a change of any option) drops the PromQL tiles made elsewhere, and their alerts; the module names
-        those alerts as it does for a removed tile.
-      - Left out, the tiles are neither compared nor changed; an update of the name or the tags sends them back as read,
-        each with its id.
+      - A PromQL tile fails before any request (see the notes).
     type: list
     elements: dict
     suboptions:
@@ -190,22 +185,7 @@ options:
         description:
           - The tile in the API's config form, as the API writes it (camelCase), for example a number tile with
             C(displayType), C(sourceId) and C(select) (a list of one C(aggFn)).
-          - C(displayType) is one of V(line), V(stacked_bar), V(table), V(number), V(pie), V(bar), V(heatmap),
-            V(search), V(markdown), V(event_patterns). A chart has C(select) (1 to 20 items; V(number), V(pie) and
-            V(bar) exactly 1, a V(number) tile with C(formulas) more); C(asRatio) needs exactly 2. A C(select) item's
-            C(valueExpression) is refused with C(count) and required otherwise; C(level) goes only with C(quantile),
-            at 0.5, 0.9, 0.95 or 0.99; C(groupBy) is one string, the fields joined by commas.
-          - Only the keys of the server's config schema for the display type are taken (the server drops any other, so
-            it could never compare) - C(displayType), C(sourceId), C(select), C(groupBy), C(numberFormat) for every chart;
-            C(asRatio) (line, stacked_bar, table), C(fillNulls) (line, stacked_bar), C(fitYAxisToData) and
-            C(compareToPreviousPeriod) (line), C(alignDateRangeToGranularity) and C(seriesLimit) (line, stacked_bar),
-            C(formulas) (line, stacked_bar, table, number), C(showOperandSeries) (line, stacked_bar, table), C(having),
-            C(orderBy), C(groupByColumnsOnLeft) and C(onClick) (table), C(color), C(colorRules) and C(backgroundChart)
-            (number), C(orderBy) and C(limit) (pie, bar); raw SQL tiles (C(configType=sql) with C(connectionId) and
-            C(sqlTemplate), no C(select) needed) for line, stacked_bar, table, number, pie and bar; C(select),
-            C(where), C(whereLanguage) for search; C(markdown) for markdown. A C(select) item takes C(aggFn),
-            C(valueExpression), C(alias), C(level), C(where), C(whereLanguage), C(numberFormat), C(metricType),
-            C(metricName), C(periodAggFn), and on a heatmap C(countExpression) and C(heatmapScaleType).
+          - Only the keys of the server's config schema for the display type are taken (see the notes).
           - Exactly one of O(tiles[].series) and O(tiles[].config).
         type: dict
   allow_alert_deletion:
@@ -260,6 +240,28 @@ notes:
   - How a read shows a series - a V(number) series with its first item and no C(groupBy), a V(search) series with its
     fields joined by C(", "), C(alias) and C(metricName) only when not empty, C(level) only for C(quantile) at 0.5, 0.9,
     0.95 or 0.99 - is how the module compares it.
+  - With O(tiles) left out, the tiles are neither compared nor changed; an update of the name or the tags sends them
+    back as read, each with its id.
+  - The API leaves tiles whose query language is PromQL out of every read, so no client can send them back, and a
+    PromQL tile of the task would be sent again with a new id on every run; such a tile fails before any request. An
+    update (a change of any option) drops the PromQL tiles made elsewhere, and their alerts; the module names those
+    alerts as it does for a removed tile.
+  - A config tile's C(displayType) is one of V(line), V(stacked_bar), V(table), V(number), V(pie), V(bar), V(heatmap),
+    V(search), V(markdown), V(event_patterns). A chart has C(select) (1 to 20 items; V(number), V(pie) and V(bar)
+    exactly 1, a V(number) tile with C(formulas) more); C(asRatio) needs exactly 2. A C(select) item's
+    C(valueExpression) is refused with C(count) and required otherwise; C(level) goes only with C(quantile), at 0.5,
+    0.9, 0.95 or 0.99; C(groupBy) is one string, the fields joined by commas.
+  - Only the keys of the server's config schema for the display type are taken in O(tiles[].config) (the server drops
+    any other, so it could never compare) - C(displayType), C(sourceId), C(select), C(groupBy), C(numberFormat) for
+    every chart; C(asRatio) (line, stacked_bar, table), C(fillNulls) (line, stacked_bar), C(fitYAxisToData) and
+    C(compareToPreviousPeriod) (line), C(alignDateRangeToGranularity) and C(seriesLimit) (line, stacked_bar),
+    C(formulas) (line, stacked_bar, table, number), C(showOperandSeries) (line, stacked_bar, table), C(having),
+    C(orderBy), C(groupByColumnsOnLeft) and C(onClick) (table), C(color), C(colorRules) and C(backgroundChart)
+    (number), C(orderBy) and C(limit) (pie, bar); raw SQL tiles (C(configType=sql) with C(connectionId) and
+    C(sqlTemplate), no C(select) needed) for line, stacked_bar, table, number, pie and bar; C(select), C(where),
+    C(whereLanguage) for search; C(markdown) for markdown. A C(select) item takes C(aggFn), C(valueExpression),
+    C(alias), C(level), C(where), C(whereLanguage), C(numberFormat), C(metricType), C(metricName), C(periodAggFn), and
+    on a heatmap C(countExpression) and C(heatmapScaleType).
   - The API has no version or ETag on dashboards; the last writer wins.
 seealso:
   - module: engine.cloud.dashboard_info
