@@ -219,10 +219,10 @@ keyed_groups:
 
 import re
 from collections import Counter
+from urllib.parse import urlencode
 
 from ansible.errors import AnsibleError
 from ansible.module_utils.common.text.converters import to_text
-from ansible.module_utils.six.moves.urllib.parse import urlencode
 from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructable
 from ansible.utils.unsafe_proxy import wrap_var
 from ansible.utils.vars import combine_vars
