@@ -41,7 +41,14 @@ def build_server(args):
     if args.tls_cert:
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(args.tls_cert, args.tls_key)
-    return SimulatorServer((args.host, args.port), store, context, args.quiet)
+    try:
+        return SimulatorServer((args.host, args.port), store, context, args.quiet)
+    except OSError as error:
+        raise CannotListen('simulator: cannot listen on %s:%d: %s' % (args.host, args.port, error.strerror or error))
+
+
+class CannotListen(Exception):
+    """The address cannot be bound (a busy port, a host that is not this machine's)."""
 
 
 STOP_SIGNALS = {signal.SIGTERM, signal.SIGINT}
@@ -74,8 +81,8 @@ def main(argv=None):
     signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
     try:
         server = build_server(args)
-    except OSError as error:
-        sys.stderr.write('simulator: cannot listen on %s:%d: %s\n' % (args.host, args.port, error.strerror or error))
+    except CannotListen as error:
+        sys.stderr.write('%s\n' % error)
         return CANNOT_LISTEN
     worker = threading.Thread(target=server.serve_forever, kwargs={'poll_interval': 0.1}, name='simulator', daemon=True)
     worker.start()
