@@ -112,17 +112,19 @@ install: build
 	ANSIBLE_COLLECTIONS_PATH=$(ROOT)/.collections ansible-galaxy collection install -p .collections --force $(TARBALL)
 	@echo "install: for ansible and ansible-playbook to find it: export ANSIBLE_COLLECTIONS_PATH=$(ROOT)/.collections"
 
-# The simulator in the foreground, to try playbooks by hand against it: the exports it prints point
-# the modules at it with the fixture's credentials (tests/simulator/fixture_ids.py).
+# The simulator in the foreground, to try playbooks by hand against it. Once it listens, it prints what
+# the getting-started guide's second shell runs: the venv, the collections path (and no warnings about
+# the inventory that an ad-hoc run on localhost does not need), and the exports that point the modules
+# at it with the fixture's credentials (tests/simulator/fixture_ids.py). A busy port fails naming SIM_PORT.
 SIM_PORT ?= 8080
-SIM_EXPORTS = from tests.simulator import fixture_ids as f; url = "http://127.0.0.1:$(SIM_PORT)"; \
-	print("simulator: both APIs at %s until Ctrl-C. In another shell:" % url); \
-	print("export ENGINE_CLOUD_API_URL=%s ENGINE_OBSERVABILITY_URL=%s" % (url, url)); \
-	print("export ENGINE_CLOUD_KEY_ID=%s ENGINE_CLOUD_KEY_SECRET=%s" % (f.KEY_ID, f.KEY_SECRET)); \
-	print("export ENGINE_CLOUD_ORGANIZATION_ID=%s ENGINE_OBSERVABILITY_TOKEN=%s" % (f.ORGANIZATION, f.TOKEN))
 simulator: venv
-	@python -c '$(SIM_EXPORTS)'
-	@exec python -m tests.simulator --host 127.0.0.1 --port $(SIM_PORT)
+	@python -m tests.simulator --host 127.0.0.1 --port $(SIM_PORT) \
+	    --say "simulator: both APIs at http://127.0.0.1:$(SIM_PORT) until Ctrl-C. In another shell, in this directory:" \
+	    --say '. .venv/bin/activate' \
+	    --say 'export ANSIBLE_COLLECTIONS_PATH=$$PWD/.collections ANSIBLE_LOCALHOST_WARNING=false ANSIBLE_INVENTORY_UNPARSED_WARNING=false' \
+	    --exports || { status=$$?; if [ $$status -eq 3 ]; then \
+	    echo "simulator: port $(SIM_PORT) is in use; stop what listens there, or choose another: make simulator SIM_PORT=$$(( $(SIM_PORT) + 1 ))" >&2; \
+	    fi; exit $$status; }
 
 # sanity, lint and units each work on a private layout copy (the same copy `make layout` makes,
 # but in a mktemp directory, removed afterwards): several people share this working tree, and two

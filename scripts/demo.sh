@@ -2,7 +2,7 @@
 # The demo tour (make demo): start the simulator on a free port of 127.0.0.1, run
 # playbooks/demo.yml against it with the collection installed in .collections/ (make install
 # put it there; COLLECTIONS=DIR for another place), stop the simulator whatever happens.
-# Exit status: ansible-playbook's.
+# Exit status: ansible-playbook's, or 1 when the demo did not write its export (build/demo/).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -43,4 +43,12 @@ export ANSIBLE_LOCALHOST_WARNING=false
 export ANSIBLE_INVENTORY_UNPARSED_WARNING=false
 
 cd "$root"
+# The demo writes every dashboard and alert to this file under the clone and keeps it (demo/dashboards.yml).
+export_file=build/demo/dashboards-and-alerts.yml
+rm -f "$export_file"
 ansible-playbook playbooks/demo.yml "$@"
+if [ ! -s "$export_file" ]; then
+    echo "demo: the export $export_file was not written" >&2
+    exit 1
+fi
+echo "demo: every dashboard and alert, as definitions, is in $export_file"

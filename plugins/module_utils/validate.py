@@ -25,10 +25,18 @@ _OBJECT_ID = re.compile(r'^[0-9a-fA-F]{24}\Z')
 API_PATHS = ('/v1', '/api/v2')
 
 
+# How to find the id an option wants, for its error message.
+UUID_HINTS = {
+    'service_id': 'engine.cloud.service_info with name returns the id of a service of that name',
+    'pipe_id': 'engine.cloud.pipe_info with service_id and name returns the id of a pipe of that name',
+}
+
+
 def uuid(option, value):
     if value is None or _UUID.match(value):
         return None
-    return '%s must be a UUID (8-4-4-4-12 hexadecimal digits), got %r' % (option, value)
+    hint = UUID_HINTS.get(option)
+    return '%s must be a UUID (8-4-4-4-12 hexadecimal digits), got %r%s' % (option, value, '; ' + hint if hint else '')
 
 
 def object_id(option, value):

@@ -10,11 +10,12 @@ __metaclass__ = type
 
 DOCUMENTATION = r'''
 module: pipe_info
-short_description: Read an ingestion pipe, or list a service's pipes
+short_description: Read an ingestion pipe, by id or by name, or list a service's pipes
 version_added: 0.1.0
 description:
   - Returns one ingestion pipe of a database service as the cloud management API describes it.
-  - Without O(pipe_id), returns every pipe of the service, from one request.
+  - With O(name) instead of O(pipe_id), finds the pipe of that name in the service's list (one request).
+  - Without O(pipe_id) and O(name), returns every pipe of the service, from one request.
   - Secret-bearing fields of the pipes, such as C(source.objectStorage.connectionString), are masked;
     their real values appear in no result, warning, error or log line.
 author:
@@ -23,8 +24,17 @@ options:
   pipe_id:
     description:
       - UUID of the pipe.
-      - Without it, the module lists every pipe of the service (one request) and returns them as RV(pipes).
+      - Without it (and without O(name)), the module lists every pipe of the service (one request) and returns them
+        as RV(pipes).
     type: str
+  name:
+    description:
+      - Name of the pipe to read, instead of O(pipe_id). One request lists the service's pipes; the one of that name
+        is returned as RV(pipe).
+      - When no pipe has the name, the task fails and lists the names there are; when several have it, the task
+        fails and lists their ids (give O(pipe_id) then).
+    type: str
+    version_added: 0.2.0
 extends_documentation_fragment:
   - engine.cloud.cloud
   - engine.cloud.cloud.SERVICE_ID
@@ -49,6 +59,16 @@ EXAMPLES = r'''
   ansible.builtin.debug:
     msg: "{{ result.pipe.name }} is {{ result.pipe.state }}, reading {{ result.pipe.source.objectStorage.url }}"
 
+- name: Find a pipe by its name (one list request)
+  engine.cloud.pipe_info:
+    service_id: 3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e51
+    name: orders-kafka
+  register: kafka
+
+- name: Show its id
+  ansible.builtin.debug:
+    msg: "{{ kafka.pipe.id }}"
+
 - name: List every pipe of the service
   engine.cloud.pipe_info:
     service_id: 3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e51
@@ -63,7 +83,7 @@ RETURN = r'''
 pipes:
   description:
     - Every pipe of the service, as the API lists them; each element has the keys of RV(pipe), masked in the same way.
-  returned: when O(pipe_id) is not set
+  returned: when neither O(pipe_id) nor O(name) is set
   type: list
   elements: dict
   version_added: 0.1.0
@@ -73,7 +93,7 @@ pipes:
 pipe:
   description:
     - The pipe, as the API returns it, with secret-bearing values (for example C(connectionString)) replaced by C(********).
-  returned: when O(pipe_id) is set
+  returned: when O(pipe_id) or O(name) is set
   type: dict
   contains:
     id:
@@ -129,11 +149,18 @@ pipe:
       sample: "2024-09-15T16:45:10Z"
 '''
 
+from ansible_collections.engine.cloud.plugins.module_utils.by_name import one_named
 from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule
 
 
 def main():
-    module = CloudModule(dict(pipe_id=dict(type='str')), uuid_options=('pipe_id',))
+    module = CloudModule(dict(pipe_id=dict(type='str'), name=dict(type='str')), uuid_options=('pipe_id',),
+                         mutually_exclusive=[('pipe_id', 'name')])
+    if module.params['name'] is not None:
+        pipe, error = one_named(module.read('pipes'), module.params['name'], 'pipe', 'pipe_id')
+        if error:
+            module.fail(error)
+        module.exit(pipe=pipe)
     if module.params['pipe_id'] is None:
         module.exit(pipes=module.read('pipes'))
     module.exit(pipe=module.read('pipes', module.params['pipe_id']))

@@ -10,11 +10,12 @@ __metaclass__ = type
 
 DOCUMENTATION = r'''
 module: service_info
-short_description: Read a database service, or list them all
+short_description: Read a database service, by id or by name, or list them all
 version_added: 0.1.0
 description:
   - Returns one database service of an organization as the cloud management API describes it.
-  - Without O(service_id), returns every service of the organization, from one request.
+  - With O(name) instead of O(service_id), finds the service of that name in the list (one request).
+  - Without O(service_id) and O(name), returns every service of the organization, from one request.
 author:
   - engine.cloud contributors (@engine-cloud)
 options:
@@ -23,9 +24,17 @@ options:
       - UUID of the service to read.
       - Without it, the module lists every service of the organization (one request) and returns them as RV(services).
     required: false
+  name:
+    description:
+      - Name of the service to read, instead of O(service_id). One request lists the services; the one of that name
+        is returned as RV(service) (a deleted service that the list still shows does not count).
+      - When no service has the name, the task fails and lists the names there are; when several have it, the task
+        fails and lists their ids (give O(service_id) then).
+    type: str
+    version_added: 0.2.0
   tags:
     description:
-      - In list mode (without O(service_id)), only the services that have every one of these tags, as a dict of tag key
+      - In list mode (without O(service_id) and O(name)), only the services that have every one of these tags, as a dict of tag key
         to value. A key whose value is V(null) (C(~)) matches the tag with any value, and a tag without a value.
     type: dict
     version_added: 0.1.0
@@ -42,7 +51,7 @@ notes:
     whatever way the API combines several filters.
   - O(tags) - keys are 1 to 128, values 1 to 256 letters, digits, C(.), C(_) or C(-), as tags have them; values match
     exactly (case-sensitive).
-  - O(tags) - cannot be used with O(service_id).
+  - O(tags) - cannot be used with O(service_id) or O(name).
 seealso:
   - module: engine.cloud.service
   - module: engine.cloud.service_scaling
@@ -58,6 +67,15 @@ EXAMPLES = r'''
 - name: Show its state
   ansible.builtin.debug:
     msg: "{{ result.service.name }} is {{ result.service.state }}"
+
+- name: Find a service by its name (one list request)
+  engine.cloud.service_info:
+    name: prod-analytics
+  register: by_name
+
+- name: Show its id
+  ansible.builtin.debug:
+    msg: "{{ by_name.service.id }}"
 
 - name: List every service of the organization
   engine.cloud.service_info:
@@ -84,7 +102,7 @@ services:
   description:
     - Every service of the organization, as the API lists them; each element has the keys of RV(service).
     - With O(tags), only the services that have those tags.
-  returned: when O(service_id) is not set
+  returned: when neither O(service_id) nor O(name) is set
   type: list
   elements: dict
   version_added: 0.1.0
@@ -92,8 +110,8 @@ services:
     - {id: 3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e51, name: prod-analytics, state: running, tier: production}
     - {id: 3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e52, name: dev-sandbox, state: stopped, tier: development}
 service:
-  description: The service, as the API returns it.
-  returned: when O(service_id) is set
+  description: The service, as the API returns it (with O(name), as the list shows it).
+  returned: when O(service_id) or O(name) is set
   type: dict
   contains:
     id:
@@ -181,15 +199,23 @@ service:
 '''
 
 from ansible_collections.engine.cloud.plugins.module_utils import service_filter
+from ansible_collections.engine.cloud.plugins.module_utils.by_name import one_named
 from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule
+from ansible_collections.engine.cloud.plugins.module_utils.service_rules import TERMINAL
 
 
 def main():
-    module = CloudModule(dict(tags=dict(type='dict')), service_id_required=False)
+    module = CloudModule(dict(name=dict(type='str'), tags=dict(type='dict')), service_id_required=False,
+                         mutually_exclusive=[('service_id', 'name')])
     tags, errors = service_filter.check_tag_filter('tags', module.params['tags'])
-    if module.params['tags'] is not None and module.params['service_id'] is not None:
-        errors.append('tags filters the list of services: use it without service_id')
+    if module.params['tags'] is not None and (module.params['service_id'] or module.params['name']) is not None:
+        errors.append('tags filters the list of services: use it without service_id and name')
     module.fail_on_errors(*errors)
+    if module.params['name'] is not None:
+        service, error = one_named(module.list_services(), module.params['name'], 'service', 'service_id', gone=TERMINAL)
+        if error:
+            module.fail(error)
+        module.exit(service=service)
     if module.params['service_id'] is None:
         module.exit(services=module.list_services(tags))
     module.exit(service=module.read())

@@ -107,12 +107,19 @@ def test_the_simulator_steps_work_as_written(tmp_path):
                                  stderr=subprocess.STDOUT, universal_newlines=True, start_new_session=True)
     try:
         printed = wait_for_output(simulator, 'simulator listening on')
-        exports = [line.replace('127.0.0.1:8080', '127.0.0.1:%d' % port) for line in second if line.startswith('export ENGINE_')]
-        assert exports == [line for line in printed if line.startswith('export ')], 'the guide and make simulator disagree'
+        # make simulator prints every line of the second shell but the ad-hoc run, once it listens.
+        setup_lines = [line.replace('127.0.0.1:8080', '127.0.0.1:%d' % port) for line in second[:-1]]
+        assert setup_lines == [line for line in printed if line.startswith(('. ', 'export '))], 'the guide and make simulator disagree'
 
         shell = run([line.replace('127.0.0.1:8080', '127.0.0.1:%d' % port) for line in second], str(clone), env, timeout=300)
         assert shell.returncode == 0, shell.stdout[-4000:]
         assert 'localhost | SUCCESS' in shell.stdout and '"name": "prod-analytics"' in shell.stdout, shell.stdout[-4000:]
+        assert '[WARNING]' not in shell.stdout, shell.stdout[-4000:]
+
+        # A second make simulator on the busy port fails at once, naming SIM_PORT, and prints no export.
+        busy = run([SIMULATOR], str(clone), env, timeout=120)
+        assert busy.returncode != 0 and 'port %d is in use' % port in busy.stdout and 'SIM_PORT=' in busy.stdout, busy.stdout
+        assert 'Traceback' not in busy.stdout and 'export ' not in busy.stdout, busy.stdout
         log = admin_call('http://127.0.0.1:%d/_admin' % port, 'GET', 'requests')['requests']
         seen = [(entry['method'], entry['path'], entry['status']) for entry in log]
         assert len(seen) == 1 and seen[0][0] == 'GET' and seen[0][1].endswith(second[-1].rsplit('=', 1)[1]) and seen[0][2] == 200, seen

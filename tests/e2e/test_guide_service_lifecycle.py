@@ -39,6 +39,17 @@ def playbooks():
     return dict((caption, '\n'.join(line[3:] for line in block.splitlines()) + '\n') for caption, block in found)
 
 
+def run_lines():
+    """Every ``ansible-playbook ...`` command the guide prints, as argument lists."""
+    with open(GUIDE) as handle:
+        return [line.split() for line in re.findall(r'``(ansible-playbook [^`]+)``', handle.read())]
+
+
+def as_run_here(argv):
+    """A printed command line as this test runs it: the vault password from a file (nobody types it here)."""
+    return [('--vault-password-file=vault-pass' if arg == '--ask-vault-pass' else arg) for arg in argv[1:]]
+
+
 def hashes(password):
     data = password.encode('utf-8')
     return {'newPasswordHash': base64.b64encode(hashlib.sha256(data).digest()).decode('ascii'),
@@ -50,6 +61,12 @@ def test_the_guide_prints_three_playbooks():
     assert sorted(books) == ['analytics.yml', 'reporting.yml', 'staging.yml']
     for text in books.values():
         assert isinstance(yaml.safe_load(text), list)
+
+
+def test_the_guide_prints_how_to_run_the_playbooks_of_a_shell():
+    # staging.yml runs from an AWX job template (the guide's last section) with a Vault credential.
+    assert [argv[1] for argv in run_lines()] == ['analytics.yml', 'analytics.yml', 'reporting.yml']
+    assert all('--ask-vault-pass' in argv for argv in run_lines())
 
 
 @pytest.fixture
@@ -72,15 +89,18 @@ def project(tmp_path, simulator, collections_path):
                       ENGINE_CLOUD_KEY_SECRET=connection['api_key_secret'], ENGINE_CLOUD_ORGANIZATION_ID=connection['organization_id'])
 
     def run(name, *extra):
+        """The guide's run line of the playbook name (the first one printed, or -v with the vault file for one
+        without, staging.yml), with extra arguments; its request log (and its output as run.output)."""
+        printed = next((as_run_here(argv) for argv in run_lines() if argv[1] == name), ['-v', '--vault-password-file=vault-pass', name])
         simulator.clear_requests()
-        done = subprocess.run([os.path.join(bindir, 'ansible-playbook'), '-i', 'localhost,', '-v', '--vault-password-file',
-                               'vault-pass', name] + list(extra), cwd=str(tmp_path), env=env, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, universal_newlines=True, check=False)
+        done = subprocess.run([os.path.join(bindir, 'ansible-playbook')] + printed + list(extra), cwd=str(tmp_path), env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True, check=False)
         assert done.returncode == 0, done.stdout[-6000:]
         assert PASSWORD not in done.stdout
         log = simulator.requests()
         assert [entry for entry in log if entry['status'] >= 400 and entry['method'] != 'GET'] == []
         assert PASSWORD not in str(log)
+        run.output = done.stdout
         return log
 
     run.path = tmp_path
@@ -99,6 +119,13 @@ def test_analytics_is_created_once_with_its_vault_password(project):
     assert created[0][2]['name'] == 'analytics-eu' and created[0][2]['tags'] == tags
     assert created[1][1].endswith('/password') and created[1][2] == hashes(PASSWORD)
     assert writes(project('analytics.yml')) == []
+
+
+def test_analytics_in_check_mode_with_diff_as_the_guide_suggests_sends_no_write(project):
+    [check] = [argv for argv in run_lines() if '--check' in argv]
+    assert check == run_lines()[0] + ['--check', '--diff']
+    assert writes(project('analytics.yml', '--check', '--diff')) == []
+    assert '"name": "analytics-eu"' in project.output and 'changed=1' in project.output, project.output[-4000:]
 
 
 def test_reporting_keeps_the_generated_password_in_a_private_file(project, simulator):

@@ -7,6 +7,7 @@ import ssl
 import sys
 import threading
 
+from . import fixture_ids
 from .server import SimulatorServer
 from .state import DEFAULT_FIXTURES, Store
 
@@ -24,6 +25,9 @@ def parse_args(argv):
     parser.add_argument('--tls-cert', help='PEM certificate: serve HTTPS')
     parser.add_argument('--tls-key', help='PEM private key for --tls-cert')
     parser.add_argument('--quiet', action='store_true', help='do not log requests to stderr')
+    parser.add_argument('--say', action='append', default=[], help='a line to print once listening (repeatable)')
+    parser.add_argument('--exports', action='store_true',
+                        help="once listening, print the shell exports that point the modules at it with the fixture's credentials")
     args = parser.parse_args(argv)
     if bool(args.tls_cert) != bool(args.tls_key):
         parser.error('--tls-cert and --tls-key go together')
@@ -37,10 +41,26 @@ def build_server(args):
     if args.tls_cert:
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(args.tls_cert, args.tls_key)
-    return SimulatorServer((args.host, args.port), store, context, args.quiet)
+    try:
+        return SimulatorServer((args.host, args.port), store, context, args.quiet)
+    except OSError as error:
+        raise CannotListen('simulator: cannot listen on %s:%d: %s' % (args.host, args.port, error.strerror or error))
+
+
+class CannotListen(Exception):
+    """The address cannot be bound (a busy port, a host that is not this machine's)."""
 
 
 STOP_SIGNALS = {signal.SIGTERM, signal.SIGINT}
+# The exit status when the address cannot be bound (a busy port): make simulator names SIM_PORT then.
+CANNOT_LISTEN = 3
+
+
+def exports(url):
+    """The shell lines that point the modules at the simulator at url, with the fixture's credentials."""
+    return ['export ENGINE_CLOUD_API_URL=%s ENGINE_OBSERVABILITY_URL=%s' % (url, url),
+            'export ENGINE_CLOUD_KEY_ID=%s ENGINE_CLOUD_KEY_SECRET=%s' % (fixture_ids.KEY_ID, fixture_ids.KEY_SECRET),
+            'export ENGINE_CLOUD_ORGANIZATION_ID=%s ENGINE_OBSERVABILITY_TOKEN=%s' % (fixture_ids.ORGANIZATION, fixture_ids.TOKEN)]
 
 
 def write_port_file(path, port):
@@ -59,15 +79,23 @@ def main(argv=None):
     # event's own lock when a second SIGTERM came during the first set(): make forwards SIGTERM to
     # its child, which got one from the process group already (make simulator hung one time in a few).
     signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
-    server = build_server(args)
+    try:
+        server = build_server(args)
+    except CannotListen as error:
+        sys.stderr.write('%s\n' % error)
+        return CANNOT_LISTEN
     worker = threading.Thread(target=server.serve_forever, kwargs={'poll_interval': 0.1}, name='simulator', daemon=True)
     worker.start()
     port = server.server_address[1]
     if args.port_file:
         write_port_file(args.port_file, port)
+    url = '%s://%s:%d' % ('https' if args.tls_cert else 'http', args.host, port)
+    lines = args.say + (exports(url) if args.exports else [])
+    if lines:
+        sys.stdout.write(''.join(line + '\n' for line in lines))
+        sys.stdout.flush()
     if not args.quiet:
-        scheme = 'https' if args.tls_cert else 'http'
-        sys.stderr.write('simulator listening on %s://%s:%d\n' % (scheme, args.host, port))
+        sys.stderr.write('simulator listening on %s\n' % url)
     signal.sigwait(STOP_SIGNALS)
     server.shutdown()
     server.server_close()

@@ -221,9 +221,9 @@ def test_counts_are_strings_and_averages_numbers(sim):
 
 
 def test_gaps_leave_out_rows_and_keys(sim):
-    body = series_body(series_item(), series_item(agg='max', field='cpu.usage'), start=T0, end=T0 + 100 * HOUR, granularity='1h')
+    body = series_body(series_item(), series_item(agg='max', field='cpu.usage'), start=T0, end=T0 + 300 * HOUR, granularity='1h')
     rows = rows_of(sim, body)
-    grid = set(range(T0 // HOUR * HOUR, T0 + 100 * HOUR, HOUR))
+    grid = set(range(T0 // HOUR * HOUR, T0 + 300 * HOUR, HOUR))
     assert {row['ts_bucket'] for row in rows} < grid  # some buckets have no row at all
     assert any('series_0.data' not in row for row in rows) and any('series_1.data' not in row for row in rows)
     assert all('series_0.data' in row or 'series_1.data' in row for row in rows)
@@ -234,6 +234,30 @@ def test_data_is_deterministic_and_depends_on_the_query(sim):
     assert rows_of(sim, body) == rows_of(sim, body)
     assert rows_of(sim, body) != rows_of(sim, series_body(series_item(where='level:warn'), granularity='1m'))
     assert rows_of(sim, body) != rows_of(sim, series_body(series_item(where='level:error', source=SOURCE_LOGS), granularity='1m'))
+
+
+@pytest.mark.parametrize('narrow, wide', [
+    ('service:prod-analytics AND status:error', 'service:prod-analytics'),
+    ('service:prod-analytics status:error', 'service:prod-analytics'),
+    ('level:error AND (host:a OR host:b)', 'level:error'),
+    ('NOT level:info AND service:"reporting replica"', 'service:"reporting replica"'),
+])
+def test_counts_are_coherent_a_narrower_where_never_counts_more(sim, narrow, wide):
+    for agg in ('count', 'count_distinct'):
+        body = series_body(series_item(agg=agg, where=narrow, group_by=['host']), series_item(agg=agg, where=wide, group_by=['host']),
+                           start=T0, end=T0 + 24 * HOUR, granularity='5m')
+        rows = rows_of(sim, body)
+        # A bucket has data for both or for neither: the where does not decide whether there were events.
+        assert rows and all(('series_0.data' in row) == ('series_1.data' in row) for row in rows)
+        assert all(int(row['series_0.data']) <= int(row['series_1.data']) for row in rows if 'series_0.data' in row)
+
+
+def test_errors_are_under_one_percent_as_the_discovery_guide_gate_expects(sim):
+    body = series_body(series_item(where='service:prod-analytics AND status:error'), series_item(where='service:prod-analytics'),
+                       start=T0, end=T0 + 7 * 24 * HOUR, granularity='15m')
+    rows = rows_of(sim, body)
+    failed, total = (sum(int(row.get('series_%d.data' % index, 0)) for row in rows) for index in (0, 1))
+    assert 0 < failed < 0.01 * total
 
 
 @pytest.mark.parametrize('span_ms, step_ms', [

@@ -4,7 +4,8 @@
 # playbooks/inventory/engine_cloud.yml, the connection in ENGINE_CLOUD_* as AWX injects it.
 # From the simulator's log: a service tagged nightly-stop=no is not stopped; --check stops
 # nothing; the run stops exactly the running development services; a second run changes nothing; a
-# softdeleted development service of a live one's name is no host (never read) and takes no name.
+# softdeleted development service of a live one's name is no host (never read) and takes no name;
+# a source that fails or lists no host of the pattern fails the job.
 set -eu -o pipefail
 
 # ansible-test passes integration_config.yml to role targets only; script targets read it here.
@@ -45,7 +46,30 @@ nightly() {
     ansible-playbook -i "$source" engine.cloud.nightly_stop_development "$@" | tee "$work/nightly.log"
 }
 
+# must_fail NEEDLE... -- ARGS: the job with ARGS exits non-zero and its output holds every NEEDLE. With
+# Ansible's default, a pattern that matches no host is a warning (ansible-test makes it an error).
+must_fail() {
+    local needles=()
+    while [ "$1" != -- ]; do needles+=("$1"); shift; done
+    shift
+    if ANSIBLE_HOST_PATTERN_MISMATCH=warning ansible-playbook "$@" engine.cloud.nightly_stop_development > "$work/failed.log" 2>&1; then
+        cat "$work/failed.log"; echo "playbook_nightly_stop: the job exited 0 with $*" >&2; exit 1
+    fi
+    for needle in "${needles[@]}"; do
+        grep -qF "$needle" "$work/failed.log" || { cat "$work/failed.log"; echo "no '$needle' in the output" >&2; exit 1; }
+    done
+}
+
+# The job fails, saying why, when its inventory source cannot be read (a path that does not exist, a
+# refused key) or lists no host of the pattern; it stops nothing. nightly_stop_allow_none accepts the last.
 check '{"setup": "exempt"}'
+must_fail 'The inventory has no host at all' 'Nothing was stopped' -- -i "$work/missing/engine_cloud.yml"
+ENGINE_CLOUD_KEY_SECRET=wrong-secret must_fail 'HTTP 401' 'The inventory has no host at all' -- -i "$source"
+must_fail 'None of the 6 services of the inventory is in tag_none' -- -i "$source" -e nightly_stop_hosts=tag_none
+ANSIBLE_HOST_PATTERN_MISMATCH=warning ansible-playbook -i "$source" engine.cloud.nightly_stop_development \
+    -e nightly_stop_hosts=tag_none -e nightly_stop_allow_none=true
+check '{"stopped": [], "reads": [], "lists": 3}'
+
 nightly
 grep -q 'ingest-staging: kept running (tag nightly-stop=no)' "$work/nightly.log"
 check '{"stopped": [], "reads": ["dev-sandbox"]}'

@@ -62,6 +62,31 @@ CASES = {
         requests=[('GET', service_path(MISSING))],
         fails='GET http://simulator.test%s failed: HTTP 404 NOT_FOUND' % service_path(MISSING),
         verify=lambda result, sim: 'url-password' not in result['msg'] and 'someone' not in result['msg']),
+    'name: the one service of that name, from one list request': dict(
+        args=dict(name='prod-analytics'), check=True,
+        requests=[('GET', LIST)],
+        result={'changed': False, 'service.id': SERVICE_PROD, 'service.numReplicas': 3}, absent=['services']),
+    'name: a deleted service that the list still shows does not count': dict(
+        args=dict(name='dev-sandbox'), edits=[('services', SERVICE_IDLE, dict(name='dev-sandbox', state='softdeleted'))],
+        requests=[('GET', LIST)], result={'service.id': SERVICE_DEV}),
+    'name: none of that name fails naming the names there are': dict(
+        args=dict(name='prod-analytic'),
+        requests=[('GET', LIST)],
+        fails='no service is named "prod-analytic"; the services are: "dev-sandbox", "events-horizontal", "ingest-eu", '
+              '"ingest-staging", "prod-analytics", "reporting replica"'),
+    'name: two of that name fail listing their ids': dict(
+        args=dict(name='dev-sandbox'), edits=[('services', SERVICE_IDLE, dict(name='dev-sandbox'))],
+        requests=[('GET', LIST)],
+        fails='2 services are named "dev-sandbox" (%s, %s): give service_id to choose one' % (SERVICE_DEV, SERVICE_IDLE)),
+    'name and service_id: one or the other, before any request': dict(
+        args=dict(name='prod-analytics', service_id=SERVICE_PROD), requests=[], fails='mutually exclusive: service_id|name'),
+    'name and tags: tags filters a list, before any request': dict(
+        args=dict(name='prod-analytics', tags=dict(team='ingest')), requests=[],
+        fails='tags filters the list of services: use it without service_id and name'),
+    'a service_id that is not a UUID says how to find the id of a name': dict(
+        args=dict(service_id='prod-analytics'), requests=[],
+        fails="service_id must be a UUID (8-4-4-4-12 hexadecimal digits), got 'prod-analytics'; engine.cloud.service_info "
+              "with name returns the id of a service of that name"),
     'without service_id, lists every service of the organization with one GET': dict(
         args=dict(), check=True,
         requests=[('GET', '/v1/organizations/%s/services' % ORGANIZATION)],

@@ -1,0 +1,93 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The examples of the maintenance_window and service_config guides, as printed, run the way the guides say:
+``--check --diff`` first, then for real. Only the API's address is the simulator's (the guides' ids are the
+simulator's fixture), and the maintenance window's vault variables come from -e. The check run writes
+nothing; each run reports exactly the changes it makes (a probe of the roles is no change) and shows each
+diff once."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, ansible_env
+from tests.simulator import fixture_ids as ids
+
+yaml = pytest.importorskip('yaml')
+
+GUIDES = os.path.join(ROOT, 'docs', 'docsite', 'rst')
+
+
+def code_blocks(guide, language):
+    """The code blocks of one language of a guide, unindented."""
+    with open(os.path.join(GUIDES, guide)) as handle:
+        text = handle.read()
+    found = re.findall(r'\.\. code-block:: %s\n\n((?:   .*\n|\n)+)' % re.escape(language), text)
+    return ['\n'.join(line[3:] for line in block.splitlines()) + '\n' for block in found]
+
+
+@pytest.fixture
+def project(tmp_path, simulator, collections_path):
+    """A project with both guides' playbooks (the service_config one beside services/, the variable of its guide);
+    run(*args) runs window.yml and site.yml in one ansible-playbook run."""
+    [window] = code_blocks('guide_maintenance_window.rst', 'yaml+jinja')
+    (tmp_path / 'window.yml').write_text(window.replace('https://api.engine.example', simulator.url))
+    variable, = code_blocks('guide_service_config.rst', 'yaml')
+    (tmp_path / 'services').mkdir()
+    (tmp_path / 'services' / 'prod-analytics.yml').write_text(yaml.safe_dump(yaml.safe_load(variable)['service_config_service']))
+    # A second file, as the GitOps section has one per service (it was test_gitops_example's own run).
+    (tmp_path / 'services' / 'dev-sandbox.yml').write_text(yaml.safe_dump(dict(id=ids.SERVICE_DEV, name='dev-sandbox-eu')))
+    [site] = code_blocks('guide_service_config.rst', 'yaml+jinja')
+    (tmp_path / 'site.yml').write_text(site)
+    (tmp_path / 'both.yml').write_text('- ansible.builtin.import_playbook: window.yml\n- ansible.builtin.import_playbook: site.yml\n')
+    simulator.reset(transition_delay=0)
+    connection = ids.cloud_connection(simulator.url)
+    env = ansible_env(collections_path, ENGINE_CLOUD_API_URL=connection['api_url'], ENGINE_CLOUD_KEY_ID=connection['api_key_id'],
+                      ENGINE_CLOUD_KEY_SECRET=connection['api_key_secret'], ENGINE_CLOUD_ORGANIZATION_ID=connection['organization_id'])
+
+    def run(*args):
+        simulator.clear_requests()
+        done = subprocess.run([os.path.join(os.path.dirname(sys.executable), 'ansible-playbook'), 'both.yml',
+                               '-e', 'vault_engine_key_id=%s' % connection['api_key_id'],
+                               '-e', 'vault_engine_key_secret=%s' % connection['api_key_secret']] + list(args),
+                              cwd=str(tmp_path), env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              universal_newlines=True, check=False)
+        assert done.returncode == 0, done.stdout[-6000:]
+        return done.stdout, simulator.requests()
+    return run
+
+
+def changed(output):
+    return int(re.search(r'^localhost +: ok=\d+ +changed=(\d+)', output, re.M).group(1))
+
+
+def test_check_diff_then_run_report_each_change_once(project):
+    output, log = project('--check', '--diff')
+    assert [entry for entry in log if entry['method'] != 'GET'] == []
+    # Each scaling diff once: the window's (3 to 5 replicas) and the service_config variable's (3 to 4).
+    scaling_diffs = re.findall(r'^[-+] *"numReplicas": \d+', output, re.M)
+    assert sorted(scaling_diffs) == ['+    "numReplicas": 4', '+    "numReplicas": 5', '-    "numReplicas": 3',
+                                     '-    "numReplicas": 3'], output[-6000:]
+    # The window stops its pipes, scales, stops the service (in check mode it still runs: no start);
+    # service_config changes prod-analytics' details (its IP access list) and scaling, and dev-sandbox's name.
+    assert changed(output) == 6, output[-6000:]
+
+    output, log = project()
+    prod, dev = ids.service_path(), ids.service_path(ids.SERVICE_DEV)
+    kafka, objects = ids.pipe_path(ids.PIPE_KAFKA, '/state'), ids.pipe_path(ids.PIPE_OBJECT_STORAGE, '/state')
+    writes = [(entry['method'], entry['path']) for entry in log if entry['method'] != 'GET']
+    assert writes == [('PATCH', kafka), ('PATCH', objects), ('PATCH', prod + '/scaling'), ('PATCH', prod + '/state'),
+                      ('PATCH', prod + '/state'), ('PATCH', kafka), ('PATCH', objects), ('PATCH', dev), ('PATCH', prod),
+                      ('PATCH', prod + '/scaling')], writes
+    assert [entry['body'] for entry in log if entry['path'] == dev and entry['method'] == 'PATCH'] == [{'name': 'dev-sandbox-eu'}]
+    # One change per task that wrote: both pipe stops are one task, both starts another.
+    assert changed(output) == 8, output[-6000:]

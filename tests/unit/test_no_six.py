@@ -1,0 +1,33 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+"""No plugin imports ansible.module_utils.six: ansible-core is removing it, and every supported Python has
+what it gave (urllib.parse, str)."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+import re
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def python_files(*folders):
+    for folder in folders:
+        for directory, dummy, names in os.walk(os.path.join(ROOT, folder)):
+            for name in names:
+                if name.endswith('.py'):
+                    yield os.path.join(directory, name)
+
+
+def test_no_plugin_imports_six():
+    found = []
+    for path in python_files('plugins', 'tests/integration', 'tests/simulator'):
+        with open(path) as handle:
+            if re.search(r'\bansible\.module_utils\.six\b|^\s*(from|import) six\b', handle.read(), re.M):
+                found.append(os.path.relpath(path, ROOT))
+    assert found == []
