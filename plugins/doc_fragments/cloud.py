@@ -30,7 +30,7 @@ options:
     description:
       - Secret of the API key, sent as the password of HTTP Basic authentication.
       - "Required: set this option or the E(ENGINE_CLOUD_KEY_SECRET) environment variable. An empty value counts as not set."
-      - Never logged nor returned.
+      - Never logged nor returned. White space around it (the newline that C(echo ... | ansible-vault encrypt_string) adds) is removed.
     type: str
   organization_id:
     description:
@@ -39,21 +39,31 @@ options:
     type: str
   validate_certs:
     description:
-      - Whether to verify the TLS certificate of the API.
-      - A CA bundle can be given with the E(REQUESTS_CA_BUNDLE) environment variable.
+      - Whether to verify the TLS certificate of the API (and of an C(https://) proxy), against O(ca_path).
       - Only set to V(false) against a test server you control.
     type: bool
     default: true
+  ca_path:
+    description:
+      - A PEM file of CA certificates, or a directory of them (hashed as C(openssl rehash) makes it), that
+        verifies the API's certificate, for an API or proxy with a certificate of a private CA.
+      - If not set, the first of the environment variables E(REQUESTS_CA_BUNDLE), E(CURL_CA_BUNDLE), E(SSL_CERT_FILE)
+        and E(SSL_CERT_DIR) that is set, else the CA bundle of the Python package C(certifi) that C(requests) uses.
+      - A path that does not exist fails the task before anything is sent.
+    type: path
   api_timeout:
     description:
-      - Seconds to wait for each HTTP response.
+      - Seconds each HTTP request may take in all, from connecting to the last byte of the answer; a server that
+        sends its answer slower fails the request as a timeout (retried as O(api_retries) says).
+      - An answer larger than 32 MiB is not read, and fails the task.
     type: int
     default: 30
   api_retries:
     description:
       - How many times a request is retried after HTTP 429, 502, 503, 504, a connection error or a timeout.
       - Waits grow exponentially with jitter, and follow C(Retry-After) or C(X-RateLimit-Reset) when the API sends them (at most 60 seconds each).
-      - V(0) disables retries.
+      - V(0) disables retries. A refused connection (nothing listens at the address), a name that does not resolve, a TLS
+        error and an HTTP 3xx are not retried.
       - A write that is not safe to repeat (every C(PATCH)) is not retried after a timeout, a connection reset, HTTP 502, 503
         or 504, since it may have been applied although its answer was lost. The module reads the resource again and sends
         only what still differs (a state command only if it did not take effect, a resync never), at most O(api_retries) times.
@@ -88,7 +98,12 @@ options:
         HTTP 429 (O(api_retries)) stays the safety net.
     type: raw
 notes:
-  - Proxies are taken from the E(HTTPS_PROXY), E(HTTP_PROXY) and E(NO_PROXY) environment variables.
+  - The modules and plugins need the Python package C(requests) on the host that runs them (the controller).
+  - Proxies are taken from the E(HTTPS_PROXY), E(HTTP_PROXY), E(ALL_PROXY) and E(NO_PROXY) environment variables, as
+    C(requests) reads them (a E(NO_PROXY) entry may name a port, C(host:8443), or an address range, C(10.0.0.0/8));
+    an C(https://) proxy is spoken to over TLS, and a C(socks5://) or C(socks5h://) proxy needs the Python package C(PySocks).
+  - Redirects are not followed, since the credentials would go with them; an HTTP 3xx answer fails the task, naming
+    the address it points to (an C(http://) address that the API redirects to C(https://), say).
 '''
 
     # The service every module of the cloud management API works on (service_info lists them all without it).

@@ -25,25 +25,35 @@ options:
     description:
       - "Token sent as C(Authorization: Bearer <token>)."
       - "Required: set this option or the E(ENGINE_OBSERVABILITY_TOKEN) environment variable. An empty value counts as not set."
-      - Never logged nor returned.
+      - Never logged nor returned. White space around it (the newline that C(echo ... | ansible-vault encrypt_string) adds) is removed.
     type: str
   validate_certs:
     description:
-      - Whether to verify the TLS certificate of the API.
-      - A CA bundle can be given with the E(REQUESTS_CA_BUNDLE) environment variable.
+      - Whether to verify the TLS certificate of the API (and of an C(https://) proxy), against O(ca_path).
       - Only set to V(false) against a test server you control.
     type: bool
     default: true
+  ca_path:
+    description:
+      - A PEM file of CA certificates, or a directory of them (hashed as C(openssl rehash) makes it), that
+        verifies the API's certificate, for an API or proxy with a certificate of a private CA.
+      - If not set, the first of the environment variables E(REQUESTS_CA_BUNDLE), E(CURL_CA_BUNDLE), E(SSL_CERT_FILE)
+        and E(SSL_CERT_DIR) that is set, else the CA bundle of the Python package C(certifi) that C(requests) uses.
+      - A path that does not exist fails the task before anything is sent.
+    type: path
   api_timeout:
     description:
-      - Seconds to wait for each HTTP response.
+      - Seconds each HTTP request may take in all, from connecting to the last byte of the answer; a server that
+        sends its answer slower fails the request as a timeout (retried as O(api_retries) says).
+      - An answer larger than 32 MiB is not read, and fails the task.
     type: int
     default: 30
   api_retries:
     description:
       - How many times a request is retried after HTTP 429, 502, 503, 504, a connection error or a timeout.
       - Waits grow exponentially with jitter, and follow C(Retry-After) or C(RateLimit-Reset) when the API sends them (at most 60 seconds each).
-      - V(0) disables retries.
+      - V(0) disables retries. A refused connection (nothing listens at the address), a name that does not resolve, a TLS
+        error and an HTTP 3xx are not retried.
       - Requests are paced under the API's rate limit first (see O(api_rate_limit)), so with many forks
         on one token a task waits for its turn rather than being refused; retries are the safety net for a
         429 that comes anyway.
@@ -65,7 +75,12 @@ options:
         several controllers or AWX execution nodes that use one token do not share it.
     type: raw
 notes:
-  - Proxies are taken from the E(HTTPS_PROXY), E(HTTP_PROXY) and E(NO_PROXY) environment variables.
+  - The modules and plugins need the Python package C(requests) on the host that runs them (the controller).
+  - Proxies are taken from the E(HTTPS_PROXY), E(HTTP_PROXY), E(ALL_PROXY) and E(NO_PROXY) environment variables, as
+    C(requests) reads them (a E(NO_PROXY) entry may name a port, C(host:8443), or an address range, C(10.0.0.0/8));
+    an C(https://) proxy is spoken to over TLS, and a C(socks5://) or C(socks5h://) proxy needs the Python package C(PySocks).
+  - Redirects are not followed, since the credentials would go with them; an HTTP 3xx answer fails the task, naming
+    the address it points to (an C(http://) address that the API redirects to C(https://), say).
 '''
 
     # The observability API's options as the management modules see them: accepted and ignored.
