@@ -209,9 +209,11 @@ class Connection:
             raise self._failure(exc, url)
         try:
             return response.status_code, response.headers, _read(response, deadline)
-        except _requests.RequestException as exc:
-            raise ConnectionFailed('Connection aborted while reading the answer: %s' % _cause_text(exc), reached=True,
-                                   timeout=isinstance(exc, _requests.Timeout))
+        except (_requests.RequestException, _requests.packages.urllib3.exceptions.HTTPError) as exc:
+            # urllib3's own exceptions too: the body is read from response.raw
+            if isinstance(exc, (_requests.Timeout, _requests.packages.urllib3.exceptions.TimeoutError)):
+                raise ConnectionFailed('timed out', reached=True, timeout=True)
+            raise ConnectionFailed('Connection aborted while reading the answer: %s' % _cause_text(exc), reached=True)
         finally:
             response.close()
 
@@ -510,7 +512,7 @@ class HttpClient:
             hint = 'The API is served over HTTPS: use an https:// address. %s' % (self.url_hint or '')
         return ApiError(self._mask('the API answered with a redirect to %s, which is not followed (the credentials would go with it)'
                                    % _short(url_without_credentials(location))),
-                        status=status, method=method, path=path, url=self.url_of(path), attempts=attempts, hint=hint.strip() or None,
+                        status=status, method=method, path=path, url=self.url_of(path), attempts=attempts, hint=(hint or '').strip() or None,
                         request_id=headers.get('X-Request-Id'))
 
     def _error(self, status, headers, content, method, path, attempts, once=False):
