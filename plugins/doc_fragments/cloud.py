@@ -51,6 +51,15 @@ options:
         and E(SSL_CERT_DIR) that is set, else the CA bundle of the Python package C(certifi) that C(requests) uses.
       - A path that does not exist fails the task before anything is sent.
     type: path
+  client_cert:
+    description:
+      - A PEM file with the client certificate to present to an API (or a gateway in front of it) that asks for one
+        (mutual TLS); with its private key too, unless O(client_key) names the key's file.
+    type: path
+  client_key:
+    description:
+      - The PEM file of the private key of O(client_cert), not encrypted; only with O(client_cert).
+    type: path
   api_timeout:
     description:
       - Seconds each HTTP request may take in all, from connecting to the last byte of the answer; a server that

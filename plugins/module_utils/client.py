@@ -187,13 +187,15 @@ class Connection:
     NO_PROXY) apply as requests reads them; a verified TLS connection trusts ca_path, else the CA file or
     directory of the environment (CA_ENV), else requests' own bundle."""
 
-    def __init__(self, parts, timeout, validate_certs=True, ca_path=None):
-        """parts: the API's base address, urlsplit."""
+    def __init__(self, parts, timeout, validate_certs=True, ca_path=None, client_cert=None, client_key=None):
+        """parts: the API's base address, urlsplit; client_cert and client_key: the files of a client certificate."""
         self.https = parts.scheme == 'https'
         self.host, self.port = parts.hostname, parts.port or (443 if self.https else 80)
         self.origin = '%s://%s' % (parts.scheme, parts.netloc.rpartition('@')[2])
         self.timeout = timeout
         self.validate_certs, self.ca_path = validate_certs, ca_path
+        self.client_cert = client_cert
+        self.cert = None if client_cert is None else (client_cert, client_key) if client_key else client_cert
         self.verify = None  # with the session: a module that fails its checks reads no CA path
         self._session = None
 
@@ -232,7 +234,12 @@ class Connection:
                                        'install it there, for example with pip install requests' % exc, reached=False, final=True)
             _requests = requests
         self.verify = _verify(self.validate_certs, self.ca_path)
+        for name, path in (('client_cert', self.client_cert), ('client_key', self.cert[1] if isinstance(self.cert, tuple) else None)):
+            if path is not None and not os.path.isfile(path):
+                raise ConnectionFailed('cannot read the client certificate file %s (%s): no such file' % (path, name),
+                                       reached=False, final=True)
         session = _requests.Session()
+        session.cert = self.cert
         # The Authorization header is the client's own: with auth set, requests does not replace it with a
         # ~/.netrc entry of the API's host (trust_env reads ~/.netrc otherwise).
         session.auth = _as_sent
@@ -386,7 +393,7 @@ class HttpClient:
 
     def __init__(self, base_url, auth=None, token=None, timeout=30, validate_certs=True, retries=5,
                  user_agent='engine.cloud', auth_hint=None, url_hint=None, jitter=random.random, pacer=UNPACED,
-                 not_replayable=NOT_REPLAYABLE, ca_path=None):
+                 not_replayable=NOT_REPLAYABLE, ca_path=None, client_cert=None, client_key=None):
         self.base_url = base_url.rstrip('/')
         self.not_replayable = not_replayable
         self.pacer = pacer
@@ -396,7 +403,7 @@ class HttpClient:
         self.url_hint = url_hint
         self._jitter = jitter
         parts = urlsplit(self.base_url)
-        self.connection = Connection(parts, timeout, validate_certs, ca_path)
+        self.connection = Connection(parts, timeout, validate_certs, ca_path, client_cert, client_key)
         self.prefix = parts.path
         self.headers = {'User-Agent': user_agent, 'Accept': 'application/json'}
         if auth is None and parts.username:

@@ -310,3 +310,18 @@ def test_an_answer_that_quotes_the_credentials_never_shows_them(servers):
     api = servers(lambda handler: json_answer(handler, 400, {'message': 'bad header %s' % handler.headers['Authorization']}))
     error = failure(http.HttpClient(api.url, token=TOKEN + '\n', retries=0))
     assert 'HTTP 400' in str(error) and TOKEN not in str(error) and 'bad header Bearer ********' in str(error), str(error)
+
+
+# --- a client certificate ---------------------------------------------------------------------------
+
+def test_a_client_certificate_is_presented_to_a_server_that_asks_for_one(servers, certificate, tmp_path, sleeps):
+    api = servers(tls=certificate)
+    api.socket.context.verify_mode = ssl.CERT_REQUIRED
+    api.socket.context.load_verify_locations(certificate[0])
+    cert, key = certificate
+    assert http.HttpClient(api.url, retries=0, ca_path=cert, client_cert=cert, client_key=key).request('GET', '/v1/x') == {}
+    assert 'TLS handshake failed' in str(failure(http.HttpClient(api.url, retries=0, ca_path=cert)))
+    missing = str(tmp_path / 'missing.pem')
+    message = str(failure(http.HttpClient(api.url, retries=3, ca_path=cert, client_cert=cert, client_key=missing)))
+    assert 'cannot read the client certificate file %s (client_key)' % missing in message, message
+    assert len(api.seen) == 1
