@@ -21,6 +21,7 @@ import re
 import socket
 import ssl
 import time
+import warnings
 from urllib.parse import unquote, urlencode, urlsplit
 
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
@@ -205,8 +206,11 @@ class Connection:
         url = self.origin + target
         deadline = time.monotonic() + self.timeout
         try:
-            response = session.request(method, url, headers=headers, data=body, timeout=(self.timeout, self.timeout),
-                                       verify=self.verify, allow_redirects=False, stream=True)
+            with warnings.catch_warnings():
+                if self.verify is False:  # validate_certs: false was asked for: no warning on every request
+                    warnings.simplefilter('ignore', _requests.packages.urllib3.exceptions.InsecureRequestWarning)
+                response = session.request(method, url, headers=headers, data=body, timeout=(self.timeout, self.timeout),
+                                           verify=self.verify, allow_redirects=False, stream=True)
         except _requests.RequestException as exc:
             raise self._failure(exc, url)
         try:
@@ -439,7 +443,7 @@ class HttpClient:
         if body is not None:
             headers, data = dict(headers, **{'Content-Type': 'application/json'}), json.dumps(body).encode('utf-8')
         if self._refusal:
-            raise ApiError(self._refusal, method=method, path=path, url=self.url_of(path), hint=self.auth_hint)
+            raise ApiError(self._refusal, method=method, path=path, url=self.url_of(path))
         attempt = 0
         while True:
             attempt += 1
