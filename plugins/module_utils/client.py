@@ -44,7 +44,7 @@ _MAX_TEXT = 300
 NOT_REPLAYABLE = frozenset(('PATCH',))
 LOST_ANSWER_STATUSES = frozenset((502, 503, 504))
 LOST_ANSWER_HINT = 'The answer to this write was lost, so it may have been applied; it was not sent again'
-CA_HINT = ('If the API has a certificate of a private CA, give its CA file or directory with ca_path '
+CA_HINT = ('If the API has a certificate of a private CA, give its CA bundle (a file or a directory) with ca_path '
            '(or REQUESTS_CA_BUNDLE=/path/to/ca.pem); set validate_certs to false only against a test server you control')
 PROXY_HINT = 'Check the proxy environment variables (HTTPS_PROXY, HTTP_PROXY, ALL_PROXY and NO_PROXY)'
 # Where a verified connection finds its CA certificates when ca_path is not set, first found first: the two
