@@ -129,7 +129,8 @@ class Api:
         options = self.client_options(params)
         pacer = pacing.shared_pacer(limit, options['base_url'], params[self.limit.credential], warn)
         return http.HttpClient(timeout=params['api_timeout'], validate_certs=params['validate_certs'], ca_path=params.get('ca_path'),
-                               client_cert=params.get('client_cert'), client_key=params.get('client_key'), retries=params['api_retries'], user_agent=USER_AGENT, pacer=pacer, **options)
+                               client_cert=params.get('client_cert'), client_key=params.get('client_key'),
+                               retries=params['api_retries'], user_agent=USER_AGENT, pacer=pacer, **options)
 
 
 def wait_options(timeout):
