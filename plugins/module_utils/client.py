@@ -20,6 +20,7 @@ import random
 import re
 import socket
 import ssl
+import sys
 import time
 import warnings
 from urllib.parse import unquote, urlencode, urlsplit
@@ -57,6 +58,8 @@ _CHUNK = 256 * 1024
 # What the Authorization header may hold (RFC 9110: visible ASCII and spaces, no line break).
 _HEADER_VALUE = re.compile(r'^[\x20-\x7e]*\Z')
 MASK = '********'
+# Optional packages requests imports to guess a text's encoding (see _import_requests).
+_ENCODING_GUESSERS = ('charset_normalizer', 'chardet')
 _requests = None  # the requests package, imported with the first request: a module that fails its checks never pays for it
 
 
@@ -232,11 +235,10 @@ class Connection:
         global _requests  # pylint: disable=global-statement
         if _requests is None:
             try:
-                import requests  # pylint: disable=import-outside-toplevel
+                _requests = _import_requests()
             except ImportError as exc:
                 raise ConnectionFailed('the Python package requests is needed on the host that runs this module (%s): '
                                        'install it there, for example with pip install requests' % exc, reached=False, final=True)
-            _requests = requests
         self.verify = _verify(self.validate_certs, self.ca_path)
         for name, path in (('client_cert', self.client_cert), ('client_key', self.cert[1] if isinstance(self.cert, tuple) else None)):
             if path is not None and not os.path.isfile(path):
@@ -277,6 +279,22 @@ class Connection:
         if isinstance(exc, _requests.exceptions.ConnectionError):
             return ConnectionFailed('Connection aborted: %s' % text, reached=True)
         return ConnectionFailed('%s: %s' % (type(exc).__name__, text), reached=False, final=True)
+
+
+def _import_requests():
+    """requests; in a module process, without its optional guess of text encodings. Nothing in a module process
+    asks requests for a text (the client decodes the bytes as UTF-8, and requests falls back to UTF-8 where it
+    would guess), and importing charset_normalizer costs about 10 ms of CPU in every task (bench/NOTES.md).
+    The controller's processes (the inventory and lookup plugins) import requests as it comes."""
+    if 'ansible.cli' in sys.modules or any(name in sys.modules for name in _ENCODING_GUESSERS):
+        import requests  # pylint: disable=import-outside-toplevel
+        return requests
+    for name in _ENCODING_GUESSERS:
+        sys.modules[name] = None  # an import of it raises ImportError, which requests expects when it is not installed
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')  # requests' RequestsDependencyWarning: no encoding guesser
+        import requests  # pylint: disable=import-outside-toplevel
+    return requests
 
 
 def _as_sent(request):

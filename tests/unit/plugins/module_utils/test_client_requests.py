@@ -325,3 +325,19 @@ def test_a_client_certificate_is_presented_to_a_server_that_asks_for_one(servers
     message = str(failure(http.HttpClient(api.url, retries=3, ca_path=cert, client_cert=cert, client_key=missing)))
     assert 'cannot read the client certificate file %s (client_key)' % missing in message, message
     assert len(api.seen) == 1
+
+
+# --- the import in a module process -------------------------------------------------------------------
+
+def test_a_module_process_imports_requests_without_an_encoding_guesser_and_the_controller_with_it():
+    """In a fresh interpreter (the test process has imported requests already): what a module process and a
+    controller process (ansible.cli imported) load."""
+    import subprocess
+    import sys
+    script = ('import sys, warnings; warnings.simplefilter("error"); %s'
+              'from ansible_collections.engine.cloud.plugins.module_utils import client; requests = client._import_requests(); '
+              'print(sorted(name for name in ("charset_normalizer", "chardet") if sys.modules.get(name)), requests.Session().get)')
+    module = subprocess.run([sys.executable, '-c', script % ''], capture_output=True, text=True, check=True)
+    controller = subprocess.run([sys.executable, '-c', script % 'import ansible.cli; '], capture_output=True, text=True, check=True)
+    assert module.stdout.startswith('[] <bound method') and module.stderr == '', (module.stdout, module.stderr)
+    assert controller.stdout.startswith("['charset_normalizer'] <bound method"), (controller.stdout, controller.stderr)
