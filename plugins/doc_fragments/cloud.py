@@ -30,7 +30,7 @@ options:
     description:
       - Secret of the API key, sent as the password of HTTP Basic authentication.
       - "Required: set this option or the E(ENGINE_CLOUD_KEY_SECRET) environment variable. An empty value counts as not set."
-      - Never logged nor returned.
+      - Never logged nor returned. White space around it (the newline that C(echo ... | ansible-vault encrypt_string) adds) is removed.
     type: str
   organization_id:
     description:
@@ -39,21 +39,40 @@ options:
     type: str
   validate_certs:
     description:
-      - Whether to verify the TLS certificate of the API.
-      - A CA bundle can be given with the E(REQUESTS_CA_BUNDLE) environment variable.
+      - Whether to verify the TLS certificate of the API (and of an C(https://) proxy), against O(ca_path).
       - Only set to V(false) against a test server you control.
     type: bool
     default: true
+  ca_path:
+    description:
+      - A PEM file of CA certificates, or a directory of them (hashed as C(openssl rehash) makes it), that
+        verifies the API's certificate, for an API or proxy with a certificate of a private CA.
+      - If not set, the first of the environment variables E(REQUESTS_CA_BUNDLE), E(CURL_CA_BUNDLE), E(SSL_CERT_FILE)
+        and E(SSL_CERT_DIR) that is set, else the CA bundle of the Python package C(certifi) that C(requests) uses.
+      - A path that does not exist fails the task before anything is sent.
+    type: path
+  client_cert:
+    description:
+      - A PEM file with the client certificate to present to an API (or a gateway in front of it) that asks for one
+        (mutual TLS); with its private key too, unless O(client_key) names the key's file.
+    type: path
+  client_key:
+    description:
+      - The PEM file of the private key of O(client_cert), not encrypted; only with O(client_cert).
+    type: path
   api_timeout:
     description:
-      - Seconds to wait for each HTTP response.
+      - Seconds each HTTP request may take in all, from connecting to the last byte of the answer; a server that
+        sends its answer slower fails the request as a timeout (retried as O(api_retries) says).
+      - An answer larger than 32 MiB is not read, and fails the task.
     type: int
     default: 30
   api_retries:
     description:
       - How many times a request is retried after HTTP 429, 502, 503, 504, a connection error or a timeout, waiting as
         the API asks (at most 60 seconds a wait) or with exponential backoff. V(0) disables retries.
-      - A write that may have been applied (a C(PATCH) whose answer was lost) is not sent again as it was; the
+      - A refused connection, a name that does not resolve, a TLS error and an HTTP 3xx are not retried. A write that
+        may have been applied (a C(PATCH) whose answer was lost) is not sent again as it was; the
         R(troubleshooting guide,ansible_collections.engine.cloud.docsite.troubleshooting) says what is done instead.
     type: int
     default: 5
@@ -67,7 +86,12 @@ options:
         R(troubleshooting guide,ansible_collections.engine.cloud.docsite.troubleshooting), "Rate limits".
     type: raw
 notes:
-  - Proxies are taken from the E(HTTPS_PROXY), E(HTTP_PROXY) and E(NO_PROXY) environment variables.
+  - The modules and plugins need the Python package C(requests) on the host that runs them (the controller).
+  - Proxies are taken from the E(HTTPS_PROXY), E(HTTP_PROXY), E(ALL_PROXY) and E(NO_PROXY) environment variables, as
+    C(requests) reads them (a E(NO_PROXY) entry may name a port, C(host:8443), or an address range, C(10.0.0.0/8));
+    an C(https://) proxy is spoken to over TLS, and a C(socks5://) or C(socks5h://) proxy needs the Python package C(PySocks).
+  - Redirects are not followed, since the credentials would go with them; an HTTP 3xx answer fails the task, naming
+    the address it points to (an C(http://) address that the API redirects to C(https://), say).
 '''
 
     # The service every module of the cloud management API works on (service_info lists them all without it).

@@ -234,7 +234,7 @@ from ansible_collections.engine.cloud.plugins.module_utils.compare import mask_s
 from ansible_collections.engine.cloud.plugins.plugin_utils.api import call, open_client
 
 TEMPLATED_OPTIONS = ('api_url', 'api_key_id', 'api_key_secret', 'organization_id')
-CLIENT_OPTIONS = TEMPLATED_OPTIONS + ('validate_certs', 'api_timeout', 'api_retries', 'api_rate_limit')
+CLIENT_OPTIONS = TEMPLATED_OPTIONS + ('validate_certs', 'ca_path', 'client_cert', 'client_key', 'api_timeout', 'api_retries', 'api_rate_limit')
 RESERVED_NAMES = ('all', 'ungrouped', 'localhost')
 _HOST_NAME = re.compile(r'^[A-Za-z0-9][A-Za-z0-9._-]*\Z')
 # hostvars_prefix + name + hostvars_suffix must be a variable name.

@@ -29,6 +29,9 @@ USER_AGENT = 'engine.cloud ansible-core/%s' % ANSIBLE_VERSION
 
 COMMON_SPEC = dict(
     validate_certs=dict(type='bool', default=True),
+    ca_path=dict(type='path'),
+    client_cert=dict(type='path'),
+    client_key=dict(type='path'),
     api_timeout=dict(type='int', default=30),
     api_retries=dict(type='int', default=5),
     # raw: YAML reads an unquoted off as false, which also turns pacing off. The environment
@@ -125,7 +128,8 @@ class Api:
                limit_error] + self.connection_errors(params, self.uuid_options if uuid_options is None else uuid_options))
         options = self.client_options(params)
         pacer = pacing.shared_pacer(limit, options['base_url'], params[self.limit.credential], warn)
-        return http.HttpClient(timeout=params['api_timeout'], validate_certs=params['validate_certs'],
+        return http.HttpClient(timeout=params['api_timeout'], validate_certs=params['validate_certs'], ca_path=params.get('ca_path'),
+                               client_cert=params.get('client_cert'), client_key=params.get('client_key'),
                                retries=params['api_retries'], user_agent=USER_AGENT, pacer=pacer, **options)
 
 

@@ -3,9 +3,10 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""The one HTTP client every module uses: a keep-alive connection of the standard library
-(http.client), with auth, timeouts, retries with backoff, error parsing into a single exception,
-and every attempt paced under the API's rate limit (pacer.py)."""
+"""The one HTTP client every module and plugin uses: a requests Session per module run (keep-alive,
+proxies and CA bundles as requests reads them), with auth, a deadline and a size cap per answer,
+retries with backoff, error parsing into a single exception, secrets masked in every message, and
+every attempt paced under the API's rate limit (pacer.py)."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -13,14 +14,15 @@ __metaclass__ = type
 
 import base64
 import email.utils
-import http.client
 import json
 import os
 import random
 import re
-import select
 import socket
 import ssl
+import sys
+import time
+import warnings
 from urllib.parse import unquote, urlencode, urlsplit
 
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
@@ -43,20 +45,35 @@ _MAX_TEXT = 300
 NOT_REPLAYABLE = frozenset(('PATCH',))
 LOST_ANSWER_STATUSES = frozenset((502, 503, 504))
 LOST_ANSWER_HINT = 'The answer to this write was lost, so it may have been applied; it was not sent again'
-CA_HINT = ('If the API has a certificate of a private CA, give its CA bundle with REQUESTS_CA_BUNDLE=/path/to/ca.pem; '
-           'set validate_certs to false only against a test server you control')
-# The CA bundle a verified connection trusts, as requests read it (the collection used requests before).
-CA_BUNDLE_ENV = ('REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE')
+CA_HINT = ('If the API has a certificate of a private CA, give its CA bundle (a file or a directory) with ca_path '
+           '(or REQUESTS_CA_BUNDLE=/path/to/ca.pem); set validate_certs to false only against a test server you control')
+PROXY_HINT = 'Check the proxy environment variables (HTTPS_PROXY, HTTP_PROXY, ALL_PROXY and NO_PROXY)'
+# Where a verified connection finds its CA certificates when ca_path is not set, first found first: the two
+# variables requests reads, then the two OpenSSL reads (requests itself would use certifi's bundle instead).
+CA_ENV = ('REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE', 'SSL_CERT_FILE', 'SSL_CERT_DIR')
+# The most an answer may hold (after decompression): the largest answers of both APIs are a few MB;
+# a bigger one is not read into memory.
+MAX_ANSWER_BYTES = 32 * 1024 * 1024
+_CHUNK = 256 * 1024
+# What the Authorization header may hold (RFC 9110: visible ASCII and spaces, no line break).
+_HEADER_VALUE = re.compile(r'^[\x20-\x7e]*\Z')
+MASK = '********'
+# Optional packages requests imports to guess a text's encoding (see _import_requests).
+_ENCODING_GUESSERS = ('charset_normalizer', 'chardet')
+_requests = None  # the requests package, imported with the first request: a module that fails its checks never pays for it
 
 
 class ConnectionFailed(Exception):
-    """A request that got no HTTP answer. reached: whether it may have reached the server (False when
-    no connection was ever open: refused, a name that did not resolve, a connect timeout, a TLS
-    handshake that failed); timeout, tls, unresolved: why."""
+    """A request that got no usable HTTP answer. reached: whether it may have reached the server (False when
+    no connection was ever open: refused, a name that did not resolve, a connect timeout, a TLS handshake that
+    failed); timeout, tls, unresolved, refused, proxy: why; final: sending it again cannot help (nothing
+    listens at the address, a setting is wrong, the answer is too large)."""
 
-    def __init__(self, text, reached, timeout=False, tls=False, unresolved=False):
+    def __init__(self, text, reached, timeout=False, tls=False, unresolved=False, refused=False, proxy=None, final=False):
         super(ConnectionFailed, self).__init__(text)
         self.reached, self.timeout, self.tls, self.unresolved = reached, timeout, tls, unresolved
+        self.refused, self.proxy = refused, proxy
+        self.final = final or tls or unresolved or refused
 
 
 class ApiError(Exception):
@@ -168,127 +185,212 @@ def describe_error_body(text, content_type=''):
 
 
 class Connection:
-    """One keep-alive connection to the API's host, through http.client. A verified TLS connection trusts
-    the CA bundle of REQUESTS_CA_BUNDLE or CURL_CA_BUNDLE when one is set, else certifi's where it is
-    installed, else the system's; HTTPS_PROXY, HTTP_PROXY, ALL_PROXY and NO_PROXY apply as urllib reads
-    them (an HTTPS API through the proxy's CONNECT tunnel)."""
+    """One requests Session for one module run, against the API's origin: the connection is kept alive
+    between requests, redirects are not followed (the credentials would go with them), an answer is read
+    in chunks within the deadline and up to MAX_ANSWER_BYTES. Proxies (HTTPS_PROXY, HTTP_PROXY, ALL_PROXY,
+    NO_PROXY) apply as requests reads them; a verified TLS connection trusts ca_path, else the CA file or
+    directory of the environment (CA_ENV), else requests' own bundle."""
 
-    def __init__(self, parts, timeout, validate_certs=True):
-        """parts: the API's base address, urlsplit."""
+    def __init__(self, parts, timeout, validate_certs=True, ca_path=None, client_cert=None, client_key=None):
+        """parts: the API's base address, urlsplit; client_cert and client_key: the files of a client certificate."""
         self.https = parts.scheme == 'https'
         self.host, self.port = parts.hostname, parts.port or (443 if self.https else 80)
         self.origin = '%s://%s' % (parts.scheme, parts.netloc.rpartition('@')[2])
         self.timeout = timeout
-        self.validate_certs = validate_certs
-        self.context = None  # made with the first connection: a module that fails its checks reads no CA bundle
-        self.proxy = _proxy(parts)
-        self._open = None
+        self.validate_certs, self.ca_path = validate_certs, ca_path
+        self.client_cert = client_cert
+        self.cert = None if client_cert is None else (client_cert, client_key) if client_key else client_cert
+        self.verify = None  # with the session: a module that fails its checks reads no CA path
+        self._session = None
 
     def send(self, method, target, headers, body=None):
-        """(status, headers, body) of one request; ConnectionFailed when no answer came."""
-        connection = self._connection()
-        if self.proxy is not None and not self.https:
-            target, headers = self.origin + target, dict(headers, **self.proxy[2])
+        """(status, headers, body) of one request; ConnectionFailed when no usable answer came."""
+        session = self._session or self._open()
+        url = self.origin + target
+        deadline = time.monotonic() + self.timeout
         try:
-            connection.request(method, target, body=body, headers=headers)
-            response = connection.getresponse()
-            data = response.read()
-        except socket.timeout:
-            self.close()
-            raise ConnectionFailed('timed out', reached=True, timeout=True)
-        except (OSError, http.client.HTTPException) as exc:
-            self.close()
-            raise ConnectionFailed('Connection aborted: %s' % (exc or type(exc).__name__), reached=True)
-        if response.will_close:
-            self.close()
-        return response.status, response.headers, data
+            with warnings.catch_warnings():
+                if self.verify is False:  # validate_certs: false was asked for: no warning on every request
+                    warnings.simplefilter('ignore', _requests.packages.urllib3.exceptions.InsecureRequestWarning)
+                response = session.request(method, url, headers=headers, data=body, timeout=(self.timeout, self.timeout),
+                                           verify=self.verify, allow_redirects=False, stream=True)
+        except _requests.RequestException as exc:
+            raise self._failure(exc, url)
+        try:
+            return response.status_code, response.headers, _read(response, deadline)
+        except (_requests.RequestException, _requests.packages.urllib3.exceptions.HTTPError) as exc:
+            # urllib3's own exceptions too: the body is read from response.raw
+            if isinstance(exc, (_requests.Timeout, _requests.packages.urllib3.exceptions.TimeoutError)):
+                raise ConnectionFailed('timed out', reached=True, timeout=True)
+            raise ConnectionFailed('Connection aborted while reading the answer: %s' % _cause_text(exc), reached=True)
+        finally:
+            response.close()
 
     def close(self):
-        if self._open is not None:
-            self._open.close()
-            self._open = None
+        if self._session is not None:
+            self._session.close()
+            self._session = None
 
-    def _connection(self):
-        """The open connection, or a new one when there is none or the server closed it while it was idle
-        (it then reads as ready: nothing is sent on a connection the server may have dropped)."""
-        if self._open is not None and self._open.sock is not None and not _readable(self._open.sock):
-            return self._open
-        self.close()
-        host, port = (self.proxy[0], self.proxy[1]) if self.proxy is not None else (self.host, self.port)
-        if self.https:
-            if self.context is None:
-                self.context = _tls_context(self.validate_certs)
-            connection = http.client.HTTPSConnection(host, port, timeout=self.timeout, context=self.context)
-            if self.proxy is not None:
-                connection.set_tunnel(self.host, self.port, headers=self.proxy[2])
-        else:
-            connection = http.client.HTTPConnection(host, port, timeout=self.timeout)
-        try:
-            connection.connect()
-        except socket.gaierror as exc:
-            raise ConnectionFailed("Failed to resolve '%s' (%s)" % (host, _os_error_text(exc)), reached=False, unresolved=True)
-        except ssl.SSLError as exc:
-            raise ConnectionFailed(_os_error_text(exc), reached=False, tls=True)
-        except socket.timeout:
-            raise ConnectionFailed('timed out', reached=False, timeout=True)
-        except OSError as exc:
-            raise ConnectionFailed('Failed to establish a new connection: %s' % _os_error_text(exc), reached=False)
-        self._open = connection
-        return connection
+    def _open(self):
+        global _requests  # pylint: disable=global-statement
+        if _requests is None:
+            try:
+                _requests = _import_requests()
+            except ImportError as exc:
+                raise ConnectionFailed('the Python package requests is needed on the host that runs this module (%s): '
+                                       'install it there, for example with pip install requests' % exc, reached=False, final=True)
+        self.verify = _verify(self.validate_certs, self.ca_path)
+        for name, path in (('client_cert', self.client_cert), ('client_key', self.cert[1] if isinstance(self.cert, tuple) else None)):
+            if path is not None and not os.path.isfile(path):
+                raise ConnectionFailed('cannot read the client certificate file %s (%s): no such file' % (path, name),
+                                       reached=False, final=True)
+        session = _requests.Session()
+        session.cert = self.cert
+        # The Authorization header is the client's own: with auth set, requests does not replace it with a
+        # ~/.netrc entry of the API's host (trust_env reads ~/.netrc otherwise).
+        session.auth = _as_sent
+        self._session = session
+        return session
+
+    def _failure(self, exc, url):
+        """The ConnectionFailed of a requests exception: what happened, in a word, and its cause without the library's wrapping."""
+        chain = _chain(exc)
+        text = _cause_text(exc)
+        if isinstance(exc, _requests.exceptions.ProxyError):
+            proxy = _proxy_for(url)
+            return ConnectionFailed('proxy %s failed: %s' % (proxy, text), reached=False, proxy=proxy,
+                                    refused=any(isinstance(item, ConnectionRefusedError) for item in chain))
+        if isinstance(exc, _requests.exceptions.InvalidSchema) and 'socks' in str(exc).lower():
+            return ConnectionFailed('the proxy %s is a SOCKS proxy, which needs the Python package PySocks on the host that runs '
+                                    'this module (pip install PySocks)' % _proxy_for(url), reached=False, final=True)
+        if isinstance(exc, _requests.exceptions.SSLError):
+            return ConnectionFailed(text, reached=False, tls=True)
+        if isinstance(exc, _requests.exceptions.ConnectTimeout):
+            return ConnectionFailed('timed out', reached=False, timeout=True)
+        if isinstance(exc, _requests.exceptions.ReadTimeout):
+            return ConnectionFailed('timed out', reached=True, timeout=True)
+        if any(isinstance(item, socket.gaierror) for item in chain):
+            return ConnectionFailed("Failed to resolve '%s' (%s)" % (self.host, text), reached=False, unresolved=True)
+        if any(isinstance(item, ConnectionRefusedError) for item in chain):
+            return ConnectionFailed('Failed to establish a new connection: %s (nothing listens at %s:%s; not retried)'
+                                    % (text, self.host, self.port), reached=False, refused=True)
+        if isinstance(exc, _requests.exceptions.ConnectionError) and _never_connected(chain):
+            return ConnectionFailed('Failed to establish a new connection: %s' % text, reached=False)
+        if isinstance(exc, _requests.exceptions.ConnectionError):
+            return ConnectionFailed('Connection aborted: %s' % text, reached=True)
+        return ConnectionFailed('%s: %s' % (type(exc).__name__, text), reached=False, final=True)
 
 
-def _readable(sock):
-    try:
-        return bool(select.select([sock], [], [], 0)[0])
-    except (OSError, ValueError):
+def _import_requests():
+    """requests; in a module process, without its optional guess of text encodings. Nothing in a module process
+    asks requests for a text (the client decodes the bytes as UTF-8, and requests falls back to UTF-8 where it
+    would guess), and importing charset_normalizer costs about 10 ms of CPU in every task (bench/NOTES.md).
+    The controller's processes (the inventory and lookup plugins) import requests as it comes."""
+    if 'ansible.cli' in sys.modules or any(name in sys.modules for name in _ENCODING_GUESSERS):
+        import requests  # pylint: disable=import-outside-toplevel
+        return requests
+    for name in _ENCODING_GUESSERS:
+        sys.modules[name] = None  # an import of it raises ImportError, which requests expects when it is not installed
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')  # requests' RequestsDependencyWarning: no encoding guesser
+        import requests  # pylint: disable=import-outside-toplevel
+    return requests
+
+
+def _as_sent(request):
+    return request
+
+
+def _verify(validate_certs, ca_path):
+    """What requests verifies the API's certificate with: False, or the CA file or directory to trust (ca_path,
+    else the first of CA_ENV that is set), or True for requests' own bundle. ConnectionFailed (nothing sent)
+    when the named path does not exist."""
+    if not validate_certs:
+        return False
+    path = ca_path or next((os.environ[name] for name in CA_ENV if os.environ.get(name)), None)
+    if path is None:
         return True
+    if not os.path.exists(path):
+        source = 'ca_path' if ca_path else next(name for name in CA_ENV if os.environ.get(name))
+        raise ConnectionFailed('cannot read the CA file or directory %s (%s): no such file or directory' % (path, source),
+                               reached=False, tls=True)
+    return path
+
+
+def _read(response, deadline):
+    """The whole body of a streamed answer, read in chunks: ConnectionFailed when it takes longer than the
+    deadline (a server that trickles bytes) or holds more than MAX_ANSWER_BYTES (never read whole)."""
+    length = response.headers.get('Content-Length', '')
+    if length.isdigit() and int(length) > MAX_ANSWER_BYTES:
+        raise _too_large('%s bytes' % length)
+    raw = response.raw
+    read = getattr(raw, 'read1', raw.read)  # read1 (urllib3 2): whatever has come, without waiting for a full chunk
+    chunks, size = [], 0
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise ConnectionFailed('timed out', reached=True, timeout=True)
+        _bound_wait(raw, remaining)
+        chunk = read(_CHUNK, decode_content=True)
+        if not chunk:
+            return b''.join(chunks)
+        size += len(chunk)
+        if size > MAX_ANSWER_BYTES:
+            raise _too_large('more than that')
+        chunks.append(chunk)
+
+
+def _bound_wait(raw, seconds):
+    """Each wait for the next bytes ends at the deadline at the latest."""
+    sock = getattr(getattr(raw, 'connection', None), 'sock', None)
+    if sock is not None:
+        sock.settimeout(max(seconds, 0.001))
+
+
+def _too_large(what):
+    return ConnectionFailed('the answer is larger than %d MiB (%s); it was not read' % (MAX_ANSWER_BYTES // (1024 * 1024), what),
+                            reached=True, final=True)
+
+
+def _chain(exc):
+    """exc and every exception it wraps (requests wraps urllib3's, which wraps the socket's or ssl's)."""
+    found, todo = [], [exc]
+    while todo:
+        item = todo.pop(0)
+        if not isinstance(item, BaseException) or any(item is seen for seen in found):
+            continue
+        found.append(item)
+        todo.extend([getattr(item, 'reason', None), item.__cause__, item.__context__] + list(item.args))
+    return found
+
+
+def _never_connected(chain):
+    """Whether the failure came before any connection was open (urllib3's NewConnectionError)."""
+    return any(type(item).__name__ in ('NewConnectionError', 'NameResolutionError') for item in chain)
+
+
+def _cause_text(exc):
+    """The innermost cause's text ("[Errno 111] Connection refused", an SSL reason, "Tunnel connection failed:
+    407 ..."), without the wrappers' repr of pools and connections."""
+    for item in reversed(_chain(exc)):
+        if type(item).__module__ in ('builtins', 'ssl', 'socket', 'http.client') and str(item):
+            return _os_error_text(item) if isinstance(item, OSError) else '%s: %s' % (type(item).__name__, item)
+    return str(exc) or type(exc).__name__
+
+
+def _proxy_for(url):
+    """The proxy the environment names for url, without its credentials."""
+    proxy = _requests.utils.select_proxy(url, _requests.utils.get_environ_proxies(url)) or ''
+    return url_without_credentials(proxy if '://' in proxy else 'http://' + proxy)
 
 
 def _os_error_text(exc):
     """[Errno 111] Connection refused: the text of an OSError, with the reason of an ssl.SSLError."""
     if isinstance(exc, ssl.SSLError) and getattr(exc, 'verify_message', None):
         return '[SSL: %s] certificate verify failed: %s' % (exc.reason, exc.verify_message)
+    if exc.errno is not None and exc.strerror and not isinstance(exc, ssl.SSLError):
+        return '[Errno %s] %s' % (exc.errno, exc.strerror)
     return str(exc) if exc.args else type(exc).__name__
-
-
-def _tls_context(validate_certs):
-    """The TLS context of a connection; ConnectionFailed (nothing sent) when its CA bundle cannot be read."""
-    if not validate_certs:
-        context = ssl.create_default_context()
-        context.check_hostname = False
-        context.verify_mode = ssl.CERT_NONE
-        return context
-    bundle = next((os.environ[name] for name in CA_BUNDLE_ENV if os.environ.get(name)), None) or _certifi_bundle()
-    try:
-        if bundle is not None and os.path.isdir(bundle):
-            return ssl.create_default_context(capath=bundle)
-        return ssl.create_default_context(cafile=bundle)
-    except OSError as exc:  # ssl.SSLError included: a file that is not a PEM bundle
-        raise ConnectionFailed('cannot read the CA bundle %s: %s' % (bundle, _os_error_text(exc)), reached=False, tls=True)
-
-
-def _certifi_bundle():
-    try:
-        import certifi  # pylint: disable=import-outside-toplevel
-    except ImportError:
-        return None
-    return certifi.where()
-
-
-def _proxy(parts):
-    """(host, port, headers) of the proxy that the environment names for this URL, or None."""
-    if not any(name.lower().endswith('_proxy') for name in os.environ):
-        return None
-    import urllib.request  # pylint: disable=import-outside-toplevel  # only when a proxy variable is set
-    proxies = urllib.request.getproxies_environment()
-    if urllib.request.proxy_bypass_environment(parts.hostname, proxies) or _in_no_proxy_range(parts.hostname, proxies):
-        return None
-    url = proxies.get(parts.scheme) or proxies.get('all')
-    if not url:
-        return None
-    proxy = urlsplit(url if '://' in url else 'http://' + url)
-    headers = {'Proxy-Authorization': _basic(_credentials(proxy))} if proxy.username else {}
-    return proxy.hostname, proxy.port or 80, headers
 
 
 def _credentials(parts):
@@ -299,22 +401,6 @@ def _credentials(parts):
 def _basic(credentials):
     """The value of an Authorization header of the basic scheme, for (user, password)."""
     return 'Basic %s' % base64.b64encode(('%s:%s' % credentials).encode('utf-8')).decode('ascii')
-
-
-def _in_no_proxy_range(host, proxies):
-    """Whether host is an address in a range of NO_PROXY (10.0.0.0/8), which urllib does not read."""
-    import ipaddress  # pylint: disable=import-outside-toplevel
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    for entry in proxies.get('no', '').split(','):
-        try:
-            if '/' in entry and address in ipaddress.ip_network(entry.strip(), strict=False):
-                return True
-        except ValueError:
-            continue
-    return False
 
 
 def _query(params):
@@ -329,7 +415,7 @@ class HttpClient:
 
     def __init__(self, base_url, auth=None, token=None, timeout=30, validate_certs=True, retries=5,
                  user_agent='engine.cloud', auth_hint=None, url_hint=None, jitter=random.random, pacer=UNPACED,
-                 not_replayable=NOT_REPLAYABLE):
+                 not_replayable=NOT_REPLAYABLE, ca_path=None, client_cert=None, client_key=None):
         self.base_url = base_url.rstrip('/')
         self.not_replayable = not_replayable
         self.pacer = pacer
@@ -339,15 +425,25 @@ class HttpClient:
         self.url_hint = url_hint
         self._jitter = jitter
         parts = urlsplit(self.base_url)
-        self.connection = Connection(parts, timeout, validate_certs)
+        self.connection = Connection(parts, timeout, validate_certs, ca_path, client_cert, client_key)
         self.prefix = parts.path
         self.headers = {'User-Agent': user_agent, 'Accept': 'application/json'}
         if auth is None and parts.username:
             auth = _credentials(parts)
+        given = [value for value in (auth or ()) + (token,) if value]
+        # A key or token with white space around it (the newline of `echo ... | ansible-vault encrypt_string`)
+        # is sent without it; one with a character a header cannot hold is refused before anything is sent.
         if auth is not None:
+            auth = tuple(value.strip() for value in auth)
             self.headers['Authorization'] = _basic(auth)
         if token is not None:
-            self.headers['Authorization'] = 'Bearer %s' % token
+            self.headers['Authorization'] = 'Bearer %s' % token.strip()
+        self._secrets = _secret_forms(given + [auth[1] if auth else None, token and token.strip(),
+                                               self.headers.get('Authorization', '').partition(' ')[2]])
+        self._refusal = None
+        if not _HEADER_VALUE.match(self.headers.get('Authorization', '')):
+            self._refusal = ('the %s holds a line break or another character that an HTTP header cannot carry; nothing was sent'
+                             % ('token' if token is not None else 'API key id or secret'))
 
     def backoff(self, attempt):
         """Exponential backoff with jitter: between half and all of base * 2**attempt, capped."""
@@ -364,6 +460,8 @@ class HttpClient:
         headers, data = self.headers, None
         if body is not None:
             headers, data = dict(headers, **{'Content-Type': 'application/json'}), json.dumps(body).encode('utf-8')
+        if self._refusal:
+            raise ApiError(self._refusal, method=method, path=path, url=self.url_of(path))
         attempt = 0
         while True:
             attempt += 1
@@ -374,7 +472,7 @@ class HttpClient:
                 status, answer_headers, content = self.connection.send(method, target, headers, data)
             except ConnectionFailed as exc:
                 lost = self._answer_lost(method, exc=exc, once=once)
-                if lost or exc.tls or exc.unresolved or attempt > self.retries:
+                if lost or exc.final or attempt > self.retries:
                     raise self._exception_error(exc, method, path, attempt, lost)
                 CLOCK.sleep(self.backoff(attempt - 1))
                 continue
@@ -384,6 +482,8 @@ class HttpClient:
                 wait = server_wait(answer_headers)
                 CLOCK.sleep(self.backoff(attempt - 1) if wait is None else wait)
                 continue
+            if 300 <= status < 400:
+                raise self._redirect_error(status, answer_headers, method, path, attempt)
             if status >= 400:
                 raise self._error(status, answer_headers, content, method, path, attempt, once)
             return self._parse(status, answer_headers, content, method, path, attempt)
@@ -401,28 +501,54 @@ class HttpClient:
         """The URL a path is sent to, as messages show it: whole, but without user:password@."""
         return url_without_credentials(self.base_url) + path
 
+    def _mask(self, text):
+        """text without any form of the credentials this client sends (whatever raised it, whatever it quotes)."""
+        for secret in self._secrets:
+            text = text.replace(secret, MASK)
+        return text
+
     def _exception_error(self, exc, method, path, attempts, lost=False):
-        return ApiError(self._describe_exception(exc), method=method, path=path, url=self.url_of(path), attempts=attempts,
+        return ApiError(self._mask(self._describe_exception(exc)), method=method, path=path, url=self.url_of(path), attempts=attempts,
                         hint=LOST_ANSWER_HINT if lost else self._exception_hint(exc), answer_lost=lost)
 
     def _describe_exception(self, exc):
+        text = _short(str(exc))
         if exc.tls:
-            return 'TLS certificate verification failed: %s' % _short(str(exc))
+            return '%s: %s' % ('TLS handshake failed' if 'CERTIFICATE' not in text and 'CA file' not in text
+                               else 'TLS certificate verification failed', text)
         if exc.timeout:
             return '%s within api_timeout (%s s)' % ('no response' if exc.reached else 'no connection', self.timeout)
-        return 'connection failed: %s' % _short(str(exc))
+        if exc.proxy or (exc.final and not exc.refused and not exc.unresolved):
+            return text
+        return 'connection failed: %s' % text
 
     def _exception_hint(self, exc):
-        """What to check: the CA for a certificate error; the address when no connection was made."""
+        """What to check: the CA for a certificate error; the proxy settings for a proxy; the address when no
+        connection was made."""
         if exc.tls:
-            return CA_HINT
+            return CA_HINT if 'CERTIFICATE' in str(exc) or 'CA file' in str(exc) else self.url_hint
+        if exc.proxy:
+            return PROXY_HINT
         return None if exc.reached else self.url_hint
+
+    def _redirect_error(self, status, headers, method, path, attempts):
+        """A 3xx: not followed, because the credentials would go with it to wherever it points."""
+        location = headers.get('Location') or '(no Location)'
+        if location.startswith('/'):
+            location = self.connection.origin + location
+        hint = self.url_hint
+        if location.startswith('https://') and self.base_url.startswith('http://'):
+            hint = 'The API is served over HTTPS: use an https:// address. %s' % (self.url_hint or '')
+        return ApiError(self._mask('the API answered with a redirect to %s, which is not followed (the credentials would go with it)'
+                                   % _short(url_without_credentials(location))),
+                        status=status, method=method, path=path, url=self.url_of(path), attempts=attempts, hint=(hint or '').strip() or None,
+                        request_id=headers.get('X-Request-Id'))
 
     def _error(self, status, headers, content, method, path, attempts, once=False):
         code, message, request_id = describe_error_body(_text(content), headers.get('Content-Type', ''))
         lost = self._answer_lost(method, status=status, once=once)
         hint = self.auth_hint if status == 401 else (LOST_ANSWER_HINT if lost else None)
-        return ApiError(message, status=status, code=code, method=method, path=path, url=self.url_of(path),
+        return ApiError(self._mask(message), status=status, code=code, method=method, path=path, url=self.url_of(path),
                         request_id=request_id or headers.get('X-Request-Id'), attempts=attempts, hint=hint,
                         answer_lost=lost)
 
@@ -432,9 +558,18 @@ class HttpClient:
         try:
             return json.loads(_text(content))
         except ValueError:
-            raise ApiError('the response is not valid JSON: %s' % _answer_text(_text(content)), status=status,
+            raise ApiError(self._mask('the response is not valid JSON: %s' % _answer_text(_text(content))), status=status,
                            method=method, path=path, url=self.url_of(path), request_id=headers.get('X-Request-Id'),
                            attempts=attempts)
+
+
+def _secret_forms(secrets):
+    """Each secret as messages may quote it: as it is, and escaped as repr() shows it (a newline as \\n)."""
+    forms = set()
+    for secret in secrets:
+        if secret and len(secret) >= 4:
+            forms.update((secret, repr(secret)[1:-1], repr(secret.encode('utf-8'))[2:-1]))
+    return sorted(forms, key=len, reverse=True)
 
 
 def _text(content):

@@ -24,7 +24,7 @@ import time
 
 import cases
 from harness import ROOT, Ansible, Counts, credentials, play
-from tests.simulator.fixture_ids import FIXTURES_PATH, KEY_SECRET, PIPE_OBJECT_STORAGE, SERVICE_DEV
+from tests.simulator.fixture_ids import FIXTURES_PATH, KEY_SECRET, PIPE_OBJECT_STORAGE, SERVICE_DEV, TOKEN
 from tests.simulator.process import SimulatorProcess
 
 LOAD_HOSTS = 50
@@ -33,6 +33,9 @@ LOAD_HOSTS = 50
 LOAD_FORKS = (10, 50)
 WRONG_SECRET = 'sim-key-secret-WRONG-7c3b91'
 WRONG_TOKEN = 'sim-obs-token-WRONG-5e8a02'
+# The token as `echo ... | ansible-vault encrypt_string` gives it (a newline at the end), and with a line break inside.
+NEWLINE_TOKEN = TOKEN + '\n'
+BROKEN_TOKEN = TOKEN[:len(TOKEN) // 2] + '\n' + TOKEN[len(TOKEN) // 2:]
 VOLATILE = ('updatedAt', '_pending')
 
 
@@ -303,6 +306,8 @@ class Suite:
             failures = [
                 ('wrong_secret', pipe_info, dict(pipe_info.args, api_key_secret=WRONG_SECRET), None),
                 ('wrong_token', dashboard, dict(dashboard.args, api_token=WRONG_TOKEN), None),
+                ('newline_token', dashboard, dict(dashboard.args, api_token=NEWLINE_TOKEN), None),
+                ('broken_token', dashboard, dict(dashboard.args, api_token=BROKEN_TOKEN), None),
                 ('missing_pipe', pipe_info, dict(pipe_info.args, pipe_id='9a8b7c6d-5e4f-4a3b-9c2d-000000000000'), None),
                 ('truncated_secret_body', pipe_info, dict(pipe_info.args, api_retries=0),
                  dict(kind='malformed_json', method='GET', path='/pipes/%s$' % PIPE_OBJECT_STORAGE, body=truncated)),

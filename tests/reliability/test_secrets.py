@@ -20,7 +20,7 @@ import pytest
 
 import cases
 from tests.simulator.fixture_ids import CONNECTION_STRING, KEY_ID, KEY_SECRET, TOKEN
-from suite import WRONG_SECRET, WRONG_TOKEN
+from suite import BROKEN_TOKEN, WRONG_SECRET, WRONG_TOKEN
 
 ACCOUNT_KEY = CONNECTION_STRING.split('AccountKey=')[1].split(';')[0]
 SECRETS = {
@@ -33,6 +33,9 @@ SECRETS = {
     'wrong key secret given to a task': WRONG_SECRET,
     'wrong token given to a task': WRONG_TOKEN,
     'service password given to a task': cases.SERVICE_PASSWORD,
+    # a token with a line break inside, as a message would quote it: whole, or escaped as repr() shows it
+    'token with a line break inside': BROKEN_TOKEN,
+    'token with a line break inside, escaped': BROKEN_TOKEN.replace('\n', '\\n'),
 }
 # The run that prints a secret on purpose is not part of the zero count.
 EXCLUDED = ('planted',)
@@ -90,6 +93,7 @@ def test_check_mode_runs_every_module_and_writes_nothing(suite):
     ('truncated_secret_body', ['not valid JSON']),
     ('secret_in_error_body', ['HTTP 500']),
     ('html_page', ['HTTP 502', 'HTML']),
+    ('broken_token', ['line break', 'nothing was sent']),
 ])
 def test_failure_paths_fail_cleanly(suite, path, words):
     check, dummy = suite.result('check')
@@ -97,6 +101,14 @@ def test_failure_paths_fail_cleanly(suite, path, words):
     assert result.get('failed'), result
     for word in words:
         assert word in result.get('msg', ''), (word, result.get('msg'))
+
+
+def test_a_token_with_a_newline_at_the_end_works(suite):
+    """What `echo ... | ansible-vault encrypt_string` gives: the newline is not sent (it made the task fail with a
+    traceback that showed the token); test_no_secret_in_any_output scans this -vvv run too."""
+    check, dummy = suite.result('check')
+    result = check.registered['fail_newline_token']
+    assert not result.get('failed') and result.get('dashboard'), result.get('msg')
 
 
 def test_both_apis_credentials_in_group_all(suite):

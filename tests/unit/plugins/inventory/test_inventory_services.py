@@ -57,7 +57,8 @@ def plugin_with(sim, **options):
     and a cache in a dict."""
     values = dict(plugin='engine.cloud.services', hostname='name', hostvars_prefix='engine_', hostvars_suffix='', filters={},
                   include_deleted=False,
-                  validate_certs=True, api_timeout=30, api_retries=5, api_rate_limit=None, compose={}, groups={}, keyed_groups=[],
+                  validate_certs=True, ca_path=None, client_cert=None, client_key=None, api_timeout=30, api_retries=5, api_rate_limit=None,
+                  compose={}, groups={}, keyed_groups=[],
                   strict=False, cache=False)
     values.update(cloud_connection(sim.url))
     values.update(options)
