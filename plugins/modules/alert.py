@@ -358,7 +358,12 @@ def resolve_source(module, current):
         return dict(saved_search_id=params['saved_search_id']), None
     if params['tile'] is None:
         return None, None
-    dashboard = the_one(module, 'dashboard', params['dashboard'], module.read('/dashboards') or [], '')
+    def resolves(dashboards):
+        found = alert_rules.matching(dashboards, params['dashboard'])
+        return len(found) == 1 and bool(alert_rules.matching(found[0].get('tiles') or [], params['tile']))
+    # A list an earlier task of this playbook run kept serves when it resolves both (module_utils/play_reads.py).
+    dashboards = module.kept_list(PREFIX + '/dashboards', lambda: module.read('/dashboards') or [], resolves)
+    dashboard = the_one(module, 'dashboard', params['dashboard'], dashboards, '')
     tiles = dashboard.get('tiles') or []
     if current is not None and not alert_rules.matching(tiles, params['tile']) and alert_rules.on_tile(current, dashboard['id'], params['tile']):
         return dict(dashboard=dashboard['id'], tile=current['tileId']), None

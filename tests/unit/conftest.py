@@ -36,7 +36,7 @@ from ansible.module_utils.common import warnings as module_warnings
 from hypothesis import settings
 from ansible.utils.display import Display
 
-from ansible_collections.engine.cloud.plugins.module_utils import client, shared_reads
+from ansible_collections.engine.cloud.plugins.module_utils import client, play_reads, shared_reads
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.pacer import DIRECTORY_ENV
 from ansible_collections.engine.cloud.tests.simulator import fixture_ids, server
@@ -375,3 +375,18 @@ def pacing_directory(tmp_path, monkeypatch):
 def play_runs_one_task(monkeypatch):
     """A module run in process runs alone in its play, whatever processes surround pytest (shared_reads.play_tasks)."""
     monkeypatch.setattr(shared_reads, 'play_tasks', lambda: 1)
+
+
+@pytest.fixture(autouse=True)
+def outside_a_playbook_run(monkeypatch):
+    """A module run in process belongs to no playbook run, whatever processes surround pytest: it keeps no reads for
+    later tasks (play_reads.controller_process). A test of the kept reads names a run (play_run)."""
+    monkeypatch.setattr(play_reads, 'controller_process', lambda: None)
+
+
+@pytest.fixture
+def play_run(monkeypatch):
+    """play_run(name): the module runs from now on are tasks of the playbook run of that name (a controller process)."""
+    def start(name='1234:5678'):
+        monkeypatch.setattr(play_reads, 'controller_process', lambda: name)
+    return start
