@@ -114,6 +114,11 @@ class Api:
             spec.update(unused(self.also))
         return spec
 
+    def wait_warning(self, client):
+        """A warning when client waited more than pacer.WAIT_WARNING_SECONDS in all for this API's rate limit, or None."""
+        per = 'token' if self.limit.credential == 'api_token' else 'API key'
+        return pacing.wait_warning(client.pacer, per, 'api_rate_limit (or %s)' % self.limit.env)
+
     def connect(self, params, warn, fail, uuid_options=None):
         """The HTTP client for params, after every check a module makes before a request: fail(*messages)
         gets a message for each bad option (Nones for good ones) and does not return when one is bad.
@@ -164,6 +169,7 @@ class EngineModule(AnsibleModule):
 
     def fail_json(self, msg, **kwargs):
         self.shared.leave()
+        self.warn_of_waits()
         for name, option in self.argument_spec.items():
             value = self.params.get(name)
             if option.get('no_log') and isinstance(value, str) and value:
@@ -255,7 +261,15 @@ class EngineModule(AnsibleModule):
 
     def exit_json(self, **kwargs):
         self.shared.leave()
+        self.warn_of_waits()
         super(EngineModule, self).exit_json(**kwargs)
+
+    def warn_of_waits(self):
+        """A task that waited long for the rate limit says so, with the budget and the option that sets it."""
+        client = getattr(self, 'client', None)
+        warning = None if client is None else self.api.wait_warning(client)
+        if warning:
+            self.warn('This task ' + warning)
 
     def request_or_fail(self, method, path, params=None, body=None, missing_ok=False):
         """One API call; an API error fails the task with its status, code, message and request id.
