@@ -72,6 +72,12 @@ options:
         service) at the same time, one list request serves them all, before they act and while they wait; a task
         alone reads alone. V(off) turns that off too, as does the E(ENGINE_CLOUD_SHARED_READS) environment variable
         set to V(off).
+      - With pacing on, in a playbook run, the list of services (or of a service's pipes) that one task of
+        M(engine.cloud.service) or M(engine.cloud.pipe) read serves the reads before acting of the later tasks of the
+        run, for up to 60 seconds and until any task of the run writes with the same key; a task that finds something
+        to change reads its object again before it writes. V(off) turns that off too, as does the
+        E(ENGINE_CLOUD_READ_REUSE) environment variable set to V(off) (or to other seconds). A task that waited more
+        than 5 seconds in all for its turn says so in a warning.
       - Not set, it is the management API's limit, V(10/10) (10 requests in any 10 seconds per key).
         V(REQUESTS/SECONDS) sets another, for example V(20/10) for an organization whose limit was raised.
         V(off) (or V(false)) turns pacing off.

@@ -60,6 +60,13 @@ options:
       - If not set, the value of the E(ENGINE_OBSERVABILITY_RATE_LIMIT) environment variable is used.
       - Set it for C(group/engine.cloud.observability), not C(group/engine.cloud.all), because the management API
         has a limit of its own.
+      - With pacing on, in a playbook run, the dashboards or alerts listing that one task of M(engine.cloud.dashboard)
+        or M(engine.cloud.alert) read serves the reads before acting of the later tasks of the run, for up to 60
+        seconds and until any task of the run writes with the same token: a no-op apply of many dashboards and alerts
+        sends a few list reads. A task that finds something to change reads its object again before it writes. A change
+        made outside the run (in the UI) shows to its no-op decisions up to 60 seconds late. V(off) turns that off too,
+        as does the E(ENGINE_CLOUD_READ_REUSE) environment variable set to V(off) (or to other seconds).
+      - A task that waited more than 5 seconds in all for its turn says so in a warning.
       - The shared state (a small file per token and base address, named by a hash of both) lives where
         O(engine.cloud.service_info#module:api_rate_limit) says, and pacing has the limits said there;
         several controllers or AWX execution nodes that use one token do not share it.
