@@ -62,7 +62,7 @@ options:
         has a limit of its own.
       - With pacing on, in a playbook run, the dashboards or alerts listing that one task of M(engine.cloud.dashboard)
         or M(engine.cloud.alert) read serves the reads before acting of the later tasks of the run, for up to 60
-        seconds and until any task of the run writes with the same token: a no-op apply of many dashboards and alerts
+        seconds and until any task of the run writes with the same token, so a no-op apply of many dashboards and alerts
         sends a few list reads. A task that finds something to change reads its object again before it writes. A change
         made outside the run (in the UI) shows to its no-op decisions up to 60 seconds late. V(off) turns that off too,
         as does the E(ENGINE_CLOUD_READ_REUSE) environment variable set to V(off) (or to other seconds).
