@@ -80,7 +80,7 @@ def _cmdline(pid, proc):
 def controller_process(proc='/proc', pid=None):
     """'pid:start' of the ansible-playbook (or ansible) process whose worker runs this task, or None. A worker is a
     fork of it (no exec: the same command line as its parent); the module runs a few processes below the worker.
-    The highest of a chain of processes with one command line is the controller."""
+    The highest of a chain of processes with one command line that names ansible is the controller."""
     try:
         pid = pid or os.getpid()
         parent, dummy = _stat(pid, proc)
@@ -90,7 +90,7 @@ def controller_process(proc='/proc', pid=None):
             if parent <= 1:
                 break
             parent_line = _cmdline(parent, proc)
-            if parent_line and parent_line == line:
+            if parent_line and parent_line == line and b'ansible' in line:
                 found = parent
             elif found is not None:
                 break

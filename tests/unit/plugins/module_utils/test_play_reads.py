@@ -279,4 +279,6 @@ def test_the_controller_is_the_top_of_the_forks_above_the_module(proc):
     assert CONTROLLER_PROCESS(proc.root, 50) == '20:4242'
     proc(60, 10, '/usr/bin/python3 -m pytest')
     assert CONTROLLER_PROCESS(proc.root, 60) is None
+    proc(70, 60, '/usr/bin/python3 -m pytest')  # a fork of another program: no playbook run
+    assert CONTROLLER_PROCESS(proc.root, 70) is None
     assert CONTROLLER_PROCESS(proc.root + '/missing', 50) is None
