@@ -1,8 +1,8 @@
 """The observability API's rate window as the reference states it: 100 requests per 60 s per token, one budget for
-every /api/v2 route, counted on every request (with the rate_limit switch off too, and a refused request too), a
+every /api/v2 route, counted on every request (with the rate_limit switch off too, and a refused request too), in fixed windows, a
 plain-text 429 with Retry-After: 60 that can come before the auth check."""
 
-from .state import SlidingWindow
+from .state import RateLimiter
 
 SERIES = {'series': [{'sourceId': '65b000000000000000000001', 'aggFn': 'count', 'where': '', 'groupBy': []}],
           'startTime': 1728730800000, 'endTime': 1728734400000, 'granularity': '5m'}
@@ -24,13 +24,15 @@ def test_every_request_counts_while_the_switch_is_off_and_the_budget_is_one_for_
     assert [entry['status'] for entry in sim.requests_log()][-2:] == [429, 401]
 
 
-def test_a_refused_request_counts_and_the_window_slides():
-    window = SlidingWindow(3, 60)
+def test_a_refused_request_counts_in_the_window_of_its_token():
+    window = RateLimiter(3, 60, count_refused=True)
     assert [window.hit('t', moment).allowed for moment in (0, 10, 20)] == [True] * 3
     refused = window.hit('t', 30)
-    assert not refused.allowed and refused.remaining == 0 and refused.reset == 30  # the request of 0 leaves at 60
-    assert window.hit('t', 61).allowed is False  # 10, 20 and the refusal of 30 are in the last 60 s
-    assert window.hit('t', 91).allowed is True  # of the last 60 s only the refusal of 61 is left
-    assert window.hit('u', 91).allowed is True  # another token
-    fixed_window_burst = SlidingWindow(3, 60)
-    assert [fixed_window_burst.hit('t', moment).allowed for moment in (59, 59.5, 59.9, 60.1)] == [True, True, True, False]
+    assert not refused.allowed and refused.remaining == 0 and refused.reset == 30
+    assert window.windows['t'] == (0, 4)  # counted
+    assert window.hit('u', 30).allowed is True  # another token
+    assert window.hit('t', 60).allowed is True  # a new window
+    management = RateLimiter(1, 10)  # the management API's: "refused requests do not count" (README)
+    management.hit('k', 0)
+    management.hit('k', 1)
+    assert management.windows['k'] == (0, 1)
