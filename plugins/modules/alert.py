@@ -358,6 +358,7 @@ def resolve_source(module, current):
         return dict(saved_search_id=params['saved_search_id']), None
     if params['tile'] is None:
         return None, None
+
     def resolves(dashboards):
         found = alert_rules.matching(dashboards, params['dashboard'])
         return len(found) == 1 and bool(alert_rules.matching(found[0].get('tiles') or [], params['tile']))
