@@ -260,6 +260,16 @@ FLEET_ARGS ?=
 bench-fleet: venv
 	python bench/fleet.py $(FLEET_ARGS)
 
+# A team's dashboards and alerts as code at the token's budget (bench/observability.py, kept reads): 30 dashboards
+# and 200 alerts exported, the export applied twice (no change) and once with one alert changed, each run's requests
+# from the simulator's log, beside the unpaced floor in the same run. Prints docs/performance.md's "Dashboards and
+# alerts at scale" table; about 25 minutes and 400 CPU-seconds on 2 cores (--before adds the run without kept reads).
+# Options: make bench-observability OBSERVABILITY_ARGS="--dashboards 10 --alerts 50 --before"
+OBSERVABILITY_ARGS ?=
+.PHONY: bench-observability
+bench-observability: venv
+	python bench/observability.py $(OBSERVABILITY_ARGS)
+
 # ---- docs, AWX and release checks (docs/, roles/, tests/e2e/, owned by the roles/docs engineer) --
 # Tools pinned in requirements-docs.txt, installed once into the same venv (stamp file).
 #   make docs             module/role reference + docs/docsite guides as HTML (antsibull-docs, Sphinx)

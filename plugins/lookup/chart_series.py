@@ -111,5 +111,11 @@ class LookupModule(LookupBase):
         body, errors = chart.request(params)
         raise_on_errors(errors)
         client = open_client(params, observability.API, display.warning, secrets=[params['api_token']])
+        try:
+            answer = call(client, 'POST', observability.PREFIX + chart.PATH, body)
+        finally:
+            waited = observability.API.wait_warning(client)
+            if waited:
+                display.warning('The %s %s' % (NAME, waited))
         # Data from the API, never a template, also where a user allows unsafe lookups (ALLOW_UNSAFE_LOOKUPS).
-        return wrap_var(chart.rows(call(client, 'POST', observability.PREFIX + chart.PATH, body).get('data')))
+        return wrap_var(chart.rows(answer.get('data')))

@@ -19,7 +19,7 @@ from ansible.module_utils.basic import AnsibleModule, env_fallback
 
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
 from ansible_collections.engine.cloud.plugins.module_utils import pacer as pacing
-from ansible_collections.engine.cloud.plugins.module_utils import shared_reads
+from ansible_collections.engine.cloud.plugins.module_utils import play_reads, shared_reads
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.compare import mask_secrets, secret_values
 
@@ -117,6 +117,11 @@ class Api:
             spec.update(unused(self.also))
         return spec
 
+    def wait_warning(self, client):
+        """A warning when client waited more than pacer.WAIT_WARNING_SECONDS in all for this API's rate limit, or None."""
+        per = 'token' if self.limit.credential == 'api_token' else 'API key'
+        return pacing.wait_warning(client.pacer, per, 'api_rate_limit (or %s)' % self.limit.env)
+
     def connect(self, params, warn, fail, uuid_options=None):
         """The HTTP client for params, after every check a module makes before a request: fail(*messages)
         gets a message for each bad option (Nones for good ones) and does not return when one is bad.
@@ -151,6 +156,7 @@ class EngineModule(AnsibleModule):
     api = None
     uuid_options = None  # the options checked as UUIDs before anything is sent; None: the API's own
     shared = shared_reads.ALONE  # reads shared with the other tasks of this controller (CloudModule's)
+    kept = play_reads.NONE  # list reads kept for the later tasks of this playbook run
 
     def __init__(self, argument_spec, supports_check_mode=True, **kwargs):
         # amend(msg, result) -> (msg, result), for every failure from then on (a created resource to report)
@@ -159,12 +165,15 @@ class EngineModule(AnsibleModule):
         spec.update(argument_spec)
         super(EngineModule, self).__init__(argument_spec=spec, supports_check_mode=supports_check_mode, **kwargs)
         self.client = self.api.connect(self.params, self.warn, self.fail_on_errors, self.uuid_options)
+        self.kept = play_reads.for_module([self.params[name] for name in sorted(self.api.connection)],
+                                          self.client.pacer is not pacing.UNPACED, self.warn)
         if 'wait_timeout' in self.params:
             self.fail_on_errors(None if self.params['wait_timeout'] >= 1
                                 else 'wait_timeout must be at least 1 second, got %d' % self.params['wait_timeout'])
 
     def fail_json(self, msg, **kwargs):
         self.shared.leave()
+        self.warn_of_waits()
         for name, option in self.argument_spec.items():
             value = self.params.get(name)
             if option.get('no_log') and isinstance(value, str) and value:
@@ -205,8 +214,32 @@ class EngineModule(AnsibleModule):
         return response
 
     def wrote(self):
-        """A write was just answered (or its answer lost): no shared read sent before now serves this task's next reads."""
+        """A write was just answered (or its answer lost): no shared read sent before now serves this task's next reads,
+        nor any kept read the next tasks of this run."""
         self.shared.wrote()
+        self.kept.wrote()
+
+    def kept_item(self, collection, item_id, single, listing):
+        """For a read before acting: the resource item_id of the list at collection from a list read that an earlier task
+        of this playbook run kept (module_utils/play_reads.py), else single() (a live read; None: missing); listing()
+        reads the whole list live, when the run reads many of its resources."""
+        return self.kept.item(collection, item_id, single, listing)
+
+    def kept_list(self, collection, listing, holds=None):
+        """For a read before acting: every item of the list at collection from a list read kept by an earlier task of
+        this run that holds(items) says serves, else listing() (live)."""
+        return self.kept.listing(collection, listing, holds)
+
+    def fresh(self, current, read, differs):
+        """current, or when it came from a kept read (kept_item) and differs(current) says the task has something to do,
+        read(): every write is planned on a read of this task. A resource gone meanwhile fails the task."""
+        if not (self.kept.kept(current) and differs(current)):
+            return current
+        seen = read()
+        if seen is None:
+            self.fail('%s is gone: a read just now answered 404 (it showed in a list read %d seconds ago at most). Nothing was sent'
+                      % (current.get('name') or current.get('id'), self.kept.age))
+        return seen
 
     def shared_item(self, collection, item_id, single, max_age=0):
         """The resource item_id of the list at the path collection from a read shared with the other tasks of this
@@ -232,7 +265,15 @@ class EngineModule(AnsibleModule):
 
     def exit_json(self, **kwargs):
         self.shared.leave()
+        self.warn_of_waits()
         super(EngineModule, self).exit_json(**kwargs)
+
+    def warn_of_waits(self):
+        """A task that waited long for the rate limit says so, with the budget and the option that sets it."""
+        client = getattr(self, 'client', None)
+        warning = None if client is None else self.api.wait_warning(client)
+        if warning:
+            self.warn('This task ' + warning)
 
     def request_or_fail(self, method, path, params=None, body=None, missing_ok=False):
         """One API call; an API error fails the task with its status, code, message and request id.
@@ -276,6 +317,7 @@ class EngineModule(AnsibleModule):
         resource is read again and only what still differs is sent (nothing, if the first attempt did
         the work: the step reports the first diff), at most api_retries times (send_once)."""
         current = read() if current is None else current
+        current = self.fresh(current, read, lambda seen: plan(seen)[0])
         body, diff = plan(current)
         if not body:
             return current, None

@@ -90,28 +90,52 @@ class Lifecycle:
         """The resource the task names, or None: by id (404 or a gone state: None), else by name (one list request).
         missing_ok (state=absent): a 404 for the collection (the service that holds the resource is gone) is None too."""
         resource_id = self.module.params.get(self.kind.id_option)
+        # What a task deletes it reads live; a task that converges may take a list read an earlier task of this
+        # playbook run kept (EngineModule.kept_item): it reads again before it writes (EngineModule.fresh).
+        kept = self.module.params.get('state') != 'absent'
         if resource_id is not None:
-            resource = self.read(resource_id)
+            resource = self.read(resource_id, kept=kept)
             return None if resource is None or resource.get('state') in self.kind.gone else resource
-        return self.one_named(self.module.params['name'], missing_ok)
+        return self.one_named(self.module.params['name'], missing_ok, kept=kept)
 
-    def read(self, resource_id, max_age=0, missing_ok=True):
+    def read(self, resource_id, max_age=0, missing_ok=True, kept=False):
         """The resource as the API shows it now (a poll: at most max_age seconds ago), or None once it answers 404
         (without missing_ok, a 404 fails the task); a read shared with the other tasks of this controller that
-        read the list now (EngineModule.shared_item; an API without sharing reads alone)."""
+        read the list now (EngineModule.shared_item; an API without sharing reads alone). kept: a read before
+        acting that a list read kept by an earlier task of this run may serve (EngineModule.kept_item)."""
         def single():
             answer = self.module.request_or_fail('GET', self.kind.item(self.module, resource_id), missing_ok=missing_ok)
             return None if answer is None else self.kind.unwrap(answer)
-        found = self.module.shared_item(self.kind.collection(self.module), resource_id, single, max_age)
-        if found is ABSENT:
-            return None if missing_ok else single()  # its own GET says what is missing
-        return found
 
-    def one_named(self, name, missing_ok=False):
+        def live():
+            found = self.module.shared_item(self.kind.collection(self.module), resource_id, single, max_age)
+            if found is ABSENT:
+                return None if missing_ok else single()  # its own GET says what is missing
+            return found
+        if not kept:
+            return live()
+
+        def listing():
+            try:
+                return self._listing()
+            except http.ApiError:
+                return None  # the task's own read says what failed
+        return self.module.kept_item(self.kind.collection(self.module), resource_id, live, listing)
+
+    def _listing(self):
+        """Every resource of the collection, in a list read shared as read's are."""
+        return self.module.shared_list(self.kind.collection(self.module), lambda: self.kind.listing(self.module))
+
+    def one_named(self, name, missing_ok=False, kept=False):
         """The one resource of that name (deleted ones aside), or None; two or more fail before any write.
-        missing_ok: a 404 for the collection gives None. The list read is shared as read's are."""
+        missing_ok: a 404 for the collection gives None. The list read is shared as read's are; kept: a list read kept
+        by an earlier task of this run serves when it holds the name (EngineModule.kept_list)."""
         try:
-            listed = self.module.shared_list(self.kind.collection(self.module), lambda: self.kind.listing(self.module))
+            if kept:
+                listed = self.module.kept_list(self.kind.collection(self.module), self._listing,
+                                               lambda items: any(item.get('name') == name for item in items))
+            else:
+                listed = self._listing()
         except http.ApiError as error:
             if missing_ok and error.status == 404:
                 return None

@@ -52,6 +52,8 @@ from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 DIRECTORY_ENV = 'ENGINE_CLOUD_PACING_DIR'
 MARGIN = 0.5
 UNNAMED_HOLD = 1.0
+# A task or lookup that waited longer than this in all for its slots says so (wait_warning).
+WAIT_WARNING_SECONDS = 5.0
 # The client never waits longer than this for one 429 (client.RETRY_AFTER_CAP); nor does a hold.
 HOLD_CAP = 60.0
 _LIMIT = re.compile(r'^\s*([0-9]+)\s*/\s*([0-9]+(?:\.[0-9]+)?)\s*\Z')
@@ -325,9 +327,11 @@ class Pacer:
 
     def __init__(self, path, requests, seconds, margin=MARGIN, warn=None):
         self.path, self.requests, self.span = path, requests, seconds + margin
+        self.seconds = seconds
         self.warn = warn
         self.broken = False
         self.doubted = False  # a bad state file was warned of
+        self.waited = 0.0  # the seconds this process slept for its slots (wait_warning)
 
     def acquire(self):
         """Wait until one more request fits, count it, and return the time its slot opened."""
@@ -356,6 +360,7 @@ class Pacer:
                 slot = window.reserve(now, self.requests, self.span)
             if slot <= now:
                 return slot
+            self.waited += slot - now
             CLOCK.sleep(slot - now)
             with self._window() as (window, now):
                 if window.keeps(slot):
@@ -379,8 +384,21 @@ class Pacer:
             self.warn('Request pacing is off for the rest of this task: %s: %s' % (self.path, error.strerror or error))
 
 
+def wait_warning(pacer, per, option):
+    """A warning for a task (or lookup) that waited more than WAIT_WARNING_SECONDS in all for its slots, or None: how
+    long, the budget (per: what the server counts by, 'token'), and option, where the budget is set."""
+    waited = getattr(pacer, 'waited', 0.0)
+    if waited <= WAIT_WARNING_SECONDS:
+        return None
+    return ("waited %.1f s in all for the API's rate limit: at most %d requests per %g s per %s, shared by every process of this "
+            "controller that uses the same %s; %s sets that budget (raise it only where the server allows more)"
+            % (waited, pacer.requests, pacer.seconds, per, per, option))
+
+
 class Unpaced:
     """Pacing off: every request goes at once."""
+
+    waited = 0.0
 
     @staticmethod
     def acquire():

@@ -432,7 +432,12 @@ def resolve_source(module, current):
         return dict(saved_search_id=params['saved_search_id'].lower()), None
     if params['tile'] is None:
         return None, None
-    dashboards = module.read('/dashboards') or []
+
+    def resolves(dashboards):
+        found = alert_rules.matching(dashboards, params['dashboard'])
+        return len(found) == 1 and bool(alert_rules.matching(found[0].get('tiles') or [], params['tile']))
+    # A list an earlier task of this playbook run kept serves when it resolves both (module_utils/play_reads.py).
+    dashboards = module.kept_list(PREFIX + '/dashboards', lambda: module.read('/dashboards') or [], resolves)
     if module.check_mode and not alert_rules.matching(dashboards, params['dashboard']):
         return not_there_yet(module, 'no dashboard has the id or name %s' % json.dumps(params['dashboard']))
     dashboard = the_one(module, 'dashboard', params['dashboard'], dashboards, '')

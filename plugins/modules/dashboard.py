@@ -474,6 +474,7 @@ def main():
 
 def update(module, life, current):
     """One PUT of what differs, after the alerts it would delete were allowed; nothing when nothing differs."""
+    current = module.fresh(current, lambda: life.read(current['id']), lambda seen: rules.plan(module.params, seen)[0])
     body, diff = rules.plan(module.params, current)
     if not body:
         finish(module, False, dashboard=current, deleted_alerts=[])

@@ -820,8 +820,11 @@ def table_mappings(module, pipe):
     option, kind, options = pipe_rules.source_option(module.params)
     if kind != 'postgres' or options.get('table_mappings') is None:
         return pipe, None
+    wanted = pipe_rules.to_api(options['table_mappings'])
+    pipe = module.fresh(pipe, lambda: module.read('pipes', pipe['id']),
+                        lambda seen: pipe_rules.mapping_edits(seen['source']['postgres'].get('tableMappings') or [], wanted)[0])
     current = pipe['source']['postgres'].get('tableMappings') or []
-    edits, changed = pipe_rules.mapping_edits(current, pipe_rules.to_api(options['table_mappings']))
+    edits, changed = pipe_rules.mapping_edits(current, wanted)
     if not edits:
         return pipe, None
     diff, warning = pipe_rules.mappings_diff(pipe.get('name'), current, edits, changed)

@@ -31,8 +31,8 @@ def handle(store, request):
     limit_headers = {}
     try:
         with store.lock:
-            if store.config['rate_limit']:
-                limit_headers = _rate_limit(store, request.headers.get('Authorization', ''))
+            # Every request counts, whatever the rate_limit switch (the live server always counts); only the refusal needs it on.
+            limit_headers = _rate_limit(store, request.headers.get('Authorization', ''))
             _authenticate(store, request.headers.get('Authorization'))
             response = _route(store, request)
     except ObservabilityError as exc:
@@ -46,7 +46,7 @@ def handle(store, request):
 def _rate_limit(store, credential):
     window = store.observability_limiter.hit(credential, store.clock.time())
     headers = {'RateLimit-Limit': 100, 'RateLimit-Remaining': window.remaining, 'RateLimit-Reset': window.reset}
-    if not window.allowed:
+    if not window.allowed and store.config['rate_limit']:
         raise ObservabilityError(server.Response.text(429, 'Too many requests, please try again later.',
                                                       dict(headers, **{'Retry-After': 60})))
     return headers

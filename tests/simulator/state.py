@@ -224,10 +224,11 @@ Window = namedtuple('Window', 'allowed remaining reset')
 
 
 class RateLimiter:
-    """Fixed windows per key: ``limit`` requests, then refusals until the window ends."""
+    """Fixed windows per key, each started by its first request: ``limit`` requests, then refusals until the window
+    ends. count_refused: a refused request is counted too (the observability API counts every request)."""
 
-    def __init__(self, limit, window):
-        self.limit, self.window = limit, window
+    def __init__(self, limit, window, count_refused=False):
+        self.limit, self.window, self.count_refused = limit, window, count_refused
         self.windows = {}
 
     def hit(self, key, moment):
@@ -236,10 +237,10 @@ class RateLimiter:
         if moment >= start + self.window:
             start, used = moment, 0
         allowed = used < self.limit
-        if allowed:
+        if allowed or self.count_refused:
             used += 1
         self.windows[key] = (start, used)
-        return Window(allowed, self.limit - used, max(1, math.ceil(start + self.window - moment)))
+        return Window(allowed, max(self.limit - used, 0), max(1, math.ceil(start + self.window - moment)))
 
 
 class Store:
@@ -276,7 +277,7 @@ class Store:
             self.faults = []
             self.held = []  # [(moment, 'services' or 'pipes', object)]: slow creates, shown from that moment
             self.cloud_limiter = RateLimiter(10, 10)
-            self.observability_limiter = RateLimiter(100, 60)
+            self.observability_limiter = RateLimiter(100, 60, count_refused=True)
 
     def new_id(self):
         """A new object id (24 hex digits, ``68`` then a counter), as the server chooses them."""

@@ -324,5 +324,5 @@ def test_rate_limit_headers_and_429_before_auth(sim):
     assert replies[0].headers['RateLimit-Remaining'] == '99'
 
 
-def test_no_rate_limit_headers_by_default(sim):
-    assert 'RateLimit-Limit' not in sim.obs('GET', '/api/v2/alerts').headers
+def test_rate_limit_headers_on_every_answer_also_with_the_switch_off(sim):
+    assert sim.obs('GET', '/api/v2/alerts').headers['RateLimit-Limit'] == '100'  # tests/simulator/test_rate_window.py

@@ -36,7 +36,7 @@ from ansible.module_utils.common import warnings as module_warnings
 from hypothesis import settings
 from ansible.utils.display import Display
 
-from ansible_collections.engine.cloud.plugins.module_utils import client, shared_reads
+from ansible_collections.engine.cloud.plugins.module_utils import client, play_reads, shared_reads
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.pacer import DIRECTORY_ENV
 from ansible_collections.engine.cloud.tests.simulator import fixture_ids, server
@@ -385,3 +385,18 @@ def pytest_configure(config):
     forked = config.pluginmanager.get_plugin('ansible_forked')
     if forked is not None:
         config.pluginmanager.unregister(forked)
+
+
+@pytest.fixture(autouse=True)
+def outside_a_playbook_run(monkeypatch):
+    """A module run in process belongs to no playbook run, whatever processes surround pytest: it keeps no reads for
+    later tasks (play_reads.controller_process). A test of the kept reads names a run (play_run)."""
+    monkeypatch.setattr(play_reads, 'controller_process', lambda: None)
+
+
+@pytest.fixture
+def play_run(monkeypatch):
+    """play_run(name): the module runs from now on are tasks of the playbook run of that name (a controller process)."""
+    def start(name='1234:5678'):
+        monkeypatch.setattr(play_reads, 'controller_process', lambda: name)
+    return start

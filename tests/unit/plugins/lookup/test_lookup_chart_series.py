@@ -291,3 +291,13 @@ def test_an_argument_wins_over_the_environment(sim, monkeypatch):
     monkeypatch.setenv('ENGINE_OBSERVABILITY_TOKEN', 'not-the-token')
     assert lookup(sim, **ONE_HOUR)
     assert [status for dummy, dummy, dummy, status in sent(sim)] == [200]
+
+
+def test_a_query_that_waited_long_for_the_rate_limit_warns(sim, shown_warnings):
+    assert lookup(sim, api_rate_limit='1/10', **ONE_HOUR)
+    assert [text for text in shown_warnings() if 'rate limit' in text] == []
+    assert lookup(sim, api_rate_limit='1/10', **ONE_HOUR)
+    assert [text for text in shown_warnings() if 'rate limit' in text] == [
+        "The engine.cloud.chart_series lookup waited 10.5 s in all for the API's rate limit: at most 1 requests per 10 s per token, "
+        "shared by every process of this controller that uses the same token; api_rate_limit (or ENGINE_OBSERVABILITY_RATE_LIMIT) "
+        "sets that budget (raise it only where the server allows more)"]

@@ -13,7 +13,7 @@ import re
 import pytest
 
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
-from ansible_collections.engine.cloud.plugins.module_utils import cloud, observability
+from ansible_collections.engine.cloud.plugins.module_utils import cloud, observability, play_reads
 from ansible_collections.engine.cloud.plugins.module_utils.base import (
     CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, EngineModule, Wait, WaitError, missing_connection_errors, option_source, poll_intervals,
     suboption_paths)
@@ -123,6 +123,7 @@ class Stub:
 
     apply = EngineModule.apply
     send_once = EngineModule.send_once
+    fresh, kept = EngineModule.fresh, play_reads.NONE
 
     def __init__(self, api_retries=2, check_mode=False):
         self.params, self.check_mode = dict(api_retries=api_retries), check_mode

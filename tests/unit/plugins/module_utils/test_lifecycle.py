@@ -14,7 +14,7 @@ __metaclass__ = type
 import pytest
 
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
-from ansible_collections.engine.cloud.plugins.module_utils import shared_reads
+from ansible_collections.engine.cloud.plugins.module_utils import play_reads, shared_reads
 from ansible_collections.engine.cloud.plugins.module_utils.base import EngineModule
 from ansible_collections.engine.cloud.plugins.module_utils.lifecycle import Kind, Lifecycle, envelope
 
@@ -120,6 +120,8 @@ class Module:
     # its reads, as an EngineModule reads when no other task shares them
     shared = shared_reads.ALONE
     shared_item, shared_list, peek_item = EngineModule.shared_item, EngineModule.shared_list, EngineModule.peek_item
+    kept = play_reads.NONE  # and keeps no reads for later tasks
+    kept_item, kept_list, fresh = EngineModule.kept_item, EngineModule.kept_list, EngineModule.fresh
 
     def exit(self, changed=False, diff=None, **result):
         raise Exited(changed=changed, diff=diff, **result)
