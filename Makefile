@@ -71,6 +71,7 @@ help:
 	@echo "Measure (not part of make test):"
 	@echo "  make bench          the cost of a task, polling and scale; rewrites docs/performance.md [BENCH_ARGS=...]"
 	@echo "  make bench-fleet    fleet jobs at the live rate limit [FLEET_ARGS=...]"
+	@echo "  make bench-observability  30 dashboards and 200 alerts: the requests of an export applied [OBSERVABILITY_ARGS=...]"
 	@echo "Maintain:"
 	@echo "  make constraints    resolve the requirements files again into constraints.txt and constraints-<line>.txt"
 	@echo "  make changelog      lint the changelog fragments (changelogs/fragments/)"

@@ -14,6 +14,7 @@ __metaclass__ = type
 
 import datetime
 import email.message
+import importlib.util
 import ipaddress
 import json
 import select
@@ -230,11 +231,8 @@ def test_a_refused_proxy_is_named_and_not_blamed_on_the_api_address(monkeypatch,
 
 def test_a_socks_proxy_without_pysocks_says_what_to_install(monkeypatch, sleeps):
     pytest.importorskip('requests')
-    try:
-        import socks  # noqa: F401  pylint: disable=unused-import
+    if importlib.util.find_spec('socks') is not None:
         pytest.skip('PySocks is installed')
-    except ImportError:
-        pass
     monkeypatch.setenv('ALL_PROXY', 'socks5://127.0.0.1:9')
     error = failure(http.HttpClient('http://api.engine.example', retries=5))
     assert 'SOCKS proxy' in str(error) and 'pip install PySocks' in str(error), str(error)
