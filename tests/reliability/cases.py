@@ -59,8 +59,9 @@ def label(module):
 BY_LABEL = dict((label(module), module) for module in MODULES + WRITE_VARIANTS)
 
 
-# Modules whose PUT the client does not replay either: after a lost answer they read and send what still differs.
-PUT_ONCE = ('alert',)
+# Modules whose PUT the client does not replay either: after a lost answer they read and send what still differs
+# (an alert; a dashboard since issue 36, DESIGN 5a).
+PUT_ONCE = ('alert', 'dashboard')
 
 
 def replayable(module):
@@ -472,7 +473,11 @@ def _option_cases(module, base, path, label, spec, element_of=None):
         add('wrong type', 'abc', 'int')
         low, high, step = _ranges(description)
         if low is not None:
-            add('below range', low - (step or 1), str(low))
+            below = low - (step or 1)
+            # A value just below the range that the description allows on its own ("V(0) removes it") is not bad input.
+            while 'V(%d)' % below in description:
+                below -= step or 1
+            add('below range', below, str(low))
         if high is not None:
             add('above range', high + (step or 1), str(high))
         if step:
@@ -483,7 +488,12 @@ def _option_cases(module, base, path, label, spec, element_of=None):
         add('wrong type', 'maybe', 'bool')
     elif kind == 'list':
         add('wrong type', {'not': 'a list'}, 'list')
-        if re.search(r'\b1 to \d+', description):
+        counted = re.search(r'\b1 to (\d+)', description)
+        if counted and 'V([])' in description:
+            # [] is documented as a value of its own (an alert's channels: a legacy alert that has none), which only
+            # the resource can refute: one element too many is the bad count that fails before any request.
+            add('too many', ['%024x' % number for number in range(int(counted.group(1)) + 1)], '1 to')
+        elif counted:
             add('empty list', [], '1 to')
         if spec.get('elements') == 'dict' and spec.get('suboptions'):
             element = base_element(spec)
