@@ -56,6 +56,15 @@ options:
     description: Verify the API's TLS certificate.
     type: bool
     default: true
+  ca_path:
+    description: A PEM file or a directory of CA certificates that verifies the API's certificate (a private CA); by default the environment's bundle (E(REQUESTS_CA_BUNDLE) and the like), else certifi's.
+    type: path
+  client_cert:
+    description: A PEM file with the client certificate to present to an API that asks for one (mutual TLS), with its key unless O(client_key) is set.
+    type: path
+  client_key:
+    description: The PEM file of the private key of O(client_cert), not encrypted.
+    type: path
   api_timeout:
     description: Seconds per request.
     type: int
