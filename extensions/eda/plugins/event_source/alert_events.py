@@ -57,7 +57,9 @@ options:
     type: bool
     default: true
   ca_path:
-    description: A PEM file or a directory of CA certificates that verifies the API's certificate (a private CA); by default the environment's bundle (E(REQUESTS_CA_BUNDLE) and the like), else certifi's.
+    description:
+      - A PEM file or a directory of CA certificates that verifies the API's certificate (a private CA).
+      - By default the bundle E(REQUESTS_CA_BUNDLE), E(CURL_CA_BUNDLE), E(SSL_CERT_FILE) or E(SSL_CERT_DIR) names, else certifi's.
     type: path
   client_cert:
     description: A PEM file with the client certificate to present to an API that asks for one (mutual TLS), with its key unless O(client_key) is set.
