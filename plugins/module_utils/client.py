@@ -47,6 +47,9 @@ LOST_ANSWER_STATUSES = frozenset((502, 503, 504))
 LOST_ANSWER_HINT = 'The answer to this write was lost, so it may have been applied; it was not sent again'
 CA_HINT = ('If the API has a certificate of a private CA, give its CA bundle (a file or a directory) with ca_path '
            '(or REQUESTS_CA_BUNDLE=/path/to/ca.pem); set validate_certs to false only against a test server you control')
+CLIENT_CERT_HINT = ('The server asks for a client certificate: give it with client_cert and client_key '
+                    '(or client_cert alone, a file that holds the key too)')
+CLIENT_CERT_MAYBE = 'If the server asks for a client certificate, give it with client_cert and client_key.'
 PROXY_HINT = 'Check the proxy environment variables (HTTPS_PROXY, HTTP_PROXY, ALL_PROXY and NO_PROXY)'
 # Where a verified connection finds its CA certificates when ca_path is not set, first found first: the two
 # variables requests reads, then the two OpenSSL reads (requests itself would use certifi's bundle instead).
@@ -393,6 +396,17 @@ def _os_error_text(exc):
     return str(exc) if exc.args else type(exc).__name__
 
 
+def _tls_kind(text):
+    """Who refused a TLS handshake: 'verify' when this client refused the server's certificate (or could not read
+    its CA); 'client certificate' when the server demanded one (TLS 1.3's certificate_required alert, which is no
+    verification of the server's, so the CA hint would mislead); else 'handshake'."""
+    if 'CERTIFICATE_REQUIRED' in text or 'certificate required' in text:
+        return 'client certificate'
+    if 'CERTIFICATE_VERIFY_FAILED' in text or 'certificate verify failed' in text or 'CA file' in text:
+        return 'verify'
+    return 'handshake'
+
+
 def _credentials(parts):
     """(user, password) of a URL's user:password@, unquoted."""
     return unquote(parts.username), unquote(parts.password or '')
@@ -514,8 +528,7 @@ class HttpClient:
     def _describe_exception(self, exc):
         text = _short(str(exc))
         if exc.tls:
-            return '%s: %s' % ('TLS handshake failed' if 'CERTIFICATE' not in text and 'CA file' not in text
-                               else 'TLS certificate verification failed', text)
+            return '%s: %s' % ('TLS certificate verification failed' if _tls_kind(text) == 'verify' else 'TLS handshake failed', text)
         if exc.timeout:
             return '%s within api_timeout (%s s)' % ('no response' if exc.reached else 'no connection', self.timeout)
         if exc.proxy or (exc.final and not exc.refused and not exc.unresolved):
@@ -526,7 +539,16 @@ class HttpClient:
         """What to check: the CA for a certificate error; the proxy settings for a proxy; the address when no
         connection was made."""
         if exc.tls:
-            return CA_HINT if 'CERTIFICATE' in str(exc) or 'CA file' in str(exc) else self.url_hint
+            kind = _tls_kind(str(exc))
+            if kind == 'verify':
+                return CA_HINT
+            if kind == 'client certificate':
+                return CLIENT_CERT_HINT
+            if self.connection.client_cert is None:
+                # TLS 1.2 servers refuse a client without a certificate with a bare handshake_failure alert, and a
+                # TLS 1.3 refusal can arrive as a closed connection (OpenSSL 3.0 reads the EOF before the alert).
+                return ' '.join(hint for hint in (CLIENT_CERT_MAYBE, self.url_hint) if hint)
+            return self.url_hint
         if exc.proxy:
             return PROXY_HINT
         return None if exc.reached else self.url_hint

@@ -56,6 +56,17 @@ options:
     description: Verify the API's TLS certificate.
     type: bool
     default: true
+  ca_path:
+    description:
+      - A PEM file or a directory of CA certificates that verifies the API's certificate (a private CA).
+      - By default the bundle E(REQUESTS_CA_BUNDLE), E(CURL_CA_BUNDLE), E(SSL_CERT_FILE) or E(SSL_CERT_DIR) names, else certifi's.
+    type: path
+  client_cert:
+    description: A PEM file with the client certificate to present to an API that asks for one (mutual TLS), with its key unless O(client_key) is set.
+    type: path
+  client_key:
+    description: The PEM file of the private key of O(client_cert), not encrypted.
+    type: path
   api_timeout:
     description: Seconds per request.
     type: int

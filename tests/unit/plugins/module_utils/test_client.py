@@ -93,6 +93,22 @@ def test_tls_errors_are_not_retried_and_say_so(sim):
     assert sim.requests() == [] and sim.clock.sleeps == []
 
 
+@pytest.mark.parametrize('reason, says, hint', [
+    ('[SSL: TLSV13_ALERT_CERTIFICATE_REQUIRED] tlsv13 alert certificate required (_ssl.c:2580)', 'TLS handshake failed',
+     'The server asks for a client certificate: give it with client_cert and client_key'),
+    ('[SSL: SSLV3_ALERT_HANDSHAKE_FAILURE] sslv3 alert handshake failure (_ssl.c:1006)', 'TLS handshake failed',
+     'If the server asks for a client certificate, give it with client_cert and client_key.'),
+    ('[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: self-signed certificate (_ssl.c:1006)',
+     'TLS certificate verification failed', 'give its CA bundle (a file or a directory) with ca_path'),
+])
+def test_a_tls_failure_names_the_side_that_refused_and_the_option_to_check(sim, reason, says, hint):
+    """A server's demand for a client certificate is no verification failure of the server's (whose hint, ca_path, misleads)."""
+    sim.script(http.ConnectionFailed(reason, reached=False, tls=True))
+    message = str(failure(cloud_client(), 'GET', SERVICE))
+    assert '%s: %s' % (says, reason) in message and hint in message, message
+    assert ('ca_path' in message) == (says == 'TLS certificate verification failed'), message
+
+
 def test_the_timeout_message_names_the_timeout_after_all_attempts(sim):
     sim.faults(fault(kind='delay', delay=10, count=3))
     error = str(failure(cloud_client(retries=2, timeout=7), 'GET', SERVICE))

@@ -318,11 +318,24 @@ def test_a_client_certificate_is_presented_to_a_server_that_asks_for_one(servers
     api.socket.context.load_verify_locations(certificate[0])
     cert, key = certificate
     assert http.HttpClient(api.url, retries=0, ca_path=cert, client_cert=cert, client_key=key).request('GET', '/v1/x') == {}
-    assert 'TLS handshake failed' in str(failure(http.HttpClient(api.url, retries=0, ca_path=cert)))
     missing = str(tmp_path / 'missing.pem')
     message = str(failure(http.HttpClient(api.url, retries=3, ca_path=cert, client_cert=cert, client_key=missing)))
     assert 'cannot read the client certificate file %s (client_key)' % missing in message, message
     assert len(api.seen) == 1
+
+
+@pytest.mark.parametrize('version', ['TLSv1_2', 'TLSv1_3'])
+def test_a_server_that_demands_a_client_certificate_fails_the_handshake_naming_client_cert(servers, certificate, sleeps, version):
+    """Not a verification failure of the server's certificate with the CA hint: Python 3.13's OpenSSL reads TLS 1.3's
+    certificate_required alert (3.11's a closed connection), TLS 1.2 servers send handshake_failure."""
+    api = servers(tls=certificate)
+    api.socket.context.verify_mode = ssl.CERT_REQUIRED
+    api.socket.context.load_verify_locations(certificate[0])
+    api.socket.context.maximum_version = getattr(ssl.TLSVersion, version)
+    message = str(failure(http.HttpClient(api.url, retries=3, ca_path=certificate[0])))
+    assert 'failed: TLS handshake failed: ' in message and 'client_cert and client_key' in message, message
+    assert 'verification' not in message and 'ca_path' not in message, message
+    assert sleeps == []
 
 
 # --- the import in a module process -------------------------------------------------------------------
