@@ -17,6 +17,7 @@ import email.message
 import importlib.util
 import ipaddress
 import json
+import os
 import select
 import socket
 import ssl
@@ -349,7 +350,10 @@ def test_a_module_process_imports_requests_without_an_encoding_guesser_and_the_c
     script = ('import sys, warnings; %swarnings.simplefilter("error"); '
               'from ansible_collections.engine.cloud.plugins.module_utils import client; requests = client._import_requests(); '
               'print(sorted(name for name in ("charset_normalizer", "chardet") if sys.modules.get(name)), requests.Session().get)')
-    module = subprocess.run([sys.executable, '-c', script % ''], capture_output=True, text=True, check=True)
-    controller = subprocess.run([sys.executable, '-c', script % 'import ansible.cli; '], capture_output=True, text=True, check=True)
+    # The child imports what this process imports (ansible-test units puts the collection on sys.path, not in the environment).
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(path for path in sys.path if path))
+    module = subprocess.run([sys.executable, '-c', script % ''], capture_output=True, text=True, env=env)
+    controller = subprocess.run([sys.executable, '-c', script % 'import ansible.cli; '], capture_output=True, text=True, env=env)
+    assert module.returncode == 0 and controller.returncode == 0, (module.stderr[-2000:], controller.stderr[-2000:])
     assert module.stdout.startswith('[] <bound method') and module.stderr == '', (module.stdout, module.stderr)
     assert controller.stdout.startswith("['charset_normalizer'] <bound method"), (controller.stdout, controller.stderr)
