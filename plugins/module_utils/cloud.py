@@ -13,6 +13,8 @@ __metaclass__ = type
 import itertools
 import re
 
+# first: the module_utils imported after it are compiled once in a module process (compile_once.py)
+from ansible_collections.engine.cloud.plugins.module_utils import compile_once  # noqa: F401  pylint: disable=unused-import
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
 from ansible_collections.engine.cloud.plugins.module_utils import shared_reads
 from ansible_collections.engine.cloud.plugins.module_utils import validate
