@@ -36,6 +36,7 @@ MEMORY_MIN, MEMORY_MAX, MEMORY_STEP = 24, 1068, 12
 REPLICAS_MIN, REPLICAS_MAX = 1, 20
 IDLE_TIMEOUT_MIN = 5
 
+
 # --- service: name ------------------------------------------------------------------------
 
 def name_error(option, value):
