@@ -4,14 +4,16 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The CPU time of one module process, two versions of the collection side by side in one run.
 
-python bench/module_ab.py --old 8555107 [--new WORKTREE] [--n 15]
+python bench/module_ab.py --old 8555107 [--n 15] [--pacing]
 
 Makes the AnsiballZ file of ansible.builtin.ping (the floor), of ansible.builtin.uri sending one GET of a
 service, and of engine.cloud.service_state unchanged (one GET) from --old (a git commit) and from the
 working tree, against a private simulator; then runs the four files in turn, N rounds (the order reversed
 every other round), and reads each process's CPU time with os.wait4. Prints the medians and each version's
-CPU overhead over ping as a multiple of uri's. A measurement, not a test: the module processes compile their
-zip's imports as a user's do (ENGINE_TEST_ZIPIMPORT_CACHE=off)."""
+CPU overhead over ping as a multiple of uri's. Without --pacing the module runs with api_rate_limit: off (no
+pacer, no shared reads); with it, as a user's task runs by default and as bench/bench.py runs it: the pacer and
+the shared reads on, in a private directory, at a limit of 100000/1 that is never near. A measurement, not a
+test: the module processes compile their zip's imports as a user's do (ENGINE_TEST_ZIPIMPORT_CACHE=off)."""
 
 import argparse
 import base64
@@ -77,11 +79,14 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n', maxsplit=1)[0])
     parser.add_argument('--old', required=True, help='a git commit of this repository')
     parser.add_argument('--n', type=int, default=15, help='rounds (default 15)')
+    parser.add_argument('--pacing', action='store_true', help='the pacer and the shared reads on (the default of a task)')
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix='module-ab-')
     env = dict((name, value) for name, value in os.environ.items() if not name.startswith('ANSIBLE_'))
     env.pop('PYTHONDONTWRITEBYTECODE', None)
     env['ENGINE_TEST_ZIPIMPORT_CACHE'] = 'off'
+    if args.pacing:
+        env.update(ENGINE_CLOUD_RATE_LIMIT='100000/1', ENGINE_CLOUD_PACING_DIR=os.path.join(work, 'pacing'))
     port_file = os.path.join(work, 'port')
     simulator = subprocess.Popen([sys.executable, '-m', 'tests.simulator', '--host', '127.0.0.1', '--port', '0', '--port-file', port_file,
                                   '--quiet'], cwd=ROOT, env=env)
@@ -93,7 +98,9 @@ def main():
             state = json.load(answer)['result']['state']
         goal = 'started' if state in ('running', 'idle') else 'stopped'
         module = {'engine.cloud.service_state': dict(api_url=url, api_key_id=f.KEY_ID, api_key_secret=f.KEY_SECRET,
-                                                     organization_id=f.ORGANIZATION, api_rate_limit='off', service_id=f.SERVICE_DEV, state=goal)}
+                                                     organization_id=f.ORGANIZATION, service_id=f.SERVICE_DEV, state=goal)}
+        if not args.pacing:
+            module['engine.cloud.service_state']['api_rate_limit'] = 'off'
         new, old = collection(work, 'new', None), collection(work, 'old', args.old)
         cases = [('ping', payload(work, env, 'ping', new, {'ansible.builtin.ping': {}})),
                  ('uri GET', payload(work, env, 'uri', new, {'ansible.builtin.uri': {'url': url + path, 'headers': {'Authorization': auth}}})),
@@ -114,7 +121,7 @@ def main():
         simulator.wait()
         shutil.rmtree(work, ignore_errors=True)
     median = dict((name, statistics.median(values)) for name, values in cpu.items())
-    print('module_ab: %d rounds, load average %.1f %.1f %.1f' % ((args.n,) + os.getloadavg()))
+    print('module_ab: %d rounds, %s, load average %.1f %.1f %.1f' % ((args.n, 'pacing on' if args.pacing else 'api_rate_limit off') + os.getloadavg()))
     for name, dummy in cases:
         print('  %-32s CPU median %6.1f ms, min %6.1f' % (name, median[name], min(cpu[name])))
     uri = median['uri GET'] - median['ping']

@@ -17,6 +17,8 @@ import re
 from ansible.module_utils.ansible_release import __version__ as ANSIBLE_VERSION
 from ansible.module_utils.basic import AnsibleModule, env_fallback
 
+# first: the module_utils imported after it are compiled once in a module process (compile_once.py)
+from ansible_collections.engine.cloud.plugins.module_utils import compile_once  # noqa: F401  pylint: disable=unused-import
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
 from ansible_collections.engine.cloud.plugins.module_utils import pacer as pacing
 from ansible_collections.engine.cloud.plugins.module_utils import play_reads, shared_reads

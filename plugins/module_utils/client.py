@@ -25,6 +25,8 @@ import time
 import warnings
 from urllib.parse import unquote, urlencode, urlsplit
 
+# first: the module_utils imported after it are compiled once in a module process (compile_once.py)
+from ansible_collections.engine.cloud.plugins.module_utils import compile_once  # noqa: F401  pylint: disable=unused-import
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.compare import mask_secret_text
 from ansible_collections.engine.cloud.plugins.module_utils.pacer import UNPACED

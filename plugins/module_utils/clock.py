@@ -12,6 +12,9 @@ __metaclass__ = type
 
 import time
 
+# the module_utils imported after it are compiled once in a module process (compile_once.py)
+from ansible_collections.engine.cloud.plugins.module_utils import compile_once  # noqa: F401  pylint: disable=unused-import
+
 
 class Clock:
     """Wall time, monotonic time and sleep, as the standard library gives them."""

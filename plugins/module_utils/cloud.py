@@ -13,8 +13,9 @@ __metaclass__ = type
 import itertools
 import re
 
+# first: the module_utils imported after it are compiled once in a module process (compile_once.py)
+from ansible_collections.engine.cloud.plugins.module_utils import compile_once  # noqa: F401  pylint: disable=unused-import
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
-from ansible_collections.engine.cloud.plugins.module_utils import service_filter
 from ansible_collections.engine.cloud.plugins.module_utils import shared_reads
 from ansible_collections.engine.cloud.plugins.module_utils import validate
 from ansible_collections.engine.cloud.plugins.module_utils.base import (
@@ -22,7 +23,7 @@ from ansible_collections.engine.cloud.plugins.module_utils.base import (
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.compare import secret_values
 from ansible_collections.engine.cloud.plugins.module_utils.pacer import UNPACED, ApiLimit
-from ansible_collections.engine.cloud.plugins.module_utils.service_rules import SERVICE_TABLE, ServiceStates
+from ansible_collections.engine.cloud.plugins.module_utils.service_states import SERVICE_TABLE, ServiceStates
 from ansible_collections.engine.cloud.plugins.module_utils.states import FAIL, WAIT
 
 AUTH_HINT = 'The management API refused the API key: check api_key_id and api_key_secret (ENGINE_CLOUD_KEY_ID, ENGINE_CLOUD_KEY_SECRET)'
@@ -151,6 +152,8 @@ class CloudModule(EngineModule):
     def list_services(self, tags=None):
         """Every service of the organization, in one request; with tags (service_filter.check_tag_filter's), those
         that have these tags: the API filters, and what it sends is checked again."""
+        # imported here: the tasks that never list services do not compile it (and service_rules) from the zip
+        from ansible_collections.engine.cloud.plugins.module_utils import service_filter  # pylint: disable=import-outside-toplevel
         listed = self.request_or_fail('GET', services_path(self.params['organization_id']), params=service_filter.tag_query(tags or {})).get('result')
         return [service for service in listed if service_filter.has_tags(service, tags or {})] if tags else listed
 

@@ -5,8 +5,8 @@
 
 """Domain rules of the service modules: the add/remove lists of the service PATCH (IP access
 list, private endpoints, tags), endpoint toggles, name and scaling limits, what the service just
-read allows (autoscaling mode, tier, primary), and service_state's state table. Pure functions and
-data, so every rule is unit-tested on its own."""
+read allows (autoscaling mode, tier, primary); service_state's state table is in service_states.py. Pure
+functions and data, so every rule is unit-tested on its own."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -20,7 +20,8 @@ import re
 from ansible_collections.engine.cloud.plugins.module_utils import validate
 from ansible_collections.engine.cloud.plugins.module_utils.compare import changes, non_empty
 from ansible_collections.engine.cloud.plugins.module_utils.compare import diff as make_diff
-from ansible_collections.engine.cloud.plugins.module_utils.states import FAIL, WAIT, StateTable
+from ansible_collections.engine.cloud.plugins.module_utils.service_states import (  # noqa: F401  pylint: disable=unused-import
+    SERVICE_ACTIONS, SERVICE_STATES, SERVICE_TABLE, TERMINAL, TRANSITIONS, ServiceStates)
 
 NAME_MAX_LENGTH = 50
 # The contract: "an alphanumeric string with whitespace, up to 50 characters"; the live service
@@ -34,49 +35,6 @@ TOGGLEABLE_PROTOCOLS = ('mysql',)
 MEMORY_MIN, MEMORY_MAX, MEMORY_STEP = 24, 1068, 12
 REPLICAS_MIN, REPLICAS_MAX = 1, 20
 IDLE_TIMEOUT_MIN = 5
-
-# --- service_state: the state table --------------------------------------------------------
-
-# The reference's service states. A command sent during a transition may be refused (409); a
-# terminating, terminated, softdeleting or softdeleted service takes no command.
-TRANSITIONS = {'starting': 'running', 'stopping': 'stopped', 'awaking': 'running', 'provisioning': 'running'}
-TERMINAL = ('terminating', 'terminated', 'softdeleting', 'softdeleted')
-_TERMINAL_FAIL = dict((state, FAIL) for state in TERMINAL)
-# goal -> state -> what service_state does (None: no command; WAIT: wait the transition out, then
-# decide again; FAIL: fail before any write). The module documentation shows the same table.
-SERVICE_ACTIONS = {
-    'started': dict(running=None, idle=None, partially_running=None, starting=None, awaking=None, provisioning=None,
-                    stopped='start', stopping=WAIT, degraded=FAIL, failed=FAIL, **_TERMINAL_FAIL),
-    'awake': dict(running=None, idle='awake', partially_running=None, starting=None, awaking=None, provisioning=None,
-                  stopped='start', stopping=WAIT, degraded=FAIL, failed=FAIL, **_TERMINAL_FAIL),
-    'stopped': dict(running='stop', idle='stop', partially_running='stop', starting=WAIT, awaking=WAIT, provisioning=WAIT,
-                    stopped=None, stopping=None, degraded='stop', failed=FAIL, **_TERMINAL_FAIL),
-}
-SERVICE_STATES = tuple(SERVICE_ACTIONS['started'])
-
-
-class ServiceStates(StateTable):
-    """service_state's table, with messages that say what is possible instead."""
-
-    def refusal(self, goal, resource, name):
-        state = resource.get('state')
-        if state in TERMINAL:
-            return 'service %s is %s: a terminating, terminated, softdeleting or softdeleted service takes no command' % (name, state)
-        if state == 'failed':
-            return 'service %s is failed: no start or stop is sent to a failed service' % name
-        if state == 'degraded':
-            return ('service %s is degraded: state=%s sends no command to a degraded service (start applies to a stopped one); '
-                    'it can be stopped with state=stopped' % (name, goal))
-        return super(ServiceStates, self).refusal(goal, resource, name)
-
-
-SERVICE_TABLE = ServiceStates(
-    'service', SERVICE_ACTIONS,
-    settled={'started': frozenset(('running', 'idle')), 'awake': frozenset(('running',)), 'stopped': frozenset(('stopped',))},
-    failures={'started': frozenset(('failed', 'degraded') + TERMINAL), 'awake': frozenset(('failed', 'degraded') + TERMINAL),
-              'stopped': frozenset(('failed',) + TERMINAL)},
-    targets={'started': 'running', 'awake': 'running', 'stopped': 'stopped'},
-    transitions=TRANSITIONS)
 
 
 # --- service: name ------------------------------------------------------------------------

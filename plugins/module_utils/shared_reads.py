@@ -57,7 +57,6 @@ import hashlib
 import json
 import os
 import re
-import uuid
 
 from ansible_collections.engine.cloud.plugins.module_utils import pacer as pacing
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
@@ -197,7 +196,7 @@ class SharedReads:
         self.directory, self.credentials = directory, credentials
         self._count_play, self._play = play_size, None
         self.warn = warn
-        self.token = uuid.uuid4().hex
+        self.token = os.urandom(16).hex()
         self.wrote_at = 0.0
         self.collections = set()
         self.seen = {}  # per list: the send time of the newest answer this task took, or when it last read alone

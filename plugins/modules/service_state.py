@@ -156,7 +156,7 @@ service:
 
 from ansible_collections.engine.cloud.plugins.module_utils.base import wait_options
 from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule
-from ansible_collections.engine.cloud.plugins.module_utils.service_rules import SERVICE_TABLE
+from ansible_collections.engine.cloud.plugins.module_utils.service_states import SERVICE_TABLE
 
 
 def main():
