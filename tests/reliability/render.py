@@ -119,7 +119,8 @@ def render(counts):
         ('API requests the fault cases made', faults.get('requests', 0)),
         ('faulted writes whose state equals one write (or none, where the task failed)',
          '%s of %s' % (faults.get('idempotent_writes', 0), faults.get('retried_writes', 0))),
-        ('writes whose answer was lost (a PATCH, or an alert's or a dashboard's PUT: 502, 503, 504, reset, timeout), read again before anything else was sent',
+        ("writes whose answer was lost (a PATCH, or an alert's or a dashboard's PUT: 502, 503, 504, reset, timeout), "
+         'read again before anything else was sent',
          '%s of %s' % (faults.get('lost_answers_read_again', 0), faults.get('lost_answers', 0))),
         ('... of them applied before the answer was lost, and not sent again',
          '%s of %s' % (faults.get('lost_applied_one_write', 0), faults.get('lost_applied', 0))),
