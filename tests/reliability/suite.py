@@ -25,6 +25,7 @@ import time
 import cases
 from harness import ROOT, Ansible, Counts, credentials, play
 from tests.simulator.fixture_ids import FIXTURES_PATH, KEY_SECRET, PIPE_OBJECT_STORAGE, SERVICE_DEV, TOKEN
+from tests.certificates import self_signed
 from tests.simulator.process import SimulatorProcess
 
 LOAD_HOSTS = 50
@@ -262,7 +263,7 @@ class Suite:
     # --- TLS --------------------------------------------------------------------------------------
 
     def _tls(self):
-        cert, key = self_signed(self.directory('tls'))
+        cert, key = self_signed(self.directory('tls'), 'engine-cloud-simulator')
         sim = self.simulator('tls', tls=(cert, key))
         try:
             runs = {}
@@ -420,32 +421,6 @@ def load_fixtures(directory, count):
     with open(path, 'w') as handle:
         json.dump(fixtures, handle)
     return dict(path=path, hosts=hosts)
-
-
-def self_signed(directory):
-    """A self-signed certificate for 127.0.0.1 and localhost, made with the cryptography package."""
-    from cryptography import x509
-    from cryptography.hazmat.primitives import hashes, serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.x509.oid import NameOID
-    import ipaddress
-
-    key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, 'engine-cloud-simulator')])
-    now = datetime.datetime.now(datetime.timezone.utc)
-    certificate = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
-                   .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(minutes=5))
-                   .not_valid_after(now + datetime.timedelta(days=1))
-                   .add_extension(x509.SubjectAlternativeName([x509.DNSName('localhost'), x509.IPAddress(ipaddress.ip_address('127.0.0.1'))]),
-                                  critical=False)
-                   .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-                   .sign(key, hashes.SHA256()))
-    cert_path, key_path = os.path.join(directory, 'cert.pem'), os.path.join(directory, 'key.pem')
-    with open(cert_path, 'wb') as handle:
-        handle.write(certificate.public_bytes(serialization.Encoding.PEM))
-    with open(key_path, 'wb') as handle:
-        handle.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.TraditionalOpenSSL, serialization.NoEncryption()))
-    return cert_path, key_path
 
 
 def _load_json(path):

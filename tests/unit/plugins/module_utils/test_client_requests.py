@@ -12,10 +12,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import datetime
 import email.message
 import importlib.util
-import ipaddress
 import json
 import os
 import select
@@ -31,6 +29,7 @@ import pytest
 from ansible_collections.engine.cloud.plugins.module_utils import client as http
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.modules import service
+from tests.certificates import self_signed
 
 TOKEN = 'tok-3f9a1c7e5b2d'
 
@@ -113,27 +112,7 @@ def servers():
 @pytest.fixture(scope='module')
 def certificate(tmp_path_factory):
     """A self-signed certificate for localhost and 127.0.0.1: (cert, key) paths."""
-    from cryptography import x509
-    from cryptography.hazmat.primitives import hashes, serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.x509.oid import NameOID
-
-    key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, 'localhost')])
-    now = datetime.datetime.now(datetime.timezone.utc)
-    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
-            .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(minutes=5))
-            .not_valid_after(now + datetime.timedelta(days=1))
-            .add_extension(x509.SubjectAlternativeName([x509.DNSName('localhost'), x509.IPAddress(ipaddress.ip_address('127.0.0.1'))]),
-                           critical=False)
-            .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-            .sign(key, hashes.SHA256()))
-    directory = tmp_path_factory.mktemp('tls')
-    cert_path, key_path = directory / 'cert.pem', directory / 'key.pem'
-    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-    key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.TraditionalOpenSSL,
-                                           serialization.NoEncryption()))
-    return str(cert_path), str(key_path)
+    return self_signed(tmp_path_factory.mktemp('tls'))
 
 
 @pytest.fixture(autouse=True)
