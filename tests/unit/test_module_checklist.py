@@ -55,7 +55,9 @@ def test_nothing_names_a_module_that_does_not_exist():
     assert sorted(re.findall(r'^\| `engine\.cloud\.(\w+)` \|', read('README.md'), re.M)) == MODULES
 
 
-TARGETS = names_in('tests/integration/targets', r'^(?!setup_)(\w+)$')
+TARGETS = names_in('tests/integration/targets', r'^(?!setup_)(?!\w+_matrix$)(\w+)$')
+# <target>_matrix: the part of <target> that the version matrix runs (the Makefile's MATRIX_TARGETS), in no group.
+MATRIX_ONLY = names_in('tests/integration/targets', r'^(\w+)_matrix$')
 
 
 @pytest.mark.parametrize('target', TARGETS)
@@ -63,3 +65,12 @@ def test_every_target_runs_in_one_group_of_make_test(target):
     """make test runs the targets in three groups, a stage each: a target in none would never run, in two twice."""
     aliases = read(os.path.join('tests', 'integration', 'targets', target, 'aliases')).splitlines()
     assert len([alias for alias in aliases if alias in ('group1', 'group2', 'group3')]) == 1, 'aliases: group1, group2 or group3'
+
+
+@pytest.mark.parametrize('target', MATRIX_ONLY)
+def test_a_matrix_entry_point_runs_in_no_group_and_needs_its_full_target(target):
+    """make test's groups run the full target; its _matrix entry point only on the matrix lines."""
+    aliases = read(os.path.join('tests', 'integration', 'targets', target + '_matrix', 'aliases')).splitlines()
+    assert target in TARGETS
+    assert 'needs/target/' + target in aliases
+    assert not [alias for alias in aliases if alias in ('group1', 'group2', 'group3')]

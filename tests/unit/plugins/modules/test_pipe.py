@@ -248,6 +248,31 @@ def test_credentials_always_are_a_command_masked_in_the_diff(run):
         result={'changed': True, 'diff.after.source.kafka.credentials': '********'}, verify=no_secret)
 
 
+# What only differs by source kind in a change (the integration target changes a kafka pipe): the PATCH
+# holds only what differs, in camelCase; a field fixed at creation fails naming it, after the list only.
+KIND_CHANGES = {
+    'object_storage': (dict(source=dict(object_storage=dict(start_after='events/2026-01-01/'))),
+                       {'source': {'objectStorage': {'startAfter': 'events/2026-01-01/'}}},
+                       dict(source=dict(object_storage=dict(format='Parquet'))),
+                       'source.object_storage.format cannot change on pipe new-object_storage'),
+    'stream': (dict(field_mappings=[dict(source_field='identifier', destination_field='id')]),
+               {'fieldMappings': [{'sourceField': 'identifier', 'destinationField': 'id'}]},
+               dict(source=dict(stream=dict(region='eu-central-1'))),
+               'source.stream.region cannot change on pipe new-stream: it was fixed at creation as "us-east-1" (got "eu-central-1")'),
+}
+
+
+@pytest.mark.parametrize('kind', list(KIND_CHANGES))
+def test_change_check_apply_again_and_a_fixed_field_per_kind(run, kind):
+    change, body, fixed, message = KIND_CHANGES[kind]
+    changed = dict(args(kind), **change)
+    run(pipe, args(kind), config={'transition_delay': 0}, requests=[LIST, ('POST', PIPES), ('GET', NEW)],
+        then=dict(args=changed, check=True, diff=True, requests=[LIST, SERVICE], result={'changed': True}, verify=no_secret,
+                  then=dict(args=changed, requests=[LIST, ('PATCH', NEW, body)], result={'changed': True}, verify=no_secret,
+                            then=dict(args=changed, requests=[LIST], result={'changed': False},
+                                      then=dict(args=dict(args(kind), **fixed), requests=[LIST], fails=message, verify=no_secret)))))
+
+
 POSTGRES_TABLES = [dict(source_schema_name='public', source_table='users', target_table='public_users'),
                    dict(source_schema_name='public', source_table='accounts', target_table='public_accounts'),
                    dict(source_schema_name='public', source_table='orders', target_table='public_orders')]
