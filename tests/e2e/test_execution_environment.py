@@ -10,6 +10,8 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import os
+import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -29,15 +31,26 @@ def requirement_lines(path):
         return [line.strip() for line in handle if line.strip() and not line.startswith('#')]
 
 
+def guide_commands():
+    """The console commands of the AWX guide (docs/docsite/rst/guide_awx.rst): the copy, then the build."""
+    with open(os.path.join(ROOT, 'docs', 'docsite', 'rst', 'guide_awx.rst')) as handle:
+        block = re.search(r'\.\. code-block:: console\n\n((?:   .*\n|\n)+)', handle.read()).group(1)
+    return [shlex.split(line.strip()[2:]) for line in block.splitlines() if line.strip().startswith('$ ')]
+
+
 def test_create_builds_a_context(tmp_path):
-    # The definition's paths are relative to the collection root (what introspection needs), so it
-    # is built from there, as docs/awx/README.md says.
+    # The definition's paths are relative to the collection root (what introspection needs), so it is built from
+    # there, as the AWX guide prints: its copy runs as printed, and its build as `ansible-builder create` (the
+    # build without its container engine step: no engine here), with the guide's other arguments.
+    copy, build = guide_commands()
+    assert copy == ['cp', 'meta/execution-environment.yml', 'execution-environment.yml'], copy
+    assert build[:2] == ['ansible-builder', 'build'] and build[2] == '-t', build
     root = tmp_path / 'cloud'
     (root / 'meta').mkdir(parents=True)
     for name in ('execution-environment.yml', 'ee-requirements.txt', 'ee-bindep.txt'):
         shutil.copy(os.path.join(ROOT, 'meta', name), str(root / 'meta' / name))
-    shutil.copy(os.path.join(ROOT, 'meta', 'execution-environment.yml'), str(root / 'execution-environment.yml'))
-    run = subprocess.run([BUILDER, 'create', '-f', 'execution-environment.yml', '-c', 'context', '-v', '3'], cwd=str(root),
+    subprocess.check_call(copy, cwd=str(root))
+    run = subprocess.run([BUILDER, 'create'] + build[4:] + ['-c', 'context', '-v', '3'], cwd=str(root),
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True, check=False)
     assert run.returncode == 0, run.stdout
     build = root / 'context' / '_build'

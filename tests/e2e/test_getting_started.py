@@ -86,8 +86,10 @@ def test_the_guide_has_the_two_shells():
     assert any(command.startswith('export ANSIBLE_COLLECTIONS_PATH=') for command in second)
 
 
-def test_the_simulator_steps_work_as_written(tmp_path):
-    first, second = console_blocks('The simulator')
+def install_as_written(tmp_path):
+    """The first shell's commands before make simulator (make install), run as written in a clone: the clone's path.
+    A session fixture of conftest.py (guide_install) runs it once; the artifact tests read what it installed."""
+    first, dummy = console_blocks('The simulator')
     venv = os.path.dirname(os.path.dirname(os.path.abspath(sys.executable)))
     clone = tmp_path / 'engine.cloud'
     subprocess.check_call([sys.executable, os.path.join(ROOT, 'scripts', 'layout.py'), '--src', ROOT, str(clone)],
@@ -96,12 +98,19 @@ def test_the_simulator_steps_work_as_written(tmp_path):
     stamp = str(clone / '.venv' / '.requirements-dev.stamp')
     if subprocess.call(['make', '-q', stamp], cwd=str(clone), stdout=subprocess.DEVNULL) != 0:
         pytest.skip('this virtualenv is older than requirements-dev.txt; make venv first (nothing is installed here)')
-    port = free_port()
-    env = shell_env(os.path.realpath(os.path.join(venv, 'bin')), SIM_PORT=str(port))
-
+    env = shell_env(os.path.realpath(os.path.join(venv, 'bin')))
     setup = [command for command in first[1:] if not command.startswith(SIMULATOR)]
     installed = run(setup, str(clone), env, timeout=600)
     assert installed.returncode == 0, installed.stdout[-4000:]
+    return clone
+
+
+def test_the_simulator_steps_work_as_written(guide_install):
+    first, second = console_blocks('The simulator')
+    clone = guide_install
+    venv = os.path.dirname(os.path.dirname(os.path.abspath(sys.executable)))
+    port = free_port()
+    env = shell_env(os.path.realpath(os.path.join(venv, 'bin')), SIM_PORT=str(port))
 
     simulator = subprocess.Popen(['bash', '-c', first[-1]], cwd=str(clone), env=env, stdout=subprocess.PIPE,
                                  stderr=subprocess.STDOUT, universal_newlines=True, start_new_session=True)

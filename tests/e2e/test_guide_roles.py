@@ -91,3 +91,21 @@ def test_check_diff_then_run_report_each_change_once(project):
     assert [entry['body'] for entry in log if entry['path'] == dev and entry['method'] == 'PATCH'] == [{'name': 'dev-sandbox-eu'}]
     # One change per task that wrote: both pipe stops are one task, both starts another.
     assert changed(output) == 8, output[-6000:]
+
+
+def without_names(data):
+    """data with every task's and play's name left out (the README and the guide name them differently)."""
+    if isinstance(data, list):
+        return [without_names(item) for item in data]
+    if isinstance(data, dict):
+        return dict((key, without_names(value)) for key, value in data.items() if key != 'name' or not isinstance(value, str)
+                    or 'engine.cloud.' in value)
+    return data
+
+
+def test_the_maintenance_window_readme_prints_the_guides_play():
+    """roles/maintenance_window/README.md prints the play that the guide prints and the runs above run."""
+    with open(os.path.join(ROOT, 'roles', 'maintenance_window', 'README.md')) as handle:
+        readme = re.search(r'## Credentials\n.*?```yaml\n(.*?)```', handle.read(), re.S).group(1)
+    [window] = code_blocks('guide_maintenance_window.rst', 'yaml+jinja')
+    assert without_names(yaml.safe_load(readme)) == without_names(yaml.safe_load(window))

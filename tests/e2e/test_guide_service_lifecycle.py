@@ -72,7 +72,7 @@ def test_the_guide_prints_how_to_run_the_playbooks_of_a_shell():
 @pytest.fixture
 def project(tmp_path, simulator, collections_path):
     """A project directory with the guide's playbooks and an encrypted group_vars/all/vault.yml; run(name)
-    runs one of them against the freshly reset simulator."""
+    runs one of them against the simulator (reset once, here)."""
     for caption, text in playbooks().items():
         (tmp_path / caption).write_text(text)
     (tmp_path / 'group_vars' / 'all').mkdir(parents=True)
@@ -111,7 +111,14 @@ def writes(log):
     return [(entry['method'], entry['path'][len(SERVICES):], entry['body']) for entry in log if entry['method'] != 'GET']
 
 
-def test_analytics_is_created_once_with_its_vault_password(project):
+# One project, one encrypted vault, the guide's runs in the order a reader makes them: analytics.yml with --check --diff
+# first (it writes nothing), then for real (created once: the run after it sends only reads), reporting.yml, staging.yml.
+def test_the_guides_runs_in_order(project, simulator):
+    [check] = [argv for argv in run_lines() if '--check' in argv]
+    assert check == run_lines()[0] + ['--check', '--diff']
+    assert writes(project('analytics.yml', '--check', '--diff')) == []
+    assert '"name": "analytics-eu"' in project.output and 'changed=1' in project.output, project.output[-4000:]
+
     log = project('analytics.yml')
     created = writes(log)
     assert [(method, path) for method, path, dummy in created] == [('POST', ''), ('PATCH', created[1][1])]
@@ -120,23 +127,14 @@ def test_analytics_is_created_once_with_its_vault_password(project):
     assert created[1][1].endswith('/password') and created[1][2] == hashes(PASSWORD)
     assert writes(project('analytics.yml')) == []
 
-
-def test_analytics_in_check_mode_with_diff_as_the_guide_suggests_sends_no_write(project):
-    [check] = [argv for argv in run_lines() if '--check' in argv]
-    assert check == run_lines()[0] + ['--check', '--diff']
-    assert writes(project('analytics.yml', '--check', '--diff')) == []
-    assert '"name": "analytics-eu"' in project.output and 'changed=1' in project.output, project.output[-4000:]
-
-
-def test_reporting_keeps_the_generated_password_in_a_private_file(project, simulator):
+    # reporting.yml keeps the generated password in a private file
     project('reporting.yml')
     kept = project.path / 'reporting-eu.password'
     assert stat.S_IMODE(os.stat(str(kept)).st_mode) == 0o600
     service = next(item for item in simulator.state()['services'] if item['name'] == 'reporting-eu')
     assert hashes(kept.read_text())['newPasswordHash'] == service['sim']['passwordHash']
 
-
-def test_staging_is_created_used_and_deleted_in_one_play(project, simulator):
+    # staging.yml creates, uses and deletes its service in one play
     log = project('staging.yml', '-e', 'staging_run=e2e')
     assert [(method, re.sub(r'/[0-9a-f-]{36}', '/S', path)) for method, path, dummy in writes(log)] == [
         ('POST', ''), ('PATCH', '/S/password'), ('PATCH', '/S/state'), ('DELETE', '/S')]
