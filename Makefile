@@ -332,7 +332,7 @@ units-2.16: venv-2.16
 	cd "$$tmp/installed/ansible_collections/engine/cloud" && PATH="$(ROOT)/.venv-2.16/bin:$$PATH" \
 	    ansible-test units --local --python 3.11 --color no --num-workers 2
 
-# The matrix lines run the property tests with 10 examples each, make units with 100 (tests/unit/conftest.py).
+# units-2.21 runs the property tests with 10 examples each, make units with 100 (tests/unit/conftest.py).
 units-2.21: venv-2.21
 	@$(PRIVATE_LAYOUT); \
 	cd "$$coll" && PYTHONPATH="$$tmp" ENGINE_CLOUD_HYPOTHESIS=matrix $(ROOT)/.venv-2.21/bin/python -m pytest tests/unit -q -p no:cacheprovider
