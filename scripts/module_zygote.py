@@ -127,7 +127,10 @@ def hand_over():
         except Exception:
             os._exit(1)
     if status < 0:  # the child died of signal -status: so does this process
-        _signal.signal(-status, _signal.SIG_DFL)
+        try:
+            _signal.signal(-status, _signal.SIG_DFL)
+        except (OSError, ValueError):  # SIGKILL and SIGSTOP keep theirs
+            pass
         os.kill(os.getpid(), -status)
         status = 128 - status
     os._exit(status)
@@ -326,6 +329,7 @@ def run_child(job):
     if sys.argv == ['']:  # the script is the whole of stdin, as python reads it
         script = '<stdin>'
         path0 = ''
+        main.__file__ = script
         main.__loader__ = importlib.machinery.BuiltinImporter
     else:  # named as python names its script: joined to the cwd, not normalised
         script = os.path.join(job['cwd'], sys.argv[0])
