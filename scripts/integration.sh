@@ -50,12 +50,14 @@ sim_start "$coll" "$work"
 # and fork from it instead of importing the standard library and requests each. Started without the
 # PYTHON* variables, which ansible-test does not pass to the module processes; the zygote serves only
 # processes whose interpreter state is its own. ENGINE_TEST_MODULE_ZYGOTE=off: not started.
-if [ "${ENGINE_TEST_MODULE_ZYGOTE:-on}" != off ] && compgen -G "$venv/lib/python*/site-packages/engine_cloud_module_zygote.pth" >/dev/null; then
+# It runs the venv's installed copy: the hook that talks to it is that one.
+zygote=$(compgen -G "$venv/lib/python*/site-packages/engine_cloud_module_zygote.py" || true)
+if [ "${ENGINE_TEST_MODULE_ZYGOTE:-on}" != off ] && [ -n "$zygote" ]; then
     unset_python=()
     for name in $(compgen -e); do
         case $name in PYTHON*) unset_python+=(-u "$name") ;; esac
     done
-    env "${unset_python[@]}" "$venv/bin/python" "$root/scripts/module_zygote.py" serve "$work/module-zygote.sock" &
+    env "${unset_python[@]}" "$venv/bin/python" "$zygote" serve "$work/module-zygote.sock" &
     zygote_pid=$!
     for _ in $(seq 40); do
         [ -S "$work/module-zygote.sock" ] && break

@@ -152,6 +152,7 @@ def _fd_array(fds):
 # ---- the zygote ----
 
 def serve(path):
+    import gc
     import importlib
     import selectors
     import signal
@@ -164,26 +165,30 @@ def serve(path):
         except ImportError:
             pass
     compatibility = _compatibility()
+    gc.freeze()  # the children's collections leave the zygote's objects alone (and their pages shared)
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     if os.path.exists(path):
         os.unlink(path)
     listener.bind(path + '.new')
     listener.listen(64)
     os.replace(path + '.new', path)  # a client finds the socket only once it accepts
-    stopping = []
-    signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
-    signal.signal(signal.SIGINT, lambda *_: stopping.append(True))
+    stop_signals = {signal.SIGTERM, signal.SIGINT}
+
+    def stop(*_):
+        raise _Stop
+
+    for number in stop_signals:
+        signal.signal(number, stop)
     select = selectors.DefaultSelector()
     select.register(listener, selectors.EVENT_READ, 'listener')
     children = {}  # pid -> (connection, pidfd)
     parent = os.getpid()
     served = 0
     try:
-        while not stopping:
-            try:
-                events = select.select(timeout=1)
-            except InterruptedError:
-                continue
+        while True:
+            events = select.select()
+            # A stop request waits while the bookkeeping of the children is half done.
+            signal.pthread_sigmask(signal.SIG_BLOCK, stop_signals)
             for key, _ in events:
                 kind = key.data
                 if kind == 'listener':
@@ -196,6 +201,7 @@ def serve(path):
                         raise RuntimeError('module zygote: a thread started; it must fork single-threaded')
                     pid = os.fork()
                     if pid == 0:
+                        signal.pthread_sigmask(signal.SIG_UNBLOCK, stop_signals)
                         select.close()
                         listener.close()
                         for other, pidfd in children.values():
@@ -229,6 +235,9 @@ def serve(path):
                     if not key.fileobj.recv(1, socket.MSG_PEEK):
                         os.kill(kind[1], signal.SIGKILL)
                         select.unregister(key.fileobj)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, stop_signals)
+    except _Stop:
+        pass
     finally:
         if os.getpid() == parent:
             for pid in children:
@@ -238,7 +247,10 @@ def serve(path):
                 os.unlink(path)
             except OSError:
                 pass
-            sys.stderr.write('module zygote: %d module processes forked, %d refused\n' % (served, _receive.refused))
+            import resource
+            usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+            sys.stderr.write('module zygote: %d module processes forked (%.1f CPU-s), %d refused\n'
+                             % (served, usage.ru_utime + usage.ru_stime, _receive.refused))
     return None
 
 
@@ -271,6 +283,10 @@ def _receive(conn, compatibility):
 
 
 _receive.refused = 0
+
+
+class _Stop(Exception):
+    pass
 
 
 def _shadows(path, _seen={}):
@@ -346,8 +362,9 @@ def run_child(job):
             with open(script, 'rb') as source:
                 code = compile(source.read(), script, 'exec')
         exec(code, main.__dict__)
-    except SystemExit:
-        raise
+        status = 0
+    except SystemExit as error:
+        status = _exit_status(error)
     except BaseException as error:
         # The traceback as a fresh interpreter prints it: from the script's own frame on.
         tb = error.__traceback__
@@ -355,7 +372,44 @@ def run_child(job):
             tb = tb.tb_next
         error.__traceback__ = tb  # None for a SyntaxError of the script: python prints no traceback then
         sys.excepthook(type(error), error, error.__traceback__)
-        sys.exit(1)
+        status = -signal.SIGINT if isinstance(error, KeyboardInterrupt) else 1
+    _exit(status)
+
+
+def _exit_status(error):
+    """python's own handling of an uncaught SystemExit."""
+    if error.code is None:
+        return 0
+    if isinstance(error.code, int):
+        return error.code
+    try:
+        sys.stderr.write('%s\n' % (error.code,))
+    except Exception:
+        pass
+    return 1
+
+
+def _exit(status):
+    """Exit as python's finalisation does what a module can see (threads joined, atexit, stdout and
+    stderr flushed), without tearing down the zygote's inherited heap object by object: that alone
+    cost a child about as much CPU as its module."""
+    import atexit
+    import signal
+    import threading
+    try:
+        threading._shutdown()
+    except Exception:
+        pass
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:
+            status = 120 if status == 0 else status
+    if status < 0:  # died of an uncaught KeyboardInterrupt: python re-raises SIGINT
+        signal.signal(-status, signal.SIG_DFL)
+        os.kill(os.getpid(), -status)
+    os._exit(status & 0xff if isinstance(status, int) else 1)
 
 
 def _site_packages():

@@ -1,6 +1,6 @@
 """scripts/module_zygote.py: a module process that finds the zygote of its stage runs in a child the
 zygote forks, with byte-identical stdout, the same stderr and the same exit status as when it runs by
-itself (succeeding, failing, raising, killed by a signal; the wrapper from stdin as ansible pipelines
+itself (succeeding with atexit, a thread and unflushed output; failing, raising, interrupted, killed by a signal; the wrapper from stdin as ansible pipelines
 it, or an AnsiballZ_*.py file); without a zygote, with ENGINE_TEST_MODULE_ZYGOTE=off, or with other
 interpreter settings, it runs by itself; a killed module process takes its child with it."""
 
@@ -23,10 +23,15 @@ MODULES = {
         'print(json.dumps({"argv": sys.argv, "path0": sys.path[0], "cwd": os.getcwd(), "umask": os.umask(0),\n'
         '    "file": globals().get("__file__"), "name": __name__, "env": os.environ.get("MODULE_ARG"),\n'
         '    "encoding": sys.stdout.encoding, "main": sys.modules["__main__"].__dict__ is globals()}))\n'
-        'sys.stderr.write("a warning\\n")\n'),
+        'sys.stderr.write("a warning\\n")\n'
+        'import atexit, threading, time\n'
+        'atexit.register(lambda: print("atexit ran"))\n'
+        'threading.Thread(target=lambda: (time.sleep(0.2), print("thread joined"))).start()\n'
+        'sys.stdout.write("last words, unflushed")\n'),
     'fails': PROLOGUE + 'print(json.dumps({"failed": True, "msg": "bad input"}))\nsys.exit(1)\n',
     'exits_with_text': PROLOGUE + 'sys.exit("fatal: no such service")\n',
     'raises': PROLOGUE + 'def check():\n    raise ValueError("boom")\n\ncheck()\n',
+    'interrupted': PROLOGUE + 'raise KeyboardInterrupt\n',
     'killed': PROLOGUE + 'import signal\nprint("partial", flush=True)\nos.kill(os.getpid(), signal.SIGKILL)\n',
 }
 
@@ -92,7 +97,8 @@ def test_the_zygote_runs_it_as_python_would(python, stage, tmp_path, name, pipel
     if name == 'succeeds':  # the cwd is the one difference between the two runs
         by_itself = (by_itself[0].replace(str(work).encode(), str(cwd).encode()),) + by_itself[1:]
     assert in_zygote[:3] == by_itself[:3]
-    expected_status = {'succeeds': 0, 'fails': 1, 'exits_with_text': 1, 'raises': 1, 'killed': -signal.SIGKILL}
+    expected_status = {'succeeds': 0, 'fails': 1, 'exits_with_text': 1, 'raises': 1, 'interrupted': -signal.SIGINT,
+                       'killed': -signal.SIGKILL}
     assert in_zygote[2] == expected_status[name]
 
 
