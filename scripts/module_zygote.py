@@ -1,26 +1,28 @@
 """A module zygote for this project's integration stages only (a test-suite accelerator).
 
 Every module task starts a Python process that imports the standard library and requests before
-it imports the module from its AnsiballZ zip. The zygote is a server that has imported those once
-(only stdlib and third-party packages: no ansible.*, no ansible_collections.*); for each module
-process it forks a child that takes over that process's stdin/stdout/stderr (passed as file
-descriptors), argv, environment, cwd and umask, and runs the AnsiballZ file as a fresh interpreter
-would. The child imports ansible.* and ansible_collections.* from the module's own zip, so what runs
-is exactly the payload ansible built.
+it imports the module from its AnsiballZ payload, and tears its heap down at exit. The zygote is a
+server that has imported those once (only stdlib and third-party packages: no ansible.*, no
+ansible_collections.*); for each module process it forks a child that takes over that process's
+stdin/stdout/stderr (passed as file descriptors), argv, environment, cwd and umask, and runs the
+wrapper as a fresh interpreter would. The child imports ansible.* and ansible_collections.* from the
+module's own payload, so what runs is exactly what ansible built.
 
     python scripts/module_zygote.py serve SOCKET   # scripts/integration.sh, for one stage
     python scripts/module_zygote.py install        # the hook, into the interpreter's site-packages
     python scripts/module_zygote.py uninstall
 
-The hook is a .pth file that imports this module in every process of the venv. A process whose
-sys.argv[0] is an AnsiballZ_*.py file looks for the zygote of its stage: the socket
-`module-zygote.sock` in the directory above `ansible_collections/` of its ANSIBLE_CONFIG or cwd
-(scripts/integration.sh works in such a directory, and ansible-test points ANSIBLE_CONFIG and the
-cwd into its copy there). Found, the process hands over and exits as the child exits (by the same
-signal when the child was killed by one); it forwards SIGINT, SIGTERM and SIGHUP to the child, and
-when it dies without a word (SIGKILL, e.g. a task's timeout) the zygote kills the child. Not found,
-refused (another interpreter, other flags or PYTHON* variables), or any error: the process runs the
-module itself. ENGINE_TEST_MODULE_ZYGOTE=off turns the hook off.
+The hook is a .pth file that imports this module in every process of the venv. A module process
+(python reading the wrapper from stdin, as ansible's pipelining runs it, or python AnsiballZ_x.py)
+looks for the zygote of its stage: the socket `module-zygote.sock` in the directory above
+`ansible_collections/` of its ANSIBLE_CONFIG or cwd (ansible-test passes few variables on, but
+points both into its copy of the collection under scripts/integration.sh's work directory). Found,
+the process hands over, passes SIGINT, SIGTERM and SIGHUP on to the child, and exits as the child
+exits (by the same signal when a signal killed it); when it dies without a word (SIGKILL, e.g. a
+task's timeout) the zygote kills the child. Not found, refused (another interpreter, other flags or
+PYTHON* variables, a PYTHONPATH entry that holds a package the zygote imported), or any error: the
+process runs the module itself. ENGINE_TEST_MODULE_ZYGOTE=off turns the hook off (and
+scripts/integration.sh does not start the zygote then). The children share the zygote's hash seed.
 """
 
 import os
