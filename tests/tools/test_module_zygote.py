@@ -7,7 +7,6 @@ interpreter settings, it runs by itself; a killed module process takes its child
 import os
 import signal
 import subprocess
-import sys
 import time
 import venv
 
