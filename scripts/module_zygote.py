@@ -61,7 +61,7 @@ def _is_module_process():
 
 def _socket_path():
     for place in (os.environ.get('ANSIBLE_CONFIG', ''), os.getcwd()):
-        top, found, _ = place.partition('/ansible_collections/')
+        top, found, dummy = place.partition('/ansible_collections/')
         if found:
             path = os.path.join(top, SOCKET_NAME)
             if os.path.exists(path):
@@ -176,7 +176,7 @@ def serve(path):
     os.replace(path + '.new', path)  # a client finds the socket only once it accepts
     stop_signals = {signal.SIGTERM, signal.SIGINT}
 
-    def stop(*_):
+    def stop(*args):
         raise _Stop
 
     for number in stop_signals:
@@ -191,10 +191,10 @@ def serve(path):
             events = select.select()
             # A stop request waits while the bookkeeping of the children is half done.
             signal.pthread_sigmask(signal.SIG_BLOCK, stop_signals)
-            for key, _ in events:
+            for key, dummy in events:
                 kind = key.data
                 if kind == 'listener':
-                    conn, _ = listener.accept()
+                    conn = listener.accept()[0]
                     job = _receive(conn, compatibility)
                     if job is None:
                         conn.close()
@@ -220,7 +220,7 @@ def serve(path):
                     select.register(conn, selectors.EVENT_READ, ('client', pid))
                     conn.sendall(pid.to_bytes(8, 'big', signed=True))
                 elif kind[0] == 'exited':
-                    _, status = os.waitpid(kind[1], 0)
+                    status = os.waitpid(kind[1], 0)[1]
                     conn, pidfd = children.pop(kind[1])
                     select.unregister(pidfd)
                     if conn in select.get_map():
@@ -262,7 +262,7 @@ def _receive(conn, compatibility):
     import socket
     try:
         head, fds = b'', []
-        msg, ancdata, _, _ = conn.recvmsg(8, socket.CMSG_SPACE(3 * array.array('i').itemsize))
+        msg, ancdata = conn.recvmsg(8, socket.CMSG_SPACE(3 * array.array('i').itemsize))[:2]
         for level, kind, data in ancdata:
             if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
                 fds.extend(array.array('i', data[:len(data) - len(data) % 4]))
@@ -291,9 +291,13 @@ class _Stop(Exception):
     pass
 
 
-def _shadows(path, _seen={}):
+_SHADOWS = {}
+
+
+def _shadows(path, _seen=None):
     """Whether a directory on the client's sys.path (PYTHONPATH) but not the zygote's holds a
     package the zygote imported: the client would import its own, so it runs by itself."""
+    _seen = _SHADOWS if _seen is None else _seen
     extra = tuple(entry for entry in path if entry not in sys.path)
     if extra not in _seen:
         names = {name.partition('.')[0] for name in PREIMPORT}

@@ -60,7 +60,7 @@ def stage(python, tmp_path_factory):
     socket_path = work / 'module-zygote.sock'
     server = subprocess.Popen([python, SCRIPT, 'serve', str(socket_path)], env=clean_environ(),
                               stderr=subprocess.PIPE, text=True)
-    for _ in range(200):
+    for dummy in range(200):
         if socket_path.exists():
             break
         time.sleep(0.02)
@@ -76,12 +76,13 @@ def run(python, name, cwd, tmp_path, pipelined=True, **environ):
     parent = tmp_path / ('parent-%s' % name)
     env = clean_environ(MODULE_ARG='value', PARENT_FILE=str(parent), **environ)
     if pipelined:
-        result = subprocess.run([python], input=source, capture_output=True, cwd=str(cwd), env=env, timeout=60)
+        result = subprocess.run([python], input=source, capture_output=True, cwd=str(cwd), env=env, timeout=60,
+                                check=False)
     else:
         script = tmp_path / ('AnsiballZ_%s.py' % name)
         script.write_bytes(source)
         result = subprocess.run([python, str(script)], stdin=subprocess.DEVNULL, capture_output=True, cwd=str(cwd),
-                                env=env, timeout=60)
+                                env=env, timeout=60, check=False)
     return result.stdout, result.stderr, result.returncode, int(parent.read_text())
 
 
@@ -108,12 +109,12 @@ def test_ansible_config_finds_the_zygote_too(python, stage, tmp_path):
 
 
 def test_the_off_switch_runs_it_by_itself(python, stage, tmp_path):
-    _, _, cwd = stage
+    cwd = stage[2]
     assert run(python, 'succeeds', cwd, tmp_path, ENGINE_TEST_MODULE_ZYGOTE='off')[3] == os.getpid()
 
 
 def test_other_interpreter_settings_run_it_by_itself(python, stage, tmp_path):
-    _, _, cwd = stage
+    cwd = stage[2]
     result = run(python, 'succeeds', cwd, tmp_path, PYTHONHASHSEED='0')
     assert result[3] == os.getpid() and result[2] == 0
 
@@ -127,13 +128,13 @@ def test_no_zygote_runs_it_by_itself(python, tmp_path):
 
 
 def test_a_killed_module_process_takes_its_child_with_it(python, stage, tmp_path):
-    _, _, cwd = stage
+    cwd = stage[2]
     pid_file = tmp_path / 'child'
     source = 'import os, time\nopen(%r, "w").write(str(os.getpid()))\ntime.sleep(60)\n' % str(pid_file)
     client = subprocess.Popen([python], stdin=subprocess.PIPE, cwd=str(cwd), env=clean_environ())
     client.stdin.write(source.encode())
     client.stdin.close()
-    for _ in range(500):
+    for dummy in range(500):
         if pid_file.exists() and pid_file.read_text():
             break
         time.sleep(0.01)
@@ -141,7 +142,7 @@ def test_a_killed_module_process_takes_its_child_with_it(python, stage, tmp_path
     assert child != client.pid
     client.kill()
     client.wait()
-    for _ in range(500):
+    for dummy in range(500):
         try:
             os.kill(child, 0)
         except ProcessLookupError:
@@ -152,14 +153,14 @@ def test_a_killed_module_process_takes_its_child_with_it(python, stage, tmp_path
 
 
 def test_a_signal_to_the_module_process_reaches_the_child(python, stage, tmp_path):
-    _, _, cwd = stage
+    cwd = stage[2]
     ready = tmp_path / 'ready'
     source = ('import os, signal, sys, time\nsignal.signal(signal.SIGTERM, lambda *_: sys.exit(7))\n'
               'open(%r, "w").write(str(os.getppid()))\ntime.sleep(60)\n' % str(ready))
     client = subprocess.Popen([python], stdin=subprocess.PIPE, cwd=str(cwd), env=clean_environ())
     client.stdin.write(source.encode())
     client.stdin.close()
-    for _ in range(500):
+    for dummy in range(500):
         if ready.exists() and ready.read_text():
             break
         time.sleep(0.01)
