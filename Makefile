@@ -86,18 +86,20 @@ venv: $(STAMP)
 # 1 CPU-second where pip took 13; pip again if uv fails). Neither compiles bytecode at install time:
 # Python writes the bytecode of what is imported when it is first imported, in the stages that run
 # side by side on both cores, instead of one core compiling every installed file before they start.
-# The venv's module processes share their compiled imports (scripts/zipimport_cache.py).
+# The venv's module processes share their compiled imports (scripts/zipimport_cache.py), and in the
+# integration stages fork from a zygote (scripts/module_zygote.py).
 # Both files installed into .venv (requirements-dev.txt here, requirements-docs.txt by docs-venv, while
 # other stages already run from it) are held to constraints.txt, one resolution of the two: the second
 # install only adds packages and never replaces one that a running stage imports. Left free, the two
 # resolved attrs differently (26.1.0 and 23.2.0, galaxy-importer's attrs<24), and the simulators
 # that reliability started during the swap failed on a missing attrs.
-$(STAMP): requirements-dev.txt requirements-uv.txt constraints.txt scripts/zipimport_cache.py
+$(STAMP): requirements-dev.txt requirements-uv.txt constraints.txt scripts/zipimport_cache.py scripts/module_zygote.py
 	@test -x $(BIN)/python || { echo "venv: creating $(VENV)"; $(PYTHON) -m venv $(VENV_DIR); }
 	@$(BIN)/python -m pip install -qq --no-compile --disable-pip-version-check -r requirements-uv.txt \
 	    || echo "venv: uv could not be installed; pip installs everything" >&2
 	@scripts/pip_install.sh $(VENV_DIR) requirements-dev.txt constraints.txt
 	@$(BIN)/python scripts/zipimport_cache.py install
+	@$(BIN)/python scripts/module_zygote.py install
 	@touch $@
 
 layout:

@@ -1,0 +1,458 @@
+"""A module zygote for this project's integration stages only (a test-suite accelerator).
+
+Every module task starts a Python process that imports the standard library and requests before
+it imports the module from its AnsiballZ payload, and tears its heap down at exit. The zygote is a
+server that has imported those once (only stdlib and third-party packages: no ansible.*, no
+ansible_collections.*); for each module process it forks a child that takes over that process's
+stdin/stdout/stderr (passed as file descriptors), argv, environment, cwd and umask, and runs the
+wrapper as a fresh interpreter would. The child imports ansible.* and ansible_collections.* from the
+module's own payload, so what runs is exactly what ansible built.
+
+    python scripts/module_zygote.py serve SOCKET   # scripts/integration.sh, for one stage
+    python scripts/module_zygote.py install        # the hook, into the interpreter's site-packages
+    python scripts/module_zygote.py uninstall
+
+The hook is a .pth file that imports this module in every process of the venv. A module process
+(python reading the wrapper from stdin, as ansible's pipelining runs it, or python AnsiballZ_x.py)
+looks for the zygote of its stage: the socket `module-zygote.sock` in the directory above
+`ansible_collections/` of its ANSIBLE_CONFIG or cwd (ansible-test passes few variables on, but
+points both into its copy of the collection under scripts/integration.sh's work directory). Found,
+the process hands over, passes SIGINT, SIGTERM and SIGHUP on to the child, and exits as the child
+exits (by the same signal when a signal killed it); when it dies without a word (SIGKILL, e.g. a
+task's timeout) the zygote kills the child. Not found, refused (another interpreter, other flags or
+PYTHON* variables, a PYTHONPATH entry that holds a package the zygote imported), or any error: the
+process runs the module itself. ENGINE_TEST_MODULE_ZYGOTE=off turns the hook off (and
+scripts/integration.sh does not start the zygote then). The children share the zygote's hash seed.
+"""
+
+import os
+import sys
+
+NAME = 'engine_cloud_module_zygote'
+SOCKET_NAME = 'module-zygote.sock'
+OFF = ('off', '0', 'false', 'no')
+# What a module process imports before it imports ansible: imported once, in the zygote.
+PREIMPORT = (
+    'argparse', 'ast', 'base64', 'binascii', 'bisect', 'calendar', 'collections', 'contextlib', 'copy',
+    'dataclasses', 'datetime', 'decimal', 'email.message', 'email.parser', 'email.utils', 'encodings.idna',
+    'enum', 'errno', 'fcntl', 'fnmatch', 'functools', 'gettext', 'glob', 'grp', 'hashlib', 'heapq',
+    'hmac', 'http.client', 'http.cookiejar', 'importlib.metadata', 'inspect', 'io', 'ipaddress', 'json',
+    'locale', 'logging', 'mimetypes', 'numbers', 'pathlib', 'pkgutil', 'platform', 'pwd', 'queue',
+    'random', 're', 'runpy', 'select', 'selectors', 'shlex', 'shutil', 'signal', 'socket', 'ssl',
+    'string', 'struct', 'subprocess', 'syslog', 'tempfile', 'textwrap', 'threading', 'time',
+    'traceback', 'types', 'typing', 'unicodedata', 'urllib.parse', 'urllib.request', 'uuid', 'zipfile',
+    'zipimport',
+    'certifi', 'charset_normalizer', 'idna', 'requests', 'urllib3',
+)
+
+
+def _compatibility():
+    """What a fresh interpreter fixes at start-up: the zygote serves processes that agree on it."""
+    return repr((sys.executable, sys.version, tuple(sys.flags), sys.getfilesystemencoding(),
+                 sorted((k, v) for k, v in os.environ.items() if k.startswith('PYTHON') and k != 'PYTHONPATH')))
+
+
+def _is_module_process():
+    """python AnsiballZ_x.py, or python reading the wrapper from its stdin (ansible's pipelining)."""
+    if sys.argv == ['']:
+        return not os.isatty(0)
+    return bool(sys.argv) and os.path.basename(sys.argv[0]).startswith('AnsiballZ_')
+
+
+def _socket_path():
+    for place in (os.environ.get('ANSIBLE_CONFIG', ''), os.getcwd()):
+        top, found, dummy = place.partition('/ansible_collections/')
+        if found:
+            path = os.path.join(top, SOCKET_NAME)
+            if os.path.exists(path):
+                return path
+    return None
+
+
+# ---- the hook: runs in the module process, from the .pth file, before site is done ----
+
+def _recv_exact(conn, size):
+    data = b''
+    while len(data) < size:
+        chunk = conn.recv(size - len(data))
+        if not chunk:
+            raise EOFError
+        data += chunk
+    return data
+
+
+def hand_over():
+    """Run this process's module in the zygote; return only when it cannot be done."""
+    if os.environ.get('ENGINE_TEST_MODULE_ZYGOTE', '').lower() in OFF:
+        return
+    if not _is_module_process():
+        return
+    try:
+        path = _socket_path()
+        if path is None:
+            return
+        import _socket
+        import marshal
+        conn = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+        conn.connect(path)
+    except Exception:  # never fail because of the accelerator
+        return
+    umask = os.umask(0o22)
+    os.umask(umask)
+    streams = [(s.encoding, s.errors, s.line_buffering, s.write_through, type(s.buffer).__name__ == 'FileIO')
+               if s is not None else None
+               for s in (sys.stdin, sys.stdout, sys.stderr)]
+    request = marshal.dumps((_compatibility(), list(sys.argv), list(getattr(sys, 'orig_argv', sys.argv)),
+                             dict(os.environ), os.getcwd(), umask, list(sys.path), streams))
+    fds = [fd for fd in (0, 1, 2) if _is_open(fd)]
+    try:
+        conn.sendmsg([len(request).to_bytes(8, 'big'), request],
+                     [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, bytes(_fd_array(fds)))])
+        answer = _recv_exact(conn, 8)
+    except Exception:
+        conn.close()
+        return
+    child = int.from_bytes(answer, 'big', signed=True)
+    if child <= 0:  # refused
+        conn.close()
+        return
+    # From here on the child runs the module: this process only waits and passes its signals on.
+    import _signal
+    for number in (_signal.SIGINT, _signal.SIGTERM, _signal.SIGHUP):
+        _signal.signal(number, lambda signum, frame: os.kill(child, signum))
+    while True:
+        try:
+            status = int.from_bytes(_recv_exact(conn, 8), 'big', signed=True)
+            break
+        except InterruptedError:
+            continue
+        except Exception:
+            os._exit(1)
+    if status < 0:  # the child died of signal -status: so does this process
+        try:
+            _signal.signal(-status, _signal.SIG_DFL)
+        except (OSError, ValueError):  # SIGKILL and SIGSTOP keep theirs
+            pass
+        os.kill(os.getpid(), -status)
+        status = 128 - status
+    os._exit(status)
+
+
+def _is_open(fd):
+    try:
+        os.fstat(fd)
+        return True
+    except OSError:
+        return False
+
+
+def _fd_array(fds):
+    import array
+    return array.array('i', fds)
+
+
+# ---- the zygote ----
+
+def serve(path):
+    import gc
+    import importlib
+    import selectors
+    import signal
+    import socket
+    import threading
+
+    for name in PREIMPORT:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            pass
+    compatibility = _compatibility()
+    gc.freeze()  # the children's collections leave the zygote's objects alone (and their pages shared)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    if os.path.exists(path):
+        os.unlink(path)
+    listener.bind(path + '.new')
+    listener.listen(64)
+    os.replace(path + '.new', path)  # a client finds the socket only once it accepts
+    stop_signals = {signal.SIGTERM, signal.SIGINT}
+
+    def stop(*args):
+        raise _Stop
+
+    for number in stop_signals:
+        signal.signal(number, stop)
+    select = selectors.DefaultSelector()
+    select.register(listener, selectors.EVENT_READ, 'listener')
+    children = {}  # pid -> (connection, pidfd)
+    parent = os.getpid()
+    served = 0
+    try:
+        while True:
+            events = select.select()
+            # A stop request waits while the bookkeeping of the children is half done.
+            signal.pthread_sigmask(signal.SIG_BLOCK, stop_signals)
+            for key, dummy in events:
+                kind = key.data
+                if kind == 'listener':
+                    conn = listener.accept()[0]
+                    job = _receive(conn, compatibility)
+                    if job is None:
+                        conn.close()
+                        continue
+                    if threading.active_count() != 1:
+                        raise RuntimeError('module zygote: a thread started; it must fork single-threaded')
+                    pid = os.fork()
+                    if pid == 0:
+                        signal.pthread_sigmask(signal.SIG_UNBLOCK, stop_signals)
+                        select.close()
+                        listener.close()
+                        for other, pidfd in children.values():
+                            other.close()
+                            os.close(pidfd)
+                        conn.close()
+                        return job
+                    for fd in job['fds']:
+                        os.close(fd)
+                    served += 1
+                    pidfd = os.pidfd_open(pid)
+                    children[pid] = (conn, pidfd)
+                    select.register(pidfd, selectors.EVENT_READ, ('exited', pid))
+                    select.register(conn, selectors.EVENT_READ, ('client', pid))
+                    conn.sendall(pid.to_bytes(8, 'big', signed=True))
+                elif kind[0] == 'exited':
+                    status = os.waitpid(kind[1], 0)[1]
+                    conn, pidfd = children.pop(kind[1])
+                    select.unregister(pidfd)
+                    if conn in select.get_map():
+                        select.unregister(conn)
+                    os.close(pidfd)
+                    code = os.waitstatus_to_exitcode(status)
+                    try:
+                        conn.sendall(code.to_bytes(8, 'big', signed=True))
+                    except OSError:
+                        pass
+                    conn.close()
+                elif kind[0] == 'client' and kind[1] in children:
+                    # the module process went away (killed, e.g. a task's timeout): so does its child
+                    if not key.fileobj.recv(1, socket.MSG_PEEK):
+                        os.kill(kind[1], signal.SIGKILL)
+                        select.unregister(key.fileobj)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, stop_signals)
+    except _Stop:
+        pass
+    finally:
+        if os.getpid() == parent:
+            for pid in children:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)  # reaped here, so that the stage's CPU figures count them
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+            import resource
+            usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+            sys.stderr.write('module zygote: %d module processes forked (%.1f CPU-s), %d refused\n'
+                             % (served, usage.ru_utime + usage.ru_stime, _receive.refused))
+    return None
+
+
+def _receive(conn, compatibility):
+    import array
+    import marshal
+    import socket
+    try:
+        head, fds = b'', []
+        msg, ancdata = conn.recvmsg(8, socket.CMSG_SPACE(3 * array.array('i').itemsize))[:2]
+        for level, kind, data in ancdata:
+            if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+                fds.extend(array.array('i', data[:len(data) - len(data) % 4]))
+        head = msg + _recv_exact(conn, 8 - len(msg)) if len(msg) < 8 else msg
+        request = marshal.loads(_recv_exact(conn, int.from_bytes(head, 'big')))
+        wanted, argv, orig_argv, environ, cwd, umask, path, streams = request
+    except Exception:
+        return None
+    if wanted != compatibility or _shadows(path) or len(fds) != sum(1 for s in streams if s is not None):
+        _receive.refused += 1
+        if _receive.refused == 1:
+            sys.stderr.write('module zygote: a module process of another interpreter or settings runs '
+                             'by itself (%s against %s)\n' % (wanted, compatibility))
+        for fd in fds:
+            os.close(fd)
+        conn.sendall((0).to_bytes(8, 'big', signed=True))
+        return None
+    return {'fds': fds, 'argv': argv, 'orig_argv': orig_argv, 'environ': environ, 'cwd': cwd,
+            'umask': umask, 'path': path, 'streams': streams}
+
+
+_receive.refused = 0
+
+
+class _Stop(Exception):
+    pass
+
+
+_SHADOWS = {}
+
+
+def _shadows(path, _seen=None):
+    """Whether a directory on the client's sys.path (PYTHONPATH) but not the zygote's holds a
+    package the zygote imported: the client would import its own, so it runs by itself."""
+    _seen = _SHADOWS if _seen is None else _seen
+    extra = tuple(entry for entry in path if entry not in sys.path)
+    if extra not in _seen:
+        names = {name.partition('.')[0] for name in PREIMPORT}
+        _seen[extra] = any(os.path.exists(os.path.join(entry or '.', name + suffix))
+                           for entry in extra for name in names for suffix in ('', '.py'))
+    return _seen[extra]
+
+
+def run_child(job):
+    """In the forked child: become the module process, run the AnsiballZ file, exit as python would."""
+    import builtins
+    import importlib.machinery
+    import io
+    import locale
+    import signal
+    import types
+
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()
+    fds = iter(job['fds'])
+    for target, stream in enumerate(job['streams']):
+        if stream is not None:
+            fd = next(fds)
+            os.dup2(fd, target)
+            os.close(fd)
+    os.environ.clear()
+    os.environ.update(job['environ'])
+    os.chdir(job['cwd'])
+    os.umask(job['umask'])
+    try:
+        locale.setlocale(locale.LC_CTYPE, '')
+    except locale.Error:
+        pass
+    new = []
+    for fd, stream in enumerate(job['streams']):
+        if stream is None:
+            new.append(None)
+            continue
+        encoding, errors, line_buffering, write_through, raw = stream
+        binary = io.open(fd, 'rb' if fd == 0 else 'wb', buffering=0 if raw else -1, closefd=False)
+        new.append(io.TextIOWrapper(binary, encoding, errors, newline='\n', line_buffering=line_buffering,
+                                    write_through=write_through))
+    sys.stdin, sys.stdout, sys.stderr = sys.__stdin__, sys.__stdout__, sys.__stderr__ = new
+    sys.argv = job['argv']
+    sys.orig_argv = job['orig_argv']
+    sys.path[:] = job['path']
+    main = types.ModuleType('__main__')
+    main.__builtins__ = builtins
+    if sys.argv == ['']:  # the script is the whole of stdin, as python reads it
+        script = '<stdin>'
+        path0 = ''
+        main.__file__ = script
+        main.__loader__ = importlib.machinery.BuiltinImporter
+    else:  # named as python names its script: joined to the cwd, not normalised
+        script = os.path.join(job['cwd'], sys.argv[0])
+        path0 = os.path.dirname(os.path.realpath(script))
+        main.__file__ = script
+        main.__loader__ = importlib.machinery.SourceFileLoader('__main__', script)
+    if not sys.flags.safe_path:
+        sys.path.insert(0, path0)
+    sys.modules['__main__'] = main
+    try:
+        if script == '<stdin>':
+            code = compile(sys.stdin.buffer.read(), script, 'exec')
+        else:
+            with open(script, 'rb') as source:
+                code = compile(source.read(), script, 'exec')
+        exec(code, main.__dict__)
+        status = 0
+    except SystemExit as error:
+        status = _exit_status(error)
+    except BaseException as error:
+        # The traceback as a fresh interpreter prints it: from the script's own frame on.
+        tb = error.__traceback__
+        while tb is not None and tb.tb_frame.f_code.co_filename != script:
+            tb = tb.tb_next
+        error.__traceback__ = tb  # None for a SyntaxError of the script: python prints no traceback then
+        sys.excepthook(type(error), error, error.__traceback__)
+        status = -signal.SIGINT if isinstance(error, KeyboardInterrupt) else 1
+    _exit(status)
+
+
+def _exit_status(error):
+    """python's own handling of an uncaught SystemExit."""
+    if error.code is None:
+        return 0
+    if isinstance(error.code, int):
+        return error.code
+    try:
+        sys.stderr.write('%s\n' % (error.code,))
+    except Exception:
+        pass
+    return 1
+
+
+def _exit(status):
+    """Exit as python's finalisation does what a module can see (threads joined, atexit, stdout and
+    stderr flushed), without tearing down the zygote's inherited heap object by object: that alone
+    cost a child about as much CPU as its module."""
+    import atexit
+    import signal
+    import threading
+    try:
+        threading._shutdown()
+    except Exception:
+        pass
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:
+            status = 120 if status == 0 else status
+    if status < 0:  # died of an uncaught KeyboardInterrupt: python re-raises SIGINT
+        signal.signal(-status, signal.SIG_DFL)
+        os.kill(os.getpid(), -status)
+    os._exit(status & 0xff if isinstance(status, int) else 1)
+
+
+def _site_packages():
+    import sysconfig
+    return sysconfig.get_paths()['purelib']
+
+
+def install():
+    site = _site_packages()
+    with open(__file__, 'rb') as source, open(os.path.join(site, NAME + '.py'), 'wb') as copy:
+        copy.write(source.read())
+    with open(os.path.join(site, NAME + '.pth'), 'w') as pth:
+        pth.write('import %s\n' % NAME)
+
+
+def uninstall():
+    site = _site_packages()
+    for name in (NAME + '.pth', NAME + '.py'):
+        try:
+            os.unlink(os.path.join(site, name))
+        except FileNotFoundError:
+            pass
+
+
+def main(args):
+    if args[:1] == ['serve'] and len(args) == 2:
+        job = serve(args[1])
+        if job is not None:
+            run_child(job)
+        return
+    commands = {'install': install, 'uninstall': uninstall}
+    if len(args) != 1 or args[0] not in commands:
+        sys.exit('usage: %s serve SOCKET | install | uninstall' % sys.argv[0])
+    commands[args[0]]()
+
+
+if __name__ == '__main__':
+    main(sys.argv[1:])
+elif __name__ == NAME:
+    hand_over()
