@@ -93,7 +93,7 @@ venv: $(STAMP)
 # install only adds packages and never replaces one that a running stage imports. Left free, the two
 # resolved attrs differently (26.1.0 and 23.2.0, galaxy-importer's attrs<24), and the simulators
 # that reliability started during the swap failed on a missing attrs.
-$(STAMP): requirements-dev.txt requirements-uv.txt constraints.txt scripts/zipimport_cache.py scripts/module_zygote.py
+$(STAMP): requirements-dev.txt requirements-uv.txt constraints.txt scripts/zipimport_cache.py scripts/module_zygote.py scripts/site_hook.py
 	@test -x $(BIN)/python || { echo "venv: creating $(VENV)"; $(PYTHON) -m venv $(VENV_DIR); }
 	@$(BIN)/python -m pip install -qq --no-compile --disable-pip-version-check -r requirements-uv.txt \
 	    || echo "venv: uv could not be installed; pip installs everything" >&2

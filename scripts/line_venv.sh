@@ -13,7 +13,7 @@ flock 9
 stamp="$venv/.requirements.stamp"
 scripts=$(dirname "${BASH_SOURCE[0]}")
 if [ -f "$stamp" ] && [ "$stamp" -nt "$requirements" ] && [ "$stamp" -nt "$constraints" ] && [ "$stamp" -nt "$scripts/zipimport_cache.py" ] \
-    && [ "$stamp" -nt "$scripts/module_zygote.py" ]; then
+    && [ "$stamp" -nt "$scripts/module_zygote.py" ] && [ "$stamp" -nt "$scripts/site_hook.py" ]; then
     exit 0
 fi
 VENV_PYTHON=$python "$scripts/pip_install.sh" "$venv" "$requirements" "$constraints"

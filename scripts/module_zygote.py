@@ -418,35 +418,14 @@ def _exit(status):
     os._exit(status & 0xff if isinstance(status, int) else 1)
 
 
-def _site_packages():
-    import sysconfig
-    return sysconfig.get_paths()['purelib']
-
-
-def install():
-    site = _site_packages()
-    with open(__file__, 'rb') as source, open(os.path.join(site, NAME + '.py'), 'wb') as copy:
-        copy.write(source.read())
-    with open(os.path.join(site, NAME + '.pth'), 'w') as pth:
-        pth.write('import %s\n' % NAME)
-
-
-def uninstall():
-    site = _site_packages()
-    for name in (NAME + '.pth', NAME + '.py'):
-        try:
-            os.unlink(os.path.join(site, name))
-        except FileNotFoundError:
-            pass
-
-
 def main(args):
     if args[:1] == ['serve'] and len(args) == 2:
         job = serve(args[1])
         if job is not None:
             run_child(job)
         return
-    commands = {'install': install, 'uninstall': uninstall}
+    import site_hook  # pylint: disable=import-outside-toplevel  # beside this script; the installed copy never runs main
+    commands = site_hook.commands(__file__, NAME)
     if len(args) != 1 or args[0] not in commands:
         sys.exit('usage: %s serve SOCKET | install | uninstall' % sys.argv[0])
     commands[args[0]]()

@@ -87,30 +87,9 @@ def enable():
         zipimport._compile_source.engine_cloud_cached = True
 
 
-def _site_packages():
-    import sysconfig
-    return sysconfig.get_paths()['purelib']
-
-
-def install():
-    site = _site_packages()
-    with open(__file__, 'rb') as source, open(os.path.join(site, NAME + '.py'), 'wb') as copy:
-        copy.write(source.read())
-    with open(os.path.join(site, NAME + '.pth'), 'w') as pth:
-        pth.write('import %s\n' % NAME)
-
-
-def uninstall():
-    site = _site_packages()
-    for name in (NAME + '.pth', NAME + '.py'):
-        try:
-            os.unlink(os.path.join(site, name))
-        except FileNotFoundError:
-            pass
-
-
 if __name__ == '__main__':
-    commands = {'install': install, 'uninstall': uninstall}
+    import site_hook  # beside this script; the installed copy is imported as NAME and never gets here
+    commands = site_hook.commands(__file__, NAME)
     if len(sys.argv) != 2 or sys.argv[1] not in commands:
         sys.exit('usage: %s install|uninstall' % sys.argv[0])
     commands[sys.argv[1]]()
