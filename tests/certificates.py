@@ -2,8 +2,8 @@
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""A throw-away self-signed certificate for the TLS servers of the unit tests and the reliability suite
-(not of the simulator package: the integration tests, which need only jsonschema, import that)."""
+"""A throw-away self-signed certificate for the TLS servers of the unit tests, the simulator's tests and the
+reliability suite (not in the simulator package: the integration tests, which need only jsonschema, import that)."""
 
 from __future__ import absolute_import, division, print_function
 

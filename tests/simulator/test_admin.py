@@ -1,13 +1,13 @@
 """Admin interface, request log, injected faults, command line and HTTPS."""
 
-import datetime
 import http.client
 import json
-import os
 import ssl
 import time
 
 import pytest
+
+from tests.certificates import self_signed
 
 from .conftest import Client
 from .fixture_ids import PIPE_KAFKA, SERVICE_PROD, pipe_path, service_path
@@ -179,26 +179,8 @@ def test_command_line_options_set_the_defaults():
 @pytest.fixture
 def certificate(tmp_path):
     """A self-signed certificate for 127.0.0.1: (cert path, key path)."""
-    x509 = pytest.importorskip('cryptography.x509')
-    hashes = pytest.importorskip('cryptography.hazmat.primitives.hashes')
-    serialization = pytest.importorskip('cryptography.hazmat.primitives.serialization')
-    ec = pytest.importorskip('cryptography.hazmat.primitives.asymmetric.ec')
-    import ipaddress  # pylint: disable=import-outside-toplevel
-    key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(x509.oid.NameOID.COMMON_NAME, 'simulator')])
-    now = datetime.datetime.now(datetime.timezone.utc)
-    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
-            .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(minutes=1))
-            .not_valid_after(now + datetime.timedelta(days=1))
-            .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address('127.0.0.1'))]), critical=False)
-            .sign(key, hashes.SHA256()))
-    cert_path, key_path = os.path.join(tmp_path, 'cert.pem'), os.path.join(tmp_path, 'key.pem')
-    with open(cert_path, 'wb') as handle:
-        handle.write(cert.public_bytes(serialization.Encoding.PEM))
-    with open(key_path, 'wb') as handle:
-        handle.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                       serialization.NoEncryption()))
-    return cert_path, key_path
+    pytest.importorskip('cryptography')
+    return self_signed(tmp_path, 'simulator')
 
 
 def test_https(certificate):
