@@ -39,12 +39,6 @@ def collections_path(tmp_path_factory):
     return str(path)
 
 
-# The simulator (without its rate_limit) never answers 429, so the modules' pacing under the live limits (10
-# requests in 10 seconds a key) can only make the runs wait; the pacing integration target proves it, and
-# the integration targets turn it off the same way (engine_api_rate_limit: off).
-PACING_OFF = dict(ENGINE_CLOUD_RATE_LIMIT='off', ENGINE_OBSERVABILITY_RATE_LIMIT='off')
-
-
 @pytest.fixture(scope='session')
 def guide_install(tmp_path_factory):
     """A clone where the getting-started guide's make install ran as written (test_getting_started.py): the guide's
@@ -54,11 +48,11 @@ def guide_install(tmp_path_factory):
 
 
 def ansible_env(collections_path, **extra):
-    """The environment of an ansible-playbook run: this collection only, no user config, quiet, no pacing."""
+    """The environment of an ansible-playbook run: this collection only, no user config, quiet."""
     env = dict((key, value) for key, value in os.environ.items() if not key.startswith(('ANSIBLE_', 'ENGINE_')))
     env.update(ANSIBLE_COLLECTIONS_PATH=collections_path, ANSIBLE_LOCALHOST_WARNING='false',
                ANSIBLE_INVENTORY_UNPARSED_WARNING='false', ANSIBLE_NOCOLOR='1', ANSIBLE_FORCE_COLOR='0',
-               ANSIBLE_PYTHON_INTERPRETER=sys.executable, **PACING_OFF)
+               ANSIBLE_PYTHON_INTERPRETER=sys.executable)
     env.update(extra)
     return env
 

@@ -18,7 +18,7 @@ import sys
 
 import pytest
 
-from conftest import PACING_OFF, ROOT
+from conftest import ROOT
 from tests.simulator.fixture_ids import (CONNECTION_STRING, KEY_ID, KEY_SECRET, ORGANIZATION, PIPE_KAFKA,
                                          PIPE_OBJECT_STORAGE, PIPE_STREAM, SERVICE_PROD, SOURCE_METRICS, TOKEN)
 
@@ -133,9 +133,8 @@ def test_job_through_ansible_runner(tmp_path, monkeypatch, simulator, collection
     (private / 'inventory' / 'hosts').write_text('localhost ansible_connection=local ansible_python_interpreter=%s\n' % sys.executable)
     # -vvv: even the most verbose job output must not show a secret.
     runner = ansible_runner.run(private_data_dir=str(private), playbook='job.yml', verbosity=3, quiet=True,
-                                # PACING_OFF: what AWX's extra environment variables could set (conftest.py says why)
                                 envvars=dict(envvars, ANSIBLE_COLLECTIONS_PATH=collections_path,
-                                             ANSIBLE_LOCALHOST_WARNING='false', ANSIBLE_NOCOLOR='1', **PACING_OFF))
+                                             ANSIBLE_LOCALHOST_WARNING='false', ANSIBLE_NOCOLOR='1'))
     events = list(runner.events)
     stdout = runner.stdout.read()
     assert runner.status == 'successful', stdout[-3000:]
