@@ -1,11 +1,12 @@
-"""A module zygote for this project's integration stages only (a test-suite accelerator).
+"""A module zygote for this project's test stages (a test-suite accelerator): the integration stages, e2e and the
+reliability suite (tests/zygote.py starts theirs).
 
 Every module task starts a Python process that imports the standard library and requests before
 it imports the module from its AnsiballZ payload, and tears its heap down at exit. The zygote is a
 server that has imported those once (only stdlib and third-party packages: no ansible.*, no
 ansible_collections.*); for each module process it forks a child that takes over that process's
-stdin/stdout/stderr (passed as file descriptors), argv, environment, cwd and umask, and runs the
-wrapper as a fresh interpreter would. The child imports ansible.* and ansible_collections.* from the
+stdin/stdout/stderr (passed as file descriptors), argv, environment, cwd, umask, and its pid and
+parent pid as os.getpid() and os.getppid() answer them, and runs the wrapper as a fresh interpreter would. The child imports ansible.* and ansible_collections.* from the
 module's own payload, so what runs is exactly what ansible built.
 
     python scripts/module_zygote.py serve SOCKET   # scripts/integration.sh, for one stage
@@ -22,7 +23,9 @@ exits (by the same signal when a signal killed it); when it dies without a word 
 task's timeout) the zygote kills the child. Not found, refused (another interpreter, other flags or
 PYTHON* variables, a PYTHONPATH entry that holds a package the zygote imported), or any error: the
 process runs the module itself. ENGINE_TEST_MODULE_ZYGOTE=off turns the hook off (and
-scripts/integration.sh does not start the zygote then). The children share the zygote's hash seed.
+scripts/integration.sh does not start the zygote then); ENGINE_TEST_MODULE_ZYGOTE=/absolute/socket
+names the zygote instead of the search (tests/e2e, whose projects are not under ansible_collections/).
+The children share the zygote's hash seed.
 """
 
 import os
@@ -60,6 +63,9 @@ def _is_module_process():
 
 
 def _socket_path():
+    named = os.environ.get('ENGINE_TEST_MODULE_ZYGOTE', '')
+    if named.startswith('/'):  # a stage that names its zygote (tests/e2e/conftest.py)
+        return named if os.path.exists(named) else None
     for place in (os.environ.get('ANSIBLE_CONFIG', ''), os.getcwd()):
         top, found, dummy = place.partition('/ansible_collections/')
         if found:
@@ -103,7 +109,7 @@ def hand_over():
                if s is not None else None
                for s in (sys.stdin, sys.stdout, sys.stderr)]
     request = marshal.dumps((_compatibility(), list(sys.argv), list(getattr(sys, 'orig_argv', sys.argv)),
-                             dict(os.environ), os.getcwd(), umask, list(sys.path), streams))
+                             dict(os.environ), os.getcwd(), umask, list(sys.path), streams, (os.getpid(), os.getppid())))
     fds = [fd for fd in (0, 1, 2) if _is_open(fd)]
     try:
         conn.sendmsg([len(request).to_bytes(8, 'big'), request],
@@ -268,7 +274,7 @@ def _receive(conn, compatibility):
                 fds.extend(array.array('i', data[:len(data) - len(data) % 4]))
         head = msg + _recv_exact(conn, 8 - len(msg)) if len(msg) < 8 else msg
         request = marshal.loads(_recv_exact(conn, int.from_bytes(head, 'big')))
-        wanted, argv, orig_argv, environ, cwd, umask, path, streams = request
+        wanted, argv, orig_argv, environ, cwd, umask, path, streams, identity = request
     except Exception:
         return None
     if wanted != compatibility or _shadows(path) or len(fds) != sum(1 for s in streams if s is not None):
@@ -281,7 +287,7 @@ def _receive(conn, compatibility):
         conn.sendall((0).to_bytes(8, 'big', signed=True))
         return None
     return {'fds': fds, 'argv': argv, 'orig_argv': orig_argv, 'environ': environ, 'cwd': cwd,
-            'umask': umask, 'path': path, 'streams': streams}
+            'umask': umask, 'path': path, 'streams': streams, 'identity': identity}
 
 
 _receive.refused = 0
@@ -327,6 +333,13 @@ def run_child(job):
             os.close(fd)
     os.environ.clear()
     os.environ.update(job['environ'])
+    # The module process's pid and parent: a module that finds its ansible-playbook through /proc from os.getpid()
+    # (the collection's play_reads and shared_reads) must find the one that started the module process, not the
+    # zygote. That process lives exactly as long as the child, and a signal sent to it reaches the child.
+    _OWN_PID[0] = os.getpid()
+    pid, ppid = job['identity']
+    os.getpid = lambda: pid
+    os.getppid = lambda: ppid
     os.chdir(job['cwd'])
     os.umask(job['umask'])
     try:
@@ -382,6 +395,9 @@ def run_child(job):
     _exit(status)
 
 
+_OWN_PID = [None]
+
+
 def _exit_status(error):
     """python's own handling of an uncaught SystemExit."""
     if error.code is None:
@@ -414,7 +430,7 @@ def _exit(status):
             status = 120 if status == 0 else status
     if status < 0:  # died of an uncaught KeyboardInterrupt: python re-raises SIGINT
         signal.signal(-status, signal.SIG_DFL)
-        os.kill(os.getpid(), -status)
+        os.kill(_OWN_PID[0], -status)  # this process, whatever os.getpid() answers the module
     os._exit(status & 0xff if isinstance(status, int) else 1)
 
 

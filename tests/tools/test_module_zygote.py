@@ -4,6 +4,7 @@ itself (succeeding with atexit, a thread and unflushed output; failing, raising,
 it, or an AnsiballZ_*.py file); without a zygote, with ENGINE_TEST_MODULE_ZYGOTE=off, or with other
 interpreter settings, it runs by itself; a killed module process takes its child with it."""
 
+import json
 import os
 import signal
 import subprocess
@@ -15,8 +16,10 @@ import pytest
 SCRIPT = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                       'scripts', 'module_zygote.py')
 
-# Every module writes its parent's pid to $PARENT_FILE: the zygote's when the zygote ran it.
-PROLOGUE = 'import os, sys, json\nopen(os.environ["PARENT_FILE"], "w").write(str(os.getppid()))\n'
+# Every module writes its real parent's pid (from /proc: os.getppid() answers the module process's) to $PARENT_FILE:
+# the zygote's when the zygote ran it.
+PROLOGUE = ('import os, sys, json\n'
+            'open(os.environ["PARENT_FILE"], "w").write(open("/proc/self/stat").read().rpartition(")")[2].split()[1])\n')
 MODULES = {
     'succeeds': PROLOGUE + (
         'print(json.dumps({"argv": sys.argv, "path0": sys.path[0], "cwd": os.getcwd(), "umask": os.umask(0),\n'
@@ -108,6 +111,25 @@ def test_ansible_config_finds_the_zygote_too(python, stage, tmp_path):
     assert run(python, 'fails', work, tmp_path, ANSIBLE_CONFIG=str(config))[3] == server.pid
 
 
+def test_a_socket_named_in_the_environment_is_found_from_anywhere(python, stage, tmp_path):
+    server, work, dummy = stage
+    socket_path = str(work / 'module-zygote.sock')
+    assert run(python, 'fails', tmp_path, tmp_path, ENGINE_TEST_MODULE_ZYGOTE=socket_path)[3] == server.pid
+    assert run(python, 'fails', tmp_path, tmp_path, ENGINE_TEST_MODULE_ZYGOTE=socket_path + '.gone')[3] == os.getpid()
+
+
+def test_the_child_answers_with_the_pid_and_parent_of_the_module_process(python, stage, tmp_path):
+    """The collection finds its ansible-playbook through /proc from os.getpid() (play_reads, shared_reads)."""
+    server, dummy, cwd = stage
+    parent = tmp_path / 'parent'
+    process = subprocess.Popen([python], stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=str(cwd),
+                               env=clean_environ(PARENT_FILE=str(parent)))
+    source = PROLOGUE + 'print(json.dumps([os.getpid(), os.getppid()]))\n'
+    stdout = process.communicate(source.encode(), timeout=60)[0]
+    assert int(parent.read_text()) == server.pid
+    assert json.loads(stdout) == [process.pid, os.getpid()]
+
+
 def test_the_off_switch_runs_it_by_itself(python, stage, tmp_path):
     cwd = stage[2]
     assert run(python, 'succeeds', cwd, tmp_path, ENGINE_TEST_MODULE_ZYGOTE='off')[3] == os.getpid()
@@ -130,7 +152,7 @@ def test_no_zygote_runs_it_by_itself(python, tmp_path):
 def test_a_killed_module_process_takes_its_child_with_it(python, stage, tmp_path):
     cwd = stage[2]
     pid_file = tmp_path / 'child'
-    source = 'import os, time\nopen(%r, "w").write(str(os.getpid()))\ntime.sleep(60)\n' % str(pid_file)
+    source = 'import os, time\nopen(%r, "w").write(os.readlink("/proc/self"))\ntime.sleep(60)\n' % str(pid_file)
     client = subprocess.Popen([python], stdin=subprocess.PIPE, cwd=str(cwd), env=clean_environ())
     client.stdin.write(source.encode())
     client.stdin.close()
@@ -156,7 +178,8 @@ def test_a_signal_to_the_module_process_reaches_the_child(python, stage, tmp_pat
     cwd = stage[2]
     ready = tmp_path / 'ready'
     source = ('import os, signal, sys, time\nsignal.signal(signal.SIGTERM, lambda *_: sys.exit(7))\n'
-              'open(%r, "w").write(str(os.getppid()))\ntime.sleep(60)\n' % str(ready))
+              'open(%r, "w").write(open("/proc/self/stat").read().rpartition(")")[2].split()[1])\ntime.sleep(60)\n'
+              % str(ready))
     client = subprocess.Popen([python], stdin=subprocess.PIPE, cwd=str(cwd), env=clean_environ())
     client.stdin.write(source.encode())
     client.stdin.close()
@@ -164,6 +187,6 @@ def test_a_signal_to_the_module_process_reaches_the_child(python, stage, tmp_pat
         if ready.exists() and ready.read_text():
             break
         time.sleep(0.01)
-    assert int(ready.read_text()) != client.pid  # the zygote's child
+    assert int(ready.read_text()) == stage[0].pid  # the zygote's child
     client.send_signal(signal.SIGTERM)
     assert client.wait(timeout=10) == 7
