@@ -87,7 +87,7 @@ venv: $(STAMP)
 # Python writes the bytecode of what is imported when it is first imported, in the stages that run
 # side by side on both cores, instead of one core compiling every installed file before they start.
 # The venv's module processes share their compiled imports (scripts/zipimport_cache.py), and in the
-# integration stages fork from a zygote (scripts/module_zygote.py).
+# integration stages, e2e and the reliability suite fork from a zygote (scripts/module_zygote.py).
 # Both files installed into .venv (requirements-dev.txt here, requirements-docs.txt by docs-venv, while
 # other stages already run from it) are held to constraints.txt, one resolution of the two: the second
 # install only adds packages and never replaces one that a running stage imports. Left free, the two
@@ -326,13 +326,14 @@ venv-2.16 venv-2.21: venv-%: venv
 
 # units-2.16 runs the unit tests as a packager does, with `ansible-test units` on the artifact that
 # line's ansible-galaxy built and installed (only the shipped files, its tests/unit/requirements.txt
-# already in .venv-2.16); units-2.21 runs pytest on a layout copy, as make units does.
+# already in .venv-2.16); units-2.21 runs pytest on a layout copy, as make units does. One worker: each
+# pytest-xdist worker imports and collects every test again (2 workers: 54 CPU-s and 36 s; 1: 41 and 45 s).
 units-2.16: venv-2.16
 	@$(PRIVATE_LAYOUT); \
 	$(ROOT)/.venv-2.16/bin/ansible-galaxy collection build "$$coll" --output-path "$$tmp/dist" >/dev/null; \
 	$(ROOT)/.venv-2.16/bin/ansible-galaxy collection install -p "$$tmp/installed" "$$tmp"/dist/engine-cloud-*.tar.gz >/dev/null; \
 	cd "$$tmp/installed/ansible_collections/engine/cloud" && PATH="$(ROOT)/.venv-2.16/bin:$$PATH" \
-	    ansible-test units --local --python 3.11 --color no --num-workers 2
+	    ansible-test units --local --python 3.11 --color no --num-workers 1
 
 # units-2.21 runs the property tests with 10 examples each, make units with 100 (tests/unit/conftest.py).
 units-2.21: venv-2.21
@@ -350,16 +351,21 @@ demo-2.16 demo-2.21: demo-%: venv-%
 	$(ROOT)/.venv-$*/bin/ansible-galaxy collection install -p "$$tmp/installed" "$$tmp"/dist/engine-cloud-*.tar.gz; \
 	COLLECTIONS="$$tmp/installed" VENV=$(ROOT)/.venv-$* scripts/demo.sh
 
-# Every sanity test on the whole tree, except pylint, which 2.21 runs on the code a 2.21 controller and
-# its modules import (plugins/, extensions/): the tests, the simulator, bench/ and scripts/ are two
-# thirds of the Python and of pylint's time (about 40 CPU-s), and make sanity lints them (pylint 3.3
-# there, 4.0 here: a newer pylint's opinion of test tooling, not the collection's behaviour on 2.21).
+# Every sanity test on the whole tree, except the linters of style (pylint, pep8, yamllint), which 2.21
+# runs on the code a 2.21 controller and its modules import (plugins/, extensions/: their YAML
+# documentation included), and the two that read only the repository's text (changelog, shellcheck).
+# make sanity runs all of them on every file; here they would give only a newer tool's opinion of the
+# test tooling (pylint 3.3 there, 4.0 here), not the collection's behaviour on 2.21. The tests, the
+# simulator, bench/ and scripts/ are two thirds of the Python and of pylint's time (about 40 CPU-s);
+# changelog and shellcheck, and the whole tree's pep8 and yamllint, were about 10 CPU-s more.
+SANITY_2.21_STYLE := --test pylint --test pep8 --test yamllint
 sanity-2.21: venv-2.21
 	@$(call PIP_STANDIN,$(ROOT)/.venv-2.21)
 	@$(PRIVATE_LAYOUT); \
 	cd "$$coll" && export PATH="$(ROOT)/.venv-2.21/bin:$$PATH" \
-	&& ansible-test sanity --venv --python 3.13 --color no -v --skip-test pylint \
-	&& ansible-test sanity --venv --python 3.13 --color no -v --test pylint plugins/ extensions/
+	&& ansible-test sanity --venv --python 3.13 --color no -v $(subst --test,--skip-test,$(SANITY_2.21_STYLE)) \
+	    --skip-test changelog --skip-test shellcheck \
+	&& ansible-test sanity --venv --python 3.13 --color no -v $(SANITY_2.21_STYLE) plugins/ extensions/
 
 # ---- event sources for Event-Driven Ansible (extensions/eda/, owned by the eda engineer) ----------
 # ansible-rulebook, and the ansible-core whose ansible-playbook runs the rulebooks' run_module actions, in

@@ -1,6 +1,7 @@
 """What the matrix stages leave to the pinned line, read from `make -n` (the commands each stage runs):
-units-2.21 asks for the property tests' short profile and make units does not; sanity-2.21 runs pylint on
-the shipped code only and every other sanity test on the whole tree, while make sanity runs all of them."""
+units-2.21 asks for the property tests' short profile and make units does not; sanity-2.21 runs the style
+linters (pylint, pep8, yamllint) on the shipped code only, leaves changelog and shellcheck (the repository's
+text) to make sanity and runs every other sanity test on the whole tree, while make sanity runs all of them."""
 
 import os
 import shlex
@@ -31,10 +32,12 @@ def test_only_the_matrix_units_take_the_short_hypothesis_profile():
 def test_sanity_221_lints_the_shipped_code_and_runs_every_other_test_on_everything():
     runs = [c[c.index('sanity'):] for c in commands('sanity-2.21', 'ansible-test sanity')]
     assert len(runs) == 2
-    whole, pylint = sorted(runs, key=lambda c: '--skip-test' not in c)
-    assert whole[whole.index('--skip-test') + 1] == 'pylint' and '--test' not in whole
-    assert not [w for w in whole[1:] if not w.startswith('-') and w not in ('3.13', 'no', 'pylint')]
-    assert pylint[pylint.index('--test') + 1] == 'pylint' and pylint[-2:] == ['plugins/', 'extensions/']
+    whole, style = sorted(runs, key=lambda c: '--skip-test' not in c)
+    skipped = [whole[i + 1] for i, w in enumerate(whole) if w == '--skip-test']
+    assert sorted(skipped) == ['changelog', 'pep8', 'pylint', 'shellcheck', 'yamllint'] and '--test' not in whole
+    assert not [w for w in whole[1:] if not w.startswith('-') and w not in ['3.13', 'no'] + skipped]
+    assert sorted(style[i + 1] for i, w in enumerate(style) if w == '--test') == ['pep8', 'pylint', 'yamllint']
+    assert style[-2:] == ['plugins/', 'extensions/'] and '--skip-test' not in style
 
 
 def test_make_sanity_runs_every_test_on_everything():
