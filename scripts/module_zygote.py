@@ -6,8 +6,9 @@ it imports the module from its AnsiballZ payload, and tears its heap down at exi
 server that has imported those once (only stdlib and third-party packages: no ansible.*, no
 ansible_collections.*); for each module process it forks a child that takes over that process's
 stdin/stdout/stderr (passed as file descriptors), argv, environment, cwd, umask, and its pid and
-parent pid as os.getpid() and os.getppid() answer them, and runs the wrapper as a fresh interpreter would. The child imports ansible.* and ansible_collections.* from the
-module's own payload, so what runs is exactly what ansible built.
+parent pid as os.getpid() and os.getppid() answer them, and runs the wrapper as a fresh interpreter
+would. The child imports ansible.* and ansible_collections.* from the module's own payload, so what
+runs is exactly what ansible built.
 
     python scripts/module_zygote.py serve SOCKET   # scripts/integration.sh, for one stage
     python scripts/module_zygote.py install        # the hook, into the interpreter's site-packages
