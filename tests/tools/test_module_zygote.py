@@ -16,10 +16,10 @@ import pytest
 SCRIPT = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                       'scripts', 'module_zygote.py')
 
-# Every module writes its real parent's pid (from /proc: os.getppid() answers the module process's) to $PARENT_FILE:
-# the zygote's when the zygote ran it.
-PROLOGUE = ('import os, sys, json\n'
-            'open(os.environ["PARENT_FILE"], "w").write(open("/proc/self/stat").read().rpartition(")")[2].split()[1])\n')
+# A process's real parent, from /proc (in the zygote, os.getppid() answers the module process's).
+REAL_PARENT = 'open("/proc/self/stat").read().rpartition(")")[2].split()[1]'
+# Every module writes its real parent's pid to $PARENT_FILE: the zygote's when the zygote ran it.
+PROLOGUE = 'import os, sys, json\nopen(os.environ["PARENT_FILE"], "w").write(%s)\n' % REAL_PARENT
 MODULES = {
     'succeeds': PROLOGUE + (
         'print(json.dumps({"argv": sys.argv, "path0": sys.path[0], "cwd": os.getcwd(), "umask": os.umask(0),\n'
@@ -149,18 +149,25 @@ def test_no_zygote_runs_it_by_itself(python, tmp_path):
     assert parent == os.getpid() and status == 1 and b'bad input' in stdout and stderr == b''
 
 
-def test_a_killed_module_process_takes_its_child_with_it(python, stage, tmp_path):
-    cwd = stage[2]
-    pid_file = tmp_path / 'child'
-    source = 'import os, time\nopen(%r, "w").write(os.readlink("/proc/self"))\ntime.sleep(60)\n' % str(pid_file)
+def start_waiting_module(python, cwd, path, setup, expression):
+    """A pipelined module process that runs setup, writes the value of expression to path and sleeps; (the process,
+    what it wrote), once written."""
+    source = '%sopen(%r, "w").write(%s)\ntime.sleep(60)\n' % (setup, str(path), expression)
     client = subprocess.Popen([python], stdin=subprocess.PIPE, cwd=str(cwd), env=clean_environ())
     client.stdin.write(source.encode())
     client.stdin.close()
     for dummy in range(500):
-        if pid_file.exists() and pid_file.read_text():
+        if path.exists() and path.read_text():
             break
         time.sleep(0.01)
-    child = int(pid_file.read_text())
+    return client, path.read_text()
+
+
+def test_a_killed_module_process_takes_its_child_with_it(python, stage, tmp_path):
+    cwd = stage[2]
+    pid_file = tmp_path / 'child'
+    client, written = start_waiting_module(python, cwd, pid_file, 'import os, time\n', 'os.readlink("/proc/self")')
+    child = int(written)
     assert child != client.pid
     client.kill()
     client.wait()
@@ -177,16 +184,9 @@ def test_a_killed_module_process_takes_its_child_with_it(python, stage, tmp_path
 def test_a_signal_to_the_module_process_reaches_the_child(python, stage, tmp_path):
     cwd = stage[2]
     ready = tmp_path / 'ready'
-    source = ('import os, signal, sys, time\nsignal.signal(signal.SIGTERM, lambda *_: sys.exit(7))\n'
-              'open(%r, "w").write(open("/proc/self/stat").read().rpartition(")")[2].split()[1])\ntime.sleep(60)\n'
-              % str(ready))
-    client = subprocess.Popen([python], stdin=subprocess.PIPE, cwd=str(cwd), env=clean_environ())
-    client.stdin.write(source.encode())
-    client.stdin.close()
-    for dummy in range(500):
-        if ready.exists() and ready.read_text():
-            break
-        time.sleep(0.01)
-    assert int(ready.read_text()) == stage[0].pid  # the zygote's child
+    client, written = start_waiting_module(
+        python, cwd, ready, 'import os, signal, sys, time\nsignal.signal(signal.SIGTERM, lambda *_: sys.exit(7))\n',
+        REAL_PARENT)
+    assert int(written) == stage[0].pid  # the zygote's child
     client.send_signal(signal.SIGTERM)
     assert client.wait(timeout=10) == 7
