@@ -14,13 +14,15 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import importlib.util
 import os
 import subprocess
 import sys
 import time
 
-OFF = ('off', '0', 'false', 'no')
+try:  # the copy scripts/module_zygote.py installs into the venv beside its hook
+    import engine_cloud_module_zygote as installed
+except ImportError:
+    installed = None
 
 
 class ModuleZygote:
@@ -28,11 +30,10 @@ class ModuleZygote:
         """Serve the module processes whose environment is environ (a zygote serves only those whose
         PYTHON* settings are its own: give it the environment its runs give their modules)."""
         self.process = self.socket = None
-        spec = importlib.util.find_spec('engine_cloud_module_zygote')
-        if spec is None or os.environ.get('ENGINE_TEST_MODULE_ZYGOTE', '').lower() in OFF:
+        if installed is None or os.environ.get('ENGINE_TEST_MODULE_ZYGOTE', '').lower() in installed.OFF:
             return
-        path = os.path.join(directory, 'module-zygote.sock')
-        self.process = subprocess.Popen([sys.executable, spec.origin, 'serve', path], env=environ)
+        path = os.path.join(directory, installed.SOCKET_NAME)
+        self.process = subprocess.Popen([sys.executable, installed.__file__, 'serve', path], env=environ)
         deadline = time.monotonic() + 10
         while not os.path.exists(path) and self.process.poll() is None and time.monotonic() < deadline:
             time.sleep(0.01)
