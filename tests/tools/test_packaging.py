@@ -29,18 +29,19 @@ def read_text(path):
     return None if b'\0' in data else data.decode('utf-8', 'replace')
 
 
-def leaving_paths(path, text):
+def leaving_paths(path, text, root=ROOT):
     """The climbing relative paths of text (a file at path) that resolve outside the repository, and the
-    absolute paths of this machine's checkout in it."""
+    absolute paths of this machine's checkout (the clone, and the shared documents beside it) in it."""
     found = []
     base = os.path.dirname(path)
     for match in CLIMB.finditer(text):
         target = os.path.normpath(os.path.join(base, match.group(1), match.group(2)))
-        if os.path.relpath(target, ROOT).startswith(os.pardir):
+        if os.path.relpath(target, root).startswith(os.pardir):
             found.append(match.group(0))
     # (Written in pieces, so that this file does not name them itself.)
-    for machine_path in (ROOT, os.path.dirname(ROOT), '/' + 'home/', '/' + 'root/'):
-        if machine_path not in ('', '/') and machine_path in text:
+    # Not the clone's parent itself: a clone in /tmp/x would find every '/tmp' of the tests.
+    for machine_path in (root, os.path.join(os.path.dirname(root), 'shared'), '/' + 'home/', '/' + 'root/'):
+        if machine_path in text:
             found.append(machine_path)
     return found
 
@@ -63,6 +64,16 @@ def test_the_shipped_test_tree_points_inside_the_repository():
 def test_a_path_that_leaves_is_found(text, leaves):
     path = os.path.join(ROOT, 'tests', 'simulator', 'README.md')
     assert bool(leaving_paths(path, text)) is leaves
+
+
+@pytest.mark.parametrize('text, leaves', [
+    ('python -m tests.simulator --port-file /tmp/sim.port', False),
+    ('the contract (/tmp/shared/contract/)', True),
+    ('cd /tmp/clone/tests', True),
+])
+def test_a_clone_in_tmp_finds_its_own_paths_only(text, leaves):
+    root = '/tmp/clone'
+    assert bool(leaving_paths(os.path.join(root, 'tests', 'simulator', 'README.md'), text, root)) is leaves
 
 
 def test_no_plugin_imports_six():
