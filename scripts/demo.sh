@@ -3,6 +3,8 @@
 # playbooks/demo.yml against it with the collection installed in .collections/ (make install
 # put it there; COLLECTIONS=DIR for another place), stop the simulator whatever happens.
 # Exit status: ansible-playbook's, or 1 when the demo did not write its export (build/demo/).
+# DEMO_ZYGOTE=1 (the version matrix's demos in make test): the module processes fork from a module zygote
+# (scripts/zygote.sh), a test-suite accelerator; make demo runs them as a user's job does.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -13,6 +15,8 @@ SIM_PYTHON="$venv/bin/python"
 
 # shellcheck source=scripts/simulator.sh
 . "$root/scripts/simulator.sh"
+# shellcheck source=scripts/zygote.sh
+. "$root/scripts/zygote.sh"
 
 # COLLECTIONS: where the collection is installed (the version matrix installs it in its own directory)
 collections=${COLLECTIONS:-$root/.collections}
@@ -24,6 +28,7 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/engine-cloud-demo.XXXXXX")
 # shellcheck disable=SC2329  # invoked by the EXIT trap below
 cleanup() {
+    zygote_stop
     sim_stop
     rm -rf "$work"
 }
@@ -31,6 +36,12 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 sim_start "$root" "$work"
+if [ "${DEMO_ZYGOTE:-0}" = 1 ]; then
+    zygote_start "$venv" "$work" inherit
+    if [ -n "$ZYGOTE_SOCKET" ]; then
+        export ENGINE_TEST_MODULE_ZYGOTE="$ZYGOTE_SOCKET"
+    fi
+fi
 
 export ENGINE_CLOUD_API_URL="$SIM_URL"
 export ENGINE_CLOUD_KEY_ID="$SIM_KEY_ID"

@@ -21,17 +21,15 @@ SIM_PYTHON="$venv/bin/python"
 
 # shellcheck source=scripts/simulator.sh
 . "$root/scripts/simulator.sh"
+# shellcheck source=scripts/zygote.sh
+. "$root/scripts/zygote.sh"
 
-zygote_pid=
 work=$(mktemp -d "${TMPDIR:-/tmp}/engine-cloud-integration.XXXXXX")
 coll="$work/ansible_collections/engine/cloud"
 
 # shellcheck disable=SC2329  # invoked by the EXIT trap below
 cleanup() {
-    if [ -n "$zygote_pid" ]; then
-        kill "$zygote_pid" 2>/dev/null || true
-        wait "$zygote_pid" || true  # reaped here: its module processes' CPU counts in this stage's
-    fi
+    zygote_stop
     sim_stop
     if [ "${KEEP_WORKDIR:-0}" = 1 ]; then
         echo "integration: work directory kept: $work"
@@ -45,25 +43,10 @@ trap 'exit 130' INT TERM
 "$venv/bin/python" "$root/scripts/layout.py" --src "$root" "$coll"
 sim_start "$coll" "$work"
 
-# The module zygote (scripts/module_zygote.py, a test-suite accelerator): the module processes of this
-# run, whose ANSIBLE_CONFIG and cwd are under $work/ansible_collections/, find its socket in $work
-# and fork from it instead of importing the standard library and requests each. Started without the
-# PYTHON* variables, which ansible-test does not pass to the module processes; the zygote serves only
-# processes whose interpreter state is its own. ENGINE_TEST_MODULE_ZYGOTE=off: not started.
-# It runs the venv's installed copy: the hook that talks to it is that one.
-zygote=$(compgen -G "$venv/lib/python*/site-packages/engine_cloud_module_zygote.py" || true)
-if [ "${ENGINE_TEST_MODULE_ZYGOTE:-on}" != off ] && [ -n "$zygote" ]; then
-    unset_python=()
-    for name in $(compgen -e); do
-        case $name in PYTHON*) unset_python+=(-u "$name") ;; esac
-    done
-    env "${unset_python[@]}" "$venv/bin/python" "$zygote" serve "$work/module-zygote.sock" &
-    zygote_pid=$!
-    for _ in $(seq 40); do
-        [ -S "$work/module-zygote.sock" ] && break
-        sleep 0.05
-    done
-fi
+# The module zygote: the module processes of this run, whose ANSIBLE_CONFIG and cwd are under
+# $work/ansible_collections/, find its socket in $work and fork from it instead of importing the standard
+# library and requests each (ENGINE_TEST_MODULE_ZYGOTE=off: not started).
+zygote_start "$venv" "$work" ansible-test
 
 sed "s|@SIM_URL@|$SIM_URL|g" "$coll/tests/integration/integration_config.yml.template" \
     >"$coll/tests/integration/integration_config.yml"
