@@ -139,9 +139,11 @@ PRIVATE_LAYOUT = tmp=$$(mktemp -d "$${TMPDIR:-/tmp}/engine-cloud-$@.XXXXXX"); tr
 # --venv: ansible-test makes its own virtualenvs (under ~/.ansible/test) with each test's pinned
 # requirements from PyPI. Their pip bootstrap script is normally downloaded from a host this
 # machine cannot reach; scripts/get_pip_standin.py takes its place in the cache (see there).
+# The pip it installs hands `pip install` to .venv's uv (27 CPU-s of pip for make sanity's ten environments).
 # $(call PIP_STANDIN,VENV): the stand-in for the pip version that VENV's ansible-test asks for.
 PIP_STANDIN = pip_version=$$(sed -n "s/^ *pip='\([0-9.]*\)',$$/\1/p" $(1)/lib/python3*/site-packages/ansible_test/_internal/python_requirements.py); \
-	$(PYTHON) scripts/get_pip_standin.py --install-cache "$${pip_version:?cannot find ansible-test pip version}"
+	$(PYTHON) scripts/get_pip_standin.py --install-cache "$${pip_version:?cannot find ansible-test pip version}" \
+	    $$(test -x $(BIN)/uv && echo --uv $(BIN)/uv)
 sanity: venv
 	@$(call PIP_STANDIN,$(VENV_DIR))
 	@$(PRIVATE_LAYOUT); \
@@ -344,12 +346,14 @@ integration-2.16 integration-2.21: integration-%: venv-%
 	VENV=$(ROOT)/.venv-$* scripts/integration.sh $(MATRIX_TARGETS)
 
 # The demo of `make demo`, with the collection built and installed by that line's ansible-galaxy
-# into a private directory (make demo's dist/ and .collections/ may be in use by another stage).
+# into a private directory (make demo's dist/ and .collections/ may be in use by another stage). What
+# these prove is the collection on that line, not how a module process starts: their module processes
+# fork from a module zygote (DEMO_ZYGOTE=1), as the integration stages' do; make demo's do not.
 demo-2.16 demo-2.21: demo-%: venv-%
 	@$(PRIVATE_LAYOUT); \
 	$(ROOT)/.venv-$*/bin/ansible-galaxy collection build "$$coll" --output-path "$$tmp/dist"; \
 	$(ROOT)/.venv-$*/bin/ansible-galaxy collection install -p "$$tmp/installed" "$$tmp"/dist/engine-cloud-*.tar.gz; \
-	COLLECTIONS="$$tmp/installed" VENV=$(ROOT)/.venv-$* scripts/demo.sh
+	COLLECTIONS="$$tmp/installed" VENV=$(ROOT)/.venv-$* DEMO_ZYGOTE=1 scripts/demo.sh
 
 # Every sanity test on the whole tree, except the linters of style (pylint, pep8, yamllint), which 2.21
 # runs on the code a 2.21 controller and its modules import (plugins/, extensions/: their YAML

@@ -15,8 +15,18 @@ file used ensurepip, then let pip upgrade itself and remove setuptools; 2 s when
 wheel to install it; 0.1 CPU-s now that it unpacks the wheel (pip alone, the usual request; a
 request for more packages still runs pip).
 
-Run by hand with ``--install-cache VERSION`` it copies itself to that cache path and downloads
-the wheel of pip VERSION next to it.
+With ``uv`` in the cache (a link to an uv executable, which ``--install-cache VERSION --uv PATH``
+makes), the pip it installs hands ``pip install`` and ``pip uninstall`` (ansible-test removes pip again
+once the requirements are in) to uv's for the environment it runs in:
+the same pinned requirements and constraints that ansible-test gives (its sanity requirements pin every
+package), installed without pip's resolver and bytecode compilation, trusting the system's certificate
+store as pip trusts the one its configuration names (ansible-test passes neither SSL_CERT_FILE nor
+PIP_* variables on). Any other pip command, an uv that is gone or that fails: pip does it, as before.
+`make sanity`'s environments (--prime-venvs, a new HOME): 24.9 CPU-s with pip, 13.4 with uv; most of
+pip's time went to removing itself (1.7 CPU-s an environment: it compiles its own imports first).
+
+Run by hand with ``--install-cache VERSION [--uv PATH]`` it copies itself to that cache path (replacing an
+older stand-in, never a real get-pip script) and downloads the wheel of pip VERSION next to it.
 """
 
 import glob
@@ -27,19 +37,47 @@ import sys
 
 CACHE = os.path.expanduser('~/.ansible/test/cache')
 WHEELS = os.path.join(CACHE, 'pip-wheels')
+UV = os.path.join(CACHE, 'uv')
+FIRST_LINE = '"""Offline stand-in for the pip bootstrap script'
+# Put before pip's own __main__.py in each environment: `pip install` and `pip uninstall` by uv, when it can.
+PIP_MAIN_BY_UV = """# Written by the get-pip stand-in of engine.cloud's tests (scripts/get_pip_standin.py): pip by uv.
+import os as _os, subprocess as _subprocess, sys as _sys
+if _sys.argv[1:2] in (['install'], ['uninstall']) and _os.access(%r, _os.X_OK):
+    _options = [_arg for _arg in _sys.argv[2:] if _arg not in ('--disable-pip-version-check', '-y', '--yes')]
+    if _subprocess.call([%r, 'pip', _sys.argv[1], '--quiet', '--system-certs', '--python', _sys.executable] + _options) == 0:
+        _sys.exit(0)
+    _sys.stderr.write('get-pip stand-in: uv could not %%s; pip does\\n' %% _sys.argv[1])
+"""
 
 
-def install_cache(version):
-    """Copy this file to ansible-test's cache path for the given pip version, unless one is there,
-    and download the wheel of that pip version, unless it is there."""
+def install_cache(version, uv=None):
+    """Copy this file to ansible-test's cache path for the given pip version, unless a real get-pip
+    script or this same file is there, download the wheel of that pip version, unless it is there, and
+    link uv into the cache."""
     if not glob.glob(os.path.join(WHEELS, 'pip-%s-*.whl' % version)):
         subprocess.check_call([sys.executable, '-m', 'pip', 'download', '--quiet', '--disable-pip-version-check',
                                '--no-deps', '--only-binary', ':all:', '--dest', WHEELS, 'pip==%s' % version])
     path = os.path.join(CACHE, 'get_pip_%s.py' % version.replace('.', '_'))
-    if not os.path.exists(path):
-        shutil.copyfile(os.path.abspath(__file__), path)
+    with open(os.path.abspath(__file__)) as handle:
+        this = handle.read()
+    if not os.path.exists(path) or read(path) != this and read(path).startswith(FIRST_LINE):
+        replace(path, lambda temporary: shutil.copyfile(os.path.abspath(__file__), temporary))
         print('get-pip stand-in installed: %s' % path)
+    if uv:
+        replace(UV, lambda temporary: os.symlink(os.path.abspath(uv), temporary))
     return 0
+
+
+def read(path):
+    with open(path) as handle:
+        return handle.read()
+
+
+def replace(path, make):
+    """Make path through a temporary name: the two sanity stages of make test install at once."""
+    temporary = '%s.%d' % (path, os.getpid())
+    make(temporary)
+    os.replace(temporary, path)
 
 
 def bootstrap(args):
@@ -71,12 +109,20 @@ def unpack(wheel):
         dist_info = next(name.split('/')[0] for name in archive.namelist() if name.split('/')[0].endswith('.dist-info'))
     with open(os.path.join(purelib, dist_info, 'INSTALLER'), 'w') as handle:
         handle.write('get-pip stand-in\n')
+    with open(os.path.join(purelib, dist_info, 'RECORD'), 'a') as handle:
+        handle.write('%s/INSTALLER,,\n' % dist_info)  # so that an uninstall leaves no dist-info behind
+    if os.path.exists(UV):
+        pip_main = os.path.join(purelib, 'pip', '__main__.py')
+        with open(pip_main) as handle:
+            original = handle.read()
+        with open(pip_main, 'w') as handle:
+            handle.write(PIP_MAIN_BY_UV % (UV, UV) + original)
     return 0
 
 
 def main():
-    if len(sys.argv) == 3 and sys.argv[1] == '--install-cache':
-        return install_cache(sys.argv[2])
+    if len(sys.argv) in (3, 5) and sys.argv[1] == '--install-cache' and sys.argv[3:4] in ([], ['--uv']):
+        return install_cache(sys.argv[2], (sys.argv[4:] or [None])[0])
     return bootstrap(sys.argv[1:])
 
 
