@@ -87,7 +87,7 @@ venv: $(STAMP)
 # Python writes the bytecode of what is imported when it is first imported, in the stages that run
 # side by side on both cores, instead of one core compiling every installed file before they start.
 # The venv's module processes share their compiled imports (scripts/zipimport_cache.py), and in the
-# integration stages, e2e and the reliability suite fork from a zygote (scripts/module_zygote.py).
+# integration stages, the matrix's demos, e2e and the reliability suite fork from a zygote (scripts/module_zygote.py).
 # Both files installed into .venv (requirements-dev.txt here, requirements-docs.txt by docs-venv, while
 # other stages already run from it) are held to constraints.txt, one resolution of the two: the second
 # install only adds packages and never replaces one that a running stage imports. Left free, the two

@@ -1,5 +1,5 @@
-"""A module zygote for this project's test stages (a test-suite accelerator): the integration stages, e2e and the
-reliability suite (tests/zygote.py starts theirs).
+"""A module zygote for this project's test stages (a test-suite accelerator): the integration stages and the version
+matrix's demos (scripts/zygote.sh starts theirs), e2e and the reliability suite (tests/zygote.py).
 
 Every module task starts a Python process that imports the standard library and requests before
 it imports the module from its AnsiballZ payload, and tears its heap down at exit. The zygote is a
@@ -10,7 +10,7 @@ parent pid as os.getpid() and os.getppid() answer them, and runs the wrapper as 
 would. The child imports ansible.* and ansible_collections.* from the module's own payload, so what
 runs is exactly what ansible built.
 
-    python scripts/module_zygote.py serve SOCKET   # scripts/integration.sh, for one stage
+    python scripts/module_zygote.py serve SOCKET   # scripts/zygote.sh and tests/zygote.py, for one stage
     python scripts/module_zygote.py install        # the hook, into the interpreter's site-packages
     python scripts/module_zygote.py uninstall
 
@@ -23,9 +23,9 @@ the process hands over, passes SIGINT, SIGTERM and SIGHUP on to the child, and e
 exits (by the same signal when a signal killed it); when it dies without a word (SIGKILL, e.g. a
 task's timeout) the zygote kills the child. Not found, refused (another interpreter, other flags or
 PYTHON* variables, a PYTHONPATH entry that holds a package the zygote imported), or any error: the
-process runs the module itself. ENGINE_TEST_MODULE_ZYGOTE=off turns the hook off (and
-scripts/integration.sh does not start the zygote then); ENGINE_TEST_MODULE_ZYGOTE=/absolute/socket
-names the zygote instead of the search (tests/e2e, whose projects are not under ansible_collections/).
+process runs the module itself. ENGINE_TEST_MODULE_ZYGOTE=off turns the hook off (and no stage
+starts a zygote then); ENGINE_TEST_MODULE_ZYGOTE=/absolute/socket names the zygote instead of the
+search (tests/e2e, the reliability suite and the matrix's demos, whose runs are not under ansible_collections/).
 The children share the zygote's hash seed.
 """
 
