@@ -58,9 +58,8 @@ def install_cache(version, uv=None):
         subprocess.check_call([sys.executable, '-m', 'pip', 'download', '--quiet', '--disable-pip-version-check',
                                '--no-deps', '--only-binary', ':all:', '--dest', WHEELS, 'pip==%s' % version])
     path = os.path.join(CACHE, 'get_pip_%s.py' % version.replace('.', '_'))
-    with open(os.path.abspath(__file__)) as handle:
-        this = handle.read()
-    if not os.path.exists(path) or read(path) != this and read(path).startswith(FIRST_LINE):
+    cached = read(path) if os.path.exists(path) else None
+    if cached is None or cached != read(__file__) and cached.startswith(FIRST_LINE):
         replace(path, lambda temporary: shutil.copyfile(os.path.abspath(__file__), temporary))
         print('get-pip stand-in installed: %s' % path)
     if uv:

@@ -3,7 +3,7 @@
 # sources this file: scripts/integration.sh (the integration stages) and scripts/demo.sh (the matrix's demos).
 #
 #   zygote_start VENV DIR ENVIRONMENT  # VENV's installed copy serves DIR/module-zygote.sock; sets ZYGOTE_SOCKET
-#                                      # (empty when not started: ENGINE_TEST_MODULE_ZYGOTE=off or no hook in VENV)
+#                                      # (empty when not started: ENGINE_TEST_MODULE_ZYGOTE=off, 0, false or no, or no hook in VENV)
 #   zygote_stop                        # stops and reaps it; idempotent; call it from an EXIT trap
 #
 # A zygote serves only the module processes whose PYTHON* settings are its own, so it starts with the
@@ -16,21 +16,21 @@ ZYGOTE_PID=
 ZYGOTE_SOCKET=
 
 zygote_start() {
-    local venv=$1 dir=$2 environment=$3 zygote name unset_python=()
+    local venv=$1 socket=$2/module-zygote.sock environment=$3 switch=${ENGINE_TEST_MODULE_ZYGOTE:-on} zygote name unset_python=()
     zygote=$(compgen -G "$venv/lib/python*/site-packages/engine_cloud_module_zygote.py" || true)
-    if [ "${ENGINE_TEST_MODULE_ZYGOTE:-on}" = off ] || [ -z "$zygote" ]; then
-        return 0
-    fi
+    # The hook's reading of the switch (module_zygote.py's OFF), so that no stage starts a zygote its modules never use.
+    case ${switch,,} in off | 0 | false | no) return 0 ;; esac
+    [ -n "$zygote" ] || return 0
     if [ "$environment" = ansible-test ]; then
         for name in $(compgen -e); do
             case $name in PYTHON*) unset_python+=(-u "$name") ;; esac
         done
     fi
-    env "${unset_python[@]}" "$venv/bin/python" "$zygote" serve "$dir/module-zygote.sock" &
+    env "${unset_python[@]}" "$venv/bin/python" "$zygote" serve "$socket" &
     ZYGOTE_PID=$!
     for _ in $(seq 40); do
-        if [ -S "$dir/module-zygote.sock" ]; then
-            ZYGOTE_SOCKET=$dir/module-zygote.sock
+        if [ -S "$socket" ]; then
+            ZYGOTE_SOCKET=$socket
             return 0
         fi
         sleep 0.05

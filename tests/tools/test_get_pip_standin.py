@@ -87,7 +87,7 @@ def test_without_uv_pip_is_pip(home):
     assert uv_calls(home) is None and installed.stdout.strip() == 'pip main ' + json.dumps(['install', 'x==1'])
 
 
-def test_an_uninstall_leaves_no_dist_info(home):
+def test_the_record_lists_installer_so_that_an_uninstall_leaves_no_dist_info(home):
     python = environment(home)
     site = subprocess.check_output([python, '-c', 'import sysconfig; print(sysconfig.get_paths()["purelib"])'], text=True)
     with open(os.path.join(site.strip(), 'pip-%s.dist-info' % VERSION, 'RECORD')) as handle:
