@@ -6,7 +6,7 @@
 ansible-playbook: e2e and the reliability suite. scripts/integration.sh starts the integration stages' own.
 
 A run whose environment holds environ() has its module processes fork from the zygote instead of each
-importing the standard library and requests (0.13 CPU-s a process here); a child prints what a process of
+importing the standard library, requests and ansible-core's module_utils; a child prints what a process of
 its own prints (tests/tools/test_module_zygote.py). None when the venv has no hook or with
 ENGINE_TEST_MODULE_ZYGOTE=off: the runs then start their module processes as a user's do."""
 
