@@ -64,17 +64,22 @@ def stage(python, tmp_path_factory):
     work = tmp_path_factory.mktemp('work')
     cwd = work / 'ansible_collections' / 'engine' / 'cloud'
     cwd.mkdir(parents=True)
-    socket_path = work / 'module-zygote.sock'
+    server = start_zygote(python, work / 'module-zygote.sock')
+    yield server, work, cwd
+    server.terminate()
+    assert 'refused' in server.communicate(timeout=10)[1]
+
+
+def start_zygote(python, socket_path):
+    """python's zygote serving socket_path, once it listens (what it says at exit on its stderr)."""
     server = subprocess.Popen([python, SCRIPT, 'serve', str(socket_path)], env=clean_environ(),
                               stderr=subprocess.PIPE, text=True)
-    for dummy in range(200):
+    for dummy in range(500):
         if socket_path.exists():
             break
         time.sleep(0.02)
     assert socket_path.exists()
-    yield server, work, cwd
-    server.terminate()
-    assert 'refused' in server.communicate(timeout=10)[1]
+    return server
 
 
 def run(python, name, cwd, tmp_path, pipelined=True, **environ):
@@ -251,14 +256,7 @@ def fake_core(tmp_path_factory):
             handle.write(text)
     cwd = root / 'work' / 'ansible_collections' / 'engine' / 'cloud'
     cwd.mkdir(parents=True)
-    socket_path = root / 'work' / 'module-zygote.sock'
-    server = subprocess.Popen([interpreter, SCRIPT, 'serve', str(socket_path)], env=clean_environ(),
-                              stderr=subprocess.PIPE, text=True)
-    for dummy in range(200):
-        if socket_path.exists():
-            break
-        time.sleep(0.02)
-    assert socket_path.exists()
+    server = start_zygote(interpreter, root / 'work' / 'module-zygote.sock')
     yield interpreter, server, cwd
     server.terminate()
     return_counts = server.communicate(timeout=10)[1]
@@ -366,13 +364,8 @@ def test_a_real_module_sees_its_imports_as_by_itself(tmp_path):
     (tmp_path / 'library').mkdir()
     (tmp_path / 'library' / 'probe.py').write_text(PROBE)
     socket_path = tmp_path / 'module-zygote.sock'
-    server = subprocess.Popen([sys.executable, SCRIPT, 'serve', str(socket_path)], env=clean_environ(),
-                              stderr=subprocess.PIPE, text=True)
+    server = start_zygote(sys.executable, socket_path)
     try:
-        for dummy in range(500):
-            if socket_path.exists():
-                break
-            time.sleep(0.02)
         reports = {}
         for zygote in (str(socket_path), 'off'):
             env = clean_environ(ENGINE_TEST_MODULE_ZYGOTE=zygote, ANSIBLE_PIPELINING='1', ANSIBLE_LIBRARY=str(tmp_path / 'library'),
