@@ -4,7 +4,7 @@
 # REQUIREMENTS into it, every package at its version in CONSTRAINTS, unless its stamp is newer than
 # both; under a lock, so that two stages of one line that start together install it once. Its
 # module processes share their compiled imports (scripts/zipimport_cache.py), and in the integration
-# stages fork from a zygote (scripts/module_zygote.py).
+# stages and the demos fork from a zygote (scripts/module_zygote.py).
 set -euo pipefail
 venv=$1 requirements=$2 python=$3 constraints=$4
 mkdir -p "$venv"

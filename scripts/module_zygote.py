@@ -437,6 +437,8 @@ class _Adoption:
 
 
 class _AdoptingLoader:
+    """The loader of `ansible` in a child that takes the preload over: the stand-in is the module, adopt() runs in it."""
+
     def __init__(self, preloaded, spec):
         self.preloaded = preloaded
         self.spec = spec
@@ -570,6 +572,7 @@ def serve(path):
 
 
 def _count(reports, counts):
+    """Add what the children have written to the reports pipe so far."""
     while True:
         try:
             data = os.read(reports, 4096)
