@@ -255,6 +255,7 @@ class Preloaded:
         """Make the preloaded modules this child's, as if imported from the payload that ansible_spec is in."""
         import importlib.machinery
         import importlib.util
+        import pkgutil
 
         top = os.path.dirname(ansible_spec.origin)
         for name in sorted(self.modules, key=lambda name: name.count('.')):  # parents first
@@ -273,7 +274,7 @@ class Preloaded:
                 origin = os.path.join(top, path)
                 package = as_found['submodule_search_locations'] is not None
                 entry = os.path.dirname(os.path.dirname(origin) if package else origin)
-                spec = importlib.util.spec_from_file_location(name, origin, loader=_importer(entry),
+                spec = importlib.util.spec_from_file_location(name, origin, loader=pkgutil.get_importer(entry),
                                                               submodule_search_locations=[] if package else None)
                 for key, value in vars(imported).items():  # what the module's code changed in its spec (six's search path)
                     if key not in ('_initializing', '_cached') and as_found.get(key, _MISSING) is not value:
@@ -384,18 +385,6 @@ def _same(value, imported):
     return value is imported or isinstance(imported, str) and value == imported
 
 
-def _importer(entry):
-    """The path entry's finder, as the import system's path finder makes and caches it."""
-    if entry not in sys.path_importer_cache:
-        for hook in sys.path_hooks:
-            try:
-                sys.path_importer_cache[entry] = hook(entry)
-                break
-            except ImportError:
-                continue
-    return sys.path_importer_cache[entry]
-
-
 def _relocate(code, old, new, done):
     """code, and the code objects it holds, as compiled from the file of the same name under new."""
     if id(code) not in done:  # by identity: code objects of equal content compare equal whatever their file
@@ -417,15 +406,12 @@ class _Adoption:
         self.report = report  # the zygote's count: b'A' taken over, b'O' its own
 
     def find_spec(self, name, path=None, target=None):
+        import importlib.util
         import zipimport
         if name != 'ansible':
             return None
         sys.meta_path.remove(self)
-        spec = None
-        for finder in sys.meta_path:
-            spec = getattr(finder, 'find_spec', lambda *args: None)(name, path, target)
-            if spec is not None:
-                break
+        spec = importlib.util.find_spec(name)  # what the other finders answer
         if spec is None or not isinstance(spec.loader, zipimport.zipimporter) or not self.preloaded.matches(spec.loader):
             self.report(b'O')
             return spec

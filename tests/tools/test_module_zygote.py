@@ -42,14 +42,18 @@ MODULES = {
 }
 
 
-@pytest.fixture(scope='module')
-def python(tmp_path_factory):
-    """A venv (no pip) with the hook installed."""
-    root = tmp_path_factory.mktemp('venv')
+def hooked_venv(root):
+    """A venv at root (no pip) with the hook installed: its interpreter."""
     venv.create(str(root), with_pip=False)
     interpreter = os.path.join(str(root), 'bin', 'python')
     subprocess.run([interpreter, SCRIPT, 'install'], check=True)
     return interpreter
+
+
+@pytest.fixture(scope='module')
+def python(tmp_path_factory):
+    """A venv (no pip) with the hook installed."""
+    return hooked_venv(tmp_path_factory.mktemp('venv'))
 
 
 def clean_environ(**extra):
@@ -245,9 +249,7 @@ def fake_core(tmp_path_factory):
     """A venv with the hook and a stand-in ansible-core, its zygote serving a stage's work directory, and that
     ansible-core's files (what a payload copies)."""
     root = tmp_path_factory.mktemp('core')
-    venv.create(str(root / 'venv'), with_pip=False)
-    interpreter = str(root / 'venv' / 'bin' / 'python')
-    subprocess.run([interpreter, SCRIPT, 'install'], check=True)
+    interpreter = hooked_venv(root / 'venv')
     site = subprocess.run([interpreter, '-c', 'import sysconfig; print(sysconfig.get_paths()["purelib"])'],
                           capture_output=True, text=True, check=True).stdout.strip()
     for path, text in FAKE_CORE.items():
