@@ -63,6 +63,8 @@ _CHUNK = 256 * 1024
 # What the Authorization header may hold (RFC 9110: visible ASCII and spaces, no line break).
 _HEADER_VALUE = re.compile(r'^[\x20-\x7e]*\Z')
 MASK = '********'
+# The shortest start of a secret that a message never shows (a server may quote a secret cut off).
+CUT_PREFIX = 6
 # Optional packages requests imports to guess a text's encoding (see _import_requests).
 _ENCODING_GUESSERS = ('charset_normalizer', 'chardet')
 _requests = None  # the requests package, imported with the first request: a module that fails its checks never pays for it
@@ -161,14 +163,15 @@ def _short(text):
     return text[:half] + ' ... ' + text[-half:]
 
 
-def _answer_text(text):
-    """Text the API answered, for a message: secret-named fields masked first, then shortened
-    (a shortened text keeps its end, where a cut-off body's secret may be)."""
-    return _short(mask_secret_text(text or ''))
+def _answer_text(text, mask):
+    """Text the API answered, for a message: masked first (secret-named fields, then what mask() takes out),
+    then shortened, so that no cut can leave a piece of a secret behind."""
+    return _short(mask(mask_secret_text(text or '')))
 
 
-def describe_error_body(text, content_type=''):
-    """(code, message, request_id) from any error body either API sends, or a proxy in between."""
+def describe_error_body(text, content_type='', mask=url_without_credentials):
+    """(code, message, request_id) from any error body either API sends, or a proxy in between; mask(text) takes the
+    client's credentials out of the texts before they are shortened."""
     body = None
     if text and ('json' in content_type or text.lstrip()[:1] in ('{', '[')):
         try:
@@ -181,12 +184,12 @@ def describe_error_body(text, content_type=''):
             raw = repr(raw)
         match = _ERROR_CODE.match(raw)
         if match:
-            return match.group(1), _answer_text(match.group(2)), body.get('requestId')
-        return None, _answer_text(raw) or 'no error message in the response', body.get('requestId')
+            return match.group(1), _answer_text(match.group(2), mask), body.get('requestId')
+        return None, _answer_text(raw, mask) or 'no error message in the response', body.get('requestId')
     if text and ('html' in content_type or text.lstrip().lower().startswith(('<!doctype', '<html'))):
         title = _HTML_TITLE.search(text)
-        return None, 'unexpected HTML response%s' % (': ' + _answer_text(title.group(1)) if title else ''), None
-    return None, _answer_text(text) or 'empty response body', None
+        return None, 'unexpected HTML response%s' % (': ' + _answer_text(title.group(1), mask) if title else ''), None
+    return None, _answer_text(text, mask) or 'empty response body', None
 
 
 class Connection:
@@ -518,17 +521,27 @@ class HttpClient:
         return url_without_credentials(self.base_url) + path
 
     def _mask(self, text):
-        """text without any form of the credentials this client sends (whatever raised it, whatever it quotes)."""
+        """text without any form of the credentials this client sends (whatever raised it, whatever it quotes), nor
+        a piece of CUT_PREFIX characters or more that starts one (a server that cut what it quotes), nor the user:password@
+        of an address in it. Every message is masked before it is shortened: a cut never splits a secret."""
         for secret in self._secrets:
             text = text.replace(secret, MASK)
-        return text
+        for secret in self._secrets:
+            start = text.find(secret[:CUT_PREFIX])
+            while start >= 0:
+                end = start + CUT_PREFIX
+                while end < len(text) and end - start < len(secret) and text[end] == secret[end - start]:
+                    end += 1
+                text = text[:start] + MASK + text[end:]
+                start = text.find(secret[:CUT_PREFIX], start + len(MASK))
+        return url_without_credentials(text)
 
     def _exception_error(self, exc, method, path, attempts, lost=False):
-        return ApiError(self._mask(self._describe_exception(exc)), method=method, path=path, url=self.url_of(path), attempts=attempts,
+        return ApiError(self._describe_exception(exc), method=method, path=path, url=self.url_of(path), attempts=attempts,
                         hint=LOST_ANSWER_HINT if lost else self._exception_hint(exc), answer_lost=lost)
 
     def _describe_exception(self, exc):
-        text = _short(str(exc))
+        text = _short(self._mask(str(exc)))
         if exc.tls:
             return '%s: %s' % ('TLS certificate verification failed' if _tls_kind(text) == 'verify' else 'TLS handshake failed', text)
         if exc.timeout:
@@ -563,16 +576,16 @@ class HttpClient:
         hint = self.url_hint
         if location.startswith('https://') and self.base_url.startswith('http://'):
             hint = 'The API is served over HTTPS: use an https:// address. %s' % (self.url_hint or '')
-        return ApiError(self._mask('the API answered with a redirect to %s, which is not followed (the credentials would go with it)'
-                                   % _short(url_without_credentials(location))),
+        return ApiError('the API answered with a redirect to %s, which is not followed (the credentials would go with it)'
+                        % _short(self._mask(location)),
                         status=status, method=method, path=path, url=self.url_of(path), attempts=attempts, hint=(hint or '').strip() or None,
                         request_id=headers.get('X-Request-Id'))
 
     def _error(self, status, headers, content, method, path, attempts, once=False):
-        code, message, request_id = describe_error_body(_text(content), headers.get('Content-Type', ''))
+        code, message, request_id = describe_error_body(_text(content), headers.get('Content-Type', ''), self._mask)
         lost = self._answer_lost(method, status=status, once=once)
         hint = self.auth_hint if status == 401 else (LOST_ANSWER_HINT if lost else None)
-        return ApiError(self._mask(message), status=status, code=code, method=method, path=path, url=self.url_of(path),
+        return ApiError(message, status=status, code=code, method=method, path=path, url=self.url_of(path),
                         request_id=request_id or headers.get('X-Request-Id'), attempts=attempts, hint=hint,
                         answer_lost=lost)
 
@@ -582,17 +595,18 @@ class HttpClient:
         try:
             return json.loads(_text(content))
         except ValueError:
-            raise ApiError(self._mask('the response is not valid JSON: %s' % _answer_text(_text(content))), status=status,
+            raise ApiError('the response is not valid JSON: %s' % _answer_text(_text(content), self._mask), status=status,
                            method=method, path=path, url=self.url_of(path), request_id=headers.get('X-Request-Id'),
                            attempts=attempts)
 
 
 def _secret_forms(secrets):
-    """Each secret as messages may quote it: as it is, and escaped as repr() shows it (a newline as \\n)."""
+    """Each secret as messages may quote it: as it is, escaped as repr() shows it (a newline as \\n), and a base64
+    value (the Basic credentials) without its padding."""
     forms = set()
     for secret in secrets:
         if secret and len(secret) >= 4:
-            forms.update((secret, repr(secret)[1:-1], repr(secret.encode('utf-8'))[2:-1]))
+            forms.update((secret, repr(secret)[1:-1], repr(secret.encode('utf-8'))[2:-1], secret.rstrip('=')))
     return sorted(forms, key=len, reverse=True)
 
 

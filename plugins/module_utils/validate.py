@@ -26,6 +26,8 @@ _OBJECT_ID = re.compile(r'^[0-9a-fA-F]{24}\Z')
 # The paths the modules append to a base address: a base address that already ends in one would
 # send /v1/v1/... and get a 404 that names a resource, not the address.
 API_PATHS = ('/v1', '/api/v2')
+# scheme://userinfo@ in a text, the userinfo up to the last @ before a space or a quote.
+_USERINFO = re.compile(r'([a-zA-Z][a-zA-Z0-9+.-]*://)[^\s\'"<>]*@')
 
 
 # How to find the id an option wants, for its error message.
@@ -110,9 +112,9 @@ def api_path_error(option, value):
 
 
 def url_without_credentials(value):
-    """value with the user:password@ part of its address taken out, for messages."""
-    parts = urlsplit(value)
-    return urlunsplit((parts.scheme, _host_and_port(parts), parts.path, parts.query, parts.fragment))
+    """value with the user:password@ part of every address in it taken out, for messages: up to the last @ of the
+    address, so that a password with an unescaped / or # in it (which urlsplit reads as a path) shows no part of itself."""
+    return _USERINFO.sub(r'\1', value)
 
 
 def _host_and_port(parts):

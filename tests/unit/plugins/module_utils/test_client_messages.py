@@ -11,6 +11,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import base64
 import email.message
 import json
 import socket
@@ -184,3 +185,57 @@ class TextAnswer(Answer):
     def send(self, method, target, headers, body=None):
         status, answer_headers, dummy = super(TextAnswer, self).send(method, target, headers, body)
         return status, answer_headers, self.text.encode()
+
+
+KEY_ID, KEY_SECRET, TOKEN = 'key-id-7', 'sEcReT-9f8e7d6c5b4a', 'tok_a1b2c3d4e5f6g7h8i9j0kl'
+BASIC = base64.b64encode(('%s:%s' % (KEY_ID, KEY_SECRET)).encode()).decode()
+
+
+def leaks(message, *secrets):
+    """The pieces of 6 characters or more of any secret that show in message."""
+    return [secret[start:start + 6] for secret in secrets for start in range(len(secret) - 5) if secret[start:start + 6] in message]
+
+
+@pytest.mark.parametrize('quoted', [
+    'Authorization: Basic ' + BASIC,
+    'Authorization: Basic ' + BASIC.rstrip('='),
+    'Authorization: Basic ' + BASIC[:17],
+    'key %s, secret %s' % (KEY_ID, KEY_SECRET),
+    'the secret %s' % KEY_SECRET[:9],
+])
+@pytest.mark.parametrize('padding', [0, 120, 141, 150, 290, 2000])
+def test_an_error_body_that_quotes_the_basic_credentials_never_shows_them(quoted, padding):
+    """Masked before shortening: a secret that the shortening would cut, or that the server cut, shows no piece of itself."""
+    body = {'status': 401, 'error': 'UNAUTHORIZED: %s rejected %s; see the documentation' % ('x' * padding, quoted)}
+    client = answering('https://api.engine.example', Answer(401, body), auth=(KEY_ID, KEY_SECRET))
+    message = str(failure(client))
+    assert 'HTTP 401' in message and not leaks(message, KEY_SECRET, BASIC.rstrip('=')[12:]), message
+
+
+@pytest.mark.parametrize('padding', [0, 130, 140, 150, 2000])
+@pytest.mark.parametrize('shape', ['json', 'text', 'redirect', 'exception'])
+def test_no_message_path_shows_a_token_it_quotes(padding, shape):
+    quoted = 'x' * padding + ' Bearer ' + TOKEN + ' end'
+    answer = {'json': Answer(403, {'message': quoted}), 'text': TextAnswer(200, '<' + quoted),
+              'redirect': RedirectAnswer('https://elsewhere.example/?h=' + quoted.replace(' ', '+')),
+              'exception': Answer(exception=http.ConnectionFailed(quoted, reached=False, final=True))}[shape]
+    message = str(failure(answering('https://api.engine.example', answer, token=TOKEN)))
+    assert not leaks(message, TOKEN), message
+
+
+@pytest.mark.parametrize('password', ['pa/ss#word-77', 'p@ss/w#rd:99', 'simple-password-1'])
+def test_a_proxy_password_with_a_slash_or_hash_shows_no_part_of_itself(password, monkeypatch):
+    monkeypatch.setenv('HTTPS_PROXY', 'http://proxyuser:%s@127.0.0.1:9/' % password)
+    shown = http.url_without_credentials('http://proxyuser:%s@127.0.0.1:9/' % password)
+    assert not leaks(shown, password) and 'proxyuser' not in shown, shown
+
+
+class RedirectAnswer(Answer):
+    def __init__(self, location):
+        super(RedirectAnswer, self).__init__(302, {})
+        self.location = location
+
+    def send(self, method, target, headers, body=None):
+        status, answer_headers, content = super(RedirectAnswer, self).send(method, target, headers, body)
+        answer_headers['Location'] = self.location
+        return status, answer_headers, content
