@@ -20,7 +20,7 @@ import re
 from ansible_collections.engine.cloud.plugins.module_utils import validate
 from ansible_collections.engine.cloud.plugins.module_utils.compare import changes, non_empty
 from ansible_collections.engine.cloud.plugins.module_utils.compare import diff as make_diff
-from ansible_collections.engine.cloud.plugins.module_utils.service_states import (  # noqa: F401  pylint: disable=unused-import
+from ansible_collections.engine.cloud.plugins.module_utils.cloud import (  # noqa: F401  pylint: disable=unused-import
     SERVICE_ACTIONS, SERVICE_STATES, SERVICE_TABLE, TERMINAL, TRANSITIONS, ServiceStates)
 
 NAME_MAX_LENGTH = 50

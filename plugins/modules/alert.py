@@ -298,8 +298,8 @@ alert:
 import json
 
 from ansible_collections.engine.cloud.plugins.module_utils import alert_rules, dashboard_rules, validate
-from ansible_collections.engine.cloud.plugins.module_utils.base import wait_options
-from ansible_collections.engine.cloud.plugins.module_utils.lifecycle import Kind, Lifecycle, envelope
+from ansible_collections.engine.cloud.plugins.module_utils.module import wait_options
+from ansible_collections.engine.cloud.plugins.module_utils.resource import Kind, Lifecycle, envelope
 from ansible_collections.engine.cloud.plugins.module_utils.observability import PREFIX, ObservabilityModule
 
 
@@ -433,11 +433,7 @@ def resolve_source(module, current):
     if params['tile'] is None:
         return None, None
 
-    def resolves(dashboards):
-        found = alert_rules.matching(dashboards, params['dashboard'])
-        return len(found) == 1 and bool(alert_rules.matching(found[0].get('tiles') or [], params['tile']))
-    # A list an earlier task of this playbook run kept serves when it resolves both (module_utils/play_reads.py).
-    dashboards = module.kept_list(PREFIX + '/dashboards', lambda: module.read('/dashboards') or [], resolves)
+    dashboards = module.read('/dashboards') or []  # live: the write's target is never taken from an earlier task's read
     if module.check_mode and not alert_rules.matching(dashboards, params['dashboard']):
         return not_there_yet(module, 'no dashboard has the id or name %s' % json.dumps(params['dashboard']))
     dashboard = the_one(module, 'dashboard', params['dashboard'], dashboards, '')

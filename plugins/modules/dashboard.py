@@ -419,8 +419,8 @@ deleted_alerts:
 '''
 
 from ansible_collections.engine.cloud.plugins.module_utils import dashboard_rules as rules
-from ansible_collections.engine.cloud.plugins.module_utils.base import wait_options
-from ansible_collections.engine.cloud.plugins.module_utils.lifecycle import Kind, Lifecycle, envelope
+from ansible_collections.engine.cloud.plugins.module_utils.module import wait_options
+from ansible_collections.engine.cloud.plugins.module_utils.resource import Kind, Lifecycle, envelope
 from ansible_collections.engine.cloud.plugins.module_utils.observability import PREFIX, ObservabilityModule
 
 
@@ -474,7 +474,6 @@ def main():
 
 def update(module, life, current):
     """One PUT of what differs, after the alerts it would delete were allowed; nothing when nothing differs."""
-    current = module.fresh(current, lambda: life.read(current['id']), lambda seen: rules.plan(module.params, seen)[0])
     body, diff = rules.plan(module.params, current)
     if not body:
         finish(module, False, dashboard=current, deleted_alerts=[])

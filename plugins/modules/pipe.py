@@ -655,12 +655,12 @@ pipe:
       type: dict
 '''
 
-from ansible_collections.engine.cloud.plugins.module_utils import client as http
+from ansible_collections.engine.cloud.plugins.module_utils.errors import ApiError
 from ansible_collections.engine.cloud.plugins.module_utils import pipe_rules
-from ansible_collections.engine.cloud.plugins.module_utils.base import wait_options
+from ansible_collections.engine.cloud.plugins.module_utils.module import wait_options
 from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule
 from ansible_collections.engine.cloud.plugins.module_utils.compare import merge_diffs
-from ansible_collections.engine.cloud.plugins.module_utils.lifecycle import Kind, Lifecycle
+from ansible_collections.engine.cloud.plugins.module_utils.resource import Kind, Lifecycle
 
 
 def _str(**more):
@@ -821,8 +821,6 @@ def table_mappings(module, pipe):
     if kind != 'postgres' or options.get('table_mappings') is None:
         return pipe, None
     wanted = pipe_rules.to_api(options['table_mappings'])
-    pipe = module.fresh(pipe, lambda: module.read('pipes', pipe['id']),
-                        lambda seen: pipe_rules.mapping_edits(seen['source']['postgres'].get('tableMappings') or [], wanted)[0])
     current = pipe['source']['postgres'].get('tableMappings') or []
     edits, changed = pipe_rules.mapping_edits(current, wanted)
     if not edits:
@@ -846,7 +844,7 @@ def send_edit(module, parts, edit):
     """One table mapping edit; after a lost answer, a read tells whether it was applied (it is not sent again)."""
     try:
         module.write('PATCH', dict(source=dict(postgres=edit)), *parts)
-    except http.ApiError as error:
+    except ApiError as error:
         if not error.answer_lost:
             module.fail_api(error)
         if not pipe_rules.edit_applied(module.read(*parts)['source']['postgres'].get('tableMappings'), edit):

@@ -465,13 +465,13 @@ initial_password:
 '''
 
 
-from ansible_collections.engine.cloud.plugins.module_utils import client as http
+from ansible_collections.engine.cloud.plugins.module_utils.errors import ApiError
 from ansible_collections.engine.cloud.plugins.module_utils import service_rules
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
-from ansible_collections.engine.cloud.plugins.module_utils.base import wait_options
+from ansible_collections.engine.cloud.plugins.module_utils.module import wait_options
 from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule, services_path
 from ansible_collections.engine.cloud.plugins.module_utils.compare import MASK, mask_secrets, merge_diffs
-from ansible_collections.engine.cloud.plugins.module_utils.lifecycle import NEXT_RUN, Kind, Lifecycle
+from ansible_collections.engine.cloud.plugins.module_utils.resource import NEXT_RUN, Kind, Lifecycle
 
 KIND = Kind(noun='service', key='service', id_option='service_id',
             collection=lambda module: services_path(module.params['organization_id']),
@@ -651,7 +651,7 @@ def set_password(module, password):
     for attempt in range(module.params['api_retries'] + 1):
         try:
             return module.write('PATCH', body, 'password')
-        except http.ApiError as error:
+        except ApiError as error:
             if not error.answer_lost or attempt == module.params['api_retries']:
                 module.fail_api(error)
         CLOCK.sleep(module.client.backoff(attempt))

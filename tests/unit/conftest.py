@@ -37,9 +37,9 @@ from ansible.module_utils.common import warnings as module_warnings
 from hypothesis import settings
 from ansible.utils.display import Display
 
-from ansible_collections.engine.cloud.plugins.module_utils import client, play_reads, shared_reads
+from ansible_collections.engine.cloud.plugins.module_utils import errors, http, reads
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
-from ansible_collections.engine.cloud.plugins.module_utils.pacer import DIRECTORY_ENV
+from ansible_collections.engine.cloud.plugins.module_utils.store import DIRECTORY_ENV
 from ansible_collections.engine.cloud.tests.simulator import fixture_ids, server
 from ansible_collections.engine.cloud.tests.simulator.process import AdminCalls
 from ansible_collections.engine.cloud.tests.simulator.state import Store
@@ -155,9 +155,9 @@ class InProcessSimulator(AdminCalls):
         # the headers as the HTTP server reads them (case-insensitive)
         response = server.dispatch(self.store, server.Request(method, target, _message(headers), body or b''), pause)
         if response is None:
-            raise client.ConnectionFailed('Connection aborted: [Errno 104] Connection reset by peer', reached=True)
+            raise errors.ConnectionFailed('Connection aborted: [Errno 104] Connection reset by peer', reached=True)
         if lost:
-            raise client.ConnectionFailed('timed out', reached=True, timeout=True)
+            raise errors.ConnectionFailed('timed out', reached=True, timeout=True)
         return response.status, _message(dict(response.headers, **{'Content-Type': response.content_type})), response.body
 
     def _apply_scheduled(self):
@@ -178,7 +178,7 @@ def _message(headers):
 def _refuse_other_hosts(connection):
     simulator = urlsplit(SIM_URL)
     if (connection.https, connection.host, connection.port) != (simulator.scheme == 'https', simulator.hostname, simulator.port or 80):
-        raise client.ConnectionFailed("Failed to resolve '%s' ([Errno -2] Name or service not known; only %s answers here)"
+        raise errors.ConnectionFailed("Failed to resolve '%s' ([Errno -2] Name or service not known; only %s answers here)"
                                       % (connection.host, SIM_URL), reached=False, unresolved=True)
 
 
@@ -190,7 +190,7 @@ def patch_clock(monkeypatch, clock):
 def patch_transport(monkeypatch, simulator):
     def send(connection, method, target, headers, body=None):
         return simulator.answer(connection, method, target, headers, body)
-    monkeypatch.setattr(client.Connection, 'send', send)
+    monkeypatch.setattr(http.Connection, 'send', send)
 
 
 def keep_host_state_private(monkeypatch, directory):
@@ -381,8 +381,8 @@ def pacing_directory(tmp_path, monkeypatch):
 
 @pytest.fixture(autouse=True)
 def play_runs_one_task(monkeypatch):
-    """A module run in process runs alone in its play, whatever processes surround pytest (shared_reads.play_tasks)."""
-    monkeypatch.setattr(shared_reads, 'play_tasks', lambda: 1)
+    """A module run in process runs alone in its play, whatever processes surround pytest (reads.play_tasks)."""
+    monkeypatch.setattr(reads, 'play_tasks', lambda: 1)
 
 
 def pytest_configure(config):
@@ -393,18 +393,3 @@ def pytest_configure(config):
     forked = config.pluginmanager.get_plugin('ansible_forked')
     if forked is not None:
         config.pluginmanager.unregister(forked)
-
-
-@pytest.fixture(autouse=True)
-def outside_a_playbook_run(monkeypatch):
-    """A module run in process belongs to no playbook run, whatever processes surround pytest: it keeps no reads for
-    later tasks (play_reads.controller_process). A test of the kept reads names a run (play_run)."""
-    monkeypatch.setattr(play_reads, 'controller_process', lambda: None)
-
-
-@pytest.fixture
-def play_run(monkeypatch):
-    """play_run(name): the module runs from now on are tasks of the playbook run of that name (a controller process)."""
-    def start(name='1234:5678'):
-        monkeypatch.setattr(play_reads, 'controller_process', lambda: name)
-    return start
