@@ -177,6 +177,9 @@ class EngineModule(AnsibleModule):
             result['diff'] = diff
         self.exit_json(changed=changed, **mask_secrets(result))
 
+    def planned(self, request):
+        """A write check mode would send (the organization module's rendered state collects them)."""
+
     def warn_in_check_mode(self, warning):
         if self.check_mode and warning:
             self.warn(warning)

@@ -153,7 +153,7 @@ def converge(module, life, pipe, settings):
 
 def settings_step(pipe, settings):
     body, diff = pipe_rules.settings_plan(pipe.get('settings') or {}, settings)
-    return body, diff and dict(before=dict(settings=diff['before']), after=dict(settings=diff['after']))
+    return body, (dict(before=dict(settings=diff['before']), after=dict(settings=diff['after'])) if body else None)
 
 
 def step(module, diffs, pipe_id, pipe, plan, write, predict, what):
@@ -218,8 +218,9 @@ def definition(pipe, settings=None):
     if kind != 'postgres':
         found.update(field_mappings=_options(pipe.get('fieldMappings') or [], SPEC['field_mappings']['options']),
                      scaling=_options(pipe.get('scaling') or {}, SPEC['scaling']['options']) or None)
+    settings = dict((name, value) for name, value in (settings or {}).items() if value is not None)
     if settings:
-        found['settings'] = dict((name, value) for name, value in settings.items() if value is not None)
+        found['settings'] = settings
     return dict((key, value) for key, value in found.items() if value is not None)
 
 

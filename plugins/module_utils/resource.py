@@ -114,6 +114,7 @@ class Lifecycle:
             module.fail('%s %s does not exist, and a %s is created from its name alone (without %s). Nothing was sent'
                         % (kind.noun, module.params[kind.id_option], kind.noun, kind.id_option))
         if module.check_mode:
+            module.planned(dict(method='POST', path=kind.collection(module), body=body))
             module.exit(changed=True, diff=dict(before={}, after=mask_secrets(predicted)), **{kind.key: predicted})
         try:
             answer = kind.unwrap(module.request('POST', kind.collection(module), body=body, once=True))
