@@ -19,6 +19,7 @@ import hashlib
 import json
 
 from ansible.module_utils.basic import AnsibleModule
+from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
 from ansible_collections.engine.cloud.plugins.module_utils import alert, alert_rules, cloud, dashboard, dashboard_rules, observability, pipe, reads, service
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
@@ -150,18 +151,22 @@ class OrganizationModule(EngineModule):
         return None
 
     def wrote(self, path):
-        """A write reached path: the lists that hold it are read again when next needed."""
-        for collection in [collection for collection in self.lists if path.startswith(collection)]:
+        """A write reached path: the lists that hold it are read again when next needed (and the alerts after a dashboard
+        write, which may delete some)."""
+        dashboards = path.startswith(observability.PREFIX + '/dashboards')
+        for collection in [collection for collection in self.lists
+                           if path.startswith(collection) or (dashboards and collection == observability.PREFIX + '/alerts')]:
             del self.lists[collection]
 
     def read_list(self, kind, path, request):
         """Every item of one list, all pages (a failed or cut listing fails the task before any write)."""
         try:
-            if kind in ('dashboards', 'alerts'):
+            if kind == 'alerts':
                 items = observability.list_all(lambda method, target, params: request(method, target, params), path)
-                collection = observability.PREFIX + path
             else:
-                items, collection = request('GET', path, None).get('result'), path
+                items = request('GET', (observability.PREFIX if kind == 'dashboards' else '') + path, None).get(
+                    'data' if kind == 'dashboards' else 'result')
+            collection = (observability.PREFIX if kind in ('dashboards', 'alerts') else '') + path
         except (ApiError, ValueError) as error:
             self.fail('the %s could not be read whole, so nothing was planned and nothing was sent: %s' % (kind, error))
         if not isinstance(items, list):
@@ -182,6 +187,7 @@ class Planner:
         self.items = []  # the plan: dict(type, action, id, name, diff, kind, params, where, deleted_alerts[, reason])
         self.applied = None  # while applying: what was done so far
         self.new_services = {}  # name -> placeholder id, in check mode
+        self.services, self.pipes, self.dashboards, self.alerts = [], [], [], []
 
     # --- reading -----------------------------------------------------------------------------------
 
@@ -190,13 +196,15 @@ class Planner:
 
     def read(self):
         module, scope = self.module, set(self.resources) | set(kind for kind in TYPES if self.config[kind])
-        self.services = self.pipes = self.dashboards = self.alerts = []
+        everything = self.params['state'] in ('gathered', 'overridden') and 'pipes' in self.resources
+        named = set(entry.get('service') for entry in self.config['pipes'])
         if scope & {'services', 'pipes'}:
             client = module.client('services')
             request = lambda method, path, params: client.request(method, path, params=params)  # noqa: E731
             self.services = [item for item in module.read_list('services', self.services_path(), request) if item.get('state') not in cloud.TERMINAL]
             if 'pipes' in scope:
                 self.pipes = [dict(item, serviceId=item.get('serviceId') or owner['id']) for owner in self.services
+                              if everything or owner['id'] in named or owner.get('name') in named
                               for item in module.read_list('pipes', '%s/%s/pipes' % (self.services_path(), owner['id']), request)]
         if scope & {'dashboards', 'alerts'}:
             client = module.client('dashboards')
@@ -243,11 +251,6 @@ class Planner:
     def plan(self):
         """Every entry's change and every deletion, each judged in check mode by its own module's code."""
         state = self.params['state']
-        if state == 'overridden':
-            empty = [kind for kind in self.resources if not self.config[kind]]
-            if empty and not self.params['allow_empty']:
-                self.module.fail('resources names %s, but config lists none of them: overridden would delete every one. Set '
-                                 'allow_empty: true if that is what you want. Nothing was read and nothing was sent' % ', '.join(empty))
         saved = copy.deepcopy(self.module.lists)
         claimed = dict((kind, set()) for kind in TYPES)
         for kind in TYPES:
@@ -268,7 +271,7 @@ class Planner:
     def entry_params(self, kind, entry, where, state):
         params = dict(dict((name, self.params[name]) for name in list(COMMON_SPEC) + list(CLOUD_CONNECTION) + list(OBSERVABILITY_CONNECTION)),
                       state=state, wait=True, wait_timeout=max(1, int(self.deadline - CLOCK.monotonic())))
-        params.update(copy.deepcopy(entry))
+        params.update(ArgumentSpecValidator(ENTRY_SPECS[kind]).validate(copy.deepcopy(entry)).validated_parameters)
         overridden = self.params['state'] == 'overridden'
         if kind == 'services':
             for name in PURGES:
@@ -478,13 +481,17 @@ def run(module):
     if state == 'overridden' and not module.params['resources']:
         module.fail('resources is required with state=overridden: name the types this task may delete from (%s). Nothing was '
                     'read and nothing was sent' % ', '.join(TYPES))
+    empty = [kind for kind in planner.resources if not planner.config[kind]]
+    if state == 'overridden' and empty and not module.params['allow_empty']:
+        module.fail('resources names %s, but config lists none of them: overridden would delete every one. Set allow_empty: true '
+                    'if that is what you want. Nothing was read and nothing was sent' % ', '.join(empty))
     planner.deadline = CLOCK.monotonic() + module.params['wait_timeout']
     if state == 'rendered':
-        module.exit(changed=False, rendered=render(planner))
+        module.exit_json(changed=False, rendered=mask_secrets(render(planner)))
     planner.read()
     if state == 'gathered':
         gathered, omitted = planner.gathered()
-        module.exit(changed=False, gathered=gathered, omitted_secrets=omitted)
+        module.exit_json(changed=False, gathered=mask_secrets(gathered), omitted_secrets=omitted)
     items = planner.plan()
     planned = digest(items)
     result = dict(summary=summary(items), plan_digest=planned)
