@@ -17,6 +17,7 @@ __metaclass__ = type
 import copy
 import hashlib
 import json
+import os
 
 from ansible.module_utils.basic import AnsibleModule
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
@@ -129,9 +130,12 @@ class OrganizationModule(EngineModule):
         AnsibleModule.__init__(self, argument_spec=SPEC, supports_check_mode=True)  # pylint: disable=non-parent-init-called
 
     def client(self, kind):
+        """The client of kind's API: api_rate_limit, when given, sets both APIs' budget; else each API's own variable."""
         api = APIS[kind]
         if api not in self._clients:
-            self._clients[api] = api.connect(self.params, self.warn, self.fail_on_errors)
+            params = dict(self.params, api_rate_limit=self.params['api_rate_limit'] if self.params['api_rate_limit'] is not None
+                          else os.environ.get(api.limit.env))
+            self._clients[api] = api.connect(params, self.warn, self.fail_on_errors)
         return self._clients[api]
 
     def _leave(self):
