@@ -164,7 +164,10 @@ def resolve_source(module, current):
 
 
 def not_there_yet(module, missing, dashboard_id=None):
-    """The source of a check-mode run whose dashboard or tile is not there yet, with a warning."""
+    """The source of a check-mode run whose dashboard or tile is not there yet, with a warning; within a whole plan (the
+    organization module: every dashboard as the plan leaves it is known), a failure, as the real run's."""
+    if getattr(module, 'whole_plan', False):
+        module.fail('%s. Nothing was sent' % missing)
     module.warn('check mode: %s yet. This is reported as a change, as if an earlier task of this play adds it; a real run fails '
                 'here if none does' % missing)
     return dict(dashboard=dashboard_id or module.params['dashboard'], tile=module.params['tile']), None

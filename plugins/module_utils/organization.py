@@ -85,7 +85,7 @@ class Entry:
         self.org, self.kind, self.params, self.check_mode, self.where = org, kind, params, check_mode, where
         self._diff, self.failure_amends, self.no_log_values = True, [], org.no_log_values
         self.client, self.shared, self.argument_spec = org.client(kind), reads.Alone(), ENTRY_SPECS[kind]
-        self.alerts_read = []
+        self.alerts_read, self.whole_plan = [], True
         return self
 
     def exit_json(self, **result):
@@ -153,6 +153,12 @@ class OrganizationModule(EngineModule):
                 found = [item for item in items if str(item.get('id')).lower() == path[len(collection) + 1:].lower()]
                 return dict(result=found[0], data=found[0]) if found else None
         return None
+
+    def planned_item(self, collection, item):
+        """In the plan: item as an entry will leave it, for the entries after it (an alert on a renamed dashboard)."""
+        items = self.lists.get(collection)
+        if items is not None:
+            self.lists[collection] = [other for other in items if item.get('id') is None or other.get('id') != item['id']] + [item]
 
     def wrote(self, path):
         """A write reached path: the lists that hold it are read again when next needed (and the alerts after a dashboard
@@ -307,10 +313,10 @@ class Planner:
         if len(found) > 1:
             self.module.fail('%s names service %s, which %d services have (%s): give its id. Nothing was sent'
                              % (where, json.dumps(wanted), len(found), ', '.join(sorted(item['id'] for item in found))))
-        if found:
-            return found[0]['id']
         if wanted in self.new_services:
             return self.new_services[wanted]
+        if found:
+            return found[0]['id']
         self.module.fail('%s names service %s, which neither exists nor is in config.services. Nothing was sent' % (where, json.dumps(wanted)))
 
     def alert_by_source(self, params, where):
@@ -337,8 +343,11 @@ class Planner:
             action = 'update' if shown.get('id') else 'create'
         else:
             action = 'adopted' if matched or params.get(ID_OPTION[kind]) is None else 'unchanged'
-        if kind == 'services' and action == 'create' and check:
-            self.new_services[params['name']] = 'planned-' + params['name']
+        if check and action in ('create', 'update'):  # what later entries of the plan refer to, as this one leaves it
+            if kind == 'services' and params.get('name'):
+                self.new_services[params['name']] = shown.get('id') or 'planned-' + params['name']
+            if kind == 'dashboards':
+                self.module.planned_item(observability.PREFIX + '/dashboards', shown)
         return dict(type=key, action=action, id=shown.get('id') or params.get(ID_OPTION[kind]), name=shown.get('name', params.get('name')),
                     diff=result.get('diff'), kind=kind, params=params, where=where, deleted_alerts=result.get('deleted_alerts') or [])
 

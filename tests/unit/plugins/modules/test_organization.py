@@ -86,6 +86,16 @@ def test_drift_is_found_with_its_diff_and_fixed_by_an_apply_of_the_same_plan(run
     run(organization, dict(state='overridden', resources=ALL, config=exported), requests=reads(sim), result={'changed': False})
 
 
+def test_alerts_on_a_dashboard_renamed_by_hand_are_planned_as_the_apply_leaves_them(run, sim, exported):
+    """The alerts name their dashboard by name: the plan resolves them on the dashboard as its entry leaves it."""
+    sim.edit('dashboards', ids.DASHBOARD_INGESTION, {'name': 'Ingestion (renamed by hand)'})
+    checked = run(organization, dict(state='overridden', resources=ALL, config=exported), check=True, requests=reads(sim),
+                  result={'summary.update': [dict(type='dashboard', id=ids.DASHBOARD_INGESTION, name='Ingestion')]})
+    applied = run(organization, dict(state='overridden', resources=ALL, config=exported), requests=reads(sim) + [
+        ('PUT', '/api/v2/dashboards/%s' % ids.DASHBOARD_INGESTION)])
+    assert applied['summary'] == checked['summary']
+
+
 def test_a_plan_that_changed_since_its_review_is_refused_before_any_write(run, sim, exported):
     sim.edit('dashboards', ids.DASHBOARD_INGESTION, {'name': 'renamed by hand'})
     run(organization, dict(state='overridden', resources=ALL, config=exported, plan_digest='0' * 64), requests=reads(sim),
@@ -146,9 +156,16 @@ def test_a_failed_or_partial_read_fails_closed_before_any_write(run, sim, export
     assert 'nothing was sent' in result['msg']
 
 
+def test_an_alert_on_a_dashboard_the_plan_renames_fails_in_check_mode_as_in_the_apply(run, sim, exported):
+    config = copy.deepcopy(exported)
+    config['dashboards'][0]['name'] += ' renamed'  # its alerts still name it by its old name
+    run(organization, dict(state='overridden', resources=ALL, config=config), check=True, requests=reads(sim),
+        fails='no dashboard has the id or name "%s"' % exported['dashboards'][0]['name'])
+
+
 def test_deletions_come_last_and_in_reverse_and_a_failure_before_them_deletes_nothing(run, sim, exported):
     config = copy.deepcopy(exported)
-    config['dashboards'][0]['name'] += ' renamed'
+    config['dashboards'][0]['tags'] = ['reviewed']
     doomed = config['alerts'].pop()
     run(organization, dict(state='overridden', resources=ALL, config=config, allow_alert_deletion=True),
         faults=[dict(kind='status', status=500, method='PUT', path='/dashboards/')],
