@@ -12,7 +12,7 @@ __metaclass__ = type
 
 import json
 
-from ansible_collections.engine.cloud.plugins.module_utils import alert_rules, dashboard_rules, validate
+from ansible_collections.engine.cloud.plugins.module_utils import alert_rules, dashboard_rules, tiles, validate
 from ansible_collections.engine.cloud.plugins.module_utils.module import wait_options
 from ansible_collections.engine.cloud.plugins.module_utils.resource import Kind, Lifecycle, envelope
 from ansible_collections.engine.cloud.plugins.module_utils.observability import PREFIX
@@ -135,7 +135,7 @@ def current_tile_error(module, current):
     dashboard_id = str(dashboard_rules.alert_dashboard(current)).lower()
     dashboard = next((item for item in module.read('/dashboards') or [] if str(item.get('id')).lower() == dashboard_id), None)
     tile = next((item for item in (dashboard or {}).get('tiles') or [] if item.get('id') == current.get('tileId')), None)
-    return tile and alert_rules.tile_error(tile, dashboard_rules.display_type(tile), dashboard)
+    return tile and alert_rules.tile_error(tile, tiles.display_type(tile), dashboard)
 
 
 def resolve_source(module, current):
@@ -153,14 +153,14 @@ def resolve_source(module, current):
     if module.check_mode and not alert_rules.matching(dashboards, params['dashboard']):
         return not_there_yet(module, 'no dashboard has the id or name %s' % json.dumps(params['dashboard']))
     dashboard = the_one(module, 'dashboard', params['dashboard'], dashboards, '')
-    tiles = dashboard.get('tiles') or []
-    if current is not None and not alert_rules.matching(tiles, params['tile']) and alert_rules.on_tile(current, dashboard['id'], params['tile']):
+    on_board = dashboard.get('tiles') or []
+    if current is not None and not alert_rules.matching(on_board, params['tile']) and alert_rules.on_tile(current, dashboard['id'], params['tile']):
         return dict(dashboard=dashboard['id'], tile=current['tileId']), None
     where = ' on dashboard %s (%s)' % (json.dumps(dashboard.get('name')), dashboard['id'])
-    if module.check_mode and not alert_rules.matching(tiles, params['tile']):
+    if module.check_mode and not alert_rules.matching(on_board, params['tile']):
         return not_there_yet(module, 'no tile%s has the id or name %s' % (where, json.dumps(params['tile'])), dashboard['id'])
-    tile = the_one(module, 'tile', params['tile'], tiles, where)
-    return dict(dashboard=dashboard['id'], tile=tile['id']), alert_rules.tile_error(tile, dashboard_rules.display_type(tile), dashboard)
+    tile = the_one(module, 'tile', params['tile'], on_board, where)
+    return dict(dashboard=dashboard['id'], tile=tile['id']), alert_rules.tile_error(tile, tiles.display_type(tile), dashboard)
 
 
 def not_there_yet(module, missing, dashboard_id=None):

@@ -11,6 +11,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.engine.cloud.plugins.module_utils import dashboard_rules as rules
+from ansible_collections.engine.cloud.plugins.module_utils import tiles
 from ansible_collections.engine.cloud.plugins.module_utils.module import wait_options
 from ansible_collections.engine.cloud.plugins.module_utils.resource import Kind, Lifecycle, envelope
 from ansible_collections.engine.cloud.plugins.module_utils.observability import PREFIX
@@ -21,7 +22,7 @@ def _str(**more):
 
 
 SERIES = dict(
-    type=_str(required=True, choices=list(rules.SERIES_TYPES)), source_id=_str(), data_source=_str(),
+    type=_str(required=True, choices=list(tiles.SERIES_TYPES)), source_id=_str(), data_source=_str(),
     agg_fn=_str(choices=list(rules.AGG_FNS)), field=_str(), where=_str(), where_language=_str(choices=list(rules.WHERE_LANGUAGES)),
     group_by=dict(type='list', elements='str'), alias=_str(), level=dict(type='float'), metric_data_type=_str(),
     metric_name=_str(), number_format=dict(type='dict'), display_type=_str(choices=['line', 'stacked_bar']),
@@ -60,19 +61,27 @@ def run(module):
             module.exit(changed=False, dashboard={}, deleted_alerts=[])
         delete(module, life, current)
     if current is None:
-        module.fail_on_errors(*rules.placement_errors(rules.create_body(module.params)['tiles'], []))
-        created = life.create(rules.create_body(module.params), dict(rules.create_body(module.params), id=None))
+        body = planned(module, lambda: rules.create_body(module.params))
+        module.fail_on_errors(*rules.placement_errors(body['tiles'], []))
+        created = life.create(body, dict(body, id=None))
         module.exit(changed=True, diff=dict(before={}, after=created), dashboard=created, deleted_alerts=[])
     update(module, life, current)
 
 
+def planned(module, plan):
+    try:
+        return plan()
+    except rules.PlanError as error:
+        module.fail(str(error))
+
+
 def update(module, life, current):
-    """One PUT of what differs, after the alerts it would delete were allowed; nothing when nothing differs."""
-    body, diff = rules.plan(module.params, current)
+    """One PUT of what differs, after the alerts it would delete were allowed; nothing when nothing differs. A tile placed
+    in a section the dashboard lacks fails first (reads leave containers out when there is none)."""
+    body, diff = planned(module, lambda: rules.plan(module.params, current))
     if not body:
         finish(module, False, dashboard=current, deleted_alerts=[])
-    if 'containers' in current:  # servers before 2.25 have no sections, and do not read this key
-        module.fail_on_errors(*rules.placement_errors(body['tiles'], current['containers']))
+    module.fail_on_errors(*rules.placement_errors(body['tiles'], current.get('containers') or []))
     doomed = allowed_deletions(module, rules.deleted_by_update(alerts(module), current, body['tiles']))
     diff = rules.with_alerts(diff, doomed)
     if module.check_mode:
@@ -80,7 +89,7 @@ def update(module, life, current):
     path = KIND.item(module, current['id'])
     # once: a PUT whose answer is lost is not replayed (a replay would give the tiles it added new ids); apply reads
     # the dashboard again and sends only what still differs
-    dashboard, dummy = module.apply(lambda: life.read(current['id']), lambda seen: rules.plan(module.params, seen),
+    dashboard, dummy = module.apply(lambda: life.read(current['id']), lambda seen: planned(module, lambda: rules.plan(module.params, seen)),
                                     lambda sent: KIND.unwrap(module.request('PUT', path, body=sent, once=True)), current=current)
     finish(module, True, diff, dashboard=dashboard, deleted_alerts=doomed)
 

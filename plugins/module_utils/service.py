@@ -16,7 +16,7 @@ import hashlib
 from ansible_collections.engine.cloud.plugins.module_utils import service_rules
 from ansible_collections.engine.cloud.plugins.module_utils import validate
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
-from ansible_collections.engine.cloud.plugins.module_utils.cloud import services_path
+from ansible_collections.engine.cloud.plugins.module_utils.cloud import SERVICE_TABLE, services_path
 from ansible_collections.engine.cloud.plugins.module_utils.compare import MASK, mask_secrets, merge_diffs
 from ansible_collections.engine.cloud.plugins.module_utils.errors import ApiError
 from ansible_collections.engine.cloud.plugins.module_utils.module import wait_options
@@ -151,7 +151,7 @@ def stop_to_delete(module, service):
     service takes no stop: its delete is sent as it is, and the API's answer tells."""
     if service.get('state') == 'failed':
         return service
-    return module.bring(service_rules.SERVICE_TABLE, 'stopped', 'service', current=service, wait=True)[0]
+    return module.bring(SERVICE_TABLE, 'stopped', 'service', current=service, wait=True)[0]
 
 
 def patch_plan(module, params):

@@ -10,16 +10,12 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import base64
-import hashlib
 import ipaddress
 import re
 
 from ansible_collections.engine.cloud.plugins.module_utils import validate
 from ansible_collections.engine.cloud.plugins.module_utils.compare import changes, non_empty
 from ansible_collections.engine.cloud.plugins.module_utils.compare import diff as make_diff
-from ansible_collections.engine.cloud.plugins.module_utils.cloud import (  # noqa: F401  pylint: disable=unused-import
-    SERVICE_ACTIONS, SERVICE_STATES, SERVICE_TABLE, TERMINAL, TRANSITIONS, ServiceStates)
 
 NAME_MAX_LENGTH = 50
 # The contract: "an alphanumeric string with whitespace, up to 50 characters"; the live service

@@ -33,11 +33,11 @@ options:
     description:
       - V(merged) converges each entry as its own module would; nothing that is not listed is touched.
       - V(overridden) does what V(merged) does, then deletes every object of the types in O(resources) that no entry
-        names (and, with O(owner_tag), that carries the tag). In V(overridden) an entry's lists are exact: its
+        names (and, with O(owner_tag), that carries the tag). In V(overridden) an entry's lists are exact - its
         C(purge_ip_access_list), C(purge_private_endpoint_ids) and C(purge_tags) default to true.
       - V(deleted) deletes exactly the objects the entries name (nothing else).
       - V(gathered) only reads, and returns RV(gathered), the entries that describe what there is.
-      - V(rendered) reads and sends nothing: it checks O(config) and returns, as RV(rendered), the request that a create
+      - V(rendered) reads and sends nothing - it checks O(config) and returns, as RV(rendered), the request that a create
         of each entry would send.
       - There is no C(replaced) - options left out of an entry are kept, lists given are replaced, as in the
         per-object modules.
@@ -113,10 +113,10 @@ options:
     default: 10
   owner_tag:
     description:
-      - One C({key: value}), for example C({managed-by: ansible}). It is added to what this task creates and to the tags
+      - "One C({key: value}), for example C({managed-by: ansible}). It is added to what this task creates and to the tags
         an entry gives (a service's tag; a dashboard's tag string C(key:value)), and O(state=overridden) deletes only
         objects that carry it (a pipe or an alert counts as owned when its service or dashboard does). Objects made by
-        hand, or by another team's task, are then never purged.
+        hand, or by another team's task, are then never purged."
     type: dict
   plan_digest:
     description:
@@ -284,7 +284,7 @@ omitted_secrets:
   returned: state is gathered
   type: list
   elements: str
-  sample: [services[0].password, pipes[2].source.kafka.credentials]
+  sample: ['services[0].password', 'pipes[2].source.kafka.credentials']
 rendered:
   description: The create request of each entry (C(method), C(path), C(body), C(entry)), secrets masked.
   returned: state is rendered

@@ -22,7 +22,7 @@ from ansible.module_utils.errors import UnsupportedError
 from ansible_collections.engine.cloud.plugins.module_utils import cloud, observability, service_filter
 from ansible_collections.engine.cloud.plugins.module_utils.errors import ApiError
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
-from ansible_collections.engine.cloud.plugins.module_utils.service_rules import SERVICE_STATES
+from ansible_collections.engine.cloud.plugins.module_utils.cloud import SERVICE_STATES
 
 # The contract's inactive and the states live servers use (reference: alert state values).
 ALERT_STATES = ('ALERT', 'OK', 'INSUFFICIENT_DATA', 'DISABLED', 'PENDING', 'inactive')
