@@ -4,7 +4,8 @@ import json
 import re
 
 from . import server
-from .state import ALERT_STATES, POSTGRES_PIPE_STATES, SERVICE_STATES, STREAMING_PIPE_STATES, ConfigError, validate_fault
+from .state import (ALERT_STATES, POSTGRES_PIPE_STATES, SERVICE_STATES, STREAMING_PIPE_STATES, TLS_FAULT_KINDS, ConfigError,
+                    validate_fault)
 
 _EDITABLE = {'services': 'services', 'pipes': 'pipes'}
 
@@ -57,7 +58,10 @@ def _route(store, method, path, body):
 def _faults(store, method, body):
     with store.lock:
         if method == 'POST':
-            store.faults.append(validate_fault(body))
+            fault = validate_fault(body)
+            if fault['kind'] in TLS_FAULT_KINDS and not store.https:
+                raise ConfigError('a %s fault needs the simulator in HTTPS mode (--tls-cert and --tls-key)' % fault['kind'])
+            store.faults.append(fault)
         elif method == 'DELETE':
             store.faults.clear()
         return server.Response.json(200, {'faults': [{k: v for k, v in f.items() if k != 'regex'} for f in store.faults]})

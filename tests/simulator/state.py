@@ -17,7 +17,9 @@ from datetime import datetime, timezone
 
 DEFAULT_FIXTURES = os.path.join(os.path.dirname(__file__), 'fixtures.json')
 RATE_LIMIT_HEADERS = ('Retry-After', 'X-RateLimit-Reset')
-FAULT_KINDS = ('status', 'reset', 'malformed_json', 'html', 'delay')
+FAULT_KINDS = ('status', 'reset', 'malformed_json', 'html', 'delay', 'no_envelope', 'trickle', 'tls_reset', 'tls_stall')
+TLS_FAULT_KINDS = ('tls_reset', 'tls_stall')  # faults of a connection's TLS handshake, before any request
+TLS_STALL_SECONDS = 30  # how long a tls_stall holds a handshake without an answer, unless its delay says
 
 # The reference's state lists. A pipe's family follows its source kind; any pipe may be Degraded.
 SERVICE_STATES = ('starting', 'stopping', 'terminating', 'softdeleting', 'awaking', 'partially_running', 'provisioning',
@@ -166,18 +168,26 @@ def validate_config(changes):
     return {key: CONFIG_CHECKS[key](key, value) for key, value in changes.items()}
 
 
+FAULT_FIELDS = ('method', 'path', 'count', 'kind', 'status', 'headers', 'body', 'delay', 'apply', 'rate')
+ALWAYS_APPLIED = ('delay', 'trickle')  # the request is handled; only its answer is slow
+
+
 def validate_fault(spec):
     """Return a normalised fault from an admin request body."""
     if not isinstance(spec, dict):
         raise ConfigError('body must be a JSON object')
-    unknown = sorted(set(spec) - {'method', 'path', 'count', 'kind', 'status', 'headers', 'body', 'delay', 'apply'})
+    unknown = sorted(set(spec) - set(FAULT_FIELDS))
     if unknown:
         raise ConfigError('unknown fault field(s): ' + ', '.join(unknown))
-    if spec.get('kind') not in FAULT_KINDS:
+    kind = spec.get('kind')
+    if kind not in FAULT_KINDS:
         raise ConfigError('kind must be one of: ' + ', '.join(FAULT_KINDS))
     apply = _check_bool('apply', spec.get('apply', False))
-    if apply and spec['kind'] == 'delay':
-        raise ConfigError('apply does not go with kind delay (a delayed request is always applied)')
+    if apply and kind in ALWAYS_APPLIED + TLS_FAULT_KINDS:
+        raise ConfigError('apply does not go with kind %s (%s)' % (
+            kind, 'no request arrives' if kind in TLS_FAULT_KINDS else 'the request is always applied'))
+    if kind in TLS_FAULT_KINDS and set(spec) & {'method', 'path', 'status', 'headers', 'body', 'rate'}:
+        raise ConfigError('a %s fault takes the next connection, before any request: only count and delay apply' % kind)
     try:
         pattern = re.compile(spec.get('path') or '')
     except (re.error, TypeError) as exc:
@@ -185,19 +195,26 @@ def validate_fault(spec):
     count = spec.get('count', 1)
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
         raise ConfigError('count must be a positive integer')
-    status = spec.get('status', 503)
+    status = spec.get('status', 200 if kind == 'no_envelope' else 503)
     if isinstance(status, bool) or not isinstance(status, int) or not 100 <= status <= 599:
         raise ConfigError('status must be an HTTP status code')
+    if kind == 'no_envelope' and not 200 <= status <= 299:
+        raise ConfigError('a no_envelope fault answers a 2xx status')
     headers = spec.get('headers') or {}
     if not isinstance(headers, dict) or not all(isinstance(v, str) for v in headers.values()):
         raise ConfigError('headers must be an object of strings')
     method = spec.get('method')
     if method is not None and not isinstance(method, str):
         raise ConfigError('method must be a string')
+    rate = spec.get('rate')
+    if (rate is None) != (kind != 'trickle') or rate is not None and (
+            isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 1 <= rate <= 1000000):
+        raise ConfigError('rate (bytes per second, 1 to 1000000) goes with kind trickle, and only with it')
     return {
         'method': method.upper() if method else None, 'path': pattern.pattern, 'regex': pattern, 'count': count,
-        'kind': spec['kind'], 'status': status, 'headers': headers, 'body': spec.get('body'),
-        'delay': _check_delay('delay', spec.get('delay', 0)), 'apply': apply,
+        'kind': kind, 'status': status, 'headers': headers, 'body': spec.get('body'),
+        'delay': _check_delay('delay', spec.get('delay', TLS_STALL_SECONDS if kind == 'tls_stall' else 0)), 'apply': apply,
+        'rate': rate,
     }
 
 
@@ -261,6 +278,7 @@ class Store:
         self.defaults.update(OBSERVABILITY_DEFAULTS)
         self.defaults.update(validate_config(defaults or {}))
         self.lock = threading.RLock()
+        self.https = False  # the HTTP server says whether it serves HTTPS (TLS faults need it)
         self.reset()
 
     def reset(self, changes=None):
@@ -304,15 +322,22 @@ class Store:
         return entry
 
     def take_fault(self, method, path):
-        """Consume and return the first fault that matches the request, or None."""
+        """Consume and return the first request fault that matches the request, or None."""
+        return self._take(lambda fault: fault['kind'] not in TLS_FAULT_KINDS and fault['method'] in (None, method)
+                          and fault['regex'].search(path))
+
+    def take_tls_fault(self):
+        """Consume and return the first TLS fault (it takes the next connection's handshake), or None."""
+        return self._take(lambda fault: fault['kind'] in TLS_FAULT_KINDS)
+
+    def _take(self, matches):
         with self.lock:
             for fault in self.faults:
-                if fault['method'] not in (None, method) or not fault['regex'].search(path):
-                    continue
-                fault['count'] -= 1
-                if fault['count'] == 0:
-                    self.faults.remove(fault)
-                return fault
+                if matches(fault):
+                    fault['count'] -= 1
+                    if fault['count'] == 0:
+                        self.faults.remove(fault)
+                    return fault
         return None
 
     def add_created(self, objects, obj):
