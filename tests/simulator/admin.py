@@ -1,9 +1,9 @@
-"""The admin interface under /_admin: reset, config, request log, faults, state, direct edits."""
+"""The admin interface under /_admin: reset, config, request log, faults, state, seed, direct edits."""
 
 import json
 import re
 
-from . import server
+from . import seed, server
 from .state import (ALERT_STATES, POSTGRES_PIPE_STATES, SERVICE_STATES, STREAMING_PIPE_STATES, TLS_FAULT_KINDS, ConfigError,
                     validate_fault)
 
@@ -46,6 +46,8 @@ def _route(store, method, path, body):
         return _faults(store, method, body)
     if (method, path) == ('GET', '/_admin/state'):
         return ok(200, store.snapshot())
+    if (method, path) == ('POST', '/_admin/seed'):
+        return ok(200, {'seeded': seed.seed(store, body if body is not None else {})})
     match = re.fullmatch(r'/_admin/(services|pipes)/([^/]+)', path)
     if match and method == 'PATCH':
         return _edit(store, getattr(store, _EDITABLE[match.group(1)]), match.group(2), body)

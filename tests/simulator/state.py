@@ -241,23 +241,45 @@ Window = namedtuple('Window', 'allowed remaining reset')
 
 
 class RateLimiter:
-    """Fixed windows per key, each started by its first request: ``limit`` requests, then refusals until the window
-    ends. count_refused: a refused request is counted too (the observability API counts every request)."""
+    """Fixed windows of ``window`` seconds per key: ``limit`` requests, then refusals until the window ends. Each
+    key's window starts at its first request, or, with ``grid`` (a moment), on one grid of windows from that moment for
+    every key (the observability server's: counted from its process's start). count_refused: a refused request is
+    counted too (the observability API counts every request)."""
 
-    def __init__(self, limit, window, count_refused=False):
-        self.limit, self.window, self.count_refused = limit, window, count_refused
+    def __init__(self, limit, window, count_refused=False, grid=None):
+        self.limit, self.window, self.count_refused, self.grid = limit, window, count_refused, grid
         self.windows = {}
 
     def hit(self, key, moment):
         """Count a request; return a Window (allowed, remaining, seconds until the window resets)."""
-        start, used = self.windows.get(key, (moment, 0))
+        start, used = self.windows.get(key, (self._start(moment), 0))
         if moment >= start + self.window:
-            start, used = moment, 0
+            start, used = self._start(moment), 0
         allowed = used < self.limit
         if allowed or self.count_refused:
             used += 1
         self.windows[key] = (start, used)
         return Window(allowed, max(self.limit - used, 0), max(1, math.ceil(start + self.window - moment)))
+
+    def _start(self, moment):
+        if self.grid is None:
+            return moment
+        return self.grid + (moment - self.grid) // self.window * self.window
+
+
+class Tenant:
+    """One organization of the management API and its observability team, as the fixtures hold them: the keys and
+    tokens that reach it, and the team's chart sources, webhooks and saved searches (read only)."""
+
+    def __init__(self, fixture):
+        self.organization, self.paid = fixture['organization']['id'], fixture['organization'].get('paid', False)
+        self.keys = [dict(key) for key in fixture['apiKeys']]
+        self.team, self.tokens = dict(fixture['team']), list(fixture['tokens'])
+        self.sources = {item['id']: item for item in fixture['sources']}
+        self.webhooks, self.saved_searches = fixture['webhooks'], fixture['savedSearches']
+
+    def webhook_ids(self):
+        return {webhook['id'] for webhook in self.webhooks}
 
 
 class Store:
@@ -270,6 +292,8 @@ class Store:
         with open(fixtures_path, encoding='utf-8') as handle:
             self.fixtures_text = handle.read()
         self.fixtures = json.loads(self.fixtures_text)  # read only (organization, keys, tokens)
+        # The fixture's organization, then the empty one to promote into (secondOrganization), when the file has it.
+        self.tenants = [Tenant(fixture) for fixture in (self.fixtures, self.fixtures.get('secondOrganization')) if fixture]
         self.defaults = {'transition_delay': 1.0, 'rate_limit': False, 'alerts_paging': True, 'alert_count': 0,
                          'rate_limit_headers': list(RATE_LIMIT_HEADERS), 'resync_delay': None, 'stale_pipe_answers': False,
                          'transition_reads': None, 'pipe_create_state': 'Provisioning', 'idle_pipe_refusals': 'writes',
@@ -293,12 +317,33 @@ class Store:
             self.dashboards = {item['id']: item for item in data['dashboards']}
             self.alerts = [internal_alert(alert) for alert in data['alerts']]
             self.ids_given = 0
-            self.sources = {item['id']: item for item in data['sources']}
             self.requests = []
             self.faults = []
             self.held = []  # [(moment, 'services' or 'pipes', object)]: slow creates, shown from that moment
             self.cloud_limiter = RateLimiter(10, 10)
-            self.observability_limiter = RateLimiter(100, 60, count_refused=True)
+            # one 60 s grid for every token, from the server's start (a reset starts the server again)
+            self.observability_limiter = RateLimiter(100, 60, count_refused=True, grid=self.clock.time())
+
+    @property
+    def primary(self):
+        """The fixture's organization and team (objects that name no owner are theirs)."""
+        return self.tenants[0]
+
+    def tenant_of_key(self, key_id, secret):
+        """The Tenant whose API key this is, or None."""
+        return next((tenant for tenant in self.tenants if {'id': key_id, 'secret': secret} in tenant.keys), None)
+
+    def tenant_of_token(self, token):
+        """The Tenant whose observability token this is, or None."""
+        return next((tenant for tenant in self.tenants if token in tenant.tokens), None)
+
+    def organization_of(self, service):
+        """A service's organization: sim.organizationId, or the fixture's."""
+        return (service.get('sim') or {}).get('organizationId', self.primary.organization)
+
+    def team_of(self, obj):
+        """A dashboard's or alert's team: its teamId, or the fixture's."""
+        return obj.get('teamId', self.primary.team['id'])
 
     def new_id(self):
         """A new object id (24 hex digits, ``68`` then a counter), as the server chooses them."""
@@ -411,7 +456,7 @@ class Store:
             return copy.deepcopy({
                 'config': self.config, 'services': list(self.services.values()), 'pipes': list(self.pipes.values()),
                 'reversePrivateEndpoints': list(self.endpoints.values()), 'dashboards': list(self.dashboards.values()),
-                'alerts': self.alerts, 'sources': list(self.sources.values()),
+                'alerts': self.alerts, 'sources': [source for tenant in self.tenants for source in tenant.sources.values()],
                 'faults': [{k: v for k, v in fault.items() if k != 'regex'} for fault in self.faults],
                 'requestCount': len(self.requests),
             })
