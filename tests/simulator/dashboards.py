@@ -10,9 +10,9 @@ tiles in the form of the configured era (config key ``dashboard_read_form``):
 - ``config``: every tile in config form with the server's defaults added.
 
 In series and config reads, config-form tiles follow ``_config_read`` and a dashboard holding contract-form
-tiles (no ``sourceId``) answers 500. Tiles whose query language is PromQL are stored but left out of every read. A tile's ``containerId`` and
-``tabId`` place it in one of the dashboard's ``containers`` (``{id, tabs: [{id}]}``); a reference to a
-container or tab that is gone is dropped on read.
+tiles (no ``sourceId``) answers 500. Tiles whose query language is PromQL are stored but left out of every read.
+A tile's ``containerId`` and ``tabId`` place it in one of the dashboard's ``containers`` (``{id, tabs: [{id}]}``);
+a reference to a container or tab that is gone is dropped on read.
 """
 
 from . import server
@@ -67,6 +67,8 @@ STRING_KEYS = ('groupBy', 'having', 'orderBy', 'connectionId', 'color', 'where')
 SELECT_DEFAULTS = {'where': '', 'whereLanguage': 'lucene', 'valueExpression': ''}  # valueExpression: not for count
 WHERE_DEFAULTS = {'where': '', 'whereLanguage': 'lucene'}  # config level: search, heatmap and event_patterns reads
 WHERE_DISPLAY = ('heatmap', 'event_patterns')
+SOURCES_NOT_FOUND = 'Could not find the following source IDs: '
+CONTAINERS_NOT_FOUND = 'Could not find the following containers or tabs: '
 # What list and read items carry when unset (servers that read series or config form).
 DASHBOARD_READ_DEFAULTS = {'filters': [], 'savedQuery': None, 'savedQueryLanguage': None, 'savedFilterValues': []}
 RATIO_DISPLAY = ('line', 'stacked_bar', 'table')  # the display types that take asRatio
@@ -223,7 +225,7 @@ def unknown_sources(tenant, clean):
     """The 400 answer for a valid body whose tiles name sources the team does not have, else None."""
     missing = sorted({source.lower() for tile in clean['tiles'] for source in source_ids(tile)} - set(tenant.sources))
     if missing:
-        return server.Response.json(400, {'message': 'Could not find the following source IDs: ' + ', '.join(missing)})
+        return server.Response.json(400, {'message': SOURCES_NOT_FOUND + ', '.join(missing)})
     return None
 
 
@@ -233,16 +235,17 @@ def reference_errors(tenant, clean):
     errors = []
     tabs = _container_tabs(clean.get('containers'))
     for index, tile in enumerate(clean['tiles']):
-        form = 'series' if 'series' in tile else 'config'
-        items = tile['series'] if form == 'series' else [tile['config']]
-        for number, item in enumerate(items):
+        if 'series' in tile:
+            items = [('series.%d' % number, item) for number, item in enumerate(tile['series'])]
+        else:
+            items = [('config', tile['config'])]
+        for place, item in items:
             if 'sourceId' in item and item['sourceId'].lower() not in tenant.sources:
-                path = 'tiles.%d.series.%d.sourceId' % (index, number) if form == 'series' else 'tiles.%d.config.sourceId' % index
-                errors.append({'path': path, 'message': 'Could not find the following source IDs: ' + item['sourceId'].lower()})
-        if 'containerId' in tile and not _resolves(tabs, tile):
-            unresolved = '%s/%s' % (tile['containerId'], tile['tabId']) if tile['containerId'] in tabs else tile['containerId']
-            errors.append({'path': 'tiles.%d.%s' % (index, 'tabId' if tile['containerId'] in tabs else 'containerId'),
-                           'message': 'Could not find the following containers or tabs: ' + unresolved})
+                errors.append({'path': 'tiles.%d.%s.sourceId' % (index, place), 'message': SOURCES_NOT_FOUND + item['sourceId'].lower()})
+        unresolved = _unresolved(tabs, tile)
+        if unresolved:
+            errors.append({'path': 'tiles.%d.%s' % (index, 'tabId' if '/' in unresolved else 'containerId'),
+                           'message': CONTAINERS_NOT_FOUND + unresolved})
     return errors
 
 
@@ -501,11 +504,17 @@ class Unreadable(Exception):
 def unresolved_containers(containers, tiles):
     """The 400 answer for tiles placed in a container (or a tab of one) that the dashboard does not have, else None."""
     tabs = _container_tabs(containers)
-    missing = sorted({'%s/%s' % (tile['containerId'], tile['tabId']) if tile['containerId'] in tabs else tile['containerId']
-                      for tile in tiles if 'containerId' in tile and not _resolves(tabs, tile)})
+    missing = sorted({_unresolved(tabs, tile) for tile in tiles} - {None})
     if missing:
-        return server.Response.json(400, {'message': 'Could not find the following containers or tabs: ' + ', '.join(missing)})
+        return server.Response.json(400, {'message': CONTAINERS_NOT_FOUND + ', '.join(missing)})
     return None
+
+
+def _unresolved(tabs, tile):
+    """The tile's placement that does not resolve, as the server names it (``container`` or ``container/tab``), or None."""
+    if 'containerId' not in tile or _resolves(tabs, tile):
+        return None
+    return '%s/%s' % (tile['containerId'], tile['tabId']) if tile['containerId'] in tabs else tile['containerId']
 
 
 def _container_tabs(containers):

@@ -207,9 +207,10 @@ def validate_fault(spec):
     if method is not None and not isinstance(method, str):
         raise ConfigError('method must be a string')
     rate = spec.get('rate')
-    if (rate is None) != (kind != 'trickle') or rate is not None and (
-            isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 1 <= rate <= 1000000):
-        raise ConfigError('rate (bytes per second, 1 to 1000000) goes with kind trickle, and only with it')
+    if kind == 'trickle' and (isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 1 <= rate <= 1000000):
+        raise ConfigError('a trickle fault needs rate: bytes per second, 1 to 1000000')
+    if kind != 'trickle' and rate is not None:
+        raise ConfigError('rate goes with kind trickle only')
     return {
         'method': method.upper() if method else None, 'path': pattern.pattern, 'regex': pattern, 'count': count,
         'kind': kind, 'status': status, 'headers': headers, 'body': spec.get('body'),
