@@ -223,7 +223,7 @@ def check(body):
 
 def unknown_sources(tenant, clean):
     """The 400 answer for a valid body whose tiles name sources the team does not have, else None."""
-    missing = sorted({source.lower() for tile in clean['tiles'] for source in source_ids(tile)} - set(tenant.sources))
+    missing = sorted({source for tile in clean['tiles'] for source in source_ids(tile)} - set(tenant.sources))  # exactly: case too
     if missing:
         return server.Response.json(400, {'message': SOURCES_NOT_FOUND + ', '.join(missing)})
     return None
@@ -240,8 +240,8 @@ def reference_errors(tenant, clean):
         else:
             items = [('config', tile['config'])]
         for place, item in items:
-            if 'sourceId' in item and item['sourceId'].lower() not in tenant.sources:
-                errors.append({'path': 'tiles.%d.%s.sourceId' % (index, place), 'message': SOURCES_NOT_FOUND + item['sourceId'].lower()})
+            if 'sourceId' in item and item['sourceId'] not in tenant.sources:
+                errors.append({'path': 'tiles.%d.%s.sourceId' % (index, place), 'message': SOURCES_NOT_FOUND + item['sourceId']})
         unresolved = _unresolved(tabs, tile)
         if unresolved:
             errors.append({'path': 'tiles.%d.%s' % (index, 'tabId' if '/' in unresolved else 'containerId'),

@@ -94,3 +94,10 @@ def test_the_rate_window_is_one_grid_for_every_token_from_the_servers_start(loca
     local.clock.advance(15)  # 60 s after the start, not 60 s after the token's first request
     again = local.obs('GET', DASHBOARDS)
     assert (again.status, again.headers['RateLimit-Reset']) == (200, '60')
+
+
+def test_a_source_id_is_compared_exactly(local):
+    shouting = tile({'displayType': 'number', 'select': [{'aggFn': 'count'}], 'sourceId': SOURCE_METRICS.upper()})
+    local.admin('PATCH', 'config', {'dashboard_read_form': 'config'})
+    refused = local.obs('POST', DASHBOARDS, {'name': 'Upper', 'tiles': [shouting]})
+    assert refused.json() == {'message': 'Could not find the following source IDs: ' + SOURCE_METRICS.upper()}
