@@ -15,7 +15,7 @@ import json
 from ansible_collections.engine.cloud.plugins.module_utils import alert_rules, dashboard_rules, tiles, validate
 from ansible_collections.engine.cloud.plugins.module_utils.module import wait_options
 from ansible_collections.engine.cloud.plugins.module_utils.resource import Kind, Lifecycle, envelope
-from ansible_collections.engine.cloud.plugins.module_utils.observability import PREFIX
+from ansible_collections.engine.cloud.plugins.module_utils.observability import PREFIX, team_errors
 
 
 def _str(**more):
@@ -74,7 +74,8 @@ def run(module):
     module.fail_on_errors(*alert_rules.merged_errors(merged, params, current is None))
     seen = module.alerts_read + ([] if current is None else [current])
     if current is None:
-        refuse(module, [doomed, alert_rules.channels_error(seen, merged['channels'])] + alert_rules.era_errors(alert_rules.body(merged), seen))
+        refuse(module, [doomed, alert_rules.channels_error(seen, merged['channels'])] + alert_rules.era_errors(alert_rules.body(merged), seen)
+               + team_errors(module, '/webhooks', merged['channels'], 'channel'))
         create(module, life, merged)
     update(module, life, current, source, doomed, seen)
 
@@ -111,7 +112,7 @@ def update(module, life, current, source, doomed, seen):
     body = plan(current)[0]
     if body:
         refuse(module, [alert_rules.write_errors(current, body), alert_rules.channels_error(seen, params['channels'])]
-               + alert_rules.era_errors(body, seen))
+               + alert_rules.era_errors(body, seen) + team_errors(module, '/webhooks', params['channels'] or [], 'channel'))
         if source is None and current.get('source', 'tile') == 'tile':
             doomed = current_tile_error(module, current)
     if doomed and body and source is not None and not alert_rules.on_tile(current, source['dashboard'], source['tile']):

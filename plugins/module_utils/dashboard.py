@@ -14,7 +14,7 @@ from ansible_collections.engine.cloud.plugins.module_utils import dashboard_rule
 from ansible_collections.engine.cloud.plugins.module_utils import tiles
 from ansible_collections.engine.cloud.plugins.module_utils.module import wait_options
 from ansible_collections.engine.cloud.plugins.module_utils.resource import Kind, Lifecycle, envelope
-from ansible_collections.engine.cloud.plugins.module_utils.observability import PREFIX
+from ansible_collections.engine.cloud.plugins.module_utils.observability import PREFIX, team_errors
 
 
 def _str(**more):
@@ -62,7 +62,7 @@ def run(module):
         delete(module, life, current)
     if current is None:
         body = planned(module, lambda: rules.create_body(module.params))
-        module.fail_on_errors(*rules.placement_errors(body['tiles'], []))
+        module.fail_on_errors(*rules.placement_errors(body['tiles'], []) + sources_errors(module, body))
         created = life.create(body, dict(body, id=None))
         module.exit(changed=True, diff=dict(before={}, after=created), dashboard=created, deleted_alerts=[])
     update(module, life, current)
@@ -81,7 +81,7 @@ def update(module, life, current):
     body, diff = planned(module, lambda: rules.plan(module.params, current))
     if not body:
         finish(module, False, dashboard=current, deleted_alerts=[])
-    module.fail_on_errors(*rules.placement_errors(body['tiles'], current.get('containers') or []))
+    module.fail_on_errors(*rules.placement_errors(body['tiles'], current.get('containers') or []) + sources_errors(module, body))
     doomed = allowed_deletions(module, rules.deleted_by_update(alerts(module), current, body['tiles']))
     diff = rules.with_alerts(diff, doomed)
     if module.check_mode:
@@ -92,6 +92,12 @@ def update(module, life, current):
     dashboard, dummy = module.apply(lambda: life.read(current['id']), lambda seen: planned(module, lambda: rules.plan(module.params, seen)),
                                     lambda sent: KIND.unwrap(module.request('PUT', path, body=sent, once=True)), current=current)
     finish(module, True, diff, dashboard=dashboard, deleted_alerts=doomed)
+
+
+def sources_errors(module, body):
+    """Check mode: the source ids the tiles name that the team does not have."""
+    return team_errors(module, '/sources', set(source for tile in body['tiles'] for source in [(tile.get('config') or {}).get('sourceId')] + [
+        item.get('sourceId') for item in tile.get('series') or []] if source), 'sourceId')
 
 
 def delete(module, life, current):

@@ -9,6 +9,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import json
+
 from ansible_collections.engine.cloud.plugins.module_utils.module import CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, Api, EngineModule, option_source
 from ansible_collections.engine.cloud.plugins.module_utils.pacing import ApiLimit
 
@@ -43,6 +45,17 @@ def list_all(request, path, page_size=PAGE_SIZE):
             return items
         if not page:
             raise ValueError('the listing of %s ended after %d of the %d items it counts' % (path, len(items), total))
+
+
+def team_errors(module, route, wanted, what):
+    """Check mode: a message for each id in wanted that the team's list at route (/sources, /webhooks) does not hold, as
+    the API would refuse it (a real run leaves that to the API's answer); none on a server without the route."""
+    if not module.check_mode or not wanted:
+        return []
+    listed = module.read(route, missing_ok=True)
+    known = None if listed is None else set(str(item.get('id')) for item in listed)
+    return [] if known is None else ['%s %s is not one of the team\'s (%s): the API would refuse it' % (what, json.dumps(item), ', '.join(
+        sorted(known)) or 'it has none') for item in sorted(set(wanted) - known)]
 
 
 class ObservabilityModule(EngineModule):

@@ -63,6 +63,7 @@ SPEC = dict(
     plan_digest=dict(type='str'),
     wait_timeout=dict(type='int', default=1800),
     **dict(COMMON_SPEC, **dict(CLOUD_CONNECTION, **OBSERVABILITY_CONNECTION)))
+TEAM_LISTS = (observability.PREFIX + '/sources', observability.PREFIX + '/webhooks')
 APIS = dict(services=cloud.API, pipes=cloud.API, dashboards=observability.API, alerts=observability.API)
 
 
@@ -109,6 +110,9 @@ class Entry:
                 return kept
             if self.org.offline:
                 raise ApiError('not found (rendered: nothing is read)', status=404, method=method, path=path)
+            if path in TEAM_LISTS:  # the team's sources and webhooks, read once for every entry that names some
+                self.org.lists[path] = super(Entry, self).request(method, path).get('data') or []
+                return self.org.cached(path, params)
         elif not self.check_mode:
             self.org.wrote(path)
         return super(Entry, self).request(method, path, params=params, body=body, once=once)

@@ -21,6 +21,7 @@ from ansible_collections.engine.cloud.plugins.modules import organization
 from ansible_collections.engine.cloud.tests.simulator import fixture_ids as ids
 
 SERVICES = '/v1/organizations/%s/services' % ids.ORGANIZATION
+SOURCES = ('GET', '/api/v2/sources')  # read in check mode when a dashboard write is planned
 ALL = ['services', 'pipes', 'dashboards', 'alerts']
 
 
@@ -89,16 +90,16 @@ def test_drift_is_found_with_its_diff_and_fixed_by_an_apply_of_the_same_plan(run
 def test_alerts_on_a_dashboard_renamed_by_hand_are_planned_as_the_apply_leaves_them(run, sim, exported):
     """The alerts name their dashboard by name: the plan resolves them on the dashboard as its entry leaves it."""
     sim.edit('dashboards', ids.DASHBOARD_INGESTION, {'name': 'Ingestion (renamed by hand)'})
-    checked = run(organization, dict(state='overridden', resources=ALL, config=exported), check=True, requests=reads(sim),
+    checked = run(organization, dict(state='overridden', resources=ALL, config=exported), check=True, requests=reads(sim) + [SOURCES],
                   result={'summary.update': [dict(type='dashboard', id=ids.DASHBOARD_INGESTION, name='Ingestion')]})
     applied = run(organization, dict(state='overridden', resources=ALL, config=exported), requests=reads(sim) + [
-        ('PUT', '/api/v2/dashboards/%s' % ids.DASHBOARD_INGESTION)])
+        SOURCES, ('PUT', '/api/v2/dashboards/%s' % ids.DASHBOARD_INGESTION)])
     assert applied['summary'] == checked['summary']
 
 
 def test_a_plan_that_changed_since_its_review_is_refused_before_any_write(run, sim, exported):
     sim.edit('dashboards', ids.DASHBOARD_INGESTION, {'name': 'renamed by hand'})
-    run(organization, dict(state='overridden', resources=ALL, config=exported, plan_digest='0' * 64), requests=reads(sim),
+    run(organization, dict(state='overridden', resources=ALL, config=exported, plan_digest='0' * 64), requests=reads(sim) + [SOURCES],
         fails='The plan differs from the one reviewed')
 
 
@@ -121,7 +122,7 @@ def test_a_dashboard_change_that_deletes_alerts_is_a_rail_too(run, sim, exported
     health['tiles'] = [tile for tile in health['tiles'] if tile['name'] != 'CPU usage']
     config['alerts'] = [item for item in config['alerts'] if item['name'] != 'High CPU']
     result = run(organization, dict(state='overridden', resources=['dashboards'], config=dict(dashboards=config['dashboards'])),
-                 requests=reads(sim, ['dashboards']), fails='High CPU')
+                 requests=reads(sim, ['dashboards']) + [SOURCES], fails='High CPU')
     assert 'allow_alert_deletion' in result['msg'] and writes(sim) == []
 
 
@@ -131,14 +132,15 @@ def test_overridden_needs_resources_and_an_empty_list_is_refused_unless_allowed(
 
 
 def test_owner_tag_limits_a_purge_to_what_carries_it(run, sim, exported):
+    """(Each entry's tags gain the owner tag: the plan updates them, and reads the team's sources for it.)"""
     config = dict(dashboards=[item for item in exported['dashboards'] if item['name'] != 'Ingestion'])
     sim.edit('dashboards', ids.DASHBOARD_INGESTION, {'tags': ['team:ingest']})
     result = run(organization, dict(state='overridden', resources=['dashboards'], config=config, owner_tag={'managed-by': 'ansible'},
-                                    allow_alert_deletion=True), check=True, requests=reads(sim, ['dashboards']))
+                                    allow_alert_deletion=True), check=True, requests=reads(sim, ['dashboards']) + [SOURCES])
     assert result['summary']['delete'] == []
     sim.edit('dashboards', ids.DASHBOARD_INGESTION, {'tags': ['managed-by:ansible']})
     result = run(organization, dict(state='overridden', resources=['dashboards'], config=config, owner_tag={'managed-by': 'ansible'},
-                                    allow_alert_deletion=True), check=True, requests=reads(sim, ['dashboards']))
+                                    allow_alert_deletion=True), check=True, requests=reads(sim, ['dashboards']) + [SOURCES])
     assert [item['name'] for item in result['summary']['delete']] == ['Ingestion']
 
 
@@ -159,7 +161,7 @@ def test_a_failed_or_partial_read_fails_closed_before_any_write(run, sim, export
 def test_an_alert_on_a_dashboard_the_plan_renames_fails_in_check_mode_as_in_the_apply(run, sim, exported):
     config = copy.deepcopy(exported)
     config['dashboards'][0]['name'] += ' renamed'  # its alerts still name it by its old name
-    run(organization, dict(state='overridden', resources=ALL, config=config), check=True, requests=reads(sim),
+    run(organization, dict(state='overridden', resources=ALL, config=config), check=True, requests=reads(sim) + [SOURCES],
         fails='no dashboard has the id or name "%s"' % exported['dashboards'][0]['name'])
 
 
@@ -169,11 +171,11 @@ def test_deletions_come_last_and_in_reverse_and_a_failure_before_them_deletes_no
     doomed = config['alerts'].pop()
     run(organization, dict(state='overridden', resources=ALL, config=config, allow_alert_deletion=True),
         faults=[dict(kind='status', status=500, method='PUT', path='/dashboards/')],
-        requests=reads(sim) + [('PUT', '/api/v2/dashboards/%s' % config['dashboards'][0]['dashboard_id'])], fails='HTTP 500',
+        requests=reads(sim) + [SOURCES, ('PUT', '/api/v2/dashboards/%s' % config['dashboards'][0]['dashboard_id'])], fails='HTTP 500',
         result={'applied.update': []})
     assert [method for method, path in writes(sim)] == ['PUT']
     applied = run(organization, dict(state='overridden', resources=ALL, config=config, allow_alert_deletion=True), requests=reads(sim) + [
-        ('PUT', '/api/v2/dashboards/%s' % config['dashboards'][0]['dashboard_id']), ('GET', '/api/v2/alerts/%s' % doomed['alert_id']),
+        SOURCES, ('PUT', '/api/v2/dashboards/%s' % config['dashboards'][0]['dashboard_id']), ('GET', '/api/v2/alerts/%s' % doomed['alert_id']),
         ('DELETE', '/api/v2/alerts/%s' % doomed['alert_id']), ('GET', '/api/v2/alerts/%s' % doomed['alert_id'])])
     assert [item['name'] for item in applied['summary']['delete']] == [doomed['name']]
 
