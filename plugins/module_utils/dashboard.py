@@ -62,7 +62,8 @@ def run(module):
         delete(module, life, current)
     if current is None:
         body = planned(module, lambda: rules.create_body(module.params))
-        module.fail_on_errors(*rules.placement_errors(body['tiles'], []) + sources_errors(module, body))
+        module.fail_on_errors(*rules.placement_errors(body['tiles'], []))
+        module.fail_on_errors(*sources_errors(module, body))
         created = life.create(body, dict(body, id=None))
         module.exit(changed=True, diff=dict(before={}, after=created), dashboard=created, deleted_alerts=[])
     update(module, life, current)
@@ -81,7 +82,8 @@ def update(module, life, current):
     body, diff = planned(module, lambda: rules.plan(module.params, current))
     if not body:
         finish(module, False, dashboard=current, deleted_alerts=[])
-    module.fail_on_errors(*rules.placement_errors(body['tiles'], current.get('containers') or []) + sources_errors(module, body))
+    module.fail_on_errors(*rules.placement_errors(body['tiles'], current.get('containers') or []))
+    module.fail_on_errors(*sources_errors(module, body))
     doomed = allowed_deletions(module, rules.deleted_by_update(alerts(module), current, body['tiles']))
     diff = rules.with_alerts(diff, doomed)
     if module.check_mode:

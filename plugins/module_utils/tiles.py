@@ -220,7 +220,9 @@ def fitted(tile, current, where):
     for form in (whole, tile, _as_series(whole)):
         if form is not None and (form.get('config') is None or writable(form['config'])) and normal_tile(form) == normal_tile(whole):
             return form, None
-    lost = sorted(set(normal_tile(whole)['config']) - set(normal_tile(tile)['config'])) or ['a level or a missing field']
+    series = _as_series(whole)
+    wanted, kept = normal_tile(whole)['config'], normal_tile(series)['config'] if series else {}
+    lost = sorted(key for key in wanted if key != 'select' and wanted[key] != kept.get(key)) or ['what its select items hold']
     return None, ('%s: neither form the API takes keeps it whole: its config would be refused (a level with another aggregation '
                   'than quantile, or an aggregation without a field), and the series form cannot hold %s; give the tile in config '
                   'form as the server takes it' % (where, ', '.join(lost)))
