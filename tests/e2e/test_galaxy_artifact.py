@@ -4,7 +4,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The Galaxy artifact on its own: built from a copy of this tree as `make build` builds it,
 installed with ansible-galaxy into an empty directory. Its README names only paths that it ships,
-its changelog lists the release of its version, and contributor files stay out. Built at the root
+and contributor files stay out (tests/unit/test_version_agrees.py checks its changelog and version). Built at the root
 of a working clone, with the venvs and build output of the Makefile beside the collection, it packs
 the collection's files only."""
 
@@ -23,8 +23,6 @@ import pytest
 
 import doc_paths
 from conftest import ROOT
-
-yaml = pytest.importorskip('yaml')
 
 GALAXY = os.path.join(os.path.dirname(sys.executable), 'ansible-galaxy')
 CONTRIBUTOR_FILES = ('CONTRIBUTING.md', 'Makefile', 'scripts', 'bench', 'requirements-dev.txt', 'requirements-docs.txt',
@@ -114,31 +112,6 @@ def test_a_build_in_a_working_clone_packs_the_collection_only(tmp_path):
     assert generated == [], generated
     assert sorted(packed - tracked) == []
     assert 'plugins/modules/service.py' in packed
-
-
-def version():
-    with open(os.path.join(ROOT, 'galaxy.yml')) as handle:
-        return yaml.safe_load(handle)['version']
-
-
-def test_every_path_the_shipped_readme_names_is_shipped(installed):
-    assert doc_paths.missing_in_documents(ROOT, names=['README.md'], exists_root=installed) == {}
-
-
-def test_the_shipped_changelog_lists_the_release(installed):
-    """A released tree lists the release of its version; between releases (fragments pending), its version
-    is the next one, which no release section holds yet (make release folds the fragments into it)."""
-    with open(os.path.join(installed, 'changelogs', 'changelog.yaml')) as handle:
-        releases = yaml.safe_load(handle)['releases'] or {}
-    with open(os.path.join(installed, 'CHANGELOG.rst')) as handle:
-        changelog = handle.read()
-    if glob.glob(os.path.join(installed, 'changelogs', 'fragments', '*.yml')):
-        assert version() not in releases, '%s is released: bump galaxy.yml for the pending fragments' % version()
-        assert all(('\nv%s\n' % released) in changelog for released in releases)
-        return
-    assert version() in releases, 'no release %s in changelogs/changelog.yaml: run make release' % version()
-    assert releases[version()].get('changes'), releases[version()]
-    assert ('\nv%s\n' % version()) in changelog
 
 
 def test_contributor_files_stay_out(installed):
