@@ -222,6 +222,20 @@ def readme_block(heading, language):
     return re.findall(r'```%s\n(.*?)```' % language, section, re.S)
 
 
+def test_the_readme_names_two_commands_of_the_makefile():
+    """A clone has two commands: the README names make demo and make test, each a target of the Makefile, and CI's
+    .ci/run starts with make test."""
+    [block] = readme_block('From a clone', 'bash')
+    commands = [line.split('#')[0].strip() for line in block.splitlines() if line.strip()]
+    assert commands == ['make demo', 'make test']
+    for command in commands:
+        dry = subprocess.run(command.split() + ['-n', '-C', ROOT], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             universal_newlines=True, check=False)
+        assert dry.returncode == 0, dry.stdout[-2000:]
+    with open(os.path.join(ROOT, '.ci', 'run')) as handle:
+        assert [line for line in handle.read().splitlines() if line.startswith('make ')][0] == 'make test'
+
+
 def test_the_quick_start_runs_as_printed(tmp_path, simulator, collections_path):
     """The README's playbook, with the simulator's exports in place of the ones it prints with placeholders: the check
     run writes nothing and shows the change, the real run makes it, the next finds nothing to do."""
