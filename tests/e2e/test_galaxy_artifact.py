@@ -114,6 +114,10 @@ def test_a_build_in_a_working_clone_packs_the_collection_only(tmp_path):
     assert 'plugins/modules/service.py' in packed
 
 
+def test_every_path_the_shipped_readme_names_is_shipped(installed):
+    assert doc_paths.missing_in_documents(ROOT, names=['README.md'], exists_root=installed) == {}
+
+
 def test_contributor_files_stay_out(installed):
     assert [name for name in CONTRIBUTOR_FILES if os.path.lexists(os.path.join(installed, name))] == []
     assert os.path.exists(os.path.join(installed, 'requirements.txt')), 'execution-environment builds read it'
