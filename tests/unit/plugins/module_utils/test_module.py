@@ -56,8 +56,8 @@ def test_each_api_has_its_own_rate_limit_variable_and_takes_the_others_connectio
 
 # A failure of ansible-core's own validation, which loses the no_log values: every run checks (conftest.ModuleRun) that
 # no secret of the fixture's connection options is printed.
-NAMES_NO_OPTION = pytest.mark.xfail(strict=True, reason='defect: module.py names no option for an element of a top-level list '
-                                                       "(it appends '()', or nothing for a string element)")
+NAMES_NO_OPTION = pytest.mark.xfail(strict=True, reason=(
+    "defect: module.py names no option for an element of a top-level list (it appends '()', or nothing for a string element)"))
 
 
 @pytest.mark.parametrize('module, args, says', [
@@ -103,21 +103,22 @@ def limited(retry_after, count=1):
     return dict(kind='status', status=429, path='.', count=count, headers={'Retry-After': str(retry_after)})
 
 
-BUDGET = ("This task waited %s s in all for the API's rate limit: at most %s requests per %s s per API key, shared by every process "
-          "of this controller that uses the same API key; api_rate_limit (or ENGINE_CLOUD_RATE_LIMIT) sets that budget (raise it only "
-          "where the server allows more)")
+WAITED = ("This task waited %s s in all for the API's rate limit: %sapi_rate_limit (or ENGINE_CLOUD_RATE_LIMIT) sets that budget "
+          "(raise it only where the server allows more)")
+BUDGET = 'at most %s requests per %s s per API key, shared by every process of this controller that uses the same API key; '
 
 
 @pytest.mark.parametrize('before, args, faults, sent, warned', [
-    (None, {}, [limited(6)], 2, ('6.0', 10, 10)),  # another client of the key used the window up
+    (None, {}, [limited(6)], 2, ('6.0', BUDGET % (10, 10))),  # another client of the key used the window up
     (None, {}, [limited(5)], 2, None),
-    ('1/2.5', {}, [limited(3)], 2, ('6.0', 1, 2.5)),  # its own pacing and a 429, in all
-    ('1/6', {}, [], 1, ('6.5', 1, 6)),
-    (None, dict(api_retries=1), [limited(6, count=2)], 2, ('6.0', 10, 10)),  # a task that failed
-], ids=['429 of another client', 'five seconds', 'pacing and a 429', 'pacing', 'failed'])
+    ('1/2.5', {}, [limited(3)], 2, ('6.0', BUDGET % (1, 2.5))),  # its own pacing and a 429, in all
+    ('1/6', {}, [], 1, ('6.5', BUDGET % (1, 6))),
+    (None, dict(api_retries=1), [limited(6, count=2)], 2, ('6.0', BUDGET % (10, 10))),  # a task that failed
+    (None, dict(api_rate_limit='off'), [limited(6)], 2, ('6.0', '')),
+], ids=['429 of another client', 'five seconds', 'pacing and a 429', 'pacing', 'failed', 'pacing off'])
 def test_a_task_that_waited_more_than_five_seconds_in_all_says_so(run, before, args, faults, sent, warned):
     if before is not None:
         run(service_info, dict(api_rate_limit=before), requests=[('GET', SERVICES)])
         args = dict(args, api_rate_limit=before)
     result = run(service_info, args, faults=faults, requests=[('GET', SERVICES)] * sent, fails='HTTP 429' if args.get('api_retries') else None)
-    assert warnings_of(result) == ([] if warned is None else [BUDGET % warned])
+    assert warnings_of(result) == ([] if warned is None else [WAITED % warned])

@@ -5,7 +5,7 @@
 
 """Request pacing (module_utils/pacing.py): the option, the window arithmetic and the hold after a 429 on fake time
 (several Pacers on one file stand for several processes), states that this clock cannot have written, real processes
-sharing one file, and the warning of a task that waited."""
+sharing one file, and the state file of a module's pacer."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -179,7 +179,7 @@ def test_processes_sharing_a_pacer_never_exceed_the_limit_in_any_window(tmp_path
     assert max(moments) - min(moments) >= (PROCESSES * SENDS // LIMIT - 1) * (WINDOW + 0.3) - 0.05
 
 
-# The module's pacer and its warning ----------------------------------------------------------------------------------
+# The module's pacer ----------------------------------------------------------------------------------
 
 def test_off_makes_no_pacer_and_writes_nothing(pacing_directory):
     assert isinstance(pacing.shared_pacer(None, URL, TOKEN, pytest.fail), pacing.Unpaced)
@@ -198,13 +198,3 @@ def test_one_state_file_per_address_and_credential_holding_no_secret(clock, paci
         content = handle.read()
     assert set(json.loads(content)) == {'sends', 'hold'}
     assert not any(secret in text for secret in (TOKEN, 'engine.example') for text in (content, paced.path))
-
-
-@pytest.mark.parametrize('requests', [2, None])
-def test_a_task_that_waited_more_than_five_seconds_says_how_long_its_budget_and_the_option(clock, tmp_path, requests):
-    paced = pacer(tmp_path, requests, 10) if requests else pacing.Unpaced()
-    assert pacing.wait_warning(5.0, paced, 'token', 'api_rate_limit') is None
-    budget = 'at most 2 requests per 10 s per token, shared by every process of this controller that uses the same token; '
-    assert pacing.wait_warning(6.0, paced, 'token', 'api_rate_limit (or ENGINE_OBSERVABILITY_RATE_LIMIT)') == (
-        "waited 6.0 s in all for the API's rate limit: %sapi_rate_limit (or ENGINE_OBSERVABILITY_RATE_LIMIT) sets that budget "
-        "(raise it only where the server allows more)" % (budget if requests else ''))
