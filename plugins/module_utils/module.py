@@ -139,11 +139,13 @@ class EngineModule(AnsibleModule):
                 self.no_log_values.add(value)
         field = SUB_FIELD.search(msg)
         if field:  # ansible-core names only the innermost option of an element that is not a dict
-            msg = '%s (%s)' % (msg, ', '.join(suboption_paths(self.argument_spec, field.group(1))))
-        if msg == DICT_REQUESTED:  # a string where a dict option was wanted: name the option
-            named = sorted(name for name, option in self.argument_spec.items()
-                           if option.get('type') == 'dict' and isinstance(self.params.get(name), str))
-            msg = '%s: %s must be a dictionary' % (msg, ', '.join(named)) if named else msg
+            paths = suboption_paths(self.argument_spec, field.group(1)) or [field.group(1)]
+            msg = '%s (%s)' % (msg, ', '.join(paths))
+        if msg == DICT_REQUESTED:  # a string where a dict (or a list of dicts' element) was wanted: name the option
+            named = sorted(name for name, option in self.argument_spec.items() if isinstance(self.params.get(name), str) and option.get('type') == 'dict'
+                           or option.get('elements') == 'dict' and any(isinstance(item, str) for item in self.params.get(name) or []))
+            msg = '%s: %s must be a dictionary' % (msg, ', '.join('each element of %s' % name if self.argument_spec[name].get('elements') else name
+                                                                  for name in named)) if named else msg
         for amend in list(self.failure_amends):
             msg, kwargs = amend(msg, kwargs)
         super(EngineModule, self).fail_json(msg=msg, **kwargs)

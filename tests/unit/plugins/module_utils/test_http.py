@@ -126,7 +126,6 @@ def test_a_429_waits_what_the_server_asks_counts_the_wait_and_holds_the_pacer(si
     assert pacer.mock_calls == [mock.call.acquire(), mock.call.refused(wait if wait is None else pytest.approx(wait)), mock.call.acquire()]
 
 
-@pytest.mark.xfail(strict=True, reason='defect: http.py tells the pacer of a 429 only when it retries')
 def test_a_429_on_the_last_attempt_still_holds_the_other_processes_back(sim):
     """No wait is left for this task, but the processes sharing its pacer must not run into the same window."""
     pacer = mock.Mock()
@@ -507,9 +506,7 @@ def test_a_client_certificate_is_presented_and_a_missing_one_named(servers, cert
     assert 'cannot read the client certificate file %s (client_key)' % missing in str(error) and len(api.seen) == 1
 
 
-@pytest.mark.parametrize('version', ['TLSv1_2', pytest.param('TLSv1_3', marks=pytest.mark.xfail(strict=True, reason=(
-    'defect: a TLS 1.3 client finishes its handshake before the server refuses it, and http.py then takes the refusal for '
-    'a connection that broke off after sending: retried, without the hint, and a PATCH reported as a lost answer')))])
+@pytest.mark.parametrize('version', ['TLSv1_2', 'TLSv1_3'])  # TLS 1.3: the refusal ends the session the client thinks open
 @pytest.mark.parametrize('method', ['GET', 'PATCH'])
 def test_a_server_that_demands_a_client_certificate_says_to_give_one(servers, certificate, sleeps, version, method):
     api = servers(tls=tls(certificate, client_ca=certificate[0], version=version))
@@ -548,12 +545,7 @@ def test_no_proxy_sends_straight_to_the_api(servers, monkeypatch, closed_port, n
     assert http.HttpClient(url, retries=0).request('GET', '/v1/x') == {} and len(api.seen) == 1
 
 
-PROXY_PARSE = pytest.mark.xfail(strict=True, reason="defect: requests cannot parse the proxy address, and its InvalidURL text "
-                                "shows 'proxyuser:' and the password up to the / or # (and blames api_url)")
-
-
-@pytest.mark.parametrize('password', [pytest.param('Zq9xK2m/ss#word', marks=PROXY_PARSE), pytest.param('Zq9xK2m#w0rd', marks=PROXY_PARSE),
-                                      'p@ss/w#rd:99', 'simple-password-1'])
+@pytest.mark.parametrize('password', ['Zq9xK2m/ss#word', 'Zq9xK2m#w0rd', 'p@ss/w#rd:99', 'simple-password-1'])
 def test_a_proxy_that_fails_is_named_without_any_part_of_its_password(monkeypatch, closed_port, sleeps, password):
     monkeypatch.setenv('HTTP_PROXY', 'http://proxyuser:%s@127.0.0.1:%d/' % (password, closed_port))
     error = failure(http.HttpClient('http://api.engine.example', retries=2, url_hint='Check api_url'), path='/v1/x')

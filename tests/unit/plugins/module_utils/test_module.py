@@ -56,10 +56,6 @@ def test_each_api_has_its_own_rate_limit_variable_and_takes_the_others_connectio
 
 # A failure of ansible-core's own validation, which loses the no_log values: every run checks (conftest.ModuleRun) that
 # no secret of the fixture's connection options is printed.
-NAMES_NO_OPTION = pytest.mark.xfail(strict=True, reason=(
-    "defect: module.py names no option for an element of a top-level list (it appends '()', or nothing for a string element)"))
-
-
 @pytest.mark.parametrize('module, args, says', [
     (pipe, dict(service_id=SERVICE_PROD, pipe_id=PIPE_KAFKA, destination=dict(columns=[5])),
      "Value '5' in the sub parameter field 'columns' must be a list, not 'int' (destination.columns)"),
@@ -67,8 +63,8 @@ NAMES_NO_OPTION = pytest.mark.xfail(strict=True, reason=(
     (service, dict(service_id=SERVICE_PROD, tags='not-a-dict'), 'tags'),
     (pipe, dict(service_id=SERVICE_PROD, pipe_id=PIPE_KAFKA, source='kafka'),
      'dictionary requested, could not parse JSON or key=value: source must be a dictionary'),
-    pytest.param(service, dict(service_id=SERVICE_PROD, ip_access_list=[5]), "not 'int' (ip_access_list)", marks=NAMES_NO_OPTION),
-    pytest.param(service, dict(service_id=SERVICE_PROD, ip_access_list=['10.0.0.0/8']), 'ip_access_list', marks=NAMES_NO_OPTION),
+    (service, dict(service_id=SERVICE_PROD, ip_access_list=[5]), "not 'int' (ip_access_list)"),
+    (service, dict(service_id=SERVICE_PROD, ip_access_list=['10.0.0.0/8']), 'each element of ip_access_list must be a dictionary'),
 ], ids=['nested list', 'list in a list', 'string for a dict', 'string for a dict with secrets', 'top-level list', 'string element'])
 def test_an_element_that_is_not_a_dict_fails_naming_where_it_sits_and_shows_no_secret(run, module, args, says):
     run(module, args, requests=[], fails=says)
