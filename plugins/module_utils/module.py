@@ -47,6 +47,7 @@ OBSERVABILITY_CONNECTION = dict(
 )
 DICT_REQUESTED = 'dictionary requested, could not parse JSON or key=value'
 SUB_FIELD = re.compile(r"in the sub parameter field '(\w+)'")
+ELEMENTS_OF = re.compile(r"Elements value for option '(\w+)' is of type str")
 
 
 def suboption_paths(spec, name, prefix=''):
@@ -142,10 +143,10 @@ class EngineModule(AnsibleModule):
             paths = suboption_paths(self.argument_spec, field.group(1)) or [field.group(1)]
             msg = '%s (%s)' % (msg, ', '.join(paths))
         if msg == DICT_REQUESTED:  # a string where a dict (or a list of dicts' element) was wanted: name the option
-            named = sorted(name for name, option in self.argument_spec.items() if isinstance(self.params.get(name), str) and option.get('type') == 'dict'
-                           or option.get('elements') == 'dict' and any(isinstance(item, str) for item in self.params.get(name) or []))
-            msg = '%s: %s must be a dictionary' % (msg, ', '.join('each element of %s' % name if self.argument_spec[name].get('elements') else name
-                                                                  for name in named)) if named else msg
+            named = sorted(name for name, option in self.argument_spec.items() if option.get('type') == 'dict' and isinstance(self.params.get(name), str))
+            named += sorted(set('each element of %s' % name for text in getattr(getattr(self, 'validation_result', None), 'error_messages', [])
+                                for name in ELEMENTS_OF.findall(text)))
+            msg = '%s: %s must be a dictionary' % (msg, ', '.join(named)) if named else msg
         for amend in list(self.failure_amends):
             msg, kwargs = amend(msg, kwargs)
         super(EngineModule, self).fail_json(msg=msg, **kwargs)
