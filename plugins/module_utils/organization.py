@@ -92,6 +92,9 @@ class Entry:
     def exit_json(self, **result):
         raise Done(result)
 
+    def exit(self, changed=False, diff=None, **result):  # the planner masks what it returns
+        raise Done(dict(result, changed=changed, diff=diff))
+
     def fail_json(self, msg, **result):
         for amend in list(self.failure_amends):
             msg, result = amend(msg, result)
@@ -149,13 +152,14 @@ class OrganizationModule(EngineModule):
                 self.warn('This task ' + warning)
 
     def cached(self, path, params):
-        """The answer to a GET from the lists this task read (live, in this task), or None: read it."""
+        """The answer to a GET from the lists this task read (live, in this task), or None: read it. An entry's code may
+        change what it gets (check mode predicts on it): it gets a copy."""
         for collection, items in self.lists.items():
             if path == collection and (params is None or dict(params).get('offset') in (None, 0)):
-                return dict(result=items, data=items, meta=dict(total=len(items)))
+                return dict(result=list(items), data=list(items), meta=dict(total=len(items)))
             if path.startswith(collection + '/') and '/' not in path[len(collection) + 1:]:
                 found = [item for item in items if str(item.get('id')).lower() == path[len(collection) + 1:].lower()]
-                return dict(result=found[0], data=found[0]) if found else None
+                return dict(result=copy.deepcopy(found[0]), data=found[0]) if found else None
         return None
 
     def planned_item(self, collection, item):
@@ -265,7 +269,7 @@ class Planner:
     def plan(self):
         """Every entry's change and every deletion, each judged in check mode by its own module's code."""
         state = self.params['state']
-        saved = copy.deepcopy(self.module.lists)
+        saved = dict((collection, list(items)) for collection, items in self.module.lists.items())
         claimed = dict((kind, set()) for kind in TYPES)
         for kind in TYPES:
             for index, entry in enumerate(self.config[kind]):
@@ -282,10 +286,12 @@ class Planner:
         self.module.lists = saved
         return self.items
 
-    def entry_params(self, kind, entry, where, state):
+    def entry_params(self, kind, entry, where, state, checked=True):
+        """The params of an entry's module run: the task's own options, the entry (checked by ansible-core with the task's
+        options, or here when the planner made it), and what the organization decides (purges, owner tag, references)."""
         params = dict(dict((name, self.params[name]) for name in list(COMMON_SPEC) + list(CLOUD_CONNECTION) + list(OBSERVABILITY_CONNECTION)),
                       state=state, wait=True, wait_timeout=max(1, int(self.deadline - CLOCK.monotonic())))
-        params.update(ArgumentSpecValidator(ENTRY_SPECS[kind]).validate(copy.deepcopy(entry)).validated_parameters)
+        params.update(entry if checked else ArgumentSpecValidator(ENTRY_SPECS[kind]).validate(entry).validated_parameters)
         overridden = self.params['state'] == 'overridden'
         if kind == 'services':
             for name in PURGES:
@@ -393,7 +399,7 @@ class Planner:
                                        reason='failed: the API deletes stopped services only, and a failed service takes no stop'))
                     continue
                 params = self.entry_params(kind, dict(((ID_OPTION[kind], item['id']),), **(
-                    dict(service=item['serviceId']) if kind == 'pipes' else {})), '%s %s' % (NOUN[kind], item['id']), 'absent')
+                    dict(service=item['serviceId']) if kind == 'pipes' else {})), '%s %s' % (NOUN[kind], item['id']), 'absent', checked=False)
                 if kind == 'alerts' and str(dashboard_rules.alert_dashboard(item)).lower() in [
                         entry['id'] for entry in doomed if entry['kind'] == 'dashboards']:
                     continue  # deleted with its dashboard
