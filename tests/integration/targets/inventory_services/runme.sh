@@ -29,6 +29,7 @@ keyed_groups:
   - {key: engine_provider, prefix: provider}
 groups:
   team_ingest: engine_tags.team | default('') == 'ingest'
+  owned: engine_tags.owner is defined
 compose:
   ansible_connection: "'local'"
   engine_team: engine_tags.team | default('none')
@@ -63,7 +64,7 @@ if [ -e "$marker" ]; then
     echo "inventory_services: FAILED: a template in the API's data was rendered: $marker exists" >&2
     exit 1
 fi
-if ls -A "$work/cache" | grep -q . && grep -r -l -F "$KEY_SECRET" "$work/cache"; then
+if grep -r -l -F "$KEY_SECRET" "$work/cache"; then
     echo "inventory_services: FAILED: the cache holds the key secret" >&2
     exit 1
 fi

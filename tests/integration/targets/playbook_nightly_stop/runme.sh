@@ -35,7 +35,7 @@ said() {
 
 admin reset '{"transition_delay": 0}'
 dev=$(admin edit services dev-sandbox '{"state": "running"}')
-staging=$(admin edit services ingest-staging '{"tags": [{"key": "team", "value": "ingest"}, {"key": "nightly-stop", "value": "no"}]}')
+admin edit services ingest-staging '{"tags": [{"key": "team", "value": "ingest"}, {"key": "nightly-stop", "value": "no"}]}' >/dev/null
 reads=$(printf 'GET services\nGET services/%s' "$dev")
 
 nightly --check
