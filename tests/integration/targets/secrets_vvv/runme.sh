@@ -9,11 +9,13 @@ set -eu -o pipefail
 # shellcheck source=../setup_simulator/files/runme.sh
 . ../setup_simulator/files/runme.sh
 
-export SECRETS_PASSWORD=It-Service-Pw-2024 SECRETS_CONNECTION_STRING SECRETS_BASIC
-SECRETS_CONNECTION_STRING='DefaultEndpointsProtocol=https;AccountName=simacct;AccountKey=c2ltLXNlY3JldC1kby1ub3QtbGVhaw==;EndpointSuffix=core.windows.net'
+# The object storage pipe's connection string and its account key (tests/simulator/test_fixture_ids.py checks them).
+CONNECTION_STRING='DefaultEndpointsProtocol=https;AccountName=simacct;AccountKey=c2ltLXNlY3JldC1kby1ub3QtbGVhaw==;EndpointSuffix=core.windows.net'
+ACCOUNT_KEY='c2ltLXNlY3JldC1kby1ub3QtbGVhaw=='
+export SECRETS_CONNECTION_STRING=$CONNECTION_STRING SECRETS_PASSWORD=It-Service-Pw-2024 SECRETS_BASIC
 SECRETS_BASIC=$(printf '%s:%s' "$(config engine_api_key_id)" "$(config engine_api_key_secret)" | base64)
-secrets=("$(config engine_api_key_secret)" "$SECRETS_BASIC" "$(config engine_api_token)" "$SECRETS_CONNECTION_STRING"
-         'c2ltLXNlY3JldC1kby1ub3QtbGVhaw==' "$SECRETS_PASSWORD")
+secrets=("$(config engine_api_key_secret)" "$SECRETS_BASIC" "$(config engine_api_token)" "$CONNECTION_STRING" "$ACCOUNT_KEY"
+         "$SECRETS_PASSWORD")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
