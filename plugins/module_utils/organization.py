@@ -113,11 +113,19 @@ class Entry:
                 return kept
             if self.org.offline:
                 raise ApiError('not found (rendered: nothing is read)', status=404, method=method, path=path)
-            if path in TEAM_LISTS:  # the team's sources and webhooks, read once for every entry that names some
-                self.org.lists[path] = super(Entry, self).request(method, path).get('data') or []
+            if path in TEAM_LISTS or path in self.org.known:  # read once more for the entries after this one
+                read = lambda how, target, query: super(Entry, self).request(how, target, params=query)  # noqa: E731
+                self.org.lists[path] = (observability.list_all(read, path[len(observability.PREFIX):]) if path.endswith('/alerts')
+                                        else read(method, path, None).get('data' if path.startswith(observability.PREFIX) else 'result') or [])
                 return self.org.cached(path, params)
         elif not self.check_mode:
-            self.org.wrote(path)
+            try:
+                answer = super(Entry, self).request(method, path, params=params, body=body, once=once)
+            except ApiError:
+                self.org.wrote(method, path, None)  # the write may have been applied: its list is read again
+                raise
+            self.org.wrote(method, path, answer)
+            return answer
         return super(Entry, self).request(method, path, params=params, body=body, once=once)
 
 
@@ -134,6 +142,8 @@ class OrganizationModule(EngineModule):
 
     def __init__(self):
         self.failure_amends, self._clients, self.lists, self.rendered, self.offline = [], {}, {}, [], False
+        self.written = set()  # ids of what this task wrote: never served from the lists
+        self.known = set()  # the lists read at the start: read again when a write dropped one
         AnsibleModule.__init__(self, argument_spec=SPEC, supports_check_mode=True)  # pylint: disable=non-parent-init-called
 
     def client(self, kind):
@@ -158,6 +168,8 @@ class OrganizationModule(EngineModule):
             if path == collection and (params is None or dict(params).get('offset') in (None, 0)):
                 return dict(result=list(items), data=list(items), meta=dict(total=len(items)))
             if path.startswith(collection + '/') and '/' not in path[len(collection) + 1:]:
+                if path[len(collection) + 1:].lower() in self.written:
+                    return None  # what this task wrote changes on the server: its reads (a wait's polls) are live
                 found = [item for item in items if str(item.get('id')).lower() == path[len(collection) + 1:].lower()]
                 return dict(result=copy.deepcopy(found[0]), data=found[0]) if found else None
         return None
@@ -168,13 +180,23 @@ class OrganizationModule(EngineModule):
         if items is not None:
             self.lists[collection] = [other for other in items if item.get('id') is None or other.get('id') != item['id']] + [item]
 
-    def wrote(self, path):
-        """A write reached path: the lists that hold it are read again when next needed (and the alerts after a dashboard
-        write, which may delete some)."""
-        dashboards = path.startswith(observability.PREFIX + '/dashboards')
-        for collection in [collection for collection in self.lists
-                           if path.startswith(collection) or (dashboards and collection == observability.PREFIX + '/alerts')]:
-            del self.lists[collection]
+    def wrote(self, method, path, answer):
+        """A write reached path, with answer (None: not yet, or lost). The list that holds its object gets what the answer
+        shows of it, or is read again when next needed; the alerts are read again after a dashboard write (it may delete
+        some)."""
+        for collection in list(self.lists):
+            if path.startswith(observability.PREFIX + '/dashboards/') and collection == observability.PREFIX + '/alerts':
+                del self.lists[collection]
+            elif path == collection or path.startswith(collection + '/'):
+                rest = path[len(collection) + 1:]
+                shown = (answer or {}).get('data', (answer or {}).get('result'))
+                shown = shown.get('service', shown) if isinstance(shown, dict) else None
+                items = [item for item in self.lists[collection] if str(item.get('id')).lower() != (rest.lower() or None)]
+                if answer is None or '/' in rest or (method != 'DELETE' and not (shown or {}).get('id')):
+                    del self.lists[collection]
+                else:
+                    self.lists[collection] = items + ([shown] if method != 'DELETE' else [])
+                    self.written.add(str((shown or {}).get('id') or rest).lower())
 
     def read_list(self, kind, path, request):
         """Every item of one list, all pages (a failed or cut listing fails the task before any write)."""
@@ -190,6 +212,7 @@ class OrganizationModule(EngineModule):
         if not isinstance(items, list):
             self.fail('the %s list is not a list, so nothing was planned and nothing was sent' % kind)
         self.lists[collection] = items
+        self.known.add(collection)
         return items
 
 
@@ -272,6 +295,11 @@ class Planner:
         saved = dict((collection, list(items)) for collection, items in self.module.lists.items())
         claimed = dict((kind, set()) for kind in TYPES)
         for kind in TYPES:
+            named = [(entry.get('service'), entry.get('name')) for entry in self.config[kind] if not entry.get(ID_OPTION[kind]) and entry.get('name')]
+            twice = sorted(set(name for owner, name in named if named.count((owner, name)) > 1))
+            if twice:
+                self.module.fail('config.%s names %s more than once without an id: one entry each. Nothing was sent' % (
+                    kind, ', '.join(json.dumps(name) for name in twice)))
             for index, entry in enumerate(self.config[kind]):
                 where = 'config.%s[%d]' % (kind, index)
                 params = self.entry_params(kind, entry, where, 'absent' if state == 'deleted' else 'present')
