@@ -7,7 +7,9 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 .DELETE_ON_ERROR:
 
+# The interpreter the venvs are made from, found before .venv/bin comes first on PATH.
 PYTHON ?= python3
+BASE_PYTHON := $(shell command -v $(PYTHON))
 export PATH := $(CURDIR)/.venv/bin:$(PATH)
 # Where the environment sets PYTHONDONTWRITEBYTECODE (this project's machines do), every Python process compiles
 # every module it imports, every time: an ansible-playbook start then costs twice the CPU.
@@ -28,7 +30,7 @@ ARTIFACT = $(COPY); $(1)/bin/ansible-galaxy collection build "$$coll" --output-p
 # $(call SANITY,VENV,PYTHON VERSION): ansible-test sanity with that venv's ansible-core, on a copy of the tree.
 SANITY = pip=$$(sed -n "s/^ *pip='\(.*\)',$$/\1/p" $(1)/lib/python*/site-packages/ansible_test/_internal/python_requirements.py); \
 	cache=~/.ansible/test/cache; get_pip=$$cache/get_pip_$${pip//./_}.py; \
-	[ -f $$get_pip ] || { $(PYTHON) -m pip download -q --no-deps -d $$cache pip==$$pip && cp scripts/get_pip.py $$get_pip; }; \
+	[ -f $$get_pip ] || { $(BASE_PYTHON) -m pip download -q --no-deps -d $$cache pip==$$pip && cp scripts/get_pip.py $$get_pip; }; \
 	$(COPY); cd "$$coll" && PATH=$(1)/bin:$$PATH ansible-test sanity --local --python $(2) --color no
 # The integration targets that exercise templating, run on every ansible-core line.
 MATRIX_TARGETS ?= action_groups inventory_services lookup_chart_series roles
@@ -42,16 +44,16 @@ help:  ## this list
 
 venv: $(DEV)  ## .venv: ansible-core 2.19 and the tools of requirements-dev.txt (again when it changes)
 $(DEV): requirements-dev.txt requirements-uv.txt constraints.txt
-	$(PYTHON) -m venv --without-pip .venv
-	$(PYTHON) -m pip --python .venv/bin/python install -q -r requirements-uv.txt
+	$(BASE_PYTHON) -m venv --without-pip .venv
+	$(BASE_PYTHON) -m pip --python .venv/bin/python install -q -r requirements-uv.txt
 	uv pip install -q --python .venv/bin/python -r requirements-dev.txt -c constraints.txt
 	touch $@
 
 # The venvs of make ci, from requirements-<name>.txt: ansible-core 2.16 (Python 3.11), 2.21 (it needs Python 3.12
 # or later: 3.13), and ansible-rulebook (.venv-eda: it needs a Java 17 runtime too).
-LINE_PYTHON_2.16 = $(PYTHON)
+LINE_PYTHON_2.16 = $(BASE_PYTHON)
 LINE_PYTHON_2.21 = $$(scripts/find_python.sh 3.13)
-LINE_PYTHON_eda = $(PYTHON)
+LINE_PYTHON_eda = $(BASE_PYTHON)
 .venv-%/.requirements.stamp: requirements-%.txt constraints-%.txt | $(DEV)
 	uv venv -q --allow-existing --python $(LINE_PYTHON_$*) .venv-$*
 	uv pip install -q --python .venv-$*/bin/python -r requirements-$*.txt -c constraints-$*.txt
