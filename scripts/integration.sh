@@ -17,13 +17,10 @@ python "$root/scripts/layout.py" --src "$root" "$coll" >/dev/null
 sim_start "$coll" "$work"
 sed "s|@SIM_URL@|$SIM_URL|g" "$coll/tests/integration/integration_config.yml.template" >"$coll/tests/integration/integration_config.yml"
 
-# ansible-test makes ~/.ansible/test/id_rsa on its first run; two first runs at once (make ci's lines) would both
-# ask ssh-keygen, and the second would wait at its "Overwrite?" prompt. So it is made here, under a lock.
+# ansible-test makes ~/.ansible/test/id_rsa on its first run: two at once (make ci) would hang at ssh-keygen's prompt.
 mkdir -p ~/.ansible/test
 (flock 9 && { [ -f ~/.ansible/test/id_rsa ] || ssh-keygen -m PEM -q -t rsa -N '' -f ~/.ansible/test/id_rsa; }) 9>~/.ansible/test/.id_rsa.lock
 
 cd "$coll"
-rc=0
-ansible-test integration --local --python "$(python -c 'import sys; print("%d.%d" % sys.version_info[:2])')" --color no "$@" || rc=$?
-[ "$rc" = 0 ] || { echo "integration: ansible-test exited $rc; the simulator's log ends:" >&2; tail -n 40 "$work/simulator.log" >&2; }
-exit "$rc"
+ansible-test integration --local --python "$(python -c 'import sys; print("%d.%d" % sys.version_info[:2])')" --color no "$@" \
+    || { rc=$?; echo "integration: ansible-test exited $rc; the simulator's log ends:" >&2; tail -n 40 "$work/simulator.log" >&2; exit $rc; }

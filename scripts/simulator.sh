@@ -1,9 +1,9 @@
 # shellcheck shell=bash
 # Start and stop the API simulator, for the scripts that source this file:
 #   sim_start DIR WORKDIR   # the simulator of DIR (a collection root) on a free port of 127.0.0.1, its log in
-#                           # WORKDIR/simulator.log; sets SIM_URL and the fixture's credentials (SIM_KEY_ID, ...)
+#                           # WORKDIR/simulator.log, run by SIM_PYTHON (default python3); sets SIM_URL and the
+#                           # fixture's credentials (SIM_KEY_ID, ...)
 #   sim_stop                # idempotent: call it from an EXIT trap
-# SIM_PYTHON is the interpreter (default: python3).
 
 SIM_PID=
 
