@@ -7,9 +7,12 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 .DELETE_ON_ERROR:
 
-# The interpreter the venvs are made from, found before .venv/bin comes first on PATH.
+# The interpreter the venvs are made from (the base of PYTHON when that is a venv's), passed on to sub-makes.
 PYTHON ?= python3
-BASE_PYTHON := $(shell command -v $(PYTHON))
+ifeq ($(origin BASE_PYTHON),undefined)
+BASE_PYTHON := $(shell $(PYTHON) -c 'import sys; print(sys._base_executable)')
+endif
+export BASE_PYTHON
 export PATH := $(CURDIR)/.venv/bin:$(PATH)
 # Where the environment sets PYTHONDONTWRITEBYTECODE (this project's machines do), every Python process compiles
 # every module it imports, every time: an ansible-playbook start then costs twice the CPU.
