@@ -106,9 +106,10 @@ lint: venv  ## ansible-lint --profile production (.ansible-lint)
 integration: venv  ## ansible-test integration --local against a private simulator [TARGETS="services pipes"]
 	scripts/integration.sh $(TARGETS)
 
+# The longest parts first: e2e and load mostly wait (paced playbooks, the live rate limit) beside the others.
 ci: venv $(DOCS)  ## the rest of CI, side by side: the other ansible-core lines, e2e, Galaxy, docs, events, load
-	@$(MAKE) --no-print-directory -k -j3 -O units-2.16 integration-2.16 demo-2.16 units-2.21 integration-2.21 \
-	    demo-2.21 sanity-2.21 e2e galaxy-importer docs docs-lint events load
+	@$(MAKE) --no-print-directory -k -j4 -O e2e load sanity-2.21 integration-2.21 integration-2.16 units-2.16 \
+	    units-2.21 demo-2.21 demo-2.16 events galaxy-importer docs docs-lint
 
 units-2.16: .venv-2.16/.requirements.stamp  ## ansible-test units in the artifact that 2.16 built and installed, as a packager
 	@$(call ARTIFACT,.venv-2.16); cd "$$tmp/installed/ansible_collections/engine/cloud" \
