@@ -30,12 +30,11 @@ ARTIFACT = $(COPY); $(1)/bin/ansible-galaxy collection build "$$coll" --output-p
 	&& $(1)/bin/ansible-galaxy collection install -p "$$tmp/installed" "$$tmp"/dist/*.tar.gz >/dev/null
 # ansible-test makes a virtualenv for each sanity test and bootstraps pip in it with a get-pip script downloaded
 # from a host that only the internet reaches; scripts/get_pip.py takes its place, with pip's wheel from the index.
-# Its pip installs without compiling every file (Python compiles what a test imports) and quietly.
 # $(call SANITY,VENV,PYTHON VERSION): ansible-test sanity with that venv's ansible-core, on a copy of the tree.
 SANITY = pip=$$(sed -n "s/^ *pip='\(.*\)',$$/\1/p" $(1)/lib/python*/site-packages/ansible_test/_internal/python_requirements.py); \
 	cache=~/.ansible/test/cache; get_pip=$$cache/get_pip_$${pip//./_}.py; \
 	[ -f $$get_pip ] || { $(BASE_PYTHON) -m pip download -q --no-deps -d $$cache pip==$$pip && cp scripts/get_pip.py $$get_pip; }; \
-	$(COPY); cd "$$coll" && PATH=$(1)/bin:$$PATH PIP_NO_COMPILE=1 PIP_QUIET=1 ansible-test sanity --local --python $(2) --color no
+	$(COPY); cd "$$coll" && PATH=$(1)/bin:$$PATH ansible-test sanity --local --python $(2) --color no
 # The integration targets that exercise templating, run on every ansible-core line.
 MATRIX_TARGETS ?= action_groups inventory_services lookup_chart_series roles
 
