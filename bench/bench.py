@@ -190,9 +190,7 @@ class Runner:
             ANSIBLE_COLLECTIONS_PATH=work, ANSIBLE_HOME=os.path.join(work, 'ansible-home'),
             ANSIBLE_LOCAL_TEMP=os.path.join(work, 'ansible-tmp'), ANSIBLE_STDOUT_CALLBACK='bench_timer',
             ANSIBLE_CALLBACK_PLUGINS=os.path.join(HERE, 'callback_plugins'), ANSIBLE_RETRY_FILES_ENABLED='false',
-            ANSIBLE_NOCOLOR='1', ANSIBLE_HOST_KEY_CHECKING='false', ANSIBLE_COLLECTIONS_ON_ANSIBLE_VERSION_MISMATCH='ignore',
-            # what a user's module process costs: no bytecode cache of the test venvs (scripts/zipimport_cache.py)
-            ENGINE_TEST_ZIPIMPORT_CACHE='off')
+            ANSIBLE_NOCOLOR='1', ANSIBLE_HOST_KEY_CHECKING='false', ANSIBLE_COLLECTIONS_ON_ANSIBLE_VERSION_MISMATCH='ignore')
         # The pacer runs on every request as it does for users, in a private directory and with a
         # limit this simulator (rate limit off) never comes near, so no case waits for a slot:
         # the tables show the pacer's cost, not the live limit. ENGINE_*_RATE_LIMIT=off from the

@@ -39,7 +39,7 @@ def measure(copies, runs, command):
     cpu = 0.0
     for process in loops:
         # wait4, not wait: its rusage is the loop's CPU and its runs'. The Popen objects are kept so
-        # that subprocess never reaps a loop itself before this wait4 does (as scripts/stages.py does).
+        # that subprocess never reaps a loop itself before this wait4 does.
         dummy, status, usage = os.wait4(process.pid, 0)
         process.returncode = os.waitstatus_to_exitcode(status)
         if process.returncode:

@@ -83,7 +83,7 @@ class Bench:
         self.env.update(ANSIBLE_COLLECTIONS_PATH=work, ANSIBLE_HOME=os.path.join(work, 'ansible-home'),
                         ANSIBLE_LOCAL_TEMP=os.path.join(work, 'ansible-tmp'), ANSIBLE_RETRY_FILES_ENABLED='false',
                         ANSIBLE_NOCOLOR='1', ANSIBLE_HOST_KEY_CHECKING='false', ANSIBLE_STDOUT_CALLBACK='default',
-                        ANSIBLE_COLLECTIONS_ON_ANSIBLE_VERSION_MISMATCH='ignore', ENGINE_TEST_ZIPIMPORT_CACHE='off',
+                        ANSIBLE_COLLECTIONS_ON_ANSIBLE_VERSION_MISMATCH='ignore',
                         PATH=os.path.dirname(self.python) + os.pathsep + os.environ.get('PATH', ''))
         if not shared:
             self.env['ENGINE_CLOUD_SHARED_READS'] = 'off'

@@ -13,7 +13,7 @@ every other round), and reads each process's CPU time with os.wait4. Prints the 
 CPU overhead over ping as a multiple of uri's. Without --pacing the module runs with api_rate_limit: off (no
 pacer, no shared reads); with it, as a user's task runs by default and as bench/bench.py runs it: the pacer and
 the shared reads on, in a private directory, at a limit of 100000/1 that is never near. A measurement, not a
-test: the module processes compile their zip's imports as a user's do (ENGINE_TEST_ZIPIMPORT_CACHE=off)."""
+test."""
 
 import argparse
 import base64
@@ -84,7 +84,6 @@ def main():
     work = tempfile.mkdtemp(prefix='module-ab-')
     env = dict((name, value) for name, value in os.environ.items() if not name.startswith('ANSIBLE_'))
     env.pop('PYTHONDONTWRITEBYTECODE', None)
-    env['ENGINE_TEST_ZIPIMPORT_CACHE'] = 'off'
     if args.pacing:
         env.update(ENGINE_CLOUD_RATE_LIMIT='100000/1', ENGINE_CLOUD_PACING_DIR=os.path.join(work, 'pacing'))
     port_file = os.path.join(work, 'port')

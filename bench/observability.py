@@ -115,7 +115,7 @@ class Bench:
         self.env = dict((name, value) for name, value in os.environ.items() if not name.startswith(('ANSIBLE_', 'ENGINE_')))
         self.env.update(ANSIBLE_COLLECTIONS_PATH=work, ANSIBLE_HOME=os.path.join(work, 'ansible-home'),
                         ANSIBLE_LOCAL_TEMP=os.path.join(work, 'ansible-tmp'), ANSIBLE_RETRY_FILES_ENABLED='false',
-                        ANSIBLE_NOCOLOR='1', ANSIBLE_PYTHON_INTERPRETER=sys.executable, ENGINE_TEST_ZIPIMPORT_CACHE='off',
+                        ANSIBLE_NOCOLOR='1', ANSIBLE_PYTHON_INTERPRETER=sys.executable,
                         ANSIBLE_COLLECTIONS_ON_ANSIBLE_VERSION_MISMATCH='ignore', ENGINE_OBSERVABILITY_URL=sim.url,
                         ENGINE_OBSERVABILITY_TOKEN=TOKEN, ENGINE_CLOUD_PACING_DIR=os.path.join(work, 'pacing'),
                         PATH=self.bin + os.pathsep + os.environ.get('PATH', ''))

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build the collection's HTML documentation (module and role reference plus docs/docsite guides)
 # with antsibull-docs and Sphinx:   docs/build.sh COLLECTIONS_PATH DEST
-# COLLECTIONS_PATH holds ansible_collections/engine/cloud (make layout's build/); the HTML ends up
+# COLLECTIONS_PATH holds ansible_collections/engine/cloud (make docs passes a copy of the tree); the HTML ends up
 # in DEST/build/html. Sphinx warnings fail the build, except those that only come from having no
 # network: the cross-references into docs.ansible.com (intersphinx) cannot be resolved offline.
 set -euo pipefail

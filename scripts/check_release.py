@@ -1,17 +1,8 @@
-"""Refuse a release that breaks the versioning policy (CONTRIBUTING.md, "What ships, and releasing").
+"""Refuse a release that breaks the versioning policy (CONTRIBUTING.md, "Releasing"); `make release` runs it first.
 
-    python scripts/check_release.py [--root DIR]
-
-`make release` runs it before antsibull-changelog folds the fragments. galaxy.yml's version must be
-new (no section of that version in changelogs/changelog.yaml: a released version is never folded into
-again) and at least the bump that the pending fragments call for, by semantic versioning:
-
-- major: breaking_changes or removed_features (before 1.0.0, a minor bump is enough);
-- minor: major_changes, minor_changes, deprecated_features, or a module or plugin whose version_added is
-  the new version;
-- patch: bugfixes, security_fixes, known_issues and trivial only.
-
-Exit status 0 and one line saying what is released, or 1 and the reason.
+galaxy.yml's version must have no released section in changelogs/changelog.yaml yet, and be at least the bump
+the pending fragments call for: major for breaking_changes or removed_features (minor before 1.0.0); minor for
+major_changes, minor_changes, deprecated_features or a plugin whose version_added is the new version; else patch.
 """
 
 import argparse
@@ -22,91 +13,60 @@ import sys
 
 import yaml
 
-MAJOR_SECTIONS = {'breaking_changes', 'removed_features'}
-MINOR_SECTIONS = {'major_changes', 'minor_changes', 'deprecated_features'}
 BUMPS = ('patch', 'minor', 'major')
+MAJOR, MINOR = {'breaking_changes', 'removed_features'}, {'major_changes', 'minor_changes', 'deprecated_features'}
 
 
 def parse(version):
-    match = re.match(r'^(\d+)\.(\d+)\.(\d+)$', str(version))
-    if not match:
-        raise ValueError('%r is not a MAJOR.MINOR.PATCH version' % (version,))
-    return tuple(int(part) for part in match.groups())
-
-
-def required_bump(sections, latest):
-    """The least bump ('patch', 'minor' or 'major') that fragments with these sections need after latest."""
-    if sections & MAJOR_SECTIONS:
-        return 'major' if latest >= (1, 0, 0) else 'minor'
-    if sections & MINOR_SECTIONS:
-        return 'minor'
-    return 'patch'
-
-
-def bump_of(latest, version):
-    """Which part version bumps over latest, or None when it is not greater."""
-    if version <= latest:
-        return None
-    if version[0] != latest[0]:
-        return 'major'
-    return 'minor' if version[1] != latest[1] else 'patch'
+    return tuple(int(part) for part in re.fullmatch(r'(\d+)\.(\d+)\.(\d+)', str(version)).groups())
 
 
 def problems(version, released, sections, new_plugins=False):
-    """What is wrong with releasing version (a string) after the released versions, for fragments with
-    these sections (a set); new_plugins: a module or plugin is new in it. An empty list when nothing is."""
+    """What is wrong with releasing version after the released versions, for fragments of these sections."""
     if version in released:
-        return ['%s has a released section in changelogs/changelog.yaml already: bump galaxy.yml\'s version '
-                'instead of folding more fragments into it (CONTRIBUTING.md, "What ships, and releasing")' % version]
+        return ['%s has a released section in changelogs/changelog.yaml already: bump galaxy.yml\'s version' % version]
     if not sections and not new_plugins:
-        return ['no fragment in changelogs/fragments/ and no module or plugin new in %s: nothing to release' % version]
+        return ['no fragment in changelogs/fragments/ and no plugin new in %s: nothing to release' % version]
     if not released:
         return []
-    latest = max(parse(v) for v in released)
-    bump = bump_of(latest, parse(version))
-    if bump is None:
+    latest, new = max(parse(v) for v in released), parse(version)
+    if new <= latest:
         return ['%s is not greater than the last release, %s' % (version, '.'.join(map(str, latest)))]
-    need = 'minor' if new_plugins and required_bump(sections, latest) == 'patch' else required_bump(sections, latest)
+    bump = 'major' if new[0] != latest[0] else 'minor' if new[1] != latest[1] else 'patch'
+    need = 'major' if sections & MAJOR else 'minor' if sections & MINOR or new_plugins else 'patch'
+    if need == 'major' and latest < (1, 0, 0):
+        need = 'minor'
     if BUMPS.index(bump) < BUMPS.index(need):
         return ['%s is a %s bump over %s, but the pending fragments (%s) need a %s bump'
                 % (version, bump, '.'.join(map(str, latest)), ', '.join(sorted(sections)) or 'none', need)]
     return []
 
 
-def pending_sections(root):
-    sections = set()
-    for path in sorted(glob.glob(os.path.join(root, 'changelogs', 'fragments', '*.y*ml'))):
-        with open(path) as handle:
-            sections.update((yaml.safe_load(handle) or {}).keys())
-    return sections
-
-
-def new_plugin_files(root, version):
-    pattern = re.compile(r'^version_added: *[\'"]?%s[\'"]?$' % re.escape(version), re.M)
-    found = []
-    for path in sorted(glob.glob(os.path.join(root, 'plugins', '*', '*.py'))):
-        with open(path) as handle:
-            if pattern.search(handle.read()):
-                found.append(os.path.relpath(path, root))
-    return found
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--root', default=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    args = parser.parse_args()
-    with open(os.path.join(args.root, 'galaxy.yml')) as handle:
-        version = str(yaml.safe_load(handle)['version'])
-    with open(os.path.join(args.root, 'changelogs', 'changelog.yaml')) as handle:
-        released = set(str(v) for v in (yaml.safe_load(handle).get('releases') or {}))
-    sections = pending_sections(args.root)
-    found = problems(version, released, sections, bool(new_plugin_files(args.root, version)))
-    if found:
-        for problem in found:
-            print('release: refused: %s' % problem, file=sys.stderr)
-        return 1
-    print('release: %s, from the fragments of changelogs/fragments/ (%s)' % (version, ', '.join(sorted(sections))))
-    return 0
+    root = parser.parse_args().root
+
+    def read(*path):
+        with open(os.path.join(root, *path), encoding='utf-8') as handle:
+            return handle.read()
+
+    def load(*path):
+        return yaml.safe_load(read(*path)) or {}
+
+    version = str(load('galaxy.yml')['version'])
+    released = set(str(v) for v in load('changelogs', 'changelog.yaml').get('releases') or {})
+    sections = set()
+    for path in glob.glob(os.path.join(root, 'changelogs', 'fragments', '*.y*ml')):
+        sections.update(load(path))
+    added = re.compile(r'^version_added: *[\'"]?%s[\'"]?$' % re.escape(version), re.M)
+    new_plugins = any(added.search(read(path)) for path in glob.glob(os.path.join(root, 'plugins', '*', '*.py')))
+    found = problems(version, released, sections, new_plugins)
+    for problem in found:
+        print('release: refused: %s' % problem, file=sys.stderr)
+    if not found:
+        print('release: %s, from the fragments of changelogs/fragments/ (%s)' % (version, ', '.join(sorted(sections))))
+    return 1 if found else 0
 
 
 if __name__ == '__main__':

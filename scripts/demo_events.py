@@ -1,16 +1,8 @@
-# -*- coding: utf-8 -*-
-# Copyright (c) engine.cloud contributors
-# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-# SPDX-License-Identifier: GPL-3.0-or-later
 """make demo-events: the loop of extensions/eda/rulebooks/scale_on_cpu_alert.yml against a private simulator.
 
 ansible-rulebook (of .venv-eda) runs the rulebook as shipped, polling every 2 seconds; the simulator's admin interface
 makes the CPU alert fire, then clear; the rulebook scales prod-analytics up, then back. Each step is shown as the
 simulator's request log saw it. Exit status 0 when the service was scaled up once and back once."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import os
 import sys

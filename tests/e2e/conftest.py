@@ -22,23 +22,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, ROOT)
 
 from tests.simulator.process import SimulatorProcess  # noqa: E402  pylint: disable=wrong-import-position
-from tests.zygote import ModuleZygote  # noqa: E402  pylint: disable=wrong-import-position
-
-
-# The module zygote of ansible_env's runs, once module_zygote started it.
-ZYGOTE = {}
-
-
-@pytest.fixture(scope='session', autouse=True)
-def module_zygote(tmp_path_factory):
-    """The module processes of ansible_env's runs fork from a zygote (tests/zygote.py), which saves 0.13 CPU-s of
-    each of some 300. What these tests prove is what the guides print; the runs that prove the process a user's
-    job starts (ansible-runner as AWX runs it, the getting-started guide's make targets) do not use it."""
-    zygote = ModuleZygote(str(tmp_path_factory.mktemp('zygote')), ansible_env(''))
-    ZYGOTE.update(zygote.environ())
-    yield zygote
-    ZYGOTE.clear()
-    zygote.stop()
 
 
 @pytest.fixture(scope='session')
@@ -70,7 +53,6 @@ def ansible_env(collections_path, **extra):
     env.update(ANSIBLE_COLLECTIONS_PATH=collections_path, ANSIBLE_LOCALHOST_WARNING='false',
                ANSIBLE_INVENTORY_UNPARSED_WARNING='false', ANSIBLE_NOCOLOR='1', ANSIBLE_FORCE_COLOR='0',
                ANSIBLE_PYTHON_INTERPRETER=sys.executable)
-    env.update(ZYGOTE)
     env.update(extra)
     return env
 

@@ -46,7 +46,6 @@ def pytest_sessionfinish(session, exitstatus):
     if current is None:
         return
     current.pool.shutdown(wait=True)
-    current.zygote.stop()
     counts = current.counts.data
     counts.setdefault('suite', {}).update(
         seconds=round(time.monotonic() - current.started), runs=len(current.ansible.runs), pytest_exit_status=int(exitstatus),

@@ -60,10 +60,9 @@ def _load(path, default):
 class Ansible:
     """Runs playbooks against a layout copy of the collection; keeps every run for the scan."""
 
-    def __init__(self, basedir, collections_path, zygote_environ=None):
+    def __init__(self, basedir, collections_path):
         self.basedir = basedir
         self.collections_path = collections_path
-        self.zygote_environ = zygote_environ or {}
         self.runs = []
         self._lock = threading.Lock()
         self._counter = 0
@@ -110,7 +109,6 @@ class Ansible:
             'NO_PROXY': '127.0.0.1,localhost',
             'no_proxy': '127.0.0.1,localhost',
         })
-        environment.update(self.zygote_environ)
         if forks:
             environment['ANSIBLE_FORKS'] = str(forks)
         environment.update(env or {})

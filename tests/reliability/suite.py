@@ -23,11 +23,10 @@ import threading
 import time
 
 import cases
-from harness import ROOT, Ansible, Counts, clean_environment, credentials, play
+from harness import ROOT, Ansible, Counts, credentials, play
 from tests.simulator.fixture_ids import FIXTURES_PATH, KEY_SECRET, PIPE_OBJECT_STORAGE, SERVICE_DEV, TOKEN
 from tests.certificates import self_signed
 from tests.simulator.process import SimulatorProcess
-from tests.zygote import ModuleZygote
 
 LOAD_HOSTS = 50
 # Fifty hosts on one key's 10 requests / 10 s, with the default api_retries: the modules pace their
@@ -75,11 +74,7 @@ class Suite:
         collections = os.path.join(basedir, 'collections')
         subprocess.run([sys.executable, os.path.join(ROOT, 'scripts', 'layout.py'), '--src', ROOT,
                         os.path.join(collections, 'ansible_collections', 'engine', 'cloud')], check=True, capture_output=True)
-        # The playbooks' module processes fork from a zygote (tests/zygote.py): 178 of them, 0.3 CPU-s each by
-        # themselves. What this suite tests is the modules' behaviour against faults, which the zygote's children
-        # show as a process of their own does; bench/ measures a process of its own.
-        self.zygote = ModuleZygote(basedir, clean_environment())
-        self.ansible = Ansible(basedir, collections, self.zygote.environ())
+        self.ansible = Ansible(basedir, collections)
         self.counts = Counts()
         # Most jobs spend their time in retry waits and timeouts (the fault matrix needs 1 CPU-s a minute
         # of them), so they all run at once: the suite takes as long as its longest job.

@@ -1,4 +1,4 @@
-"""The release policy (CONTRIBUTING.md, "What ships, and releasing"): scripts/check_release.py, which
+"""The release policy (CONTRIBUTING.md, "Releasing"): scripts/check_release.py, which
 `make release` runs first, refuses to fold fragments into a released version or into too small a bump;
 the tree's galaxy.yml version is the one its pending fragments call for, and every module or plugin new
 since the last release says so in version_added."""

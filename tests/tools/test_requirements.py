@@ -29,7 +29,7 @@ def python_files(*tops):
 
 
 def simulator_modules():
-    """The simulator as the tests run it: its modules, not its own tests (make simtests runs those)."""
+    """The simulator as the tests run it: its modules, not its own tests."""
     return [path for path in python_files('tests/simulator')
             if not os.path.basename(path).startswith('test_') and os.path.basename(path) != 'conftest.py']
 
