@@ -40,7 +40,8 @@ MATRIX_TARGETS ?= action_groups inventory_services lookup_chart_series roles
 
 .PHONY: help venv build install simulator demo test units sanity lint integration ci units-2.16 units-2.21 \
 	integration-2.16 integration-2.21 demo-2.16 demo-2.21 sanity-2.21 e2e galaxy-importer docs docs-lint \
-	events demo-events load changelog release constraints bench bench-fleet bench-observability clean
+	events demo-events load mutants changelog release constraints bench bench-fleet bench-observability \
+	bench-organization clean
 
 help:  ## this list
 	@sed -n 's/^\([a-z][^:]*\):.*## \(.*\)/\1\t\2/p' $(MAKEFILE_LIST) | awk -F'\t' '{printf "  make %-24s %s\n", $$1, $$2}'
@@ -145,6 +146,9 @@ events: .venv-eda/.requirements.stamp  ## the shipped rulebooks in one ansible-r
 load: venv  ## 50 hosts at forks 10 and 50 under the live rate limit (tests/load)
 	python -m pytest tests/load -q -s -p no:cacheprovider
 
+mutants: venv  ## plant each defect of tests/mutants.py in a copy of HEAD and show make test's units catch it
+	python tests/mutants.py --command "make units"
+
 changelog: venv  ## lint the fragments of changelogs/fragments/
 	antsibull-changelog lint
 
@@ -171,6 +175,9 @@ bench-fleet: venv  ## fleet jobs at the live rate limit [FLEET_ARGS=...]
 
 bench-observability: venv  ## 30 dashboards and 200 alerts as code at the token's budget [OBSERVABILITY_ARGS=...]
 	python bench/observability.py $(OBSERVABILITY_ARGS)
+
+bench-organization: venv  ## a whole organization (20 services, 60 pipes, 30 dashboards, 200 alerts) exported and applied [ORG_ARGS=...]
+	python bench/organization.py $(ORG_ARGS)
 
 clean:  ## remove build/, dist/, .collections/ and tests/output/ (the venvs stay)
 	rm -rf build dist .collections tests/output
