@@ -87,7 +87,7 @@ options:
     type: raw
 notes:
   - Tasks that run at the same time (the forks of a play over many services) share their reads of one list (the
-    services, a service's pipes): one list request serves them all, each read sent after the task asked for it.
+    services, a service's pipes); one list request serves them all, each read sent after the task asked for it.
     E(ENGINE_CLOUD_SHARED_READS=off) turns that off. Nothing is kept from one task for a later one.
   - A task that waited more than 5 seconds in all for its turn under O(api_rate_limit) says so in a warning.
   - The modules and plugins need the Python packages C(requests) and C(urllib3) 2.6 or later on the host that runs them (the controller).

@@ -23,12 +23,11 @@ from ansible_collections.engine.cloud.plugins.module_utils import cloud, observa
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.compare import mask_secrets
 from ansible_collections.engine.cloud.plugins.module_utils.module import CLOUD_CONNECTION, COMMON_SPEC, OBSERVABILITY_CONNECTION, EngineModule
-from ansible_collections.engine.cloud.plugins.module_utils.planner import APIS, ENTRY_RULES, ENTRY_SPECS, TYPES, Planner, digest, summary
+from ansible_collections.engine.cloud.plugins.module_utils.planner import APIS, TYPES, Planner, checked_entries, digest, summary
 
 SPEC = dict(
     state=dict(type='str', default='merged', choices=['merged', 'overridden', 'deleted', 'gathered', 'rendered']),
-    config=dict(type='dict', options=dict((kind, dict(type='list', elements='dict', options=ENTRY_SPECS[kind], **ENTRY_RULES[kind]))
-                                          for kind in TYPES)),
+    config=dict(type='dict', options=dict((kind, dict(type='list', elements='dict')) for kind in TYPES)),  # see checked_entries
     resources=dict(type='list', elements='str', choices=list(TYPES)),
     include_ids=dict(type='bool', default=True),
     allow_empty=dict(type='bool', default=False),
@@ -46,7 +45,19 @@ class OrganizationModule(EngineModule):
         self.failure_amends, self._clients, self.lists, self.rendered, self.offline = [], {}, {}, [], False
         self.written = set()  # ids of what this task wrote: never served from the lists
         self.known = set()  # the lists read at the start: read again when a write dropped one
+        self.entries, self.entry_errors = None, []
         AnsibleModule.__init__(self, argument_spec=SPEC, supports_check_mode=True)  # pylint: disable=non-parent-init-called
+        self.check_entries()
+
+    def check_entries(self):
+        """The entries checked once, as soon as ansible-core has checked the task's own options: their secrets (a pipe's
+        credentials) are then masked in all that follows, the log ansible-core writes of the task's arguments included."""
+        if self.entries is None:
+            self.entries, self.entry_errors = checked_entries(self.params['config'], self.no_log_values)
+
+    def _log_invocation(self):
+        self.check_entries()
+        super(OrganizationModule, self)._log_invocation()
 
     def client(self, kind):
         """The client of kind's API: api_rate_limit, when given, sets both APIs' budget; else each API's own variable."""
@@ -102,6 +113,8 @@ class OrganizationModule(EngineModule):
 
 
 def run(module):
+    if module.entry_errors:
+        module.fail('%s. Nothing was read and nothing was sent' % '; '.join(module.entry_errors))
     planner = Planner(module)
     state = module.params['state']
     owner = module.params['owner_tag']

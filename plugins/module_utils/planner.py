@@ -145,7 +145,7 @@ class Planner:
 
     def __init__(self, module):
         self.module, self.params = module, module.params
-        self.config = dict((kind, list((self.params['config'] or {}).get(kind) or [])) for kind in TYPES)
+        self.config = module.entries
         state = self.params['state']
         self.resources = self.params['resources'] or (list(TYPES) if state in ('gathered', 'overridden')
                                                       else [kind for kind in TYPES if self.config[kind]])
@@ -276,8 +276,8 @@ class Planner:
         return items
 
     def entry_params(self, kind, entry, where, state, checked=True):
-        """The params of an entry's module run: the task's own options, the entry (checked by ansible-core with the task's
-        options, or here when the planner made it), and what the organization decides (purges, owner tag, references)."""
+        """The params of an entry's module run: the task's own options, the entry (checked, see checked_entries), and what
+        the organization decides (purges, owner tag, references)."""
         params = dict(dict((name, self.params[name]) for name in list(COMMON_SPEC) + list(CLOUD_CONNECTION) + list(OBSERVABILITY_CONNECTION)),
                       state=state, wait=True, wait_timeout=max(1, int(self.deadline - CLOCK.monotonic())))
         params.update(entry if checked else ArgumentSpecValidator(ENTRY_SPECS[kind]).validate(entry).validated_parameters)
@@ -427,6 +427,19 @@ class Planner:
                                             if done['type'] == 'service' and done['name'] == params['service_id'][len('planned-'):])
             self.applied.append(self.judge(item['kind'], params, item['where'], check=False))
         return self.applied
+
+
+def checked_entries(config, secrets):
+    """Each entry of config checked as its own module checks its options, its secrets added to secrets: (the entries
+    by type with their defaults, the messages, each naming its entry: config.pipes[3]: ...)."""
+    entries, messages = dict((kind, []) for kind in TYPES), []
+    for kind in TYPES:
+        for index, entry in enumerate((config or {}).get(kind) or []):
+            result = ArgumentSpecValidator(ENTRY_SPECS[kind], **ENTRY_RULES[kind]).validate(entry)
+            secrets.update(result._no_log_values)  # pylint: disable=protected-access
+            messages += ['config.%s[%d]: %s' % (kind, index, message) for message in result.error_messages]
+            entries[kind].append(result.validated_parameters)
+    return entries, messages
 
 
 def read_list(kind, path, request):

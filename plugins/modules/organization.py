@@ -46,7 +46,9 @@ options:
     default: merged
   config:
     description:
-      - What the organization holds. Each list takes the options of its module.
+      - What the organization holds. Each list takes the options of its module, and each entry is checked as that module
+        checks them before anything is read; a message names the entry (C(config.pipes[3]: ...)). An entry's secrets (a
+        pipe's source credentials) are masked in every result and log, as the module's own would be.
       - Identity - an entry with an id (C(service_id), C(pipe_id), C(dashboard_id), C(alert_id)) is that object; else it is
         found by name (a service in the organization, a pipe in its service, a dashboard, an alert); an alert with
         neither is found by its source (its tile, or its saved search) when that source carries exactly one alert. Two

@@ -12,10 +12,12 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import copy
+import json
 import re
 
 import pytest
 import yaml
+from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.engine.cloud.plugins.modules import organization
 from ansible_collections.engine.cloud.tests.simulator import fixture_ids as ids
@@ -185,6 +187,20 @@ def test_an_entry_is_checked_by_its_own_module_and_the_message_names_it(run, sim
                                                                     source=dict(postgres=dict(host='db', port=5432, database='d')))])),
         requests=[('GET', SERVICES), ('GET', '%s/%s/pipes' % (SERVICES, ids.SERVICE_PROD))],
         fails='config.pipes[0]: scaling is not possible with a postgres source')  # read, never written
+
+
+def test_an_entry_s_bad_options_are_named_by_entry_and_its_secrets_never_shown_nor_logged(run, sim, monkeypatch):
+    logged = []
+    monkeypatch.setattr(AnsibleModule, 'log', lambda self, msg, log_args=None: logged.append(msg))
+    secret = 'kafka-Pa55word-of-entry-two'
+    pipes = [dict(name='ok', service='prod-analytics', source=dict(kafka=dict(brokers='b:9092', topics='t'))),
+             dict(name='bad', service='prod-analytics', source=dict(kafka=dict(brokers='b:9092', topics='t', format='XML',
+                                                                               credentials=dict(username='u', password=secret))))]
+    result = run(organization, dict(state='merged', config=dict(pipes=pipes, alerts=[dict(name='a', tile='t')])), requests=[],
+                 fails='config.pipes[1]: value of format must be one of')
+    assert 'config.alerts[0]: parameters are required together: dashboard, tile' in result['msg']
+    assert 'config.pipes[0]' not in result['msg']
+    assert logged and secret not in json.dumps(result) + ''.join(logged)
 
 
 def test_a_pipe_of_a_service_the_plan_creates_is_planned_and_created_after_it(run, sim):
