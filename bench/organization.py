@@ -85,7 +85,7 @@ def loop_playbook(org_dir):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    parser = argparse.ArgumentParser(description=__doc__.split('\n\n', maxsplit=1)[0])
     parser.add_argument('--services', type=int, default=20)
     parser.add_argument('--pipes', type=int, default=3)
     parser.add_argument('--dashboards', type=int, default=30)
@@ -130,8 +130,8 @@ def main():
     print('|---|---:|---:|---:|---:|---:|---:|---:|---:|')
     for case, found, wall, cpu in rows:
         bound = floor(ping, found)
-        print('| %s | %d | %d | %d | %d | %.1f | %.1f | %.2f | %.1f |' % (case, found['cloud'], found['observability'], found['refused'],
-                                                                       found['writes'], wall, bound, wall / bound, cpu))
+        print('| %s | %d | %d | %d | %d | %.1f | %.1f | %.2f | %.1f |' % (
+            case, found['cloud'], found['observability'], found['refused'], found['writes'], wall, bound, wall / bound, cpu))
 
 
 if __name__ == '__main__':

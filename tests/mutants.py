@@ -61,7 +61,7 @@ def plant(clone, path, text, replacement):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    parser = argparse.ArgumentParser(description=__doc__.split('\n\n', maxsplit=1)[0])
     parser.add_argument('--command', default='make test', help='the test command, run in the clone (default: make test)')
     parser.add_argument('--only', action='append', help='a mutant name (repeatable)')
     parser.add_argument('--list', action='store_true', help='list the mutants')

@@ -38,6 +38,8 @@ SPEC = dict(
     plan_digest=dict(type='str'),
     wait_timeout=dict(type='int', default=1800),
     **dict(COMMON_SPEC, **dict(CLOUD_CONNECTION, **OBSERVABILITY_CONNECTION)))
+
+
 class OrganizationModule(EngineModule):
     """The organization module: its own options, a client per API in scope, the lists read once."""
 

@@ -95,7 +95,8 @@ class Entry:
             if self.org.offline:
                 raise ApiError('not found (rendered: nothing is read)', status=404, method=method, path=path)
             if path in TEAM_LISTS or path in self.org.known:  # read once more for the entries after this one
-                read = lambda how, target, query: super(Entry, self).request(how, target, params=query)  # noqa: E731
+                def read(how, target, query):
+                    return super(Entry, self).request(how, target, params=query)
                 self.org.lists[path] = (observability.list_all(read, path[len(observability.PREFIX):]) if path.endswith('/alerts')
                                         else read(method, path, None).get('data' if path.startswith(observability.PREFIX) else 'result') or [])
                 return self.org.cached(path, params)
@@ -290,7 +291,8 @@ class Planner:
             params['service_id'] = self.service_id(params.pop('service'), where)
             params['update_credentials'] = params.get('update_credentials') or 'on_create'
         elif kind == 'dashboards':
-            params['allow_alert_deletion'] = self.params['allow_alert_deletion'] if params.get('allow_alert_deletion') is None else params['allow_alert_deletion']
+            if params.get('allow_alert_deletion') is None:
+                params['allow_alert_deletion'] = self.params['allow_alert_deletion']
             owner = self.params['owner_tag']
             if owner and (params.get('tags') is not None or _find(self.dashboards, params, 'dashboard_id') is None):
                 tag = '%s:%s' % next(iter(owner.items()))

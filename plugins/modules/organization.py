@@ -47,8 +47,8 @@ options:
   config:
     description:
       - What the organization holds. Each list takes the options of its module, and each entry is checked as that module
-        checks them before anything is read; a message names the entry (C(config.pipes[3]: ...)). An entry's secrets (a
-        pipe's source credentials) are masked in every result and log, as the module's own would be.
+        checks them before anything is read; each message begins with the entry it is about, such as C(config.pipes[3]).
+        An entry's secrets (a pipe's source credentials) are masked in every result and log, as the module's own would be.
       - Identity - an entry with an id (C(service_id), C(pipe_id), C(dashboard_id), C(alert_id)) is that object; else it is
         found by name (a service in the organization, a pipe in its service, a dashboard, an alert); an alert with
         neither is found by its source (its tile, or its saved search) when that source carries exactly one alert. Two
@@ -263,9 +263,9 @@ summary:
     create: {description: Objects created., type: list, elements: dict}
     update: {description: Objects changed., type: list, elements: dict}
     delete: {description: Objects deleted., type: list, elements: dict}
-    adopted: {description: Objects found by name or source, unchanged., type: list, elements: dict}
-    skipped: {description: Objects the API would not delete in their state, with the reason., type: list, elements: dict}
-    unchanged: {description: Objects found by id, unchanged., type: list, elements: dict}
+    adopted: {description: 'Objects found by name or source, unchanged.', type: list, elements: dict}
+    skipped: {description: 'Objects the API would not delete in their state, with the reason.', type: list, elements: dict}
+    unchanged: {description: 'Objects found by id, unchanged.', type: list, elements: dict}
   sample: {create: [], update: [{type: alert, id: 65c000000000000000000001, name: CPU high}], delete: [], adopted: [],
            skipped: [], unchanged: [{type: dashboard, id: 65a1b2c3d4e5f60718293a4b, name: Service health}]}
 plan_digest:

@@ -40,9 +40,9 @@ class Like:
         return 'Like(%r)' % self.pattern.pattern
 
 
-def reads(sim, kinds=ALL):
+def reads(sim, kinds=None):
     """The requests of one plan: one list per type (a service's pipes for each service), every page of the alerts."""
-    found = []
+    kinds, found = ALL if kinds is None else kinds, []
     if {'services', 'pipes'} & set(kinds):
         found.append(('GET', SERVICES))
         if 'pipes' in kinds:
@@ -183,8 +183,8 @@ def test_deletions_come_last_and_in_reverse_and_a_failure_before_them_deletes_no
 
 
 def test_an_entry_is_checked_by_its_own_module_and_the_message_names_it(run, sim):
-    run(organization, dict(state='merged', config=dict(pipes=[dict(name='p', service='prod-analytics', scaling=dict(replicas=2),
-                                                                    source=dict(postgres=dict(host='db', port=5432, database='d')))])),
+    entry = dict(name='p', service='prod-analytics', scaling=dict(replicas=2), source=dict(postgres=dict(host='db', port=5432, database='d')))
+    run(organization, dict(state='merged', config=dict(pipes=[entry])),
         requests=[('GET', SERVICES), ('GET', '%s/%s/pipes' % (SERVICES, ids.SERVICE_PROD))],
         fails='config.pipes[0]: scaling is not possible with a postgres source')  # read, never written
 
@@ -218,8 +218,8 @@ def test_a_pipe_of_a_service_the_plan_creates_is_planned_and_created_after_it(ru
 
 
 def test_rendered_sends_nothing_and_shows_each_create(run, sim):
-    result = run(organization, dict(state='rendered', config=dict(dashboards=[dict(name='Ingestion v2', tiles=[])],
-                                                                   services=[dict(name='fresh', provider='aws', region='eu-west-1')])),
+    config = dict(dashboards=[dict(name='Ingestion v2', tiles=[])], services=[dict(name='fresh', provider='aws', region='eu-west-1')])
+    result = run(organization, dict(state='rendered', config=config),
                  requests=[])
     assert [(item['method'], item['entry']) for item in result['rendered']] == [('POST', 'config.services[0]'), ('POST', 'config.dashboards[0]')]
 

@@ -35,8 +35,8 @@ def stored(sim, **config):
     return tile
 
 
-SERIES_ROWS = dict(name='Rows', x=0, y=0, w=6, h=3, series=[dict(type='time', source_id=ids.SOURCE_METRICS, agg_fn='sum', field='rows',
-                                                                  where='', group_by=[])])
+SERIES_ROWS = dict(name='Rows', x=0, y=0, w=6, h=3, series=[
+    dict(type='time', source_id=ids.SOURCE_METRICS, agg_fn='sum', field='rows', where='', group_by=[])])
 
 
 @pytest.mark.parametrize('era', ['config'])  # a series-era read shows none of those keys: nothing can carry them there
@@ -130,8 +130,8 @@ def test_check_mode_predicts_a_refusal_of_a_source_or_webhook_the_team_does_not_
 
 
 def test_a_sort_order_change_is_sent_where_the_server_keeps_it_and_refused_where_none_can(run, sim):
-    table = dict(name='Top', x=0, y=0, w=6, h=3, series=[dict(type='table', source_id=ids.SOURCE_METRICS, agg_fn='avg', field='cpu',
-                                                               where='', group_by=['host'], sort_order='asc')])
+    table = dict(name='Top', x=0, y=0, w=6, h=3, series=[
+        dict(type='table', source_id=ids.SOURCE_METRICS, agg_fn='avg', field='cpu', where='', group_by=['host'], sort_order='asc')])
     run(dashboard, dict(dashboard_id=BOARD, tiles=[table], allow_alert_deletion=True), requests=[item(), ALERTS_PAGE, ('PUT', '/api/v2/dashboards/%s' % BOARD)])
     desc = dict(table, series=[dict(table['series'][0], sort_order='desc')])
     run(dashboard, dict(dashboard_id=BOARD, tiles=[desc]), requests=[item(), ALERTS_PAGE, ('PUT', '/api/v2/dashboards/%s' % BOARD)],
