@@ -25,10 +25,13 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import base64
+import calendar
 import contextlib
 import email.message
 import json
 import os
+import time
 from urllib.parse import urlencode, urlsplit
 
 import pytest
@@ -65,6 +68,7 @@ except ImportError:
             basic._ANSIBLE_ARGS = previous
 
 SIM_URL = 'http://simulator.test'
+OMIT = '<omitted>'  # the value of an argument that a case leaves out, the connection options included
 
 # Hypothesis fails an example that takes longer than 200 ms by default: a property test then fails on a loaded
 # machine (make test runs its stages side by side on 2 cores), not on a wrong result. No deadline, as for every
@@ -80,7 +84,21 @@ settings.register_profile('engine_cloud_matrix', parent=settings.get_profile('en
 settings.load_profile('engine_cloud_matrix' if os.environ.get('ENGINE_CLOUD_HYPOTHESIS') == 'matrix' else 'engine_cloud')
 # 2024-10-12T13:37:00.125Z: a fixed start, exact in binary, so epoch milliseconds are exact too.
 START = 1728740220.125
-SECRETS = (fixture_ids.KEY_SECRET, fixture_ids.TOKEN, fixture_ids.CONNECTION_STRING)
+ACCOUNT_KEY = fixture_ids.CONNECTION_STRING.split('AccountKey=')[1].split(';')[0]
+# What no output of any run may hold: the fixture's credentials, in every form a message could quote them.
+SECRETS = {
+    'api key secret': fixture_ids.KEY_SECRET,
+    'observability token': fixture_ids.TOKEN,
+    'connection string': fixture_ids.CONNECTION_STRING,
+    'connection string account key': ACCOUNT_KEY,
+    'account key, decoded': base64.b64decode(ACCOUNT_KEY).decode('utf-8'),
+    'Basic authorization': base64.b64encode(('%s:%s' % (fixture_ids.KEY_ID, fixture_ids.KEY_SECRET)).encode('utf-8')).decode('ascii'),
+}
+
+
+def leaks(text, *given):
+    """The names of the fixture's secrets, and the given secret values, that text holds."""
+    return [name for name, value in SECRETS.items() if value in text] + [value for value in given if value in text]
 
 
 class FakeClock:
@@ -226,7 +244,7 @@ CASE_KEYS = frozenset(('args', 'check', 'diff', 'config', 'edits', 'later', 'fau
 class ModuleRun:
     """Runs a module's main() in process with the simulator's connection options and checks a case:
 
-      args      the module's arguments (the connection options of both APIs are added)
+      args      the module's arguments (the connection options of both APIs are added; OMIT leaves one out)
       check, diff                       check mode, diff mode
       config, edits, later, faults      the simulator first: config keys; direct edits
                                         [(kind, id, changes)]; edits once the clock has moved on
@@ -269,13 +287,13 @@ class ModuleRun:
     def main(self, module, args, check, diff):
         full = dict(fixture_ids.cloud_connection(SIM_URL), **fixture_ids.observability_connection(SIM_URL))
         full.update(args)
+        full = dict((name, value) for name, value in full.items() if value != OMIT)
         full.update(_ansible_check_mode=check, _ansible_diff=diff)
         with patch_module_args(full), module_process():
             with pytest.raises(SystemExit):
                 module.main()
         out = self.capsys.readouterr().out
-        for secret in SECRETS:
-            assert secret not in out
+        assert not leaks(out)
         return json.loads(out)
 
     def check(self, result, case):
@@ -300,6 +318,11 @@ def logged(log, expected):
     shapes = [len(item) for item in expected] + [2] * (len(log) - len(expected))
     return [(entry['method'], entry['path'] + ('?' + urlencode(entry['query'], doseq=True) if entry['query'] else ''))
             + ((entry['body'],) if size == 3 else ()) for entry, size in zip(log, shapes)]
+
+
+def seconds(entry):
+    """When a request of the simulator's log came, in seconds since the epoch."""
+    return calendar.timegm(time.strptime(entry['time'][:19], '%Y-%m-%dT%H:%M:%S')) + float(entry['time'][19:-1] or 0)
 
 
 def lookup(result, dotted):
