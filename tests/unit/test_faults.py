@@ -97,21 +97,24 @@ def replayed(module):
 
 
 class FaultCase:
-    """A fault on a module's read or write, armed count times: within api_retries, beyond them, or once (not
-    retried, applied, a resync, or a write slower than api_timeout whose second attempt depends on timing)."""
+    """A fault on a module's read or write, armed count times: within api_retries (also with pacing off, for a 429 that
+    names its wait), beyond them, or once (not retried, applied, a resync, or a write slower than api_timeout whose second
+    attempt depends on timing)."""
 
     def __init__(self, module, fault, target, mode):
         self.module, self.fault, self.target, self.mode = module, fault, target, mode
         self.method, path = module.read if target == 'read' else module.write
         self.path = re.escape(path) + '$'
-        self.count = {'within': RETRIES, 'beyond': BEYOND + 1, 'once': 1}[mode]
+        self.count = {'within': RETRIES, 'unpaced': RETRIES, 'beyond': BEYOND + 1, 'once': 1}[mode]
         self.args = dict(module.args, api_retries=BEYOND if mode == 'beyond' else RETRIES, api_timeout=TIMEOUT)
+        if mode == 'unpaced':  # the client's own wait, not the pacer's hold after a 429
+            self.args['api_rate_limit'] = 'off'
         self.resync = module.args.get('state') == 'resynced'
         self.read_again = target == 'write' and fault.lost and not replayed(module)
         if self.read_again and self.resync:
             self.succeeds = fault.applied
         else:
-            self.succeeds = mode == 'within' or (mode == 'once' and fault.retryable)
+            self.succeeds = mode in ('within', 'unpaced') or (mode == 'once' and fault.retryable)
         if self.read_again and (fault.applied or self.resync):
             self.attempts = 1
         elif self.read_again and fault.spec['kind'] == 'delay':
@@ -127,6 +130,8 @@ class FaultCase:
 def modes(module, fault, target):
     if not fault.retryable or fault.applied or (target == 'write' and module.args.get('state') == 'resynced'):
         return ['once']
+    if target == 'read' and fault.wait:
+        return ['within', 'unpaced', 'beyond']
     if target == 'read' or fault.name == '503':
         return ['within', 'beyond']
     if fault.spec['kind'] == 'delay' and not replayed(module):

@@ -322,3 +322,34 @@ def test_lifecycle_bad_input_fails_before_any_request(run, args, text):
 
 def test_an_unknown_service_id_is_not_created(run):
     run(service, args=LIFECYCLE_BAD_INPUT[-1][0], requests=[('GET', service_path(NEW))], fails='does not exist, and a service is created from its name alone')
+
+
+# What the reference leaves open, as the simulator's switches: (config, the method whose answer is lost after it was applied).
+SWITCHES = {
+    'create answers starting, deleted reads terminated': (dict(create_state='starting', deleted_reads='terminated'), None),
+    'deleted reads softdeleted, a repeated delete refused 400': (dict(deleted_reads='softdeleted', delete_refusal=400), None),
+    'unique names, a lost create answer': (dict(unique_service_names=True), 'POST'),
+    'deleted reads gone, a lost delete answer': (dict(deleted_reads='gone'), 'DELETE'),
+}
+
+
+@pytest.mark.parametrize('switch', sorted(SWITCHES))
+def test_create_and_delete_by_name_under_each_switch_of_the_simulator(run, sim, switch):
+    """One POST (after a lost answer, a password asked for again), a rerun that only reads; then a stop and one DELETE
+    (a lost answer confirmed by a read), reads that end as switched, and a rerun that only reads."""
+    config, lost = SWITCHES[switch]
+    create, delete = dict(name='switch-svc', provider='aws', region='us-east-1', wait=False), dict(name='switch-svc', state='absent')
+    faults = [dict(method=lost, kind='status', status=504, apply=True)] if lost else []
+    ending = config.get('deleted_reads', 'gone')
+    run(service, create, config=dict(config, transition_reads=1), faults=faults if lost == 'POST' else [],
+        requests=[LIST, ('POST', SERVICES)] + ([LIST, ('PATCH', service_path(NEW, '/password'))] if lost == 'POST' else []),
+        result={'changed': True} if lost else {'changed': True, 'service.state': config.get('create_state', 'provisioning')},
+        verify=lambda result, sim: len(services_named(sim, 'switch-svc')) == 1 and result['initial_password'],
+        then=dict(args=create, requests=[LIST], result={'changed': False}))
+    sim.faults(*faults if lost == 'DELETE' else [])
+    sim.clear_requests()
+    assert run.main(service, delete, False, False)['changed'] is True
+    methods = [entry['method'] for entry in sim.requests()]
+    assert [method for method in methods if method != 'GET'] == ['PATCH', 'DELETE'] and methods[methods.index('DELETE') + 1] == 'GET'
+    assert [item['state'] for item in services_named(sim, 'switch-svc')] == ([] if ending == 'gone' else [ending])
+    run(service, delete, requests=[LIST], result={'changed': False})
