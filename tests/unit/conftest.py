@@ -3,22 +3,23 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""The unit tests' one harness: modules and the HTTP client run against the simulator's real
-handlers, in process, on one fake clock.
+"""The unit tests' one harness: modules and plugins run in process against the simulator's real handlers
+(tests/simulator: its Store and dispatch(), no socket), on one fake clock.
 
 Fixtures:
-  clock  a FakeClock that the collection's CLOCK reads (time, monotonic, sleep);
-  sim    an InProcessSimulator on that clock, answering every request the client sends to sim.url;
+  clock  a FakeClock that the collection's clock reads (time, monotonic, sleep);
+  sim    an InProcessSimulator on that clock, answering every request the client sends to SIM_URL;
   run    runs a module's main() for a case written as data (see ModuleRun) and checks it;
   case   each entry of the test file's CASES ({id: case}) in turn;
   controller  the controller's process, for the tests of the inventory and lookup plugins;
   shown_warnings  the warnings Ansible's display shows (the plugins warn through it);
-  pacing_directory  (every test) a private, empty pacing directory (module_utils/pacer.py), so that no
-         test reads or writes the user's own (~/.cache/engine.cloud/pacing) or another test's.
+  pacing_directory  (every test) a private, empty ENGINE_CLOUD_PACING_DIR, so that no test reads or writes the
+         user's own pacing state or another test's.
 
-What sim does to the test process, each in one place below: patch_clock (CLOCK), patch_transport
-(client.Connection.send, the one patched place of the HTTP layer) and
-keep_host_state_private (whatever a module run keeps per user goes into the test's own directory).
+The collection's internals that the harness patches, all in the section "Internals" below and nowhere else in
+the tests outside tests/unit/plugins/module_utils: module_utils.clock.CLOCK (time, monotonic, sleep), the
+transport's send (module_utils.client.Connection.send) and its exception (client.ConnectionFailed), and the
+kept reads' view of the process around it (shared_reads.play_tasks, play_reads.controller_process).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -30,7 +31,6 @@ import calendar
 import contextlib
 import email.message
 import json
-import os
 import time
 from urllib.parse import urlencode, urlsplit
 
@@ -42,7 +42,6 @@ from ansible.utils.display import Display
 
 from ansible_collections.engine.cloud.plugins.module_utils import client, play_reads, shared_reads
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
-from ansible_collections.engine.cloud.plugins.module_utils.pacer import DIRECTORY_ENV
 from ansible_collections.engine.cloud.tests.simulator import fixture_ids, server
 from ansible_collections.engine.cloud.tests.simulator.process import AdminCalls
 from ansible_collections.engine.cloud.tests.simulator.state import Store
@@ -70,18 +69,10 @@ except ImportError:
 SIM_URL = 'http://simulator.test'
 OMIT = '<omitted>'  # the value of an argument that a case leaves out, the connection options included
 
-# Hypothesis fails an example that takes longer than 200 ms by default: a property test then fails on a loaded
-# machine (make test runs its stages side by side on 2 cores), not on a wrong result. No deadline, as for every
-# timing: performance is measured by the benchmark, not by tests.
-settings.register_profile('engine_cloud', deadline=None)
-# The matrix lines run the same property tests with fewer examples: there they prove that the code
-# behaves on that ansible-core and Python; the wide search for a counterexample is the pinned line's
-# (make units, 100 examples a test). units-2.21 asks for it by ENGINE_CLOUD_HYPOTHESIS=matrix (about 19
-# CPU-s less). units-2.16 (ansible-test units, which passes no variable of ours) keeps 100: there the
-# short profile, tried, saved nothing measurable (59 CPU-s either way, two runs each). A test's own
-# @settings(max_examples=...) still wins over a profile.
-settings.register_profile('engine_cloud_matrix', parent=settings.get_profile('engine_cloud'), max_examples=10)
-settings.load_profile('engine_cloud_matrix' if os.environ.get('ENGINE_CLOUD_HYPOTHESIS') == 'matrix' else 'engine_cloud')
+# Property tests: a few examples each on every run (a test's own @settings wins), and no deadline: on a loaded
+# machine a slow example is not a wrong one (performance is the benchmark's to measure).
+settings.register_profile('engine_cloud', deadline=None, max_examples=20)
+settings.load_profile('engine_cloud')
 # 2024-10-12T13:37:00.125Z: a fixed start, exact in binary, so epoch milliseconds are exact too.
 START = 1728740220.125
 ACCOUNT_KEY = fixture_ids.CONNECTION_STRING.split('AccountKey=')[1].split(';')[0]
@@ -99,6 +90,50 @@ SECRETS = {
 def leaks(text, *given):
     """The names of the fixture's secrets, and the given secret values, that text holds."""
     return [name for name, value in SECRETS.items() if value in text] + [value for value in given if value in text]
+
+
+# Internals: the collection's own names that the harness patches (see the module docstring) ---------------------
+
+
+def patch_clock(monkeypatch, clock):
+    for name in ('time', 'monotonic', 'sleep'):
+        monkeypatch.setattr(CLOCK, name, getattr(clock, name))
+
+
+def patch_transport(monkeypatch, simulator):
+    def send(connection, method, target, headers, body=None):
+        return simulator.answer(connection, method, target, headers, body)
+    monkeypatch.setattr(client.Connection, 'send', send)
+
+
+def connection_failure(text, reached, **kind):
+    """What the transport raises for a request that got no answer; reached: it may have reached the server (kind:
+    timeout, unresolved)."""
+    return client.ConnectionFailed(text, reached=reached, **kind)
+
+
+@pytest.fixture(autouse=True)
+def play_runs_one_task(monkeypatch):
+    """A module run in process runs alone in its play, whatever processes surround pytest (shared_reads.play_tasks)."""
+    monkeypatch.setattr(shared_reads, 'play_tasks', lambda: 1)
+
+
+@pytest.fixture(autouse=True)
+def outside_a_playbook_run(monkeypatch):
+    """A module run in process belongs to no playbook run, whatever processes surround pytest: it keeps no reads for
+    later tasks (play_reads.controller_process). A test of the kept reads names a run (play_run)."""
+    monkeypatch.setattr(play_reads, 'controller_process', lambda: None)
+
+
+@pytest.fixture
+def play_run(monkeypatch):
+    """play_run(name): the module runs from now on are tasks of the playbook run of that name (a controller process)."""
+    def start(name='1234:5678'):
+        monkeypatch.setattr(play_reads, 'controller_process', lambda: name)
+    return start
+
+
+# The harness ------------------------------------------------------------------------------------------------
 
 
 class FakeClock:
@@ -173,9 +208,9 @@ class InProcessSimulator(AdminCalls):
         # the headers as the HTTP server reads them (case-insensitive)
         response = server.dispatch(self.store, server.Request(method, target, _message(headers), body or b''), pause)
         if response is None:
-            raise client.ConnectionFailed('Connection aborted: [Errno 104] Connection reset by peer', reached=True)
+            raise connection_failure('Connection aborted: [Errno 104] Connection reset by peer', reached=True)
         if lost:
-            raise client.ConnectionFailed('timed out', reached=True, timeout=True)
+            raise connection_failure('timed out', reached=True, timeout=True)
         return response.status, _message(dict(response.headers, **{'Content-Type': response.content_type})), response.body
 
     def _apply_scheduled(self):
@@ -196,19 +231,8 @@ def _message(headers):
 def _refuse_other_hosts(connection):
     simulator = urlsplit(SIM_URL)
     if (connection.https, connection.host, connection.port) != (simulator.scheme == 'https', simulator.hostname, simulator.port or 80):
-        raise client.ConnectionFailed("Failed to resolve '%s' ([Errno -2] Name or service not known; only %s answers here)"
-                                      % (connection.host, SIM_URL), reached=False, unresolved=True)
-
-
-def patch_clock(monkeypatch, clock):
-    for name in ('time', 'monotonic', 'sleep'):
-        monkeypatch.setattr(CLOCK, name, getattr(clock, name))
-
-
-def patch_transport(monkeypatch, simulator):
-    def send(connection, method, target, headers, body=None):
-        return simulator.answer(connection, method, target, headers, body)
-    monkeypatch.setattr(client.Connection, 'send', send)
+        raise connection_failure("Failed to resolve '%s' ([Errno -2] Name or service not known; only %s answers here)"
+                                 % (connection.host, SIM_URL), reached=False, unresolved=True)
 
 
 def keep_host_state_private(monkeypatch, directory):
@@ -398,14 +422,8 @@ def shown_warnings(capsys, monkeypatch):
 @pytest.fixture(autouse=True)
 def pacing_directory(tmp_path, monkeypatch):
     directory = tmp_path / 'pacing'
-    monkeypatch.setenv(DIRECTORY_ENV, str(directory))
+    monkeypatch.setenv('ENGINE_CLOUD_PACING_DIR', str(directory))
     return directory
-
-
-@pytest.fixture(autouse=True)
-def play_runs_one_task(monkeypatch):
-    """A module run in process runs alone in its play, whatever processes surround pytest (shared_reads.play_tasks)."""
-    monkeypatch.setattr(shared_reads, 'play_tasks', lambda: 1)
 
 
 def pytest_configure(config):
@@ -416,18 +434,3 @@ def pytest_configure(config):
     forked = config.pluginmanager.get_plugin('ansible_forked')
     if forked is not None:
         config.pluginmanager.unregister(forked)
-
-
-@pytest.fixture(autouse=True)
-def outside_a_playbook_run(monkeypatch):
-    """A module run in process belongs to no playbook run, whatever processes surround pytest: it keeps no reads for
-    later tasks (play_reads.controller_process). A test of the kept reads names a run (play_run)."""
-    monkeypatch.setattr(play_reads, 'controller_process', lambda: None)
-
-
-@pytest.fixture
-def play_run(monkeypatch):
-    """play_run(name): the module runs from now on are tasks of the playbook run of that name (a controller process)."""
-    def start(name='1234:5678'):
-        monkeypatch.setattr(play_reads, 'controller_process', lambda: name)
-    return start

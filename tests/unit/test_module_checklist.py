@@ -59,4 +59,3 @@ def test_nothing_names_a_module_that_does_not_exist():
     assert names_in('tests/unit/plugins/modules', r'^test_(\w+)\.py$') == MODULES
     assert sorted(groups['cloud'] + groups['observability']) == MODULES
     assert sorted(re.findall(r'^\| `engine\.cloud\.(\w+)` \|', read('README.md'), re.M)) == MODULES
-

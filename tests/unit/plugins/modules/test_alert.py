@@ -15,7 +15,6 @@ import json
 
 import pytest
 
-from ansible_collections.engine.cloud.plugins.module_utils.alert_rules import definition
 from ansible_collections.engine.cloud.plugins.modules import alert, alert_info
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import (
     ALERT_BETWEEN, ALERT_LEGACY, ALERT_PROMQL, ALERT_SAVED_SEARCH, ALERT_STAGING_A, ALERT_STAGING_B, ALERT_TABLE, ALERTS, DASHBOARD_GALLERY, DASHBOARD_HEALTH,
@@ -230,7 +229,7 @@ def test_bad_input_sends_nothing(run, options, message, check):
 
 
 def test_an_alert_already_on_a_table_tile_is_updated_with_a_warning_and_none_is_moved_there(run):
-    exported = definition(run(alert_info, dict(alert_id=ALERT_TABLE), requests=[('GET', one(ALERT_TABLE))])['alerts'][0])
+    exported = run(alert_info, dict(alert_id=ALERT_TABLE), requests=[('GET', one(ALERT_TABLE))])['alerts'][0]['definition']
     warned = 'cannot carry alerts (only line, number, stacked_bar can): the API accepts an alert on it, and the next update of the dashboard deletes it'
     run(alert, exported, requests=[('GET', one(ALERT_TABLE)), DASHBOARDS], result={'changed': False},
         verify=lambda result, sim: warned in json.dumps(result['warnings']))

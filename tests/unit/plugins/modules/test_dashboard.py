@@ -11,7 +11,6 @@ __metaclass__ = type
 
 import pytest
 
-from ansible_collections.engine.cloud.plugins.module_utils import dashboard_rules
 from ansible_collections.engine.cloud.plugins.modules import dashboard, dashboard_info
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import (
     ALERT_PROMQL, ALERT_STAGING_A, ALERT_TABLE, ALERTS, DASHBOARD_GALLERY, DASHBOARD_HEALTH, DASHBOARD_INGESTION, DASHBOARD_STAGING_A,
@@ -52,9 +51,9 @@ def alert_ids(sim):
     return [alert['id'] for alert in sim.state()['alerts']]
 
 
-def health_tiles(sim):
-    """Service health's definition tiles, as dashboard_info would export them."""
-    return dashboard_rules.definition(stored(sim, DASHBOARD_HEALTH))['tiles']
+def exported(run, dashboard_id):
+    """The definition of a dashboard, as dashboard_info exports it."""
+    return run.main(dashboard_info, dict(dashboard_id=dashboard_id), False, False)['dashboard']['definition']
 
 
 def without(tiles, name):
@@ -205,7 +204,7 @@ def test_every_definition_dashboard_info_exports_fed_back_changes_nothing(run, s
 
 
 def test_removing_a_tile_with_an_alert_fails_naming_it_then_is_allowed(run, sim):
-    tiles = without(health_tiles(sim), 'CPU usage')
+    tiles = without(exported(run, DASHBOARD_HEALTH)['tiles'], 'CPU usage')
     run(dashboard, dict(dashboard_id=DASHBOARD_HEALTH, tiles=tiles), requests=[('GET', item(DASHBOARD_HEALTH)), ALERTS_PAGE],
         fails='this change would delete 1 alert: "High CPU" (%s) on tile "CPU usage": its tile is left out' % HIGH_CPU)
     run(dashboard, dict(dashboard_id=DASHBOARD_HEALTH, tiles=tiles, allow_alert_deletion=True), check=True, diff=True,
@@ -218,7 +217,7 @@ def test_removing_a_tile_with_an_alert_fails_naming_it_then_is_allowed(run, sim)
 
 
 def test_a_tile_turned_into_a_kind_that_cannot_carry_alerts_fails_naming_them(run, sim):
-    tiles = without(health_tiles(sim), 'Memory usage') + [dict(name='Memory usage', x=6, y=0, w=6, h=3, config=dict(
+    tiles = without(exported(run, DASHBOARD_HEALTH)['tiles'], 'Memory usage') + [dict(name='Memory usage', x=6, y=0, w=6, h=3, config=dict(
         displayType='table', sourceId=SOURCE_METRICS, select=[dict(aggFn='count')]))]
     run(dashboard, dict(dashboard_id=DASHBOARD_HEALTH, tiles=tiles), requests=[('GET', item(DASHBOARD_HEALTH)), ALERTS_PAGE],
         fails='"Memory pressure" (%s) on tile "Memory usage": its tile becomes a table tile, which cannot carry alerts' % ALERTS[1])
@@ -226,7 +225,7 @@ def test_a_tile_turned_into_a_kind_that_cannot_carry_alerts_fails_naming_them(ru
 
 def test_an_edit_that_keeps_every_tile_keeps_every_alert(run, sim):
     before = alert_ids(sim)
-    tiles = [dict(tile, h=4) for tile in health_tiles(sim)]
+    tiles = [dict(tile, h=4) for tile in exported(run, DASHBOARD_HEALTH)['tiles']]
     run(dashboard, dict(dashboard_id=DASHBOARD_HEALTH, tiles=tiles),
         requests=[('GET', item(DASHBOARD_HEALTH)), ALERTS_PAGE, ('PUT', item(DASHBOARD_HEALTH))], result={'changed': True, 'deleted_alerts': []},
         verify=lambda result, sim: (alert_ids(sim) == before
@@ -340,7 +339,7 @@ def test_a_task_with_only_the_name_of_a_dashboard_whose_tiles_share_a_name_sends
 def test_tiles_that_share_a_name_are_matched_in_order_and_one_left_out_is_removed(run, sim):
     sim.edit('dashboards', DASHBOARD_STAGING_A, dict(tiles=[
         staging_tile('Twin', '6f00000000000000000000a1', x=12), staging_tile('Twin', STAGING_TILE)]))
-    tiles = dashboard_rules.definition(stored(sim, DASHBOARD_STAGING_A))['tiles']
+    tiles = exported(run, DASHBOARD_STAGING_A)['tiles']
     run(dashboard, dict(dashboard_id=DASHBOARD_STAGING_A, tiles=[tiles[0], dict(tiles[1], h=4)]), diff=True,
         requests=[('GET', item(DASHBOARD_STAGING_A)), ALERTS_PAGE, ('PUT', item(DASHBOARD_STAGING_A))],
         result={'changed': True, 'diff.after.tiles': {'Twin #2': dict(h=4)}},
@@ -366,7 +365,7 @@ def test_a_number_series_with_group_by_is_quiet_on_the_second_run(run, era):
 
 def test_a_section_or_tab_the_dashboard_does_not_have_fails_before_any_write(run, sim):
     sim.edit('dashboards', DASHBOARD_STAGING_A, dict(containers=SECTIONS))
-    tile = dict(dashboard_rules.definition(stored(sim, DASHBOARD_STAGING_A))['tiles'][0], container_id='nope')
+    tile = dict(exported(run, DASHBOARD_STAGING_A)['tiles'][0], container_id='nope')
     run(dashboard, dict(dashboard_id=DASHBOARD_STAGING_A, tiles=[tile]), requests=[('GET', item(DASHBOARD_STAGING_A))],
         fails='tiles[0].container_id: the dashboard has no section "nope" (its sections: "ops", "misc")')
     run(dashboard, dict(dashboard_id=DASHBOARD_STAGING_A, tiles=[dict(tile, container_id='misc', tab_id='io')]),

