@@ -266,3 +266,11 @@ def test_a_lost_delete_answer_is_confirmed_by_a_read(run, sim, kind, fault, dele
     assert result['changed'] is True and not result.get('failed'), result.get('msg')
     assert all(item['id'] != spec['path'].rsplit('/', 1)[1] or item.get('state') in ('terminated', 'softdeleted')
                for item in sim.state()[spec['key']])
+
+
+@pytest.mark.parametrize('action', ['create', 'delete'])
+@pytest.mark.parametrize('kind', sorted(KINDS))
+def test_check_mode_of_a_create_or_a_delete_sends_nothing(run, sim, kind, action):
+    result = run.main(module_of(kind), KINDS[kind][action], check=True, diff=True)
+    assert result['changed'] is True and (result['diff']['before'] == {}) is (action == 'create'), result
+    assert [entry for entry in sim.requests() if entry['method'] != 'GET'] == []

@@ -129,7 +129,9 @@ def test_a_failed_scaling_step_after_the_create_reports_the_pipe_and_changed(run
         faults=[{'method': 'PATCH', 'path': '/scaling$', 'kind': 'status', 'status': 500}],
         requests=[LIST, ('POST', PIPES), ('GET', NEW), ('PATCH', NEW + '/scaling')],
         fails='The pipe "new-kafka" (id %s) was created by this task before this failure; the next run finds it by name' % NEW_ID,
-        result={'changed': True, 'pipe.id': NEW_ID, 'pipe.state': 'Running', 'status': 500})
+        result={'changed': True, 'pipe.id': NEW_ID, 'pipe.state': 'Running', 'status': 500},
+        then=dict(args=args('kafka', scaling=dict(replicas=2)), requests=[LIST, ('PATCH', NEW + '/scaling', {'replicas': 2})],
+                  result={'changed': True, 'pipe.scaling.replicas': 2}, verify=lambda result, sim: named(sim, 'new-kafka') == 1))
 
 
 @pytest.mark.parametrize('by', [dict(name='clicks-stream'), dict(pipe_id=PIPE_STREAM)], ids=['by name', 'by id'])

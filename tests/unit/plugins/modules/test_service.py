@@ -213,7 +213,10 @@ LIFECYCLE_CASES = {
               'service has the password the API generated (returned as initial_password); run the task again with update_password: '
               'always to set the one given' % NEW,
         result={'changed': True, 'service.id': NEW, 'status': 500},
-        verify=lambda result, sim: password_body(result['initial_password']) == hashes_of(sim, NEW) and 'carries on' not in result['msg']),
+        verify=lambda result, sim: password_body(result['initial_password']) == hashes_of(sim, NEW) and 'carries on' not in result['msg'],
+        then=dict(args=dict(STAGING, password=PASSWORD, update_password='always'),
+                  requests=[LIST, ('PATCH', service_path(NEW, '/password'), password_body(PASSWORD))], result={'changed': True},
+                  verify=lambda result, sim: hashes_of(sim, NEW) == password_body(PASSWORD) and len(services_named(sim, 'staging-eu')) == 1)),
     'a failed password step after a lost create answer: no password known, said plainly': dict(
         args=dict(name='staging-eu', provider='aws', region='eu-central-1', wait=False),
         faults=[{'method': 'POST', 'kind': 'status', 'status': 504, 'apply': True},
