@@ -268,6 +268,34 @@ def test_a_lost_delete_answer_is_confirmed_by_a_read(run, sim, kind, fault, dele
                for item in sim.state()[spec['key']])
 
 
+
+@pytest.mark.parametrize('answer, seconds, wait_timeout', [('late', 4, 30), ('dropped', 4, 30), ('late', 60, 2)],
+                         ids=['answered late', 'answer dropped', 'beyond wait_timeout'])
+@pytest.mark.parametrize('kind', ['service', 'pipe'])
+def test_a_create_slower_than_api_timeout_is_sent_once(run, sim, kind, answer, seconds, wait_timeout):
+    """The server makes it after the client gave up: adopted once reads by name show it, or, when none shows within
+    wait_timeout, the task fails saying the create was not sent again and what the next run does."""
+    spec = KINDS[kind]
+    sim.config(slow_create=seconds, slow_create_answer=answer)
+    result = run.main(module_of(kind), dict(spec['create'], wait=False, wait_timeout=wait_timeout, api_retries=8, api_timeout=TIMEOUT),
+                      check=False, diff=False)
+    assert [entry['method'] for entry in sim.requests()].count('POST') == 1
+    assert len(named(sim, kind, spec['create']['name'])) == int(seconds < wait_timeout)
+    if seconds < wait_timeout:
+        assert result['changed'] is True and not result.get('failed'), result.get('msg')
+    else:
+        assert all(words in result['msg'] for words in ('no response within api_timeout', 'the create was not sent again',
+                                                         'the next run reads by name first')), result
+
+
+def test_a_lost_stop_before_a_delete_is_not_sent_again_once_it_took_effect(run, sim):
+    sim.faults(dict(FAULTS['504 applied'].spec, method='PATCH', path='/state$'))
+    result = run.main(module_of('service'), dict(service_id=SERVICE_PROD, state='absent', api_timeout=TIMEOUT), check=False, diff=False)
+    assert result['changed'] is True and not result.get('failed'), result.get('msg')
+    assert [(entry['method'], entry['path']) for entry in sim.requests() if entry['method'] != 'GET'] == [
+        ('PATCH', service_path(SERVICE_PROD, '/state')), ('DELETE', service_path(SERVICE_PROD))]
+
+
 @pytest.mark.parametrize('action', ['create', 'delete'])
 @pytest.mark.parametrize('kind', sorted(KINDS))
 def test_check_mode_of_a_create_or_a_delete_sends_nothing(run, sim, kind, action):

@@ -217,6 +217,12 @@ LIFECYCLE_CASES = {
         then=dict(args=dict(STAGING, password=PASSWORD, update_password='always'),
                   requests=[LIST, ('PATCH', service_path(NEW, '/password'), password_body(PASSWORD))], result={'changed': True},
                   verify=lambda result, sim: hashes_of(sim, NEW) == password_body(PASSWORD) and len(services_named(sim, 'staging-eu')) == 1)),
+    'a password given is set on the service that a lost create answer made': dict(
+        args=dict(name='staging-eu', provider='aws', region='eu-central-1', wait=False, password=PASSWORD),
+        faults=[{'method': 'POST', 'kind': 'status', 'status': 504, 'apply': True}],
+        requests=[LIST, ('POST', SERVICES), LIST, ('PATCH', service_path(NEW, '/password'), password_body(PASSWORD))],
+        result={'changed': True, 'service.id': NEW}, absent=['initial_password'],
+        verify=lambda result, sim: hashes_of(sim, NEW) == password_body(PASSWORD) and len(services_named(sim, 'staging-eu')) == 1),
     'a failed password step after a lost create answer: no password known, said plainly': dict(
         args=dict(name='staging-eu', provider='aws', region='eu-central-1', wait=False),
         faults=[{'method': 'POST', 'kind': 'status', 'status': 504, 'apply': True},
