@@ -268,7 +268,6 @@ def test_a_lost_delete_answer_is_confirmed_by_a_read(run, sim, kind, fault, dele
                for item in sim.state()[spec['key']])
 
 
-
 @pytest.mark.parametrize('answer, seconds, wait_timeout', [('late', 4, 30), ('dropped', 4, 30), ('late', 60, 2)],
                          ids=['answered late', 'answer dropped', 'beyond wait_timeout'])
 @pytest.mark.parametrize('kind', ['service', 'pipe'])
@@ -284,8 +283,8 @@ def test_a_create_slower_than_api_timeout_is_sent_once(run, sim, kind, answer, s
     if seconds < wait_timeout:
         assert result['changed'] is True and not result.get('failed'), result.get('msg')
     else:
-        assert all(words in result['msg'] for words in ('no response within api_timeout', 'the create was not sent again',
-                                                         'the next run reads by name first')), result
+        expected = ('no response within api_timeout', 'the create was not sent again', 'the next run reads by name first')
+        assert all(words in result['msg'] for words in expected), result
 
 
 def test_a_lost_stop_before_a_delete_is_not_sent_again_once_it_took_effect(run, sim):
