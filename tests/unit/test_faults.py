@@ -11,8 +11,9 @@ within and beyond api_retries, asserted from the simulator's request log and sta
 - a write whose answer is lost (a timeout, a reset, 502, 503 or 504 to a PATCH or to a PUT the module does not
   replay) is followed by a read; only what still differs is sent again, nothing when it was applied, never a
   second resync; the resource ends in the state of one write (or of none, where the task failed);
-- a create whose answer is lost is never sent again (every kind): the collection is read by name and the one
-  found adopted, or the task fails saying so; a lost delete is confirmed by a read."""
+- a create whose answer is lost, or that the server finishes after api_timeout, is never sent again (every kind with a
+  lifecycle): the collection is read by name and the one found adopted, or the task fails saying so; a lost delete is
+  confirmed by a read; check mode of a create or a delete sends nothing."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -128,6 +129,9 @@ class FaultCase:
 
 
 def modes(module, fault, target):
+    """Reads: within and beyond api_retries. Writes: within (503 beyond too); once where nothing is retried, where the
+    write is applied (the read after it must prevent a second one), on a resync, and where a write the client does not
+    replay is slower than api_timeout."""
     if not fault.retryable or fault.applied or (target == 'write' and module.args.get('state') == 'resynced'):
         return ['once']
     if target == 'read' and fault.wait:
