@@ -63,3 +63,13 @@ attributes:
       - engine.cloud.observability
       - engine.cloud.all
 '''
+
+    ALL_GROUP = r'''
+options: {}
+attributes:
+  action_group:
+    description: Use C(group/engine.cloud.all) in C(module_defaults) to set defaults for this module (it uses both APIs).
+    support: full
+    membership:
+      - engine.cloud.all
+'''

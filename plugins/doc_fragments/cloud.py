@@ -86,9 +86,9 @@ options:
         R(troubleshooting guide,ansible_collections.engine.cloud.docsite.troubleshooting), "Rate limits".
     type: raw
 notes:
-  - In a playbook run, with pacing on, the list of services (or of a service's pipes) that one task read serves the
-    later tasks' reads before acting, for up to 60 seconds and until any task of the run writes with the same key; a task
-    that finds something to change reads its object again before it writes. E(ENGINE_CLOUD_READ_REUSE=off) turns that off.
+  - Tasks that run at the same time (the forks of a play over many services) share their reads of one list (the
+    services, a service's pipes): one list request serves them all, each read sent after the task asked for it.
+    E(ENGINE_CLOUD_SHARED_READS=off) turns that off. Nothing is kept from one task for a later one.
   - A task that waited more than 5 seconds in all for its turn under O(api_rate_limit) says so in a warning.
   - The modules and plugins need the Python package C(requests) on the host that runs them (the controller).
   - Proxies are taken from the E(HTTPS_PROXY), E(HTTP_PROXY), E(ALL_PROXY) and E(NO_PROXY) environment variables, as

@@ -76,11 +76,8 @@ options:
         R(troubleshooting guide,ansible_collections.engine.cloud.docsite.troubleshooting), "Rate limits".
     type: raw
 notes:
-  - In a playbook run, with pacing on, the dashboards or alerts listing that one task read serves the later tasks' reads
-    before acting, for up to 60 seconds and until any task of the run writes with the same token, so a no-op apply of
-    many dashboards and alerts sends a few list reads; a change made outside the run shows to its no-op decisions up to
-    60 seconds late. A task that finds something to change reads its object again before it writes.
-    E(ENGINE_CLOUD_READ_REUSE=off) turns that off.
+  - Every task reads what it acts on itself; nothing is kept from one task for a later one. To apply many dashboards and
+    alerts at the token's budget, M(engine.cloud.organization) reads one list per type for all of them.
   - A task that waited more than 5 seconds in all for its turn under O(api_rate_limit) says so in a warning.
   - The modules and plugins need the Python package C(requests) on the host that runs them (the controller).
   - Proxies are taken from the E(HTTPS_PROXY), E(HTTP_PROXY), E(ALL_PROXY) and E(NO_PROXY) environment variables, as

@@ -12,8 +12,6 @@ __metaclass__ = type
 
 import time
 
-# the module_utils imported after it are compiled once in a module process (compile_once.py)
-from ansible_collections.engine.cloud.plugins.module_utils import compile_once  # noqa: F401  pylint: disable=unused-import
 
 
 class Clock:

@@ -3,8 +3,8 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""The cloud management API (/v1): credentials, paths, the envelope, and how a state module brings a
-service or pipe to the requested state (state tables, commands, lost answers, waits)."""
+"""The cloud management API (/v1): credentials, paths, the state tables of services and pipes, and how a state
+module brings a service or pipe to the requested state (commands, lost answers, waits, an idle service woken)."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -13,18 +13,101 @@ __metaclass__ = type
 import itertools
 import re
 
-# first: the module_utils imported after it are compiled once in a module process (compile_once.py)
-from ansible_collections.engine.cloud.plugins.module_utils import compile_once  # noqa: F401  pylint: disable=unused-import
-from ansible_collections.engine.cloud.plugins.module_utils import client as http
-from ansible_collections.engine.cloud.plugins.module_utils import shared_reads
-from ansible_collections.engine.cloud.plugins.module_utils import validate
-from ansible_collections.engine.cloud.plugins.module_utils.base import (
-    CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, Api, EngineModule, Wait, WaitError, missing_connection_errors, option_source)
+from ansible_collections.engine.cloud.plugins.module_utils import reads
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.compare import secret_values
-from ansible_collections.engine.cloud.plugins.module_utils.pacer import UNPACED, ApiLimit
-from ansible_collections.engine.cloud.plugins.module_utils.service_states import SERVICE_TABLE, ServiceStates
-from ansible_collections.engine.cloud.plugins.module_utils.states import FAIL, WAIT
+from ansible_collections.engine.cloud.plugins.module_utils.errors import ApiError
+from ansible_collections.engine.cloud.plugins.module_utils.module import (
+    CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, Api, EngineModule, option_source)
+from ansible_collections.engine.cloud.plugins.module_utils.pacing import ApiLimit
+from ansible_collections.engine.cloud.plugins.module_utils.resource import Wait, WaitError
+
+# What a state table says to do besides sending a command (None: nothing, the resource is there or on its way).
+WAIT = 'wait'  # a transition away from the goal: wait until it ends, then decide again
+FAIL = 'fail'  # no command brings the resource to the goal from here: fail before any write
+
+
+class StateTable:
+    """For one kind of resource: what to do in each state for each goal, and how a wait ends. actions: goal -> state ->
+    None, a command, WAIT or FAIL (a state not listed: FAIL); settled/failures: goal -> the states that end/fail a wait;
+    targets: goal -> the state check mode shows; transitions: transition state -> where it ends; once: commands never
+    sent twice in one task, even after a lost answer (a second resync would start a second resync)."""
+
+    def __init__(self, noun, actions, settled, failures, targets, transitions, once=()):
+        self.noun, self.actions, self.settled, self.failures = noun, actions, settled, failures
+        self.targets, self.transitions, self.once = targets, transitions, frozenset(once)
+
+    def action(self, goal, resource, predict=False):
+        """What to do in the resource's state; with predict (check mode), a transition is taken as over."""
+        state = resource.get('state')
+        action = self.actions[goal].get(state, FAIL)
+        if action == WAIT and predict:
+            return self.actions[goal].get(self.transitions[state], FAIL)
+        return action
+
+    def in_transition(self, state):
+        return state in self.transitions
+
+    def goal_text(self, goal, resource):
+        return ' or '.join(sorted(self.settled[goal]))
+
+    def done(self, goal, before, wait=True):
+        settled = self.settled[goal]
+        return lambda resource: resource.get('state') in settled
+
+    def failed(self, goal):
+        failures = self.failures[goal]
+        return lambda resource: resource.get('state') in failures
+
+    def refusal(self, goal, resource, name):
+        return '%s %s is in state %s, which is not one of the states the API documents for a %s; nothing was sent' % (
+            self.noun, name, resource.get('state'), self.noun)
+
+    def target(self, goal, resource):
+        return self.targets[goal]
+
+
+# The reference's service states. A command sent during a transition may be refused (409); a
+# terminating, terminated, softdeleting or softdeleted service takes no command.
+TRANSITIONS = {'starting': 'running', 'stopping': 'stopped', 'awaking': 'running', 'provisioning': 'running'}
+TERMINAL = ('terminating', 'terminated', 'softdeleting', 'softdeleted')
+_TERMINAL_FAIL = dict((state, FAIL) for state in TERMINAL)
+# goal -> state -> what service_state does (None: no command; WAIT: wait the transition out, then
+# decide again; FAIL: fail before any write). The module documentation shows the same table.
+SERVICE_ACTIONS = {
+    'started': dict(running=None, idle=None, partially_running=None, starting=None, awaking=None, provisioning=None,
+                    stopped='start', stopping=WAIT, degraded=FAIL, failed=FAIL, **_TERMINAL_FAIL),
+    'awake': dict(running=None, idle='awake', partially_running=None, starting=None, awaking=None, provisioning=None,
+                  stopped='start', stopping=WAIT, degraded=FAIL, failed=FAIL, **_TERMINAL_FAIL),
+    'stopped': dict(running='stop', idle='stop', partially_running='stop', starting=WAIT, awaking=WAIT, provisioning=WAIT,
+                    stopped=None, stopping=None, degraded='stop', failed=FAIL, **_TERMINAL_FAIL),
+}
+SERVICE_STATES = tuple(SERVICE_ACTIONS['started'])
+
+
+class ServiceStates(StateTable):
+    """service_state's table, with messages that say what is possible instead."""
+
+    def refusal(self, goal, resource, name):
+        state = resource.get('state')
+        if state in TERMINAL:
+            return 'service %s is %s: a terminating, terminated, softdeleting or softdeleted service takes no command' % (name, state)
+        if state == 'failed':
+            return 'service %s is failed: no start or stop is sent to a failed service' % name
+        if state == 'degraded':
+            return ('service %s is degraded: state=%s sends no command to a degraded service (start applies to a stopped one); '
+                    'it can be stopped with state=stopped' % (name, goal))
+        return super(ServiceStates, self).refusal(goal, resource, name)
+
+
+SERVICE_TABLE = ServiceStates(
+    'service', SERVICE_ACTIONS,
+    settled={'started': frozenset(('running', 'idle')), 'awake': frozenset(('running',)), 'stopped': frozenset(('stopped',))},
+    failures={'started': frozenset(('failed', 'degraded') + TERMINAL), 'awake': frozenset(('failed', 'degraded') + TERMINAL),
+              'stopped': frozenset(('failed',) + TERMINAL)},
+    targets={'started': 'running', 'awake': 'running', 'stopped': 'stopped'},
+    transitions=TRANSITIONS)
+
 
 AUTH_HINT = 'The management API refused the API key: check api_key_id and api_key_secret (ENGINE_CLOUD_KEY_ID, ENGINE_CLOUD_KEY_SECRET)'
 # A command the API refuses in the resource's current state (409, or 400 "... is already running")
@@ -64,27 +147,18 @@ def services_path(organization_id):
     return '/v1/organizations/%s/services' % organization_id
 
 
-def connection_errors(params, uuid_options=('organization_id',)):
-    """Messages for missing connection options; when none is missing, for a bad api_url and for the
-    options in uuid_options that are no UUIDs."""
-    return missing_connection_errors(CLOUD_CONNECTION, params) or (
-        [validate.url('api_url', params['api_url'])] + [validate.uuid(name, params[name]) for name in uuid_options])
-
-
 # Every write of this API changes something: a create (POST) or a delete whose answer was lost is
 # never sent again before a read has shown whether it was applied (module_utils/lifecycle.py).
 NOT_REPLAYABLE = frozenset(('PATCH', 'POST', 'DELETE'))
 
 
 def client_options(params):
-    """The management API's part of the HTTP client: base address, Basic auth, what a 401 means,
-    what to check when no connection can be made, and which writes are never replayed."""
     return dict(base_url=params['api_url'], auth=(params['api_key_id'], params['api_key_secret']), auth_hint=AUTH_HINT,
-                url_hint='Check %s' % option_source(CLOUD_CONNECTION, 'api_url'), not_replayable=NOT_REPLAYABLE)
+                url_hint='Check %s' % option_source(CLOUD_CONNECTION, 'api_url'), not_replayable=NOT_REPLAYABLE, envelope='result')
 
 
 # The management API, for its modules (CloudModule) and plugins (plugin_utils.api.open_client).
-API = Api(CLOUD_CONNECTION, RATE_LIMIT, client_options, connection_errors, uuid_options=('organization_id',), also=OBSERVABILITY_CONNECTION)
+API = Api(CLOUD_CONNECTION, 'api_url', RATE_LIMIT, client_options, uuid_options=('organization_id',), also=OBSERVABILITY_CONNECTION)
 
 
 class CloudModule(EngineModule):
@@ -101,7 +175,7 @@ class CloudModule(EngineModule):
         spec.update(argument_spec)
         super(CloudModule, self).__init__(spec, **kwargs)
         params = self.params
-        self.shared = shared_reads.for_client(self.client, self.client.pacer is not UNPACED, (
+        self.shared = reads.for_module(self.client.pacer.requests is not None, (
             params['api_url'], params['api_key_id'], params['api_key_secret'], params['organization_id']), self.warn)
 
     def path(self, *parts):
@@ -119,7 +193,7 @@ class CloudModule(EngineModule):
         def single():
             return self.request_or_fail('GET', '%s/%s' % (collection, item_id)).get('result')
         found = self.shared_item(collection, item_id, single, max_age)
-        return single() if found is shared_reads.ABSENT else found  # its own GET says what is missing
+        return single() if found is reads.ABSENT else found  # its own GET says what is missing
 
     def read_state(self, parts, max_age=0):
         """The service (parts ()) or one of its pipes (('pipes', pipe_id)) through read_item; other parts by read."""
@@ -144,7 +218,7 @@ class CloudModule(EngineModule):
         read reports the error as without sharing)."""
         try:
             answer = self.client.request('GET', collection, on_send=on_send)
-        except http.ApiError:
+        except ApiError:
             return None
         self.no_log_values.update(secret_values(answer))
         return answer.get('result')
@@ -163,7 +237,7 @@ class CloudModule(EngineModule):
         refused for another state (stopped) is never started: the task fails and says so."""
         try:
             return super(CloudModule, self).request(method, path, params=params, body=body, once=once)
-        except http.ApiError as error:
+        except ApiError as error:
             state = idle_refusal(error, path)
             if state is None:
                 raise
@@ -216,7 +290,7 @@ class CloudModule(EngineModule):
         return foreseen
 
     def write(self, method, body, *parts):
-        """A write under the service's path; an API error raises http.ApiError for the caller to judge (see EngineModule.apply)."""
+        """A write under the service's path; an API error raises ApiError for the caller to judge (see EngineModule.apply)."""
         return self.request(method, self.path(*parts), body=body).get('result')
 
     def reach(self, table, goal, key, *parts):
@@ -265,7 +339,7 @@ class CloudModule(EngineModule):
             try:
                 resource = command.send(self, action, resource, parts)
                 break
-            except http.ApiError as error:
+            except ApiError as error:
                 if not (error.answer_lost or command.may_retry_refusal(error, wait)):
                     self.fail_api(error)
             CLOCK.sleep(self.client.backoff(rounds))
@@ -297,14 +371,14 @@ class CloudModule(EngineModule):
         if self.check_mode or not (wanted or lost_once):
             return resource, changed, diff
         before = command.before or first
-        listed, answered = self.listed_in(parts), CLOCK.time()
+        listed, answered = self.listed_in(parts), CLOCK.monotonic()
         try:
             resource = wait.until(reads[0], table.done(goal, before, wanted), table.failed(goal), table.goal_text(goal, first),
                                   current=None if command.answered else resource,
                                   before=before.get('state') if changed else None, command=command.name,
                                   peek=reads[1], expect=listed and (lambda: self.shared.settle_hint(listed[0], command.name)))
             if listed and command.answered:
-                self.shared.settled(listed[0], command.name, CLOCK.time() - answered)
+                self.shared.settled(listed[0], command.name, CLOCK.monotonic() - answered)
         except WaitError as error:
             if lost_once:
                 self.fail_api(command.lost, '%s; the %s command was not sent again' % (error, command.name), **{key: error.resource})
@@ -325,7 +399,7 @@ class Command:
         self.before, self.answered = resource, False
         try:
             answer = module.write('PATCH', dict(command=action), *(parts + ('state',)))
-        except http.ApiError as error:
+        except ApiError as error:
             if error.answer_lost:
                 self.name, self.lost = action, error
             raise

@@ -35,7 +35,7 @@ SET_LISTS = frozenset((
     'ipAccessList', 'ip_access_list', 'privateEndpointIds', 'private_endpoint_ids', 'tags', 'endpoints', 'columns',
     'fieldMappings', 'field_mappings', 'roles', 'columnIds', 'column_ids', 'reversePrivateEndpointIds',
     'reverse_private_endpoint_ids', 'tableMappings', 'table_mappings', 'excludedColumns', 'excluded_columns', 'channels',
-    'tiles',
+    'tiles', 'services', 'pipes', 'dashboards', 'alerts', 'resources',
 ))
 
 

@@ -3,10 +3,8 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""Observability dashboards: the one normal form of a tile (whatever form a server reads it back in),
-the comparison of tiles by name and its diff, the display types that can carry alerts, the alerts a
-change would delete, the local checks of the dashboard module's options, and a dashboard's definition
-(the module's options that describe it)."""
+"""Observability dashboards: the update a task asks for (its body and diff, over tiles.py's normal form), the alerts it
+would delete, the local checks of the dashboard module's options, and a dashboard's definition."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -15,12 +13,10 @@ __metaclass__ = type
 import json
 import re
 
-from ansible_collections.engine.cloud.plugins.module_utils import validate
+from ansible_collections.engine.cloud.plugins.module_utils import tiles, validate
 from ansible_collections.engine.cloud.plugins.module_utils.compare import mask_secrets
+from ansible_collections.engine.cloud.plugins.module_utils.tiles import LEVELS, PLACES, RAW_SQL, SINGLE_ITEM_SERIES, display_type
 
-SERIES_TYPES = ('time', 'table', 'number', 'search', 'markdown')
-# The display type a series tile is stored with, by the type of its items (a time tile: line or stacked_bar).
-SERIES_DISPLAY = dict(time='line', table='table', number='number', search='search', markdown='markdown')
 AGG_FNS = ('avg', 'count', 'count_distinct', 'last_value', 'max', 'min', 'quantile', 'sum', 'any', 'none', 'increase')
 WHERE_LANGUAGES = ('sql', 'lucene', 'promql')
 DISPLAY_TYPES = ('line', 'stacked_bar', 'table', 'number', 'pie', 'bar', 'heatmap', 'search', 'markdown', 'event_patterns')
@@ -36,7 +32,6 @@ MAX_SELECT, MAX_GROUP_BY = 20, 10
 
 # The config schema by display type (reference, "more of the config form"): the server drops any other key, so a
 # task's key outside it fails before any request; every key in it is sent, stored, read back and compared.
-RAW_SQL = ('configType', 'connectionId', 'sqlTemplate')
 RAW_SQL_DISPLAY = ('line', 'stacked_bar', 'table', 'number', 'pie', 'bar')
 _CHART = ('displayType', 'sourceId', 'select', 'groupBy', 'numberFormat')
 CONFIG_KEYS = dict(
@@ -46,315 +41,14 @@ CONFIG_KEYS = dict(
     table=_CHART + RAW_SQL + ('asRatio', 'formulas', 'showOperandSeries', 'having', 'orderBy', 'groupByColumnsOnLeft', 'onClick'),
     number=_CHART + RAW_SQL + ('formulas', 'color', 'colorRules', 'backgroundChart'),
     pie=_CHART + RAW_SQL + ('orderBy', 'limit'), bar=_CHART + RAW_SQL + ('orderBy', 'limit'),
-    heatmap=_CHART, event_patterns=_CHART,
+    heatmap=_CHART + ('where', 'whereLanguage'), event_patterns=_CHART + ('where', 'whereLanguage'),
     search=('displayType', 'sourceId', 'select', 'where', 'whereLanguage'), markdown=('displayType', 'markdown'))
 SELECT_KEYS = ('aggFn', 'valueExpression', 'alias', 'level', 'where', 'whereLanguage', 'numberFormat', 'metricType', 'metricName',
                'periodAggFn')
 HEATMAP_SELECT_KEYS = SELECT_KEYS + ('countExpression', 'heatmapScaleType')
-# The only levels a config takes (with quantile), and the only levels any read shows.
-LEVELS = (0.5, 0.9, 0.95, 0.99)
-# A series of these types is stored from its first item only.
-SINGLE_ITEM_SERIES = ('number', 'search', 'markdown')
 MAX_PLACE = 256  # containerId, tabId
 PROMQL = ('PromQL tiles cannot be managed: the server leaves them out of every read, so every run would send the tile again '
           'with a new id (and delete the alerts on the old one)')
-
-# What a tile read in series form can show of the config form (series_config's keys and select keys).
-SERIES_CONFIG_KEYS = frozenset(('displayType', 'sourceId', 'select', 'asRatio', 'groupBy', 'numberFormat', 'markdown', 'where',
-                                'whereLanguage'))
-SERIES_SELECT_KEYS = frozenset(('aggFn', 'alias', 'level', 'metricName', 'metricType', 'valueExpression', 'where', 'whereLanguage'))
-# What the newest servers add to a config tile where it is unset (reference, "eras"): fillNulls on line and
-# stacked_bar tiles (raw SQL ones too), asRatio on the builder's line, stacked_bar and table tiles.
-FILL_NULLS = ('line', 'stacked_bar')
-AS_RATIO = ('line', 'stacked_bar', 'table')
-SELECT_DEFAULTS = dict(where='', whereLanguage='lucene', valueExpression='')
-
-
-# --- the two spellings of series items ----------------------------------------------------------
-
-def camel(key):
-    """source_id -> sourceId."""
-    head, dummy, rest = key.partition('_')
-    return head + ''.join(part[:1].upper() + part[1:] for part in rest.split('_')) if rest else head
-
-
-def snake(key):
-    """sourceId -> source_id."""
-    return re.sub(r'(?<=[a-z0-9])([A-Z])', lambda match: '_' + match.group(1).lower(), key)
-
-
-def _set(mapping):
-    """mapping without its unset (None) entries."""
-    return dict((key, value) for key, value in mapping.items() if value is not None)
-
-
-def api_series_item(item):
-    """A series item of the module's options (snake_case) in the API's camelCase."""
-    return dict((camel(key), value) for key, value in _set(item).items())
-
-
-def option_series_item(item):
-    """A series item as the API reads it, in the module's snake_case."""
-    return dict((snake(key), value) for key, value in _set(item).items())
-
-
-PLACES = (('container_id', 'containerId'), ('tab_id', 'tabId'))
-
-
-def api_tile(tile):
-    """A tile of the module's tiles option in the API's body form (without an id); an empty container_id or tab_id
-    (a tile taken out of its section) is left out."""
-    body = dict((key, tile[key]) for key in ('name', 'x', 'y', 'w', 'h'))
-    body.update((api, tile[option]) for option, api in PLACES if tile.get(option))
-    if tile.get('series') is not None:
-        body['series'] = [api_series_item(item) for item in tile['series']]
-        if tile.get('as_ratio') is not None:
-            body['asRatio'] = tile['as_ratio']
-    else:
-        body['config'] = tile['config']
-    return body
-
-
-def option_tile(tile):
-    """A tile as the API reads it (any era), as a tile of the module's tiles option: a number, search or markdown
-    series with its first item only (all the server keeps), the tile's section and tab when it has them."""
-    option = dict((key, tile.get(key)) for key in ('name', 'x', 'y', 'w', 'h'))
-    option.update((name, tile[api]) for name, api in PLACES if tile.get(api))
-    if tile.get('series') is not None:
-        items = tile['series'][:1] if tile['series'] and tile['series'][0].get('type') in SINGLE_ITEM_SERIES else tile['series']
-        option['series'] = [option_series_item(item) for item in items]
-        if tile.get('asRatio'):
-            option['as_ratio'] = True
-    else:
-        option['config'] = _set(tile.get('config') or {})
-    return option
-
-
-# --- the normal form --------------------------------------------------------------------------
-
-def _plain(value):
-    """value with unset (None) dict entries left out and whole floats as ints; list order kept."""
-    if isinstance(value, bool) or value is None:
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, dict):
-        return dict((key, _plain(item)) for key, item in value.items() if item is not None)
-    if isinstance(value, (list, tuple)):
-        return [_plain(item) for item in value]
-    return value
-
-
-def series_config(tile):
-    """The config form in which the API stores a series tile (reference, "how a series tile is stored" and "what reads
-    keep of a series"): the display type of the items' type (a time item's stacked_bar when the first says so, else
-    line), one select item per series item; a number series its first item only and no groupBy; a search series its
-    fields joined with ', ' and its where at config level; a markdown item's content."""
-    items = [_set(item) for item in tile['series']]
-    first = items[0] if items else {}
-    kind = first.get('type')
-    if kind == 'markdown':
-        return dict(displayType='markdown', markdown=first.get('content'))
-    if kind == 'search':
-        return dict(displayType='search', sourceId=first.get('sourceId'), select=', '.join(first.get('fields') or []),
-                    where=first.get('where') or '', whereLanguage=first.get('whereLanguage') or 'lucene')
-    if kind == 'number':
-        items = items[:1]
-    display = 'stacked_bar' if kind == 'time' and first.get('displayType') == 'stacked_bar' else SERIES_DISPLAY.get(kind, 'line')
-    config = dict(displayType=display, sourceId=first.get('sourceId'), select=[_select_of(item) for item in items])
-    if display in AS_RATIO:
-        config['asRatio'] = bool(tile.get('asRatio')) and len(items) == 2
-    if first.get('groupBy') and kind != 'number':
-        config['groupBy'] = ','.join(first['groupBy'])
-    formats = [item['numberFormat'] for item in items if item.get('numberFormat') is not None]
-    if formats:
-        config['numberFormat'] = formats[0]
-    return config
-
-
-def _select_of(item):
-    select = dict((key, item[key]) for key in ('aggFn', 'alias', 'level', 'metricName') if item.get(key) not in (None, ''))
-    if item.get('metricDataType') is not None:
-        select['metricType'] = item['metricDataType']
-    select.update(valueExpression=item.get('field') or '', where=item.get('where') or '',
-                  whereLanguage=item.get('whereLanguage') or 'lucene')
-    return select
-
-
-def normal_config(config):
-    """A config as the newest servers read it back: the defaults they add where it leaves them unset, a number tile
-    without fillNulls and asRatio, select items without an empty alias or metricName and with a level only where a
-    read shows one (quantile at 0.5, 0.9, 0.95, 0.99)."""
-    normal = _set(config)
-    kind = normal.get('displayType')
-    if kind in FILL_NULLS:
-        normal.setdefault('fillNulls', True)
-    if kind in AS_RATIO and 'configType' not in normal:
-        normal['asRatio'] = bool(normal.get('asRatio'))
-    if kind == 'number':
-        normal.pop('fillNulls', None)
-        normal.pop('asRatio', None)
-    if kind == 'search':
-        normal.setdefault('where', '')
-        normal.setdefault('whereLanguage', 'lucene')
-        if isinstance(normal.get('select'), str):  # the fields, however they are spaced: a series read splits them
-            normal['select'] = ', '.join(field.strip() for field in normal['select'].split(',') if field.strip())
-    if isinstance(normal.get('select'), list):
-        normal['select'] = [_normal_select(item) if isinstance(item, dict) else item for item in normal['select']]
-    return normal
-
-
-def _normal_select(item):
-    normal = dict(SELECT_DEFAULTS, **_set(item))
-    for key in ('alias', 'metricName'):
-        if normal.get(key) == '':
-            del normal[key]
-    if 'level' in normal and not (normal.get('aggFn') == 'quantile' and normal['level'] in LEVELS):
-        del normal['level']
-    return normal
-
-
-def normal_tile(tile):
-    """The one form in which tiles compare: name, position, size, section and tab, and the tile's config as the newest
-    servers read it, defaults added; without the id. tile is in the API's form: as the module sends it (series or
-    config), or as a server of any era reads it back (as sent, series form, config form)."""
-    config = series_config(tile) if tile.get('series') is not None else tile.get('config') or {}
-    normal = dict((key, tile.get(key)) for key in ('name', 'x', 'y', 'w', 'h', 'containerId', 'tabId'))
-    normal['config'] = normal_config(config)
-    return _plain(normal)
-
-
-def display_type(tile):
-    """The display type of a tile in the API's form (any era): what decides whether it can carry alerts."""
-    return normal_tile(tile)['config'].get('displayType')
-
-
-def keyed(tiles):
-    """[(key, tile)]: each tile's identity on the dashboard, (name, n) for the n-th tile of that name in list order
-    (names may be empty, and two tiles may share one)."""
-    seen = {}
-    pairs = []
-    for tile in tiles:
-        name = tile.get('name')
-        pairs.append(((name, seen.get(name, 0)), tile))
-        seen[name] = seen.get(name, 0) + 1
-    return pairs
-
-
-def label(key):
-    """How the diff names a tile: its name; the second tile of one name 'name #2', and so on."""
-    name, index = key
-    return name if not index else '%s #%d' % (name, index + 1)
-
-
-# --- comparison and diff --------------------------------------------------------------------------
-
-def _normal_pairs(current, desired):
-    """(current normal tiles by key, desired normal tiles by key), each desired tile in what the read form of the
-    current tile of its key can show (see seen_as)."""
-    read = dict(keyed(current))
-    desired_normal = dict((key, seen_as(normal_tile(tile), read.get(key))) for key, tile in keyed(desired))
-    return dict((key, normal_tile(tile)) for key, tile in keyed(current)), desired_normal
-
-
-def seen_as(normal, current):
-    """A normal tile as a read in the form of current (a tile as read) can show it. The series form cannot hold what
-    only the config form has (fillNulls, having, orderBy, a select item's numberFormat, a number tile's groupBy...):
-    a server that reads tiles in series form shows none of it, so none of it is compared (it is sent with any update)."""
-    if current is None or current.get('series') is None:
-        return normal
-    config = dict((key, value) for key, value in normal['config'].items() if key in SERIES_CONFIG_KEYS)
-    if config.get('displayType') == 'number':
-        config.pop('groupBy', None)
-    if isinstance(config.get('select'), list):
-        config['select'] = [dict((key, value) for key, value in item.items() if key in SERIES_SELECT_KEYS) if isinstance(item, dict) else item
-                            for item in config['select']]
-    return dict(normal, config=normal_config(config))
-
-
-def tiles_differ(current, desired):
-    """Whether the tiles read (API form, any era) differ from the desired ones (API form) in the normal form;
-    the order of the list counts only among tiles of one name (a tile's place is x and y)."""
-    current_normal, desired_normal = _normal_pairs(current, desired)
-    return current_normal != desired_normal
-
-
-def tiles_diff(current, desired):
-    """(before, after): the tiles by name (see label), with only what differs; a tile added shows only after, a tile
-    removed only before; both empty when nothing differs. A tile the task gives in series form shows in series form
-    (snake_case, as the task writes it) on both sides, when its current form can be written so."""
-    current_normal, desired_normal = _normal_pairs(current, desired)
-    series_keys = set(key for key, tile in keyed(desired) if tile.get('series') is not None)
-    before, after = {}, {}
-    for key in list(desired_normal) + [key for key in current_normal if key not in desired_normal]:
-        was, will = (view(tile, key in series_keys) for tile in (current_normal.get(key), desired_normal.get(key)))
-        if was is None or will is None:
-            shown = (after if was is None else before)
-            shown[label(key)] = dict((name, value) for name, value in (was or will).items() if name != 'name')
-            continue
-        old, new = differing(was, will)
-        if old or new:
-            before[label(key)], after[label(key)] = old, new
-    return before, after
-
-
-def view(normal, as_series):
-    """A normal tile as the diff shows it: in series form when as_series and its config has one, else as it is."""
-    if normal is None or not as_series:
-        return normal
-    series = series_of(normal['config'])
-    if series is None:
-        return normal
-    shown = dict((key, value) for key, value in normal.items() if key != 'config')
-    shown['series'] = series
-    if normal['config'].get('asRatio'):
-        shown['as_ratio'] = True
-    return shown
-
-
-def series_of(config):
-    """The series items (snake_case) of a normal config of a kind the series form holds, else None."""
-    kind = config.get('displayType')
-    if kind == 'markdown':
-        return [dict(type='markdown', content=config.get('markdown'))]
-    if kind == 'search':
-        return [dict(type='search', source_id=config.get('sourceId'), where=config.get('where'), where_language=config.get('whereLanguage'),
-                     fields=[field.strip() for field in (config.get('select') or '').split(',') if field.strip()])]
-    item_type = dict(line='time', stacked_bar='time', table='table', number='number').get(kind)
-    if item_type is None or not isinstance(config.get('select'), list) or set(RAW_SQL) & set(config):
-        return None
-    items = []
-    for index, select in enumerate(config['select']):
-        item = dict(type=item_type, source_id=config.get('sourceId'), agg_fn=select.get('aggFn'), field=select.get('valueExpression'),
-                    where=select.get('where'), where_language=select.get('whereLanguage'), alias=select.get('alias'),
-                    level=select.get('level'), metric_data_type=select.get('metricType'), metric_name=select.get('metricName'))
-        if item_type != 'number':
-            item['group_by'] = [field for field in (config.get('groupBy') or '').split(',') if field]
-        if item_type == 'time' and index == 0 and kind == 'stacked_bar':
-            item['display_type'] = kind
-        if index == 0 and config.get('numberFormat') is not None:
-            item['number_format'] = config['numberFormat']
-        items.append(_set(item))
-    return items
-
-
-def differing(old, new):
-    """(old's part, new's part) of two dicts that differ: nested dicts down to the keys that differ."""
-    old_part, new_part = {}, {}
-    for key in list(old) + [key for key in new if key not in old]:
-        was, will = old.get(key), new.get(key)
-        if isinstance(was, dict) and isinstance(will, dict):
-            was, will = differing(was, will)
-            if not was and not will:
-                continue
-        elif was == will:
-            continue
-        if key in old:
-            old_part[key] = was
-        if key in new:
-            new_part[key] = will
-    return old_part, new_part
-
 
 def kept_tags(tags):
     """tags as the server keeps them: duplicates removed, the first kept."""
@@ -381,23 +75,38 @@ def masked(result):
 
 # --- the update and the alerts it deletes -----------------------------------------------------------
 
+class PlanError(ValueError):
+    """What the task asks that no write can keep; nothing was sent."""
+
+
 def desired_tiles(params, current):
-    """The tiles the task wants, in the API's form; left out, the tiles as read (each with its own id). Each tile of the
-    task is matched with the current tile of its key (keyed: by name, then in list order among tiles of one name),
-    whose id it carries, so that it and its alerts survive the PUT (a new or renamed tile has none), and whose section
-    and tab it keeps unless it gives container_id (a tab only with its container)."""
-    tiles = current.get('tiles') or []
-    if params.get('tiles') is None:
-        return list(tiles)
-    read = dict(keyed(tiles))
-    wanted = []
-    for key, option in keyed(params['tiles']):
+    """The tiles a PUT sends, in the API's form: the task's (or, left out, the tiles as read), each carrying the id of
+    the stored tile of its key (by name, then in list order among tiles of one name) so that it and its alerts survive,
+    its section and tab unless the task moves it, and every key the server keeps that the task's form cannot say; each
+    in a form the server takes (tiles.fitted). PlanError names what cannot be sent without a loss."""
+    stored = current.get('tiles') or []
+    read = dict(tiles.keyed(stored))
+    wanted, errors = [], []
+    given = [(key, None) for key, dummy in tiles.keyed(stored)] if params.get('tiles') is None else tiles.keyed(params['tiles'])
+    for index, (key, option) in enumerate(given):
         was = read.get(key) or {}
-        tile = dict((name, value) for name, value in api_tile(option).items() if name not in ('containerId', 'tabId'))
-        tile.update(placement(option, was))
-        if was.get('id') is not None:
-            tile['id'] = was['id']
+        if option is None:
+            tile = dict(was)
+        else:
+            tile = dict((name, value) for name, value in tiles.api_tile(option).items() if name not in ('containerId', 'tabId'))
+            tile.update(placement(option, was))
+            if was.get('id') is not None:
+                tile['id'] = was['id']
+            if any(item.get('sort_order') for item in option.get('series') or []) and was and not any(
+                    item.get('sortOrder') for item in was.get('series') or []):
+                errors.append('tiles[%d].series: sort_order cannot be kept by this server (its read of the tile shows no sort '
+                              'order: only the oldest servers keep one); leave it out, or give the tile in config form (orderBy)' % index)
+        tile, error = tiles.fitted(tile, was or None, 'tiles[%d]' % index if option is not None else 'tile %s' % json.dumps(key[0]))
         wanted.append(tile)
+        errors.append(error)
+    errors = [error for error in errors if error]
+    if errors:
+        raise PlanError('; '.join(errors) + '. Nothing was sent')
     return wanted
 
 
@@ -412,29 +121,29 @@ def placement(option, current):
 
 
 def plan(params, current):
-    """(the PUT body, the diff) that bring the dashboard current to the task's options; ({}, None) when nothing
-    differs. The diff shows the name and tags that differ and the tiles by name, with only what differs. Tiles left
-    out of the task are neither compared nor changed: a PUT (for the name or tags) sends them as read."""
-    tiles, wanted = current.get('tiles') or [], desired_tiles(params, current)
+    """(the PUT body, the diff) that bring the dashboard current to the task's options; ({}, None) when nothing differs.
+    Tiles left out of the task are neither compared nor changed (a PUT for the name or tags sends them as they are)."""
+    stored, wanted = current.get('tiles') or [], desired_tiles(params, current)
     before, after = {}, {}
     if params.get('name') is not None and params['name'] != current.get('name'):
         before['name'], after['name'] = current.get('name'), params['name']
     if params.get('tags') is not None and kept_tags(params['tags']) != list(current.get('tags') or []):
         before['tags'], after['tags'] = list(current.get('tags') or []), kept_tags(params['tags'])
-    if params.get('tiles') is not None and tiles_differ(tiles, wanted):
-        before['tiles'], after['tiles'] = tiles_diff(tiles, wanted)
+    if params.get('tiles') is not None and tiles.tiles_differ(stored, wanted):
+        series = set(key for key, tile in tiles.keyed(params['tiles']) if tile.get('series') is not None)
+        before['tiles'], after['tiles'] = tiles.tiles_diff(stored, wanted, series)
     if not after and not before:
         return {}, None
     return update_body(params.get('name') or current.get('name'), wanted, params.get('tags')), dict(before=before, after=after)
 
 
-def placement_errors(tiles, containers):
+def placement_errors(sent, containers):
     """A message for each tile (API form) placed in a section or tab that containers (the dashboard's, as read; a new
     dashboard has none) do not hold: the API refuses the write with a 400."""
     tabs = dict((container.get('id'), set(tab.get('id') for tab in container.get('tabs') or [] if isinstance(tab, dict)))
                 for container in containers or [] if isinstance(container, dict))
     errors = []
-    for index, tile in enumerate(tiles):
+    for index, tile in enumerate(sent):
         container, tab = tile.get('containerId'), tile.get('tabId')
         if container is not None and container not in tabs:
             errors.append('tiles[%d].container_id: the dashboard has no section %s (its sections: %s)' % (
@@ -467,9 +176,9 @@ def with_alerts(diff, alerts):
     return dict(before=before, after=after)
 
 
-def update_body(name, tiles, tags):
+def update_body(name, sent, tags):
     """The PUT body: name, the tiles (with the ids of kept tiles), tags only when the task gives them."""
-    body = dict(name=name, tiles=tiles)
+    body = dict(name=name, tiles=sent)
     if tags is not None:
         body['tags'] = kept_tags(tags)
     return body
@@ -526,7 +235,7 @@ def alerts_text(alerts):
 def definition(dashboard):
     """The options of the dashboard module that describe dashboard as read: fed back, nothing differs."""
     return dict(dashboard_id=dashboard.get('id'), name=dashboard.get('name'), tags=list(dashboard.get('tags') or []),
-                tiles=[option_tile(tile) for tile in dashboard.get('tiles') or []])
+                tiles=[tiles.option_tile(tile) for tile in dashboard.get('tiles') or []])
 
 
 # --- local checks of the options --------------------------------------------------------------------
@@ -555,11 +264,11 @@ def tag_errors(tags):
     return errors
 
 
-def tiles_errors(tiles):
-    if tiles is None:
+def tiles_errors(given):
+    if given is None:
         return []
-    errors = [] if len(tiles) <= MAX_TILES else ['tiles must hold at most %d tiles, got %d' % (MAX_TILES, len(tiles))]
-    for index, tile in enumerate(tiles):
+    errors = [] if len(given) <= MAX_TILES else ['tiles must hold at most %d tiles, got %d' % (MAX_TILES, len(given))]
+    for index, tile in enumerate(given):
         errors.extend(tile_errors('tiles[%d]' % index, tile))
     return errors
 
@@ -602,7 +311,8 @@ SERIES_REQUIRED = dict(time=('source_id', 'agg_fn', 'where', 'group_by'), table=
 
 
 def series_item_errors(at, item):
-    errors = ['%s.%s is required for a %s item' % (at, key, item['type']) for key in SERIES_REQUIRED[item['type']] if item.get(key) is None]
+    needed = [key for key in SERIES_REQUIRED[item['type']] if not (key == 'source_id' and item.get('data_source'))]  # the contract's oldest form
+    errors = ['%s.%s is required for a %s item' % (at, key, item['type']) for key in needed if item.get(key) is None]
     errors.append(source_id_error(at + '.source_id', item.get('source_id')))
     errors.append(validate.number_range(at + '.level', item.get('level'), 0, 1))
     if item.get('group_by') is not None and len(item['group_by']) > MAX_GROUP_BY:
@@ -625,6 +335,8 @@ def config_errors(where, config):
         return ['%s.displayType must be one of %s, got %s' % (where, ', '.join(DISPLAY_TYPES), json.dumps(display))]
     errors = unknown_keys(where, config, CONFIG_KEYS[display], 'a %s tile' % display)
     errors.append(source_id_error(where + '.sourceId', config.get('sourceId')))
+    if display != 'markdown' and config.get('configType') is None and config.get('sourceId') is None:
+        errors.append('%s.sourceId is required for a %s tile (the source it queries)' % (where, display))
     if display == 'markdown' and not isinstance(config.get('markdown'), str):
         errors.append('%s.markdown is required for a markdown tile (its text)' % where)
     if display == 'search' and config.get('whereLanguage') == 'promql':

@@ -3,44 +3,63 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""The observability API (/api/v2): token, the {data} wrapper, and paged listings."""
+"""The observability API (/api/v2): token, the {data} envelope, and paged listings."""
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.engine.cloud.plugins.module_utils import validate
-from ansible_collections.engine.cloud.plugins.module_utils.base import (
-    CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, Api, EngineModule, missing_connection_errors, option_source)
-from ansible_collections.engine.cloud.plugins.module_utils.pacer import ApiLimit
+import json
+
+from ansible_collections.engine.cloud.plugins.module_utils.module import CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, Api, EngineModule, option_source
+from ansible_collections.engine.cloud.plugins.module_utils.pacing import ApiLimit
 
 AUTH_HINT = 'The observability API refused the token: check api_token (ENGINE_OBSERVABILITY_TOKEN)'
 PAGE_SIZE = 1000
 PREFIX = '/api/v2'
-
-# The live limit of this API, per credential (reference/README.md).
 RATE_LIMIT = ApiLimit(requests=100, seconds=60, env='ENGINE_OBSERVABILITY_RATE_LIMIT', credential='api_token')
 
 
-def connection_errors(params, uuid_options=()):
-    """Messages for missing connection options; when none is missing, for a bad observability_url
-    (None for a good one), in a list. This API has no UUID options (uuid_options is empty)."""
-    return missing_connection_errors(OBSERVABILITY_CONNECTION, params) or [validate.url('observability_url', params['observability_url'])]
-
-
 def client_options(params):
-    """The observability API's part of the HTTP client: base address, Bearer token, what a 401 means
-    and what to check when no connection can be made."""
-    return dict(base_url=params['observability_url'], token=params['api_token'], auth_hint=AUTH_HINT,
+    return dict(base_url=params['observability_url'], token=params['api_token'], auth_hint=AUTH_HINT, envelope='data',
                 url_hint='Check %s' % option_source(OBSERVABILITY_CONNECTION, 'observability_url'))
 
 
-# The observability API, for its modules (ObservabilityModule) and plugins (plugin_utils.api.open_client).
-API = Api(OBSERVABILITY_CONNECTION, RATE_LIMIT, client_options, connection_errors, also=CLOUD_CONNECTION)
+API = Api(OBSERVABILITY_CONNECTION, 'observability_url', RATE_LIMIT, client_options, also=CLOUD_CONNECTION)
+
+
+def list_all(request, path, page_size=PAGE_SIZE):
+    """Every item of a listing, request(method, path, params) sending each page: limit/offset pages while the server
+    reports meta.total (older servers answer all at once, without meta). A page that ends the listing short of its total
+    raises ValueError: a listing is never taken for whole when it is not."""
+    items = []
+    while True:
+        body = request('GET', PREFIX + path, dict(limit=page_size, offset=len(items)))
+        page = body.get('data') or []
+        items.extend(page)
+        meta = body.get('meta')
+        if not isinstance(meta, dict):
+            return items
+        total = int(meta.get('total', 0))
+        if len(items) >= total:
+            return items
+        if not page:
+            raise ValueError('the listing of %s ended after %d of the %d items it counts' % (path, len(items), total))
+
+
+def team_errors(module, route, wanted, what):
+    """Check mode: a message for each id in wanted that the team's list at route (/sources, /webhooks) does not hold, as
+    the API would refuse it (a real run leaves that to the API's answer); none on a server without the route."""
+    if not module.check_mode or not wanted:
+        return []
+    listed = module.read(route, missing_ok=True)
+    known = None if listed is None else set(str(item.get('id')) for item in listed)
+    return [] if known is None else ['%s %s is not one of the team\'s (%s): the API would refuse it' % (what, json.dumps(item), ', '.join(
+        sorted(known)) or 'it has none') for item in sorted(set(wanted) - known)]
 
 
 class ObservabilityModule(EngineModule):
-    """A module of the observability API; these modules only read."""
+    """A module of the observability API."""
 
     api = API
 
@@ -53,13 +72,7 @@ class ObservabilityModule(EngineModule):
         return self.request_or_fail('POST', PREFIX + path, body=body).get('data')
 
     def list_all(self, path, page_size=PAGE_SIZE):
-        """Every item of a listing: follows limit/offset pages while the server reports meta.total;
-        a server without paging answers all at once, without meta."""
-        items = []
-        while True:
-            body = self.request_or_fail('GET', PREFIX + path, params=dict(limit=page_size, offset=len(items)))
-            page = body.get('data') or []
-            items.extend(page)
-            meta = body.get('meta')
-            if not isinstance(meta, dict) or not page or len(items) >= int(meta.get('total', 0)):
-                return items
+        try:
+            return list_all(lambda method, target, params: self.request_or_fail(method, target, params=params), path, page_size)
+        except ValueError as error:
+            self.fail('%s; nothing was sent' % error)

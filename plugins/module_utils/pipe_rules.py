@@ -19,7 +19,7 @@ import re
 from ansible_collections.engine.cloud.plugins.module_utils import validate
 from ansible_collections.engine.cloud.plugins.module_utils.compare import MASK, equal, mask_secrets, non_empty
 from ansible_collections.engine.cloud.plugins.module_utils.compare import diff as make_diff
-from ansible_collections.engine.cloud.plugins.module_utils.states import FAIL, WAIT, StateTable
+from ansible_collections.engine.cloud.plugins.module_utils.cloud import FAIL, WAIT, StateTable
 
 # name: (type, minimum, maximum, default). Ranges are inclusive (contract, pipe settings table);
 # defaults are the live service's (reference). object_storage_concurrency has no published default

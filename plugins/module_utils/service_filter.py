@@ -13,7 +13,8 @@ __metaclass__ = type
 
 from fnmatch import fnmatchcase
 
-from ansible_collections.engine.cloud.plugins.module_utils.service_rules import TERMINAL, check_tags
+from ansible_collections.engine.cloud.plugins.module_utils.cloud import TERMINAL
+from ansible_collections.engine.cloud.plugins.module_utils.service_rules import check_tags
 
 # The fields the inventory plugin matches itself: each a value or a list of values (any of them).
 FIELDS = ('state', 'tier', 'provider', 'region')

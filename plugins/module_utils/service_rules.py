@@ -3,25 +3,19 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""Domain rules of the service modules: the add/remove lists of the service PATCH (IP access
-list, private endpoints, tags), endpoint toggles, name and scaling limits, what the service just
-read allows (autoscaling mode, tier, primary); service_state's state table is in service_states.py. Pure
-functions and data, so every rule is unit-tested on its own."""
+"""The rules of a service's changes: the add/remove lists of its PATCH (IP access list, private endpoints, tags),
+endpoint toggles, name and scaling limits, and what the service just read allows. Pure functions and data."""
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import base64
-import hashlib
 import ipaddress
 import re
 
 from ansible_collections.engine.cloud.plugins.module_utils import validate
 from ansible_collections.engine.cloud.plugins.module_utils.compare import changes, non_empty
 from ansible_collections.engine.cloud.plugins.module_utils.compare import diff as make_diff
-from ansible_collections.engine.cloud.plugins.module_utils.service_states import (  # noqa: F401  pylint: disable=unused-import
-    SERVICE_ACTIONS, SERVICE_STATES, SERVICE_TABLE, TERMINAL, TRANSITIONS, ServiceStates)
 
 NAME_MAX_LENGTH = 50
 # The contract: "an alphanumeric string with whitespace, up to 50 characters"; the live service
@@ -368,140 +362,3 @@ def scaling_plan(module, params):
 def scaling_write(module):
     """write(body) of the scaling step: PATCH S/scaling, returning the service."""
     return lambda body: module.write('PATCH', body, 'scaling')
-
-
-# --- service: the lifecycle (create, fixed fields, password) -------------------------------
-
-PROVIDERS = ('aws', 'gcp', 'azure')
-REPLICA_MEMORY_MIN, REPLICA_MEMORY_MAX, REPLICA_MEMORY_STEP = 8, 356, 4
-# option -> field of the create request (reference: "the lifecycle of a service"), in the order it is built.
-CREATE_FIELDS = (
-    ('name', 'name'), ('provider', 'provider'), ('region', 'region'), ('tier', 'tier'),
-    ('min_replica_memory_gb', 'minReplicaMemoryGb'), ('max_replica_memory_gb', 'maxReplicaMemoryGb'),
-    ('num_replicas', 'numReplicas'), ('autoscaling_mode', 'autoscalingMode'), ('min_replicas', 'minReplicas'),
-    ('max_replicas', 'maxReplicas'), ('idle_scaling', 'idleScaling'), ('idle_timeout_minutes', 'idleTimeoutMinutes'),
-    ('release_channel', 'releaseChannel'), ('enable_core_dumps', 'enableCoreDumps'), ('backup_id', 'backupId'),
-    ('encryption_key', 'encryptionKey'), ('encryption_assumed_role_identifier', 'encryptionAssumedRoleIdentifier'),
-    ('transparent_data_encryption', 'hasTransparentDataEncryption'), ('compliance_type', 'complianceType'),
-    ('profile', 'profile'), ('byoc_id', 'byocId'), ('data_warehouse_id', 'dataWarehouseId'), ('readonly', 'isReadonly'),
-)
-# Fixed once the service exists: option -> the field a read shows. No operation changes them (the scaling PATCH
-# takes neither the autoscaling mode nor the replica band). backup_id is not here: no read shows it, so it is used
-# at creation only.
-FIXED_FIELDS = (
-    ('provider', 'provider'), ('region', 'region'), ('tier', 'tier'), ('encryption_key', 'encryptionKey'),
-    ('encryption_assumed_role_identifier', 'encryptionAssumedRoleIdentifier'),
-    ('transparent_data_encryption', 'hasTransparentDataEncryption'), ('compliance_type', 'complianceType'),
-    ('profile', 'profile'), ('byoc_id', 'byocId'), ('data_warehouse_id', 'dataWarehouseId'), ('readonly', 'isReadonly'),
-    ('autoscaling_mode', 'autoscalingMode'), ('min_replicas', 'minReplicas'), ('max_replicas', 'maxReplicas'),
-)
-# Sent at creation and not fixed: no request sets them directly, but the deprecated total memory bounds of the
-# scaling PATCH (service_scaling's min_total_memory_gb, max_total_memory_gb) move them.
-REPLICA_MEMORY_FIELDS = (('min_replica_memory_gb', 'minReplicaMemoryGb', 'min_total_memory_gb'),
-                         ('max_replica_memory_gb', 'maxReplicaMemoryGb', 'max_total_memory_gb'))
-
-
-def create_body(params, tags):
-    """The create request (ServicePostRequest) for the module's params; tags: the checked dict of check_tags.
-
-    Private endpoints are not in it (the API deprecates them at creation: they are set by the update
-    afterwards), nor is a key rotation (a new service has no key to rotate from)."""
-    body = dict((field, params[option]) for option, field in CREATE_FIELDS if params.get(option) is not None)
-    if params.get('ip_access_list') is not None:
-        body['ipAccessList'] = [_entry(entry['source'].strip(), entry.get('description')) for entry in params['ip_access_list']]
-    if params.get('endpoints') is not None:
-        body['endpoints'] = [dict(protocol=item['protocol'], enabled=item['enabled']) for item in params['endpoints']]
-    if tags is not None:
-        body['tags'] = [_tag(key, tags[key]) for key in sorted(tags)]
-    return body
-
-
-def predicted_service(body, params):
-    """The service a create would make, as far as the request tells (check mode and its diff)."""
-    predicted = dict(body, state='provisioning')
-    if params.get('private_endpoint_ids'):
-        predicted['privateEndpointIds'] = list(params['private_endpoint_ids'])
-    return predicted
-
-
-def fixed_fields(params, current):
-    """(option, wanted, current value) of each field fixed at creation, for Lifecycle.fixed_errors."""
-    return [(option, params.get(option), current.get(field)) for option, field in FIXED_FIELDS]
-
-
-def failed_delete_warning(service):
-    """The check-mode warning of a delete of a failed service (it takes no stop, and the API deletes stopped ones), or None."""
-    if service.get('state') != 'failed':
-        return None
-    return ('service %s is failed: a failed service takes no stop, so the real run sends the delete as it is, and the API, '
-            'which deletes stopped services, may refuse it' % (service.get('name') or service.get('id')))
-
-
-def replica_memory_errors(params, current):
-    """A message for each replica memory bound given that differs from the existing service's: this module cannot
-    send it (no request sets it directly), and what can change it is named."""
-    name = current.get('name') or current.get('id')
-    return ['%s cannot change on service %s with this module: it is %s now (got %s); no request sets the replica memory '
-            'directly, only the deprecated %s of engine.cloud.service_scaling moves it (production services with vertical '
-            'autoscaling)' % (option, name, current.get(field), params[option], total)
-            for option, field, total in REPLICA_MEMORY_FIELDS
-            if params.get(option) is not None and params[option] != current.get(field)]
-
-
-def create_errors(params):
-    """What a create needs that the options lack: provider and region (the name is checked by the lifecycle)."""
-    return ['%s is required to create service %s (no service of that name exists)' % (option, params.get('name'))
-            for option in ('provider', 'region') if not params.get(option)] + (
-        ['release_channel is for production services only; tier is %s' % params['tier']]
-        if params.get('release_channel') and params.get('tier') not in (None, 'production') else [])
-
-
-def lifecycle_errors(params):
-    """Local checks of the creation and scaling options, before anything is sent: memory multiples, the replica
-    counts, the autoscaling mode's options, the idle timeout, a read-only service's warehouse."""
-    errors = [
-        validate.number_range('min_replica_memory_gb', params.get('min_replica_memory_gb'), REPLICA_MEMORY_MIN, REPLICA_MEMORY_MAX,
-                              REPLICA_MEMORY_STEP),
-        validate.number_range('max_replica_memory_gb', params.get('max_replica_memory_gb'), REPLICA_MEMORY_MIN, REPLICA_MEMORY_MAX,
-                              REPLICA_MEMORY_STEP),
-        validate.number_range('num_replicas', params.get('num_replicas'), REPLICAS_MIN, REPLICAS_MAX),
-        validate.number_range('min_replicas', params.get('min_replicas'), REPLICAS_MIN, REPLICAS_MAX),
-        validate.number_range('max_replicas', params.get('max_replicas'), REPLICAS_MIN, REPLICAS_MAX),
-        validate.number_range('idle_timeout_minutes', params.get('idle_timeout_minutes'), IDLE_TIMEOUT_MIN),
-    ]
-    low, high = params.get('min_replica_memory_gb'), params.get('max_replica_memory_gb')
-    if low is not None and high is not None and high < low:
-        errors.append('max_replica_memory_gb (%d) must be at least min_replica_memory_gb (%d)' % (high, low))
-    band = [option for option in ('min_replicas', 'max_replicas') if params.get(option) is not None]
-    horizontal = params.get('autoscaling_mode') == 'horizontal'
-    if band and params.get('num_replicas') is not None:
-        errors.append('num_replicas and %s are mutually exclusive: num_replicas is the fixed replica count of vertical autoscaling, '
-                      'min_replicas and max_replicas the band of horizontal autoscaling' % ' and '.join(band))
-    elif band and not horizontal:
-        errors.append('%s needs autoscaling_mode=horizontal' % ' and '.join(band))
-    if horizontal and params.get('num_replicas') is not None and not band:
-        errors.append('num_replicas is for vertical autoscaling; with autoscaling_mode=horizontal set min_replicas and max_replicas')
-    if horizontal and low is not None and high is not None and low != high:
-        errors.append('min_replica_memory_gb (%d) and max_replica_memory_gb (%d) must be equal with autoscaling_mode=horizontal '
-                      '(the memory of a replica is fixed; the replica count scales)' % (low, high))
-    if len(band) == 2 and params['max_replicas'] < params['min_replicas']:
-        errors.append('max_replicas (%d) must be at least min_replicas (%d)' % (params['max_replicas'], params['min_replicas']))
-    if params.get('readonly') and not params.get('data_warehouse_id'):
-        errors.append('readonly=true needs data_warehouse_id: a read-only service joins an existing data warehouse')
-    return errors
-
-
-def horizontal_create_errors(params):
-    """A horizontal service is created with its replica band: both bounds are needed."""
-    if params.get('autoscaling_mode') != 'horizontal':
-        return []
-    return ['%s is required to create a service with autoscaling_mode=horizontal' % option
-            for option in ('min_replicas', 'max_replicas') if params.get(option) is None]
-
-
-def password_body(password):
-    """The body of PATCH S/password for a password: base64(SHA-256) and hex(SHA-1(SHA-1)); the password itself
-    is never sent."""
-    data = password.encode('utf-8')
-    return dict(newPasswordHash=base64.b64encode(hashlib.sha256(data).digest()).decode('ascii'),
-                newDoubleSha1Hash=hashlib.sha1(hashlib.sha1(data).digest()).hexdigest())

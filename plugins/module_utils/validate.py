@@ -17,8 +17,6 @@ try:
 except ImportError:  # pragma: no cover - Python 2
     from urlparse import urlsplit, urlunsplit  # pylint: disable=import-error
 
-# the module_utils imported after it are compiled once in a module process (compile_once.py)
-from ansible_collections.engine.cloud.plugins.module_utils import compile_once  # noqa: F401  pylint: disable=unused-import
 
 # \Z, not $: $ also matches before a trailing newline, which would then be sent in the path.
 _UUID = re.compile(r'^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\Z')

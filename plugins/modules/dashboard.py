@@ -418,98 +418,12 @@ deleted_alerts:
       sample: its tile is left out
 '''
 
-from ansible_collections.engine.cloud.plugins.module_utils import dashboard_rules as rules
-from ansible_collections.engine.cloud.plugins.module_utils.base import wait_options
-from ansible_collections.engine.cloud.plugins.module_utils.lifecycle import Kind, Lifecycle, envelope
-from ansible_collections.engine.cloud.plugins.module_utils.observability import PREFIX, ObservabilityModule
-
-
-def _str(**more):
-    return dict(type='str', **more)
-
-
-SERIES = dict(
-    type=_str(required=True, choices=list(rules.SERIES_TYPES)), source_id=_str(), data_source=_str(),
-    agg_fn=_str(choices=list(rules.AGG_FNS)), field=_str(), where=_str(), where_language=_str(choices=list(rules.WHERE_LANGUAGES)),
-    group_by=dict(type='list', elements='str'), alias=_str(), level=dict(type='float'), metric_data_type=_str(),
-    metric_name=_str(), number_format=dict(type='dict'), display_type=_str(choices=['line', 'stacked_bar']),
-    sort_order=_str(choices=['asc', 'desc']), fields=dict(type='list', elements='str'), content=_str())
-TILE = dict(
-    name=_str(required=True), x=dict(type='int', required=True), y=dict(type='int', required=True),
-    w=dict(type='int', required=True), h=dict(type='int', required=True), container_id=_str(), tab_id=_str(),
-    series=dict(type='list', elements='dict', options=SERIES), as_ratio=dict(type='bool'), config=dict(type='dict'))
-SPEC = dict(
-    state=_str(choices=['present', 'absent'], default='present'),
-    dashboard_id=_str(), name=_str(), tags=dict(type='list', elements='str'),
-    tiles=dict(type='list', elements='dict', options=TILE),
-    allow_alert_deletion=dict(type='bool', default=False),
-)
-
-KIND = Kind(noun='dashboard', key='dashboard', id_option='dashboard_id', unwrap=envelope('data'),
-            collection=lambda module: PREFIX + '/dashboards', item=lambda module, dashboard_id: PREFIX + '/dashboards/' + dashboard_id)
-
-
-def finish(module, changed, diff=None, **result):
-    """Exit with result (and diff, in diff mode), secrets masked but no tile masked for its name."""
-    if diff is not None and module._diff:
-        result['diff'] = diff
-    module.exit_json(changed=changed, **rules.masked(result))
+from ansible_collections.engine.cloud.plugins.module_utils import dashboard
+from ansible_collections.engine.cloud.plugins.module_utils.observability import ObservabilityModule
 
 
 def main():
-    module = ObservabilityModule(dict(SPEC, **wait_options(60)), required_one_of=[('dashboard_id', 'name')])
-    module.fail_on_errors(*rules.option_errors(module.params))
-    life = Lifecycle(module, KIND)
-    current = life.find()
-    if module.params['state'] == 'absent':
-        if current is None:
-            module.exit(changed=False, dashboard={}, deleted_alerts=[])
-        delete(module, life, current)
-    if current is None:
-        module.fail_on_errors(*rules.placement_errors(rules.create_body(module.params)['tiles'], []))
-        created = life.create(rules.create_body(module.params), dict(rules.create_body(module.params), id=None))
-        module.exit(changed=True, diff=dict(before={}, after=created), dashboard=created, deleted_alerts=[])
-    update(module, life, current)
-
-
-def update(module, life, current):
-    """One PUT of what differs, after the alerts it would delete were allowed; nothing when nothing differs."""
-    current = module.fresh(current, lambda: life.read(current['id']), lambda seen: rules.plan(module.params, seen)[0])
-    body, diff = rules.plan(module.params, current)
-    if not body:
-        finish(module, False, dashboard=current, deleted_alerts=[])
-    if 'containers' in current:  # servers before 2.25 have no sections, and do not read this key
-        module.fail_on_errors(*rules.placement_errors(body['tiles'], current['containers']))
-    doomed = allowed_deletions(module, rules.deleted_by_update(alerts(module), current, body['tiles']))
-    diff = rules.with_alerts(diff, doomed)
-    if module.check_mode:
-        finish(module, True, diff, dashboard=rules.predicted(current, body), deleted_alerts=doomed)
-    path = KIND.item(module, current['id'])
-    # once: a PUT whose answer is lost is not replayed (a replay would give the tiles it added new ids); apply reads
-    # the dashboard again and sends only what still differs
-    dashboard, dummy = module.apply(lambda: life.read(current['id']), lambda seen: rules.plan(module.params, seen),
-                                    lambda sent: KIND.unwrap(module.request('PUT', path, body=sent, once=True)), current=current)
-    finish(module, True, diff, dashboard=dashboard, deleted_alerts=doomed)
-
-
-def delete(module, life, current):
-    """DELETE, confirmed by a read (the API answers a delete of nothing with 200 too)."""
-    doomed = allowed_deletions(module, rules.deleted_by_delete(alerts(module), current))
-    life.delete(current, before=rules.with_alerts(dict(before=current, after={}), doomed)['before'], deleted_alerts=doomed)
-
-
-def alerts(module):
-    return module.list_all('/alerts')
-
-
-def allowed_deletions(module, doomed):
-    """doomed, the alerts a change would delete, once allow_alert_deletion lets them go; else the task fails."""
-    if doomed and not module.params['allow_alert_deletion']:
-        module.fail('this change would delete %d alert%s: %s. Set allow_alert_deletion: true to let it delete them, or keep '
-                    'their tiles (same name, a display type that can carry alerts: %s). Nothing was sent'
-                    % (len(doomed), '' if len(doomed) == 1 else 's', rules.alerts_text(doomed), ', '.join(sorted(rules.CAN_CARRY_ALERTS))),
-                    alerts=doomed)
-    return doomed
+    dashboard.run(ObservabilityModule(dashboard.SPEC, **dashboard.OPTIONS))
 
 
 if __name__ == '__main__':

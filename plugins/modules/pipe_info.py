@@ -108,6 +108,16 @@ pipe:
       description: Name of the pipe.
       type: str
       sample: events-objectstorage
+    definition:
+      description:
+        - The options of M(engine.cloud.pipe) that describe the pipe, to adopt it. Its credentials are not in it (no read
+          shows them), nor its settings (M(engine.cloud.pipe_settings_info) reads them; M(engine.cloud.organization)
+          exports both). Fed back to M(engine.cloud.pipe) with the credentials added, a definition reports no change.
+      type: dict
+      version_added: 0.2.0
+      sample: {service_id: 3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e51, pipe_id: 9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c61, name: clicks,
+               source: {kafka: {type: kafka, format: JSONEachRow, brokers: 'broker-1:9092', topics: clicks}},
+               destination: {database: default, table: clicks, managed_table: true}}
     state:
       description:
         - Current state. Streaming and object storage pipes use C(Provisioning), C(Running), C(Stopping), C(Stopped),
@@ -151,6 +161,11 @@ pipe:
 
 from ansible_collections.engine.cloud.plugins.module_utils.by_name import one_named
 from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule
+from ansible_collections.engine.cloud.plugins.module_utils.pipe import definition
+
+
+def with_definition(pipe):
+    return dict(pipe, definition=dict(definition(pipe), service_id=pipe.get('serviceId')))
 
 
 def main():
@@ -160,10 +175,10 @@ def main():
         pipe, error = one_named(module.read('pipes'), module.params['name'], 'pipe', 'pipe_id')
         if error:
             module.fail(error)
-        module.exit(pipe=pipe)
+        module.exit(pipe=with_definition(pipe))
     if module.params['pipe_id'] is None:
-        module.exit(pipes=module.read('pipes'))
-    module.exit(pipe=module.read('pipes', module.params['pipe_id']))
+        module.exit(pipes=[with_definition(pipe) for pipe in module.read('pipes')])
+    module.exit(pipe=with_definition(module.read('pipes', module.params['pipe_id'])))
 
 
 if __name__ == '__main__':

@@ -170,7 +170,7 @@ pipe:
       type: dict
 '''
 
-from ansible_collections.engine.cloud.plugins.module_utils.base import wait_options
+from ansible_collections.engine.cloud.plugins.module_utils.module import wait_options
 from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule
 from ansible_collections.engine.cloud.plugins.module_utils.pipe_rules import PIPE_TABLE
 

@@ -16,6 +16,7 @@ description:
   - Returns one database service of an organization as the cloud management API describes it.
   - With O(name) instead of O(service_id), finds the service of that name in the list (one request).
   - Without O(service_id) and O(name), returns every service of the organization, from one request.
+  - Each service carries its C(definition), the options of M(engine.cloud.service) that describe it, to adopt it.
 author:
   - engine.cloud contributors (@engine-cloud)
 options:
@@ -126,6 +127,15 @@ service:
       description: Current state, for example C(running), C(stopped), C(idle).
       type: str
       sample: running
+    definition:
+      description:
+        - The options of M(engine.cloud.service) that describe the service (no read shows its password). Fed back to
+          M(engine.cloud.service), a definition reports no change; M(engine.cloud.organization) exports the same.
+      type: dict
+      version_added: 0.2.0
+      sample: {service_id: 3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e51, name: prod-analytics, provider: aws, region: eu-central-1,
+               tier: production, num_replicas: 3, idle_scaling: true, idle_timeout_minutes: 15, tags: {team: data-platform},
+               ip_access_list: [{source: 203.0.113.0/24, description: Office Berlin}], release_channel: default}
     tier:
       description: C(production) or C(development) (deprecated by the API, still returned), or a dedicated tier.
       type: str
@@ -200,8 +210,12 @@ service:
 
 from ansible_collections.engine.cloud.plugins.module_utils import service_filter
 from ansible_collections.engine.cloud.plugins.module_utils.by_name import one_named
-from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule
-from ansible_collections.engine.cloud.plugins.module_utils.service_rules import TERMINAL
+from ansible_collections.engine.cloud.plugins.module_utils.cloud import TERMINAL, CloudModule
+from ansible_collections.engine.cloud.plugins.module_utils.service import definition
+
+
+def with_definition(service):
+    return dict(service, definition=definition(service))
 
 
 def main():
@@ -215,10 +229,10 @@ def main():
         service, error = one_named(module.list_services(), module.params['name'], 'service', 'service_id', gone=TERMINAL)
         if error:
             module.fail(error)
-        module.exit(service=service)
+        module.exit(service=with_definition(service))
     if module.params['service_id'] is None:
-        module.exit(services=module.list_services(tags))
-    module.exit(service=module.read())
+        module.exit(services=[with_definition(service) for service in module.list_services(tags)])
+    module.exit(service=with_definition(module.read()))
 
 
 if __name__ == '__main__':

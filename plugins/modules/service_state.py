@@ -154,9 +154,9 @@ service:
       sample: stopped
 '''
 
-from ansible_collections.engine.cloud.plugins.module_utils.base import wait_options
+from ansible_collections.engine.cloud.plugins.module_utils.module import wait_options
 from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule
-from ansible_collections.engine.cloud.plugins.module_utils.service_states import SERVICE_TABLE
+from ansible_collections.engine.cloud.plugins.module_utils.cloud import SERVICE_TABLE
 
 
 def main():

@@ -18,7 +18,7 @@ from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 from ansible.module_utils.common.parameters import remove_values
 from ansible.module_utils.errors import UnsupportedError
 
-from ansible_collections.engine.cloud.plugins.module_utils.client import ApiError
+from ansible_collections.engine.cloud.plugins.module_utils.errors import ApiError
 
 
 def raise_on_errors(errors, secrets=()):

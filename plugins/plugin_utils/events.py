@@ -20,9 +20,9 @@ from ansible.module_utils.common.parameters import remove_values
 from ansible.module_utils.errors import UnsupportedError
 
 from ansible_collections.engine.cloud.plugins.module_utils import cloud, observability, service_filter
-from ansible_collections.engine.cloud.plugins.module_utils.client import ApiError
+from ansible_collections.engine.cloud.plugins.module_utils.errors import ApiError
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
-from ansible_collections.engine.cloud.plugins.module_utils.service_rules import SERVICE_STATES
+from ansible_collections.engine.cloud.plugins.module_utils.cloud import SERVICE_STATES
 
 # The contract's inactive and the states live servers use (reference: alert state values).
 ALERT_STATES = ('ALERT', 'OK', 'INSUFFICIENT_DATA', 'DISABLED', 'PENDING', 'inactive')
@@ -34,7 +34,15 @@ class OptionError(ValueError):
 
 
 class PollError(Exception):
-    """A listing whose answer is not a listing (no list where the items should be)."""
+    """A listing whose answer is not a listing (no list where the items should be), or that ended short."""
+
+
+class CredentialsRefused(Exception):
+    """The API refused the source's credentials (401, 403): no later poll can do better, so the source stops."""
+
+
+# An object missing from this many complete listings in a row is forgotten (should it come back, it is new).
+FORGET_AFTER_POLLS = 10
 
 
 def _source_spec(api, states, interval, **more):
@@ -95,16 +103,11 @@ def iso(moment):
 
 
 def list_alerts(client):
-    """Every alert, page by page while the server reports meta.total (an older server answers all at once, without meta).
-    A page that fails raises: the caller never sees part of a listing."""
-    items = []
-    while True:
-        body = client.request('GET', observability.PREFIX + '/alerts', params=dict(limit=observability.PAGE_SIZE, offset=len(items)))
-        page = _items(body, 'data')
-        items.extend(page)
-        meta = body.get('meta')
-        if not isinstance(meta, dict) or not page or len(items) >= int(meta.get('total') or 0):
-            return items
+    """Every alert, page by page up to the listing's total; a page that fails or ends short raises."""
+    try:
+        return _items(dict(data=observability.list_all(lambda method, path, params: client.request(method, path, params=params), '/alerts')), 'data')
+    except ValueError as error:
+        raise PollError(str(error))
 
 
 def list_services(client, organization_id, tags):
@@ -155,11 +158,14 @@ class Poller:
         self.states = None if states is None else frozenset(states)
         self.initial, self.warn = initial, (lambda text: None) if warn is None else warn
         self.known = None  # id -> the state of the last complete listing that showed it; None before the first
+        self.missing = {}  # id -> how many complete listings in a row have not shown it
 
     def poll(self):
         try:
             items = self.list_items()
         except (ApiError, PollError) as error:
+            if getattr(error, 'status', None) in (401, 403):
+                raise CredentialsRefused('%s: the API refused the credentials, so the source stops: %s' % (self.source, error))
             self.warn('%s: the poll failed, so it reports nothing; the next one comes in %d s: %s' % (self.source, self.interval, error))
             return []
         seen_at = iso(CLOCK.time())
@@ -172,8 +178,11 @@ class Poller:
                 continue
             if self._watched(item) and (self.states is None or state in self.states):
                 events.append(self.event(item, before, seen_at))
-        # An object missing from a listing keeps its last state: should it come back, only a real change is reported.
-        self.known = dict(known, **dict((object_id, item.get('state')) for object_id, item in listed.items()))
+        # An object missing from a listing keeps its last state for a while: should it come back, only a real change is reported.
+        self.missing = dict((object_id, self.missing.get(object_id, 0) + 1) for object_id in known if object_id not in listed)
+        self.known = dict(((object_id, state) for object_id, state in known.items() if self.missing.get(object_id, 0) < FORGET_AFTER_POLLS),
+                          **dict((object_id, item.get('state')) for object_id, item in listed.items()))
+        self.missing = dict((object_id, count) for object_id, count in self.missing.items() if object_id in self.known)
         return events
 
     def _watched(self, item):
@@ -208,6 +217,8 @@ async def run(poller, queue, warn):
         started = loop.time()
         try:
             found = await loop.run_in_executor(None, poller.poll)
+        except CredentialsRefused:
+            raise
         except Exception as error:  # pylint: disable=broad-except  # a source that stops polling acts on nothing again
             warn('%s: the poll failed unexpectedly, so it reports nothing: %s: %s' % (poller.source, type(error).__name__, error))
             found = []

@@ -2,12 +2,15 @@
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The getting-started guide's simulator steps, run as written from a copy of the repository: the
-first shell's commands (make install, make simulator), then the second shell's, word for word.
+"""What a newcomer runs first, as printed: the README's quick start, the getting-started guide's plays (the connection
+from the environment, or from module_defaults and the variables the reader defines), its simulator steps (the first
+shell's commands, make install and make simulator, then the second shell's, word for word), and the troubleshooting
+guide's secret on the command line.
 
 Only what cannot run here is replaced: the clone (a copy of this tree, made as `make layout`
-makes one), the port (a free one instead of 8080, through SIM_PORT), and the creation of .venv
-(a link to this virtualenv, which has requirements-dev.txt: nothing is installed)."""
+makes one), the port (a free one instead of 8080, through SIM_PORT), the creation of .venv
+(a link to this virtualenv, which has requirements-dev.txt: nothing is installed), and a typed vault password (a
+password file)."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -23,26 +26,63 @@ import time
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, ansible_env
+from test_guide_yaml import yaml_blocks
+from tests.simulator import fixture_ids as ids
 from tests.simulator.process import admin_call
 
+yaml = pytest.importorskip('yaml')
+
 GUIDE = os.path.join(ROOT, 'docs', 'docsite', 'rst', 'getting_started.rst')
+TROUBLESHOOTING = os.path.join(ROOT, 'docs', 'docsite', 'rst', 'troubleshooting.rst')
+README = os.path.join(ROOT, 'README.md')
 CLONE = 'git clone https://github.com/engine-cloud/engine.cloud && cd engine.cloud'
 SIMULATOR = 'make simulator'
 
 
-def console_blocks(section):
-    """The commands ($ lines) of each console block of one section of the guide."""
-    with open(GUIDE) as handle:
+def console_blocks(section, guide=GUIDE, output=False):
+    """The commands ($ lines) of each console block of one section of a guide; with output, every line of each block
+    (the commands with their $, the output they print) without the indentation."""
+    with open(guide) as handle:
         text = handle.read()
     start = text.index('\n%s\n%s\n' % (section, '-' * len(section)))
     following = re.search(r'\n[^\n]+\n-{3,}\n', text[start + len(section) + 2:])
     body = text[start:start + len(section) + 2 + following.start()] if following else text[start:]
     blocks = []
-    for block in re.split(r'\.\. code-block:: console\n', body)[1:]:
-        lines = re.match(r'(\n(?:   [^\n]*\n|\n)*)', block).group(1)
-        blocks.append([line.strip()[2:] for line in lines.splitlines() if line.strip().startswith('$ ')])
+    for block in re.split(r'\.\. code-block:: console\n\n', body)[1:]:
+        raw = block.splitlines()
+        indent = len(raw[0]) - len(raw[0].lstrip())
+        lines = []
+        for line in raw:
+            if line.strip() and not line.startswith(' ' * indent):
+                break
+            lines.append(line[indent:])
+        while lines and not lines[-1]:
+            lines.pop()
+        blocks.append(lines if output else [line[2:] for line in lines if line.startswith('$ ')])
     return blocks
+
+
+def simulator_exports(simulator):
+    """The variables that the guide's second shell exports for the simulator, pointed at this one."""
+    dummy, second = console_blocks('The simulator')
+    exported = dict(pair.split('=', 1) for line in second if line.startswith('export ') for pair in line.split()[1:])
+    return dict((key, value.replace('http://127.0.0.1:8080', simulator.url)) for key, value in exported.items()
+                if key.startswith('ENGINE_'))
+
+
+def playbook(tmp_path, collections_path, name, *args, **env):
+    """ansible-playbook run in tmp_path with this collection and env (nothing else of Engine's): the run."""
+    return subprocess.run([os.path.join(os.path.dirname(sys.executable), 'ansible-playbook'), name] + list(args),
+                          cwd=str(tmp_path), env=ansible_env(collections_path, **env), stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, universal_newlines=True, check=False)
+
+
+def recap(run):
+    """(ok, changed, failed) of localhost in a run's recap."""
+    found = re.search(r'^localhost +: ok=(\d+) +changed=(\d+) +unreachable=\d+ +failed=(\d+)', run.stdout, re.M)
+    assert found, run.stdout[-4000:]
+    return tuple(int(value) for value in found.groups())
 
 
 def free_port():
@@ -135,3 +175,106 @@ def test_the_simulator_steps_work_as_written(guide_install):
     finally:
         os.killpg(simulator.pid, signal.SIGTERM)
         simulator.wait(30)
+
+
+def guide_files(path=GUIDE):
+    """{caption: text} of a guide's captioned YAML blocks."""
+    return dict(yaml_blocks(path))
+
+
+def test_the_credentials_play_runs_on_the_environment_alone(tmp_path, simulator, collections_path):
+    (tmp_path / 'look.yml').write_text(guide_files()['look.yml'])
+    simulator.reset()
+    run = playbook(tmp_path, collections_path, 'look.yml', **simulator_exports(simulator))
+    assert recap(run) == (3, 0, 0), run.stdout[-4000:]
+    firing = [alert for alert in simulator.state()['alerts'] if alert['state'] == 'ALERT']
+    assert '"msg": "prod-analytics is running; %d alerts fire"' % len(firing) in run.stdout, run.stdout[-4000:]
+
+
+def test_the_vault_play_runs_on_the_variables_the_reader_defines(tmp_path, simulator, collections_path):
+    """engine_vault.yml as the reader fills it in for the simulator (its keys as printed, the simulator's values), encrypted
+    as the guide says, and look_vault.yml run as printed. Its module_defaults win over the environment, which points
+    nowhere here."""
+    files = guide_files()
+    values = dict(engine_api_url=simulator.url, engine_organization_id=ids.ORGANIZATION, engine_key_id=ids.KEY_ID,
+                  engine_key_secret=ids.KEY_SECRET, engine_observability_url=simulator.url,
+                  engine_observability_token=ids.TOKEN)
+    assert sorted(yaml.safe_load(files['engine_vault.yml'])) == sorted(values)
+    (tmp_path / 'engine_vault.yml').write_text(yaml.safe_dump(values))
+    (tmp_path / 'vault-pass').write_text('reader-vault-key\n')
+    (tmp_path / 'look_vault.yml').write_text(files['look_vault.yml'])
+    [[encrypt, run_line]] = console_blocks('Several connections, or the secrets in Ansible Vault: ``module_defaults``')
+    assert encrypt.split() == ['ansible-vault', 'encrypt', 'engine_vault.yml']
+    assert run_line.split() == ['ansible-playbook', 'look_vault.yml', '--ask-vault-pass']
+    subprocess.run([os.path.join(os.path.dirname(sys.executable), 'ansible-vault')] + encrypt.split()[1:]
+                   + ['--vault-password-file', 'vault-pass'], cwd=str(tmp_path), check=True, capture_output=True)
+    assert ids.KEY_SECRET not in (tmp_path / 'engine_vault.yml').read_text()
+    nowhere = dict((key, 'http://127.0.0.1:9' if key.endswith('_URL') else 'not-this-one') for key in simulator_exports(simulator))
+    simulator.reset()
+    run = playbook(tmp_path, collections_path, 'look_vault.yml', '--vault-password-file', 'vault-pass', **nowhere)
+    assert recap(run) == (2, 0, 0), run.stdout[-4000:]
+    assert [entry['path'] for entry in simulator.requests()] == [ids.service_path(), '/api/v2/alerts']
+
+
+def readme_block(heading, language):
+    with open(README) as handle:
+        section = handle.read().split('\n## %s\n' % heading, 1)[1].split('\n## ', 1)[0]
+    return re.findall(r'```%s\n(.*?)```' % language, section, re.S)
+
+
+def test_the_readme_names_two_commands_of_the_makefile():
+    """A clone has two commands: the README names make demo and make test, each a target of the Makefile, and CI's
+    .ci/run starts with make test."""
+    [block] = readme_block('From a clone', 'bash')
+    commands = [line.split('#')[0].strip() for line in block.splitlines() if line.strip()]
+    assert commands == ['make demo', 'make test']
+    for command in commands:
+        dry = subprocess.run(command.split() + ['-n', '-C', ROOT], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             universal_newlines=True, check=False)
+        assert dry.returncode == 0, dry.stdout[-2000:]
+    with open(os.path.join(ROOT, '.ci', 'run')) as handle:
+        assert [line for line in handle.read().splitlines() if line.startswith('make ')][0] == 'make test'
+
+
+def test_the_quick_start_runs_as_printed(tmp_path, simulator, collections_path):
+    """The README's playbook, with the simulator's exports in place of the ones it prints with placeholders: the check
+    run writes nothing and shows the change, the real run makes it."""
+    [exports] = readme_block('Quick start', 'bash')
+    assert sorted(re.findall(r'\b(ENGINE_\w+)=', exports) + re.findall(r"read -rsp '[^']+' (ENGINE_\w+)", exports)) == sorted(
+        simulator_exports(simulator))
+    [site] = readme_block('Quick start', 'yaml')
+    (tmp_path / 'site.yml').write_text(site)
+    simulator.reset()
+    env = simulator_exports(simulator)
+    check = playbook(tmp_path, collections_path, 'site.yml', '--check', '--diff', **env)
+    assert recap(check) == (3, 1, 0) and '203.0.113.0/24' in check.stdout, check.stdout[-4000:]
+    assert [entry for entry in simulator.requests() if entry['method'] != 'GET'] == []
+    assert recap(playbook(tmp_path, collections_path, 'site.yml', **env)) == (3, 1, 0)
+    assert [entry['method'] for entry in simulator.requests() if entry['method'] != 'GET'] == ['PATCH']
+
+
+def printed_line(line):
+    """A regular expression for a line the guide prints as output: '...' stands for any text, '[...]' for itself."""
+    return re.compile('.*'.join(re.escape(part) for part in line.replace('[...]', '\0').split('...')).replace('\0', re.escape('[...]')))
+
+
+def test_a_secret_on_the_command_line_shows_as_the_troubleshooting_guide_says(tmp_path, collections_path):
+    """ansible-core 2.19 and later print a failed ad-hoc task's arguments, the token among them, whatever no_log says: the
+    troubleshooting guide's command, run as printed, prints the lines it prints. The same failure with the token in
+    the environment shows no token."""
+    [block] = console_blocks('Secrets on the command line', TROUBLESHOOTING, output=True)
+    command, expected = block[0][2:], [line for line in block[1:] if line]
+    token = re.search(r'api_token=(\S+)', command).group(1)
+    shown = subprocess.run(['bash', '-c', 'PATH=%s:$PATH %s' % (os.path.dirname(sys.executable), command)], cwd=str(tmp_path),
+                           env=ansible_env(collections_path), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           universal_newlines=True, check=False)
+    assert shown.returncode != 0
+    lines = shown.stdout.splitlines()
+    assert [line for line in expected if not any(printed_line(line).fullmatch(seen) for seen in lines)] == [], shown.stdout
+    assert token in shown.stdout
+
+    from_env = command.replace('api_token=%s ' % token, '')
+    hidden = subprocess.run(['bash', '-c', 'PATH=%s:$PATH %s' % (os.path.dirname(sys.executable), from_env)], cwd=str(tmp_path),
+                            env=ansible_env(collections_path, ENGINE_OBSERVABILITY_TOKEN=token), stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, universal_newlines=True, check=False)
+    assert hidden.returncode != 0 and 'Origin: <adhoc' in hidden.stdout and token not in hidden.stdout, hidden.stdout

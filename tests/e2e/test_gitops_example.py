@@ -3,7 +3,8 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The GitOps example of the service_config role: its README and the guide print the same playbook
-(test_guide_roles.py runs the guide's, a services/ directory of one file per service, against the simulator)."""
+(test_guide_roles.py runs the guide's, beside a services/ directory of one file per service that holds the variable
+as printed, against the simulator)."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -15,6 +16,7 @@ import re
 import pytest
 
 from conftest import ROOT
+from test_guide_yaml import yaml_blocks
 
 yaml = pytest.importorskip('yaml')
 
@@ -29,10 +31,7 @@ def readme_example():
 
 
 def guide_example():
-    with open(GUIDE) as handle:
-        section = handle.read().split('\nGitOps\n------\n', 1)[1]
-    block = re.search(r'\.\. code-block:: yaml\+jinja\n\n((?:   .*\n|\n)+)', section).group(1)
-    return '\n'.join(line[3:] for line in block.splitlines()) + '\n'
+    return dict(yaml_blocks(GUIDE))['site.yml']
 
 
 def test_the_readme_and_the_guide_print_the_same_example():

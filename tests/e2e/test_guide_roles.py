@@ -2,11 +2,12 @@
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The examples of the maintenance_window and service_config guides, as printed, run the way the guides say:
-``--check --diff`` first, then for real. Only the API's address is the simulator's (the guides' ids are the
-simulator's fixture), and the maintenance window's vault variables come from -e. The check run writes
-nothing; each run reports exactly the changes it makes (a probe of the roles is no change) and shows each
-diff once."""
+"""The examples of the maintenance_window, service_config and metrics_gate guides, as printed, run the way the guides
+say, with the connection in the environment as the getting-started guide exports it for the simulator (the guides'
+ids are the simulator's fixture). The maintenance window and the GitOps playbook, with a services/ file that holds the
+variable as printed and a second one, run ``--check --diff`` first, then for real: the check run writes nothing; each
+run reports exactly the changes it makes (a probe of the roles is no change) and shows each diff once. The gate fails
+as its guide prints."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -20,6 +21,8 @@ import sys
 import pytest
 
 from conftest import ROOT, ansible_env
+from test_getting_started import simulator_exports
+from test_guide_yaml import yaml_blocks
 from tests.simulator import fixture_ids as ids
 
 yaml = pytest.importorskip('yaml')
@@ -35,32 +38,33 @@ def code_blocks(guide, language):
     return ['\n'.join(line[3:] for line in block.splitlines()) + '\n' for block in found]
 
 
+def run_playbook(path, name, env, *args):
+    return subprocess.run([os.path.join(os.path.dirname(sys.executable), 'ansible-playbook'), name] + list(args), cwd=str(path),
+                          env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True, check=False)
+
+
 @pytest.fixture
 def project(tmp_path, simulator, collections_path):
-    """A project with both guides' playbooks (the service_config one beside services/, the variable of its guide);
+    """A project with both guides' playbooks: the service_config one, site.yml, beside the services/ directory its
+    guide shows, a file per service that holds the variable as the guide prints it (a second one for dev-sandbox);
     run(*args) runs window.yml and site.yml in one ansible-playbook run."""
     [window] = code_blocks('guide_maintenance_window.rst', 'yaml+jinja')
-    (tmp_path / 'window.yml').write_text(window.replace('https://api.engine.example', simulator.url))
+    (tmp_path / 'window.yml').write_text(window)
     variable, = code_blocks('guide_service_config.rst', 'yaml')
+    layout, = code_blocks('guide_service_config.rst', 'text')
+    assert layout.split() == ['site.yml', 'services/', 'prod-analytics.yml', 'dev-sandbox.yml'], layout
     (tmp_path / 'services').mkdir()
-    (tmp_path / 'services' / 'prod-analytics.yml').write_text(yaml.safe_dump(yaml.safe_load(variable)['service_config_service']))
-    # A second file, as the GitOps section has one per service (it was test_gitops_example's own run).
-    (tmp_path / 'services' / 'dev-sandbox.yml').write_text(yaml.safe_dump(dict(id=ids.SERVICE_DEV, name='dev-sandbox-eu')))
-    [site] = code_blocks('guide_service_config.rst', 'yaml+jinja')
-    (tmp_path / 'site.yml').write_text(site)
+    (tmp_path / 'services' / 'prod-analytics.yml').write_text(variable)
+    dev = dict(service_config_service=dict(id=ids.SERVICE_DEV, name='dev-sandbox-eu'))
+    (tmp_path / 'services' / 'dev-sandbox.yml').write_text(yaml.safe_dump(dev))
+    (tmp_path / 'site.yml').write_text(dict(yaml_blocks(os.path.join(GUIDES, 'guide_service_config.rst')))['site.yml'])
     (tmp_path / 'both.yml').write_text('- ansible.builtin.import_playbook: window.yml\n- ansible.builtin.import_playbook: site.yml\n')
     simulator.reset(transition_delay=0)
-    connection = ids.cloud_connection(simulator.url)
-    env = ansible_env(collections_path, ENGINE_CLOUD_API_URL=connection['api_url'], ENGINE_CLOUD_KEY_ID=connection['api_key_id'],
-                      ENGINE_CLOUD_KEY_SECRET=connection['api_key_secret'], ENGINE_CLOUD_ORGANIZATION_ID=connection['organization_id'])
+    env = ansible_env(collections_path, **simulator_exports(simulator))
 
     def run(*args):
         simulator.clear_requests()
-        done = subprocess.run([os.path.join(os.path.dirname(sys.executable), 'ansible-playbook'), 'both.yml',
-                               '-e', 'vault_engine_key_id=%s' % connection['api_key_id'],
-                               '-e', 'vault_engine_key_secret=%s' % connection['api_key_secret']] + list(args),
-                              cwd=str(tmp_path), env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              universal_newlines=True, check=False)
+        done = run_playbook(tmp_path, 'both.yml', env, *args)
         assert done.returncode == 0, done.stdout[-6000:]
         return done.stdout, simulator.requests()
     return run
@@ -109,3 +113,25 @@ def test_the_maintenance_window_readme_prints_the_guides_play():
         readme = re.search(r'## Credentials\n.*?```yaml\n(.*?)```', handle.read(), re.S).group(1)
     [window] = code_blocks('guide_maintenance_window.rst', 'yaml+jinja')
     assert without_names(yaml.safe_load(readme)) == without_names(yaml.safe_load(window))
+
+
+def test_the_metrics_gate_fails_as_its_guide_prints(tmp_path, simulator, collections_path):
+    """Against the simulator the guide's gate fails on the latency series and the firing alert, with the message the
+    guide prints (its values are the simulator's), and the passed check reads as the guide quotes it."""
+    [gate] = code_blocks('guide_metrics_gate.rst', 'yaml+jinja')
+    (tmp_path / 'gate.yml').write_text(gate)
+    with open(os.path.join(GUIDES, 'guide_metrics_gate.rst')) as handle:
+        text = handle.read()
+    failure = ' '.join(re.search(r'in one message[^:]*::\n\n((?:   .*\n)+)', text).group(1).split())
+    passed = re.search(r'passed ones included \(``(.*?)``\)', text, re.S).group(1).replace('\n', ' ')
+    simulator.reset()
+    done = run_playbook(tmp_path, 'gate.yml', ansible_env(collections_path, **simulator_exports(simulator)))
+    assert done.returncode == 2 and len(re.findall(r'^fatal:', done.stdout, re.M)) == 1, done.stdout[-4000:]
+    assert ids.TOKEN not in done.stdout
+    assert re.search(any_values(failure), done.stdout) and re.search(any_values(passed), done.stdout), done.stdout[-4000:]
+    assert [entry for entry in simulator.requests() if entry['method'] != 'GET' and 'charts/series' not in entry['path']] == []
+
+
+def any_values(message):
+    """A regular expression for a message the guide prints with example values: any number after '= '."""
+    return r'\d+(?:\.\d+)?'.join(re.escape(part) for part in re.split(r'(?<== )\d+(?:\.\d+)?', message))

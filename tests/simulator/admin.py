@@ -1,10 +1,11 @@
-"""The admin interface under /_admin: reset, config, request log, faults, state, direct edits."""
+"""The admin interface under /_admin: reset, config, request log, faults, state, seed, direct edits."""
 
 import json
 import re
 
-from . import server
-from .state import ALERT_STATES, POSTGRES_PIPE_STATES, SERVICE_STATES, STREAMING_PIPE_STATES, ConfigError, validate_fault
+from . import seed, server
+from .state import (ALERT_STATES, POSTGRES_PIPE_STATES, SERVICE_STATES, STREAMING_PIPE_STATES, TLS_FAULT_KINDS, ConfigError,
+                    validate_fault)
 
 _EDITABLE = {'services': 'services', 'pipes': 'pipes'}
 
@@ -45,6 +46,8 @@ def _route(store, method, path, body):
         return _faults(store, method, body)
     if (method, path) == ('GET', '/_admin/state'):
         return ok(200, store.snapshot())
+    if (method, path) == ('POST', '/_admin/seed'):
+        return ok(200, {'seeded': seed.seed(store, body if body is not None else {})})
     match = re.fullmatch(r'/_admin/(services|pipes)/([^/]+)', path)
     if match and method == 'PATCH':
         return _edit(store, getattr(store, _EDITABLE[match.group(1)]), match.group(2), body)
@@ -57,7 +60,10 @@ def _route(store, method, path, body):
 def _faults(store, method, body):
     with store.lock:
         if method == 'POST':
-            store.faults.append(validate_fault(body))
+            fault = validate_fault(body)
+            if fault['kind'] in TLS_FAULT_KINDS and not store.https:
+                raise ConfigError('a %s fault needs the simulator in HTTPS mode (--tls-cert and --tls-key)' % fault['kind'])
+            store.faults.append(fault)
         elif method == 'DELETE':
             store.faults.clear()
         return server.Response.json(200, {'faults': [{k: v for k, v in f.items() if k != 'regex'} for f in store.faults]})

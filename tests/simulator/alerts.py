@@ -95,12 +95,16 @@ def _is_shown(alert, key, known):
     return key != 'channels' or bool(alert['channels'])
 
 
-def all_alerts(store):
-    """Every alert as the listing shows it (``alert_count`` generated ones too), ordered by createdAt then id."""
+def all_alerts(store, tenant=None):
+    """Every alert of the team (default: the fixture's) as the listing shows it (``alert_count`` generated ones too, in the
+    fixture's team), ordered by createdAt then id."""
+    tenant = tenant or store.primary
     fixed = store.fixtures['dashboards'][:2]  # Service health and Ingestion, whatever the tests did to them
-    generated = [_generated_alert(store, fixed, index) for index in range(store.config['alert_count'])]
+    count = store.config['alert_count'] if tenant is store.primary else 0
+    generated = [_generated_alert(store, fixed, index) for index in range(count)]
     known = Known(store)
-    return [render(store, alert, known) for alert in sorted(store.alerts + generated, key=lambda alert: (alert['createdAt'], alert['id']))]
+    alerts = [alert for alert in store.alerts if alert['teamId'] == tenant.team['id']] + generated
+    return [render(store, alert, known) for alert in sorted(alerts, key=lambda alert: (alert['createdAt'], alert['id']))]
 
 
 def _generated_alert(store, fixed, index):
@@ -119,14 +123,14 @@ def _generated_alert(store, fixed, index):
 
 # Operations ----------------------------------------------------------------------------------------
 
-def list_alerts(store, pairs):
+def list_alerts(store, tenant, pairs):
     """GET /api/v2/alerts, paged (newer servers) or all at once (older servers)."""
     paging = store.config['alerts_paging'] and version(store) >= PAGING_SINCE
     try:
         query = _alert_query(pairs, paging)
     except QueryError as exc:
         return message(400, 'Query validation failed: ' + str(exc))
-    alerts = all_alerts(store)
+    alerts = all_alerts(store, tenant)
     if not paging:
         return server.Response.json(200, {'data': alerts})
     page = alerts[query['offset']:query['offset'] + query['limit']]
@@ -154,33 +158,33 @@ def _alert_query(pairs, paging):
     return query
 
 
-def get_alert(store, alert_id):
+def get_alert(store, tenant, alert_id):
     """GET /api/v2/alerts/{id}."""
-    alert, error = _find(store, alert_id)
+    alert, error = _find(store, tenant, alert_id)
     return error or server.Response.json(200, {'data': render(store, alert)})
 
 
-def create_alert(store, body):
+def create_alert(store, tenant, body):
     """POST /api/v2/alerts."""
     fields, error = validate(store, body, {})
-    error = error or lookups(store, body, fields)
+    error = error or lookups(store, tenant, body, fields)
     if error:
         return error
     stamp = store.now_iso()
-    alert = internal_alert(dict({'id': store.new_id(), 'teamId': store.fixtures['team']['id'], 'state': 'OK'}, **fields))
+    alert = internal_alert(dict({'id': store.new_id(), 'teamId': tenant.team['id'], 'state': 'OK'}, **fields))
     alert.update(createdAt=stamp, updatedAt=stamp)
     store.alerts.append(alert)
     return dashboards.slow_create(store) or server.Response.json(200, {'data': render(store, alert)})
 
 
-def update_alert(store, alert_id, body):
+def update_alert(store, tenant, alert_id, body):
     """PUT /api/v2/alerts/{id}: the create body; nulls name, message, note and numConsecutiveWindows when left
     out, keeps thresholdMax, scheduleStartAt and scheduleOffsetMinutes when left out."""
     if not OBJECT_ID.fullmatch(alert_id):
         return dashboards.bad_id()
-    alert, missing = _find(store, alert_id)
+    alert, missing = _find(store, tenant, alert_id)
     fields, error = validate(store, body, alert or {})
-    error = error or missing or lookups(store, body, fields)
+    error = error or missing or lookups(store, tenant, body, fields)
     if error:
         return error
     kept = {key: alert[key] for key in KEPT_ON_UPDATE if key in alert}
@@ -194,9 +198,9 @@ def update_alert(store, alert_id, body):
     return server.Response.json(200, {'data': render(store, alert)})
 
 
-def delete_alert(store, alert_id):
+def delete_alert(store, tenant, alert_id):
     """DELETE /api/v2/alerts/{id}: 200 {}; a missing alert is a 404 on newer servers, 200 on older ones."""
-    alert, error = _find(store, alert_id)
+    alert, error = _find(store, tenant, alert_id)
     if alert is not None:
         store.alerts.remove(alert)
         return server.Response.json(200, {})
@@ -205,10 +209,10 @@ def delete_alert(store, alert_id):
     return error
 
 
-def _find(store, alert_id):
+def _find(store, tenant, alert_id):
     if not OBJECT_ID.fullmatch(alert_id):
         return None, dashboards.bad_id()
-    alert = next((alert for alert in store.alerts if alert['id'] == alert_id.lower()), None)
+    alert = next((alert for alert in store.alerts if alert['id'] == alert_id.lower() and alert['teamId'] == tenant.team['id']), None)
     return (alert, None) if alert is not None else (None, not_found())
 
 
@@ -235,10 +239,10 @@ def validate(store, body, current):
     return fields, None
 
 
-def lookups(store, body, fields):
+def lookups(store, tenant, body, fields):
     """After validation: the 400 answer for webhooks, a dashboard, a tile or a saved search the team does not
     have, else None (the tile or saved search is then kept in fields)."""
-    return _known_webhooks(store, fields['channels']) or _source(store, body, fields)
+    return _known_webhooks(tenant, fields['channels']) or _source(store, tenant, body, fields)
 
 
 def _checked_fields(problems, body, kinds, now):
@@ -333,7 +337,7 @@ def _channel(problems, path, value):
     if problems.present(path + '.type', value.get('type', MISSING)):
         problems.enum(path + '.type', value['type'], ('webhook',))
     if problems.present(path + '.webhookId', value.get('webhookId', MISSING)):
-        problems.object_id(path + '.webhookId', value['webhookId'])
+        problems.typed(path + '.webhookId', value['webhookId'], 'string')  # an object id, checked with the lookups
     return {'type': value.get('type'), 'webhookId': value.get('webhookId')}
 
 
@@ -355,21 +359,25 @@ def _channels(store, problems, body):
     return {'channel': channels[0] if channels else None, 'channels': channels}
 
 
-def _known_webhooks(store, channels):
-    known = {webhook['id'] for webhook in store.fixtures['webhooks']}
-    unknown = sorted({channel['webhookId'].lower() for channel in channels} - known)
-    return message(400, 'Could not find the following webhook IDs: ' + ', '.join(unknown)) if unknown else None
+def _known_webhooks(tenant, channels):
+    """The 400 answer for the first channel whose webhook id is not an object id, or not one of the team's webhooks."""
+    for channel in channels:
+        if not OBJECT_ID.fullmatch(channel['webhookId']):
+            return message(400, 'Invalid webhook ID')
+        if channel['webhookId'].lower() not in tenant.webhook_ids():
+            return message(400, 'Webhook not found')
+    return None
 
 
-def _source(store, body, fields):
+def _source(store, tenant, body, fields):
     """Check and keep the tile (dashboardId, tileId) or the saved search (savedSearchId, groupBy) of the body."""
     if fields['source'] == 'saved_search':
-        return _saved_search(store, body, fields)
+        return _saved_search(tenant, body, fields)
     dashboard_id, tile_id = body.get('dashboardId'), body.get('tileId')
     if not isinstance(dashboard_id, str) or not OBJECT_ID.fullmatch(dashboard_id):
         return message(400, 'Invalid dashboard ID')
     dashboard = store.dashboards.get(dashboard_id.lower())
-    if dashboard is None:
+    if dashboard is None or store.team_of(dashboard) != tenant.team['id']:
         return message(400, 'Dashboard not found')
     if not any(tile['id'] == tile_id for tile in dashboard['tiles']):
         return message(400, 'Tile not found')
@@ -384,8 +392,8 @@ def _saved_search_fields(problems, body):
         problems.string('groupBy', body['groupBy'])
 
 
-def _saved_search(store, body, fields):
-    if body['savedSearchId'].lower() not in {search['id'] for search in store.fixtures['savedSearches']}:
+def _saved_search(tenant, body, fields):
+    if body['savedSearchId'].lower() not in {search['id'] for search in tenant.saved_searches}:
         return message(400, 'Saved search not found')
     fields['savedSearchId'] = body['savedSearchId'].lower()
     if body.get('groupBy') is not None:

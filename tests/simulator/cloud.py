@@ -95,18 +95,19 @@ def handle(store, request):
 
 
 def _handle(store, request):
-    key_id = _authenticate(store, request.headers.get('Authorization', ''))
+    key_id, tenant = _authenticate(store, request.headers.get('Authorization', ''))
     if store.config['rate_limit']:
         _rate_limit(store, key_id)
     route, params = _route(request.method, request.path)
     for name, value in params.items():
         if not UUID_RE.fullmatch(value):
             raise ApiError(400, '%s: must be a valid UUID' % name)
-    if params['organizationId'].lower() != store.fixtures['organization']['id']:
+    if params['organizationId'].lower() != tenant.organization:
         raise ApiError(403, 'The API key has no access to organization %s' % params['organizationId'])
-    service = _service(store, params['serviceId']) if 'serviceId' in params else None
+    service = _service(store, params['serviceId'], tenant.organization) if 'serviceId' in params else None
     body = _body(request, route) if request.method in ('PATCH', 'PUT', 'POST') else None
     params['query'] = request.query_pairs  # [(name, value)], in order, repeated names kept
+    params['tenant'] = tenant  # the key's organization
     if service is not None:
         _refuse_pipe_call_unless_running(store, service, request.method, route[0])
     return ROUTES[route](store, service, params, body)
@@ -118,9 +119,10 @@ def _authenticate(store, header):
         key_id, secret = base64.b64decode(encoded, validate=True).decode('utf-8').split(':', 1)
     except (binascii.Error, UnicodeDecodeError, ValueError):
         key_id = secret = None
-    if scheme.lower() != 'basic' or {'id': key_id, 'secret': secret} not in store.fixtures['apiKeys']:
+    tenant = store.tenant_of_key(key_id, secret) if scheme.lower() == 'basic' else None
+    if tenant is None:
         raise ApiError(401, 'Invalid or missing API key credentials')
-    return key_id
+    return key_id, tenant
 
 
 def _rate_limit(store, key_id):
@@ -145,12 +147,18 @@ def _lookup(objects, object_id, kind):
     return obj
 
 
-def _service(store, service_id):
-    """The service of the path: 404 when unknown, or once a deleted one is gone (config deleted_reads: gone)."""
+def _service(store, service_id, organization):
+    """The service of the path: 404 when unknown, of another organization, or once a deleted one is gone (config
+    deleted_reads: gone)."""
     service = store.settle(_lookup(store.services, service_id, 'Service'))
-    if service['id'] not in store.services:
+    if service['id'] not in store.services or store.organization_of(service) != organization:
         raise ApiError(404, 'Service %s not found' % service_id)
     return service
+
+
+def services_of(store, tenant):
+    """The services of the tenant's organization, in the order they were made."""
+    return [service for service in list(store.services.values()) if store.organization_of(service) == tenant.organization]
 
 
 def _body(request, route):
@@ -209,9 +217,9 @@ def list_services(store, _service, params, _body):
     the list by two tags, as a filter does; OR would return services a client did not ask for. The collection's
     clients check the tags of what they get again, so they are right under either reading."""
     wanted = _tag_filters(params['query'])
-    for service in list(store.services.values()):
+    for service in services_of(store, params['tenant']):
         store.settle(service)  # a deleted service may be gone by now
-    return [render_service(store, service) for service in list(store.services.values())
+    return [render_service(store, service) for service in services_of(store, params['tenant'])
             if all(_has_tag(service, key, value) for key, value in wanted)]
 
 
@@ -236,12 +244,12 @@ def _has_tag(service, key, value):
     return any(tag['key'] == key and (value is None or tag.get('value') == value) for tag in service['tags'])
 
 
-def patch_service(store, service, _params, body):
+def patch_service(store, service, params, body):
     """PATCH S: validate every change on a copy, then commit them together."""
     store.settle(service)
     draft = copy.deepcopy(service)
     if 'name' in body:
-        _check_name(store, body['name'], service['id'])
+        _check_name(store, params['tenant'], body['name'], service['id'])
         draft['name'] = body['name']
     if 'ipAccessList' in body:
         draft['ipAccessList'] = _patch_ip_access_list(draft['ipAccessList'], body['ipAccessList'])
@@ -454,21 +462,21 @@ PASSWORD_FIELDS = ('newPasswordHash', 'newDoubleSha1Hash')
 HEX40 = re.compile(r'[0-9a-fA-F]{40}')
 
 
-def _check_name(store, name, own_id=None):
+def _check_name(store, tenant, name, own_id=None):
     if not isinstance(name, str) or not NAME_RE.fullmatch(name):
         raise bad_request('request body.name', 'must be 1 to 50 letters, digits, spaces or hyphens, '
                                                'starting and ending with a letter or digit')
     if store.config['unique_service_names'] and any(other['name'] == name and other['id'] != own_id
-                                                    for other in store.services.values()):
+                                                    for other in services_of(store, tenant)):
         raise ApiError(409, 'A service named %s already exists in the organization' % name)
 
 
-def _organization_paid(store):
+def _organization_paid(store, tenant):
     paid = store.config['organization_paid']
-    return store.fixtures['organization'].get('paid', False) if paid is None else paid
+    return tenant.paid if paid is None else paid
 
 
-def _check_create(store, body):
+def _check_create(store, tenant, body):
     """Every field of a ServicePostRequest, strictly: unknown fields, types, enums and the rules of the reference."""
     for key, value in body.items():
         if key not in CREATE_FIELDS:
@@ -480,7 +488,7 @@ def _check_create(store, body):
             raise bad_request('request body.' + key, 'is required')
     if 'privateEndpointIds' in body:
         raise bad_request('request body.privateEndpointIds', 'is deprecated at creation: set it with the update operation')
-    _check_name(store, body['name'])
+    _check_name(store, tenant, body['name'])
     _one_of(body, 'provider', tuple(REGIONS))
     if body['region'] not in REGIONS[body['provider']]:
         raise bad_request('request body.region', '%s is not a region of provider %s (one of: %s)'
@@ -490,7 +498,7 @@ def _check_create(store, body):
     _one_of(body, 'releaseChannel', ('slow', 'default', 'fast'))
     _one_of(body, 'complianceType', ('hipaa', 'pci'))
     _one_of(body, 'profile', PROFILES)
-    _check_create_scaling(store, body)
+    _check_create_scaling(_organization_paid(store, tenant), body)
     if 'releaseChannel' in body and body.get('tier', 'production') != 'production':
         raise bad_request('request body.releaseChannel', 'available only for production services')
     for index, entry in enumerate(body.get('ipAccessList', [])):
@@ -505,7 +513,7 @@ def _check_create(store, body):
     _check_create_tags(body.get('tags', []))
     if body.get('isReadonly') and not body.get('dataWarehouseId'):
         raise bad_request('request body.isReadonly', 'a read-only service must name its data warehouse (dataWarehouseId)')
-    warehouses = set(service['dataWarehouseId'] for service in store.services.values())
+    warehouses = set(service['dataWarehouseId'] for service in services_of(store, tenant))
     if 'dataWarehouseId' in body and body['dataWarehouseId'] not in warehouses:
         raise bad_request('request body.dataWarehouseId', 'no data warehouse %s in the organization' % body['dataWarehouseId'])
     if 'backupId' in body and not UUID_RE.fullmatch(body['backupId']):
@@ -517,8 +525,8 @@ def _one_of(body, key, choices):
         raise bad_request('request body.' + key, 'must be one of: %s' % ', '.join(choices))
 
 
-def _check_create_scaling(store, body):
-    top = 356 if _organization_paid(store) else 120
+def _check_create_scaling(paid, body):
+    top = 356 if paid else 120
     for key in ('minReplicaMemoryGb', 'maxReplicaMemoryGb'):
         value = body.get(key)
         if value is not None and (value % 4 or not 8 <= value <= top):
@@ -552,9 +560,8 @@ def _check_create_scaling(store, body):
         raise bad_request('request body.idleTimeoutMinutes', 'must be at least 5')
     for key in ('minTotalMemoryGb', 'maxTotalMemoryGb'):
         value = body.get(key)
-        if value is not None and (value % 12 or not 24 <= value <= (1068 if _organization_paid(store) else 360)):
-            raise bad_request('request body.' + key, 'must be a multiple of 12 between 24 and %d'
-                              % (1068 if _organization_paid(store) else 360))
+        if value is not None and (value % 12 or not 24 <= value <= (1068 if paid else 360)):
+            raise bad_request('request body.' + key, 'must be a multiple of 12 between 24 and %d' % (1068 if paid else 360))
         if value is not None and body.get('tier', 'production') != 'production':
             raise bad_request('request body.' + key, 'available only for production services')
 
@@ -602,9 +609,10 @@ def new_service_id():
     return str(uuid.uuid4())
 
 
-def create_service(store, _service, _params, body):
+def create_service(store, _service, params, body):
     """POST services: a new service, started asynchronously; the answer holds the generated password, once."""
-    _check_create(store, body)
+    tenant = params['tenant']
+    _check_create(store, tenant, body)
     service_id = new_service_id()
     horizontal = body.get('autoscalingMode') == 'horizontal'
     host = '%s-%s.%s.%s.engine.cloud' % (re.sub(r'[^a-z0-9]+', '-', body['name'].lower()), service_id[:6], body['region'],
@@ -613,7 +621,7 @@ def create_service(store, _service, _params, body):
     tier = body.get('tier', 'production')
     memory = (body.get('minReplicaMemoryGb', 8), body.get('maxReplicaMemoryGb', 8 if horizontal else 120))
     warehouse = body.get('dataWarehouseId')
-    available = sorted(set(endpoint for other in store.services.values() if (other['provider'], other['region'])
+    available = sorted(set(endpoint for other in services_of(store, tenant) if (other['provider'], other['region'])
                            == (body['provider'], body['region']) for endpoint in other['availablePrivateEndpointIds']))
     service = {
         'id': service_id, 'name': body['name'], 'provider': body['provider'], 'region': body['region'], 'state': 'stopped',
@@ -631,8 +639,10 @@ def create_service(store, _service, _params, body):
         'isReadonly': body.get('isReadonly', False), 'byocId': body.get('byocId', ''),
         'hasTransparentDataEncryption': body.get('hasTransparentDataEncryption', False),
         'profile': body.get('profile', 'v1-default'), 'tags': [dict(tag) for tag in body.get('tags', [])],
-        'enableCoreDumps': body.get('enableCoreDumps', True), 'sim': {'paid': _organization_paid(store)},
+        'enableCoreDumps': body.get('enableCoreDumps', True), 'sim': {'paid': _organization_paid(store, tenant)},
     }
+    if tenant is not store.primary:
+        service['sim']['organizationId'] = tenant.organization
     for key in ('encryptionKey', 'encryptionAssumedRoleIdentifier', 'complianceType'):
         if key in body:
             service[key] = body[key]

@@ -1,4 +1,4 @@
-"""Dashboards of the observability API as code: list, read, create, update, delete.
+"""Dashboards of the observability API as code: list, read, create, update, delete, validate; each team sees its own.
 
 A tile is stored as it was sent (after validation, unknown keys dropped) with the id the server gave
 it; ``stored_config`` is the reference's conversion of a series tile to the config form. Reads show
@@ -9,9 +9,10 @@ tiles in the form of the configured era (config key ``dashboard_read_form``):
   converted back from its stored config form; pie, bar, heatmap and event_patterns stay in config form;
 - ``config``: every tile in config form with the server's defaults added.
 
-Tiles whose query language is PromQL are stored but left out of every read. A tile's ``containerId`` and
-``tabId`` place it in one of the dashboard's ``containers`` (``{id, tabs: [{id}]}``); a reference to a
-container or tab that is gone is dropped on read.
+In series and config reads, config-form tiles follow ``_config_read`` and a dashboard holding contract-form
+tiles (no ``sourceId``) answers 500. Tiles whose query language is PromQL are stored but left out of every read.
+A tile's ``containerId`` and ``tabId`` place it in one of the dashboard's ``containers`` (``{id, tabs: [{id}]}``);
+a reference to a container or tab that is gone is dropped on read.
 """
 
 from . import server
@@ -51,8 +52,8 @@ CONFIG_KEYS = {
     'number': CHART_BASE + RAW_SQL + ('formulas', 'color', 'colorRules', 'backgroundChart'),
     'pie': CHART_BASE + RAW_SQL + ('orderBy', 'limit'),
     'bar': CHART_BASE + RAW_SQL + ('orderBy', 'limit'),
-    'heatmap': CHART_BASE,
-    'event_patterns': CHART_BASE,
+    'heatmap': CHART_BASE + ('where', 'whereLanguage'),
+    'event_patterns': CHART_BASE + ('where', 'whereLanguage'),
     'search': ('displayType', 'sourceId', 'select', 'where', 'whereLanguage'),
     'markdown': ('displayType', 'markdown'),
 }
@@ -62,8 +63,14 @@ HEATMAP_SELECT_KEYS = SELECT_KEYS + ('countExpression', 'heatmapScaleType')
 LEVELS = (0.5, 0.9, 0.95, 0.99)  # the only config levels, and the only levels a read shows (for quantile)
 BOOLEAN_KEYS = ('asRatio', 'fillNulls', 'fitYAxisToData', 'compareToPreviousPeriod', 'alignDateRangeToGranularity', 'showOperandSeries',
                 'groupByColumnsOnLeft')
-STRING_KEYS = ('groupBy', 'having', 'orderBy', 'connectionId', 'color')
-SELECT_DEFAULTS = {'where': '', 'whereLanguage': 'lucene', 'valueExpression': ''}
+STRING_KEYS = ('groupBy', 'having', 'orderBy', 'connectionId', 'color', 'where')
+SELECT_DEFAULTS = {'where': '', 'whereLanguage': 'lucene', 'valueExpression': ''}  # valueExpression: not for count
+WHERE_DEFAULTS = {'where': '', 'whereLanguage': 'lucene'}  # config level: search, heatmap and event_patterns reads
+WHERE_DISPLAY = ('heatmap', 'event_patterns')
+SOURCES_NOT_FOUND = 'Could not find the following source IDs: '
+CONTAINERS_NOT_FOUND = 'Could not find the following containers or tabs: '
+# What list and read items carry when unset (servers that read series or config form).
+DASHBOARD_READ_DEFAULTS = {'filters': [], 'savedQuery': None, 'savedQueryLanguage': None, 'savedFilterValues': []}
 RATIO_DISPLAY = ('line', 'stacked_bar', 'table')  # the display types that take asRatio
 ONE_SELECT = ('number', 'pie', 'bar')
 SERIES_DISPLAY = {'time': 'line', 'table': 'table', 'number': 'number', 'search': 'search', 'markdown': 'markdown'}
@@ -90,41 +97,48 @@ def slow_create(store):
 
 # Operations ----------------------------------------------------------------------------------------
 
-def list_dashboards(store):
-    """GET /api/v2/dashboards: every dashboard, full objects, sorted by name descending."""
-    dashboards = sorted(store.dashboards.values(), key=lambda dashboard: dashboard['name'], reverse=True)
+def team_dashboards(store, tenant):
+    """The dashboards of the tenant's team."""
+    return [dashboard for dashboard in store.dashboards.values() if store.team_of(dashboard) == tenant.team['id']]
+
+
+def list_dashboards(store, tenant):
+    """GET /api/v2/dashboards: every dashboard of the team, full objects, sorted by name descending."""
+    dashboards = sorted(team_dashboards(store, tenant), key=lambda dashboard: dashboard['name'], reverse=True)
     return server.Response.json(200, {'data': [render(store, dashboard) for dashboard in dashboards]})
 
 
-def get_dashboard(store, dashboard_id):
+def get_dashboard(store, tenant, dashboard_id):
     """GET /api/v2/dashboards/{id}."""
-    dashboard, error = _find(store, dashboard_id)
+    dashboard, error = _find(store, tenant, dashboard_id)
     return error or server.Response.json(200, {'data': render(store, dashboard)})
 
 
-def create_dashboard(store, body):
+def create_dashboard(store, tenant, body):
     """POST /api/v2/dashboards: new ids for the dashboard and for every tile (ids in the body are ignored)."""
     clean, error = validate(body)
-    error = error or unknown_sources(store, clean) or unresolved_containers(clean.get('containers'), clean['tiles'])
+    error = error or unknown_sources(tenant, clean) or unresolved_containers(clean.get('containers'), clean['tiles'])
     if error:
         return error
     for tile in clean['tiles']:
         tile['id'] = store.new_id()
     dashboard = dict({'id': store.new_id()}, **clean)
     dashboard.setdefault('tags', [])
+    if tenant is not store.primary:
+        dashboard['teamId'] = tenant.team['id']
     store.dashboards[dashboard['id']] = dashboard
     return slow_create(store) or server.Response.json(200, {'data': render(store, dashboard)})
 
 
-def update_dashboard(store, dashboard_id, body):
+def update_dashboard(store, tenant, dashboard_id, body):
     """PUT /api/v2/dashboards/{id}: replaces name and tiles, keeps what else is left out; a tile keeps its
     id only when it carries the id of a tile stored on this dashboard. Then deletes the alerts of every
     stored tile that is gone and of every tile whose display type cannot carry alerts."""
     if not _valid_id(dashboard_id):
         return bad_id()
     clean, error = validate(body)
-    dashboard, missing = _find(store, dashboard_id)
-    error = error or missing or unknown_sources(store, clean)
+    dashboard, missing = _find(store, tenant, dashboard_id)
+    error = error or missing or unknown_sources(tenant, clean)
     error = error or unresolved_containers(clean.get('containers', dashboard.get('containers')), clean['tiles'])
     if error:
         return error
@@ -132,7 +146,7 @@ def update_dashboard(store, dashboard_id, body):
     for tile in clean['tiles']:
         if tile.get('id') not in stored_ids:
             tile['id'] = store.new_id()
-    kept = {key: dashboard[key] for key in KEPT_ON_UPDATE if key in dashboard and key not in clean}
+    kept = {key: dashboard[key] for key in KEPT_ON_UPDATE + ('teamId',) if key in dashboard and key not in clean}
     new = dict({'id': dashboard['id']}, **clean, **kept)
     dashboard.clear()
     dashboard.update(new)
@@ -142,35 +156,58 @@ def update_dashboard(store, dashboard_id, body):
     return server.Response.json(200, {'data': render(store, dashboard)})
 
 
-def delete_dashboard(store, dashboard_id):
+def delete_dashboard(store, tenant, dashboard_id):
     """DELETE /api/v2/dashboards/{id}: 200 {} whether or not it existed; its tiles' alerts go with it."""
     if not _valid_id(dashboard_id):
         return bad_id()
-    dashboard_id = dashboard_id.lower()
-    if store.dashboards.pop(dashboard_id, None) is not None:
-        store.delete_alerts(lambda alert: alert.get('dashboardId') == dashboard_id and alert.get('source') == 'tile')
+    dashboard, _missing = _find(store, tenant, dashboard_id)
+    if dashboard is not None:
+        del store.dashboards[dashboard['id']]
+        store.delete_alerts(lambda alert: alert.get('dashboardId') == dashboard['id'] and alert.get('source') == 'tile')
     return server.Response.json(200, {})
+
+
+def validate_dashboard(store, tenant, body):
+    """POST /api/v2/dashboards/validate (servers from 2.30): a create body checked as a create would check it, never
+    stored; always 200 {valid, errors: [{path, message}], normalized: the body as a create would keep it, or null}."""
+    clean, problems = check(body)
+    errors = [dict(zip(('path', 'message'), problem.split(': ', 1))) for problem in problems]
+    errors = errors or reference_errors(tenant, clean)
+    if not errors:
+        clean.setdefault('tags', [])
+        for tile in clean['tiles']:
+            tile.pop('id', None)  # a create gives every tile a new id
+    return server.Response.json(200, {'valid': not errors, 'errors': errors, 'normalized': None if errors else clean})
 
 
 def _valid_id(dashboard_id):
     return bool(OBJECT_ID.fullmatch(dashboard_id))
 
 
-def _find(store, dashboard_id):
+def _find(store, tenant, dashboard_id):
+    """(the team's dashboard, None), or (None, the answer: 400 for a malformed id, 404 for one the team does not have)."""
     if not _valid_id(dashboard_id):
         return None, bad_id()
     dashboard = store.dashboards.get(dashboard_id.lower())
-    return (dashboard, None) if dashboard is not None else (None, not_found())
+    if dashboard is None or store.team_of(dashboard) != tenant.team['id']:
+        return None, not_found()
+    return dashboard, None
 
 
 # Validation ----------------------------------------------------------------------------------------
 
 def validate(body):
     """(the body as the server keeps it, None) or (None, the 400 answer listing every problem)."""
+    clean, problems = check(body)
+    return (None, refused(problems)) if problems else (clean, None)
+
+
+def check(body):
+    """(the body as the server keeps it, [every problem as 'path: message'])."""
     problems = Problems()
     if not isinstance(body, dict):
         problems.typed('', body, 'object')
-        return None, refused(problems)
+        return None, problems
     clean = pick(body, DASHBOARD_KEYS)
     if problems.present('name', body.get('name', MISSING)):
         problems.string('name', body['name'], 1, 1024)
@@ -181,15 +218,35 @@ def validate(body):
     if problems.present('tiles', tiles) and problems.array('tiles', tiles, 0, 500):
         clean['tiles'] = [_tile(problems, 'tiles.%d' % index, tile) for index, tile in enumerate(tiles)]
         _duplicate_tile_ids(problems, clean['tiles'])
-    return (None, refused(problems)) if problems else (clean, None)
+    return clean, problems
 
 
-def unknown_sources(store, clean):
+def unknown_sources(tenant, clean):
     """The 400 answer for a valid body whose tiles name sources the team does not have, else None."""
-    missing = sorted({source.lower() for tile in clean['tiles'] for source in source_ids(tile)} - set(store.sources))
+    missing = sorted({source for tile in clean['tiles'] for source in source_ids(tile)} - set(tenant.sources))  # exactly: case too
     if missing:
-        return server.Response.json(400, {'message': 'Could not find the following source IDs: ' + ', '.join(missing)})
+        return server.Response.json(400, {'message': SOURCES_NOT_FOUND + ', '.join(missing)})
     return None
+
+
+def reference_errors(tenant, clean):
+    """[{path, message}] for each source and container reference of a valid body that does not resolve (a create
+    refuses the body with the first of these messages)."""
+    errors = []
+    tabs = _container_tabs(clean.get('containers'))
+    for index, tile in enumerate(clean['tiles']):
+        if 'series' in tile:
+            items = [('series.%d' % number, item) for number, item in enumerate(tile['series'])]
+        else:
+            items = [('config', tile['config'])]
+        for place, item in items:
+            if 'sourceId' in item and item['sourceId'] not in tenant.sources:
+                errors.append({'path': 'tiles.%d.%s.sourceId' % (index, place), 'message': SOURCES_NOT_FOUND + item['sourceId']})
+        unresolved = _unresolved(tabs, tile)
+        if unresolved:
+            errors.append({'path': 'tiles.%d.%s' % (index, 'tabId' if '/' in unresolved else 'containerId'),
+                           'message': CONTAINERS_NOT_FOUND + unresolved})
+    return errors
 
 
 def _dashboard_extras(problems, body):
@@ -326,6 +383,8 @@ def _config(problems, path, config):
     for key in STRING_KEYS:
         if key in clean:
             problems.typed('%s.%s' % (path, key), config[key], 'string')
+    if 'whereLanguage' in clean:
+        problems.enum(path + '.whereLanguage', config['whereLanguage'], WHERE_LANGUAGES)
     for key in ('seriesLimit', 'limit'):
         if key in clean:
             problems.number('%s.%s' % (path, key), config[key], 1, integer=True)
@@ -426,20 +485,36 @@ def display_type(tile):
 
 def is_promql(tile):
     """Whether the tile queries in PromQL (reads leave such tiles out)."""
-    config = stored_config(tile)
+    config = tile.get('config') or {}
     select = config['select'] if isinstance(config.get('select'), list) else []  # a search tile's select is a string
-    languages = [config.get('whereLanguage')] + [item.get('whereLanguage') for item in select + tile.get('series', [])]
+    languages = [config.get('whereLanguage')] + [item.get('whereLanguage') for item in select + (tile.get('series') or [])]
     return 'promql' in languages
+
+
+def is_contract_form(tile):
+    """Whether a stored tile holds the contract's series items (dataSource, no sourceId), which only the oldest servers
+    took: the servers that convert tiles to read them in series or config form fail on it."""
+    return any(item.get('type') != 'markdown' and 'sourceId' not in item for item in tile.get('series') or [])
+
+
+class Unreadable(Exception):
+    """A dashboard this era's server cannot read: the API answers 500 (observability.handle)."""
 
 
 def unresolved_containers(containers, tiles):
     """The 400 answer for tiles placed in a container (or a tab of one) that the dashboard does not have, else None."""
     tabs = _container_tabs(containers)
-    missing = sorted({'%s/%s' % (tile['containerId'], tile['tabId']) if tile['containerId'] in tabs else tile['containerId']
-                      for tile in tiles if 'containerId' in tile and not _resolves(tabs, tile)})
+    missing = sorted({_unresolved(tabs, tile) for tile in tiles} - {None})
     if missing:
-        return server.Response.json(400, {'message': 'Could not find the following containers or tabs: ' + ', '.join(missing)})
+        return server.Response.json(400, {'message': CONTAINERS_NOT_FOUND + ', '.join(missing)})
     return None
+
+
+def _unresolved(tabs, tile):
+    """The tile's placement that does not resolve, as the server names it (``container`` or ``container/tab``), or None."""
+    if 'containerId' not in tile or _resolves(tabs, tile):
+        return None
+    return '%s/%s' % (tile['containerId'], tile['tabId']) if tile['containerId'] in tabs else tile['containerId']
 
 
 def _container_tabs(containers):
@@ -458,13 +533,21 @@ def _resolves(tabs, tile):
 # Reads ---------------------------------------------------------------------------------------------
 
 def render(store, dashboard):
-    """A dashboard as reads show it in the configured era."""
+    """A dashboard as reads show it in the configured era. From the series era on, reads carry the unset filters and
+    saved query (DASHBOARD_READ_DEFAULTS), and a dashboard holding contract-form tiles cannot be read (Unreadable).
+    ``containers`` shows only when the dashboard has sections."""
     form = store.config['dashboard_read_form']
+    if form != 'as_sent' and any(is_contract_form(tile) for tile in dashboard['tiles']):
+        raise Unreadable(dashboard['id'])
     tabs = _container_tabs(dashboard.get('containers'))
     shown = {'id': dashboard['id'], 'name': dashboard['name'],
              'tiles': [read_tile(_placed(tile, tabs), form) for tile in dashboard['tiles'] if not is_promql(tile)],
              'tags': list(dashboard.get('tags', []))}
+    if form != 'as_sent':
+        shown.update(DASHBOARD_READ_DEFAULTS)
     shown.update({key: dashboard[key] for key in KEPT_ON_UPDATE if key in dashboard and key != 'tags'})
+    if not shown.get('containers'):
+        shown.pop('containers', None)
     return shown
 
 
@@ -487,6 +570,7 @@ def read_tile(tile, form):
     config = _readable(stored_config(tile))
     if form == 'series' and config['displayType'] in SERIES_FORM_DISPLAY and not CONFIG_ONLY & set(config):
         return dict(head, asRatio=bool(config.get('asRatio')), series=series_of(config))
+    config = _config_read(config)
     if form == 'series':
         return dict(head, config=config)
     return dict(head, config=with_defaults(config))
@@ -504,6 +588,20 @@ def _readable(config):
     return dict(config, select=select)
 
 
+def _config_read(config):
+    """What every config-form read adds and leaves out: heatmap and event_patterns tiles get a config-level where and
+    whereLanguage; an empty groupBy is left out, as is a count select item's leftover valueExpression."""
+    config = dict(config)
+    if config['displayType'] in WHERE_DISPLAY:
+        config.update((key, config.get(key, value)) for key, value in WHERE_DEFAULTS.items())
+    if config.get('groupBy') == '':
+        del config['groupBy']
+    if isinstance(config.get('select'), list):
+        config['select'] = [{key: value for key, value in item.items() if (item.get('aggFn'), key) != ('count', 'valueExpression')}
+                            for item in config['select']]
+    return config
+
+
 def with_defaults(config):
     """The config form as the newest servers read it back: fillNulls (line and stacked_bar, raw SQL too), asRatio,
     where, whereLanguage and valueExpression where unset; a number tile carries neither fillNulls nor asRatio."""
@@ -514,10 +612,10 @@ def with_defaults(config):
     if kind in RATIO_DISPLAY and 'configType' not in config:
         config['asRatio'] = bool(config.get('asRatio')) and len(config.get('select', [])) == 2
     if kind == 'search':
-        config.setdefault('where', '')
-        config.setdefault('whereLanguage', 'lucene')
+        config.update((key, config.get(key, value)) for key, value in WHERE_DEFAULTS.items())
     if isinstance(config.get('select'), list):
-        config['select'] = [dict(item, **{key: item.get(key, value) for key, value in SELECT_DEFAULTS.items()})
+        config['select'] = [dict(item, **{key: item.get(key, value) for key, value in SELECT_DEFAULTS.items()
+                                          if (item.get('aggFn'), key) != ('count', 'valueExpression')})
                             for item in config['select']]
     return config
 

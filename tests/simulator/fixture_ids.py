@@ -15,8 +15,12 @@ with open(FIXTURES_PATH, encoding='utf-8') as _handle:
     _FIXTURES = json.load(_handle)
 
 
+def _by_name_in(fixtures, kind, name):
+    return next(item['id'] for item in fixtures[kind] if item['name'] == name)
+
+
 def _by_name(kind, name):
-    return next(item['id'] for item in _FIXTURES[kind] if item['name'] == name)
+    return _by_name_in(_FIXTURES, kind, name)
 
 
 ORGANIZATION = _FIXTURES['organization']['id']
@@ -60,6 +64,19 @@ WEBHOOK_CHAT = _by_name('webhooks', 'ops-chat')
 WEBHOOK_INGEST = _by_name('webhooks', 'ingest-team')
 SAVED_SEARCH = _by_name('savedSearches', 'Errors in production')
 
+# The second organization, empty, with a team of its own: what a whole organization is promoted into. Its team has
+# sources, webhooks and a saved search of the same names as the first's, with ids of its own.
+_SECOND = _FIXTURES['secondOrganization']
+SECOND_ORGANIZATION = _SECOND['organization']['id']
+SECOND_KEY_ID = _SECOND['apiKeys'][0]['id']
+SECOND_KEY_SECRET = _SECOND['apiKeys'][0]['secret']
+SECOND_TOKEN = _SECOND['tokens'][0]
+SECOND_TEAM = _SECOND['team']['id']
+SECOND_SOURCE_METRICS, SECOND_SOURCE_LOGS = (_by_name_in(_SECOND, 'sources', name) for name in ('Metrics', 'Logs'))
+SECOND_WEBHOOK_PAGER, SECOND_WEBHOOK_CHAT, SECOND_WEBHOOK_INGEST = (_by_name_in(_SECOND, 'webhooks', name)
+                                                                   for name in ('sre-pager', 'ops-chat', 'ingest-team'))
+SECOND_SAVED_SEARCH = _by_name_in(_SECOND, 'savedSearches', 'Errors in production')
+
 # The secret no result, log line or error of the collection may ever contain.
 CONNECTION_STRING = next(pipe['source']['objectStorage']['connectionString'] for pipe in _FIXTURES['pipes']
                          if pipe['id'] == PIPE_OBJECT_STORAGE)
@@ -81,11 +98,39 @@ def pipe_path(pipe_id, suffix='', service_id=SERVICE_PROD):
     return service_path(service_id, '/pipes/%s%s' % (pipe_id, suffix))
 
 
-def cloud_connection(url):
-    """The management API's connection options for a simulator at url."""
+def cloud_connection(url, second=False):
+    """The management API's connection options for a simulator at url (second: of the second organization)."""
+    if second:
+        return dict(api_url=url, api_key_id=SECOND_KEY_ID, api_key_secret=SECOND_KEY_SECRET, organization_id=SECOND_ORGANIZATION)
     return dict(api_url=url, api_key_id=KEY_ID, api_key_secret=KEY_SECRET, organization_id=ORGANIZATION)
 
 
-def observability_connection(url):
-    """The observability API's connection options for a simulator at url."""
-    return dict(observability_url=url, api_token=TOKEN)
+def observability_connection(url, second=False):
+    """The observability API's connection options for a simulator at url (second: of the second organization's team)."""
+    return dict(observability_url=url, api_token=SECOND_TOKEN if second else TOKEN)
+
+
+# The ids POST /_admin/seed gives (tests/simulator/seed.py), numbered from 1: deterministic, whatever was seeded before.
+def seeded_service(number):
+    return '5eed0000-0000-4000-8000-%012d' % number
+
+
+def seeded_pipe(service_number, number):
+    return '5eed0001-0000-4000-8000-%06d%06d' % (service_number, number)
+
+
+def seeded_endpoint(service_number):
+    """The reverse private endpoint of a seeded service that has a kafka pipe."""
+    return '5eed0002-0000-4000-8000-%012d' % service_number
+
+
+def seeded_dashboard(number):
+    return '5eedd0%018d' % number
+
+
+def seeded_tile(dashboard_number, number):
+    return '5eed70%012d%06d' % (dashboard_number, number)
+
+
+def seeded_alert(number):
+    return '5eeda1%018d' % number

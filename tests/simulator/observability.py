@@ -1,4 +1,5 @@
-"""The observability API under /api/v2: dashboards, alerts and chart series."""
+"""The observability API under /api/v2: dashboards, alerts, chart series, the team's sources and webhooks. A token
+reaches its own team's objects only: another team's are not found."""
 
 import re
 
@@ -9,7 +10,7 @@ PREFIX = '/api/v2'
 
 
 def all_alerts(store):
-    """Every alert as the listing shows it (the unit tests compare module results with it)."""
+    """Every alert of the fixture's team as the listing shows it (the unit tests compare module results with it)."""
     return alerts.all_alerts(store)
 
 
@@ -33,11 +34,12 @@ def handle(store, request):
         with store.lock:
             # Every request counts, whatever the rate_limit switch (the live server always counts); only the refusal needs it on.
             limit_headers = _rate_limit(store, request.headers.get('Authorization', ''))
-            _authenticate(store, request.headers.get('Authorization'))
-            response = _route(store, request)
+            tenant = _authenticate(store, request.headers.get('Authorization'))
+            response = _route(store, tenant, request)
     except ObservabilityError as exc:
         response = exc.response
     except Exception:  # pylint: disable=broad-except
+        # a server error, and what an era's server cannot read (dashboards.Unreadable)
         response = server.Response.json(500, {'message': 'Something went wrong :('})
     response.headers.update(limit_headers)
     return response
@@ -53,11 +55,14 @@ def _rate_limit(store, credential):
 
 
 def _authenticate(store, header):
-    if not header or not header.startswith('Bearer ') or header[len('Bearer '):] not in store.fixtures['tokens']:
+    """The Tenant whose team the token is of."""
+    tenant = store.tenant_of_token(header[len('Bearer '):]) if header and header.startswith('Bearer ') else None
+    if tenant is None:
         raise ObservabilityError(server.Response.text(401, 'Unauthorized'))
+    return tenant
 
 
-def chart_series(store, request):
+def chart_series(store, tenant, request):
     """POST /api/v2/charts/series."""
     content_type = request.headers.get('Content-Type', '').split(';')[0].strip().lower()
     body = request.json_body() if content_type == 'application/json' else {}
@@ -65,7 +70,7 @@ def chart_series(store, request):
     if problems:
         return server.Response.json(400, {'message': 'Body validation failed: ' + '; '.join(problems)})
     for index, item in enumerate(body['series']):
-        if item['sourceId'].lower() not in store.sources:
+        if item['sourceId'].lower() not in tenant.sources:
             return server.Response.json(404, {'error': 'Source not found for series %d' % (index + 1)})
     try:
         rows = series.compute(body)
@@ -74,26 +79,38 @@ def chart_series(store, request):
     return server.Response.json(200, {'data': rows})
 
 
+def validate_dashboard(store, tenant, request):
+    """POST /api/v2/dashboards/validate: from version 2.30 (config key alert_version) on; before, no such route."""
+    if alerts.version(store) < VALIDATE_SINCE:
+        return server.Response.text(404, 'Not Found')
+    return dashboards.validate_dashboard(store, tenant, _body(request))
+
+
+VALIDATE_SINCE = (2, 30)
 ROUTES = (
-    ('GET', r'/api/v2/dashboards', lambda store, request: dashboards.list_dashboards(store)),
-    ('POST', r'/api/v2/dashboards', lambda store, request: dashboards.create_dashboard(store, _body(request))),
-    ('GET', r'/api/v2/dashboards/([^/]+)', lambda store, request, id_: dashboards.get_dashboard(store, id_)),
-    ('PUT', r'/api/v2/dashboards/([^/]+)', lambda store, request, id_: dashboards.update_dashboard(store, id_, _body(request))),
-    ('DELETE', r'/api/v2/dashboards/([^/]+)', lambda store, request, id_: dashboards.delete_dashboard(store, id_)),
-    ('GET', r'/api/v2/alerts', lambda store, request: alerts.list_alerts(store, request.query_pairs)),
-    ('POST', r'/api/v2/alerts', lambda store, request: alerts.create_alert(store, _body(request))),
-    ('GET', r'/api/v2/alerts/([^/]+)', lambda store, request, id_: alerts.get_alert(store, id_)),
-    ('PUT', r'/api/v2/alerts/([^/]+)', lambda store, request, id_: alerts.update_alert(store, id_, _body(request))),
-    ('DELETE', r'/api/v2/alerts/([^/]+)', lambda store, request, id_: alerts.delete_alert(store, id_)),
+    ('GET', r'/api/v2/dashboards', lambda store, tenant, request: dashboards.list_dashboards(store, tenant)),
+    ('POST', r'/api/v2/dashboards', lambda store, tenant, request: dashboards.create_dashboard(store, tenant, _body(request))),
+    ('POST', r'/api/v2/dashboards/validate', validate_dashboard),
+    ('GET', r'/api/v2/dashboards/([^/]+)', lambda store, tenant, request, id_: dashboards.get_dashboard(store, tenant, id_)),
+    ('PUT', r'/api/v2/dashboards/([^/]+)',
+     lambda store, tenant, request, id_: dashboards.update_dashboard(store, tenant, id_, _body(request))),
+    ('DELETE', r'/api/v2/dashboards/([^/]+)', lambda store, tenant, request, id_: dashboards.delete_dashboard(store, tenant, id_)),
+    ('GET', r'/api/v2/alerts', lambda store, tenant, request: alerts.list_alerts(store, tenant, request.query_pairs)),
+    ('POST', r'/api/v2/alerts', lambda store, tenant, request: alerts.create_alert(store, tenant, _body(request))),
+    ('GET', r'/api/v2/alerts/([^/]+)', lambda store, tenant, request, id_: alerts.get_alert(store, tenant, id_)),
+    ('PUT', r'/api/v2/alerts/([^/]+)', lambda store, tenant, request, id_: alerts.update_alert(store, tenant, id_, _body(request))),
+    ('DELETE', r'/api/v2/alerts/([^/]+)', lambda store, tenant, request, id_: alerts.delete_alert(store, tenant, id_)),
     ('POST', r'/api/v2/charts/series', chart_series),
+    ('GET', r'/api/v2/sources', lambda store, tenant, request: server.Response.json(200, {'data': list(tenant.sources.values())})),
+    ('GET', r'/api/v2/webhooks', lambda store, tenant, request: server.Response.json(200, {'data': tenant.webhooks})),
 )
 
 
-def _route(store, request):
+def _route(store, tenant, request):
     for method, pattern, handler in ROUTES:
         match = re.fullmatch(pattern, request.path)
         if match and method == request.method:
-            return handler(store, request, *match.groups())
+            return handler(store, tenant, request, *match.groups())
     return server.Response.text(404, 'Not Found')
 
 

@@ -5,6 +5,7 @@ import json
 import socket
 import ssl
 import struct
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qsl, urlsplit
 
@@ -42,6 +43,7 @@ class Response:
     def __init__(self, status, body=b'', content_type='application/json', headers=None):
         self.status, self.content_type, self.headers = status, content_type, dict(headers or {})
         self.hold, self.drop = 0, False  # seconds before it is sent (a slow create), and whether it is then dropped
+        self.trickle = None  # bytes per second at which it is sent (a trickle fault), or None: at once
         self.body = body.encode('utf-8') if isinstance(body, str) else body
 
     @classmethod
@@ -54,6 +56,11 @@ class Response:
         """A plain-text response."""
         return cls(status, text, 'text/plain; charset=utf-8', headers)
 
+    def size(self):
+        """About how many bytes it takes on the wire: status line, the headers it carries, body."""
+        headers = dict(self.headers, **{'Content-Type': self.content_type, 'Content-Length': len(self.body)})
+        return len('HTTP/1.1 %d OK\r\n\r\n' % self.status) + sum(len('%s: %s\r\n' % item) for item in headers.items()) + len(self.body)
+
 
 class SimulatorServer(ThreadingHTTPServer):
     """Threaded HTTP(S) server holding the shared Store."""
@@ -63,11 +70,16 @@ class SimulatorServer(ThreadingHTTPServer):
 
     def __init__(self, address, store, ssl_context=None, quiet=False):
         self.store, self.ssl_context, self.quiet = store, ssl_context, quiet
+        store.https = ssl_context is not None
         super().__init__(address, Handler)
 
     def finish_request(self, request, client_address):
         # The TLS handshake runs here, in the request's thread, so a slow client blocks nobody.
         if self.ssl_context is not None:
+            fault = self.store.take_tls_fault()
+            if fault is not None:
+                break_handshake(request, fault)
+                return
             try:
                 request = self.ssl_context.wrap_socket(request, server_side=True)
             except (ssl.SSLError, OSError):
@@ -75,11 +87,30 @@ class SimulatorServer(ThreadingHTTPServer):
         super().finish_request(request, client_address)
 
 
+def break_handshake(connection, fault):
+    """A TLS fault: read the client's hello, then reset the connection (tls_reset), or answer nothing until the
+    client gives up or the fault's delay has passed (tls_stall). No request arrives: nothing is logged."""
+    deadline = time.monotonic() + (fault['delay'] if fault['kind'] == 'tls_stall' else 5)
+    connection.settimeout(0.2)
+    while time.monotonic() < deadline:
+        try:
+            if not connection.recv(65536) or fault['kind'] == 'tls_reset':
+                break
+        except socket.timeout:
+            continue
+        except OSError:
+            break
+    if fault['kind'] == 'tls_reset':
+        connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack('ii', 1, 0))
+    connection.close()  # here, not in the server's shutdown_request: that would send a FIN before the reset
+
+
 class Handler(BaseHTTPRequestHandler):
     """Routes every request to the admin interface or one of the two APIs."""
 
     protocol_version = 'HTTP/1.1'
     server_version = 'engine-cloud-simulator'
+    trickle = None  # the rate of the response being sent (see send)
 
     def do_GET(self):  # pylint: disable=invalid-name
         """Handle GET."""
@@ -120,15 +151,36 @@ class Handler(BaseHTTPRequestHandler):
             pass
 
     def send(self, response):
-        """Write a complete response."""
-        self.send_response(response.status)
-        self.send_header('Content-Type', response.content_type)
-        self.send_header('Content-Length', str(len(response.body)))
-        for name, value in response.headers.items():
-            self.send_header(name, str(value))
-        self.end_headers()
-        if self.command != 'HEAD':
-            self.wfile.write(response.body)
+        """Write a complete response (at the response's trickle rate, if it has one)."""
+        self.trickle = response.trickle
+        try:
+            self.send_response(response.status)
+            self.send_header('Content-Type', response.content_type)
+            self.send_header('Content-Length', str(len(response.body)))
+            for name, value in response.headers.items():
+                self.send_header(name, str(value))
+            self.end_headers()
+            if self.command != 'HEAD':
+                self.write(response.body)
+        finally:
+            self.trickle = None
+
+    def flush_headers(self):
+        if hasattr(self, '_headers_buffer'):
+            self.write(b''.join(self._headers_buffer))
+            self._headers_buffer = []
+
+    def write(self, data):
+        """Write data, at once or (a trickle fault) a tenth of the rate every tenth of a second."""
+        rate = self.trickle
+        if not rate:
+            self.wfile.write(data)
+            return
+        step = max(1, int(rate / 10))
+        for start in range(0, len(data), step):
+            self.wfile.write(data[start:start + step])
+            self.wfile.flush()
+            time.sleep(step / rate)
 
 
 def logged_query(pairs):
@@ -160,7 +212,7 @@ def dispatch(store, request, pause=None):
     else:
         entry['fault'] = fault['kind']
         # A fault with apply lets the API handle the request first: the write is applied, its answer lost.
-        entry['handled'] = fault['apply'] or fault['kind'] == 'delay'
+        entry['handled'] = fault['apply'] or fault['kind'] in ('delay', 'trickle')
         if fault['apply']:
             api.handle(store, request)
         if fault['kind'] == 'reset':
@@ -169,6 +221,10 @@ def dispatch(store, request, pause=None):
             (pause or store.clock.sleep)(fault['delay'])
         response = _faulty_response(fault, api) or api.handle(store, request)
         response.headers.update(fault['headers'])
+        if fault['kind'] == 'trickle':
+            response.trickle = fault['rate']
+            if pause:  # in process: the time the answer takes to arrive (the HTTP server writes it that slowly)
+                pause(response.size() / response.trickle)
     entry['status'] = response.status
     if response.hold:
         entry['fault'] = 'dropped' if response.drop else 'late'
@@ -183,8 +239,10 @@ def _faulty_response(fault, api):
     kind, body = fault['kind'], fault['body']
     if not isinstance(body, (str, type(None))):
         body = json.dumps(body)
-    if kind == 'delay':
+    if kind in ('delay', 'trickle'):
         return None
+    if kind == 'no_envelope':
+        return Response(fault['status'], '{}' if body is None else body, _sniff(body or '{}'))
     if kind == 'malformed_json':
         return Response(200, MALFORMED_JSON if body is None else body)
     if kind == 'html':

@@ -17,7 +17,9 @@ from datetime import datetime, timezone
 
 DEFAULT_FIXTURES = os.path.join(os.path.dirname(__file__), 'fixtures.json')
 RATE_LIMIT_HEADERS = ('Retry-After', 'X-RateLimit-Reset')
-FAULT_KINDS = ('status', 'reset', 'malformed_json', 'html', 'delay')
+FAULT_KINDS = ('status', 'reset', 'malformed_json', 'html', 'delay', 'no_envelope', 'trickle', 'tls_reset', 'tls_stall')
+TLS_FAULT_KINDS = ('tls_reset', 'tls_stall')  # faults of a connection's TLS handshake, before any request
+TLS_STALL_SECONDS = 30  # how long a tls_stall holds a handshake without an answer, unless its delay says
 
 # The reference's state lists. A pipe's family follows its source kind; any pipe may be Degraded.
 SERVICE_STATES = ('starting', 'stopping', 'terminating', 'softdeleting', 'awaking', 'partially_running', 'provisioning',
@@ -166,18 +168,26 @@ def validate_config(changes):
     return {key: CONFIG_CHECKS[key](key, value) for key, value in changes.items()}
 
 
+FAULT_FIELDS = ('method', 'path', 'count', 'kind', 'status', 'headers', 'body', 'delay', 'apply', 'rate')
+ALWAYS_APPLIED = ('delay', 'trickle')  # the request is handled; only its answer is slow
+
+
 def validate_fault(spec):
     """Return a normalised fault from an admin request body."""
     if not isinstance(spec, dict):
         raise ConfigError('body must be a JSON object')
-    unknown = sorted(set(spec) - {'method', 'path', 'count', 'kind', 'status', 'headers', 'body', 'delay', 'apply'})
+    unknown = sorted(set(spec) - set(FAULT_FIELDS))
     if unknown:
         raise ConfigError('unknown fault field(s): ' + ', '.join(unknown))
-    if spec.get('kind') not in FAULT_KINDS:
+    kind = spec.get('kind')
+    if kind not in FAULT_KINDS:
         raise ConfigError('kind must be one of: ' + ', '.join(FAULT_KINDS))
     apply = _check_bool('apply', spec.get('apply', False))
-    if apply and spec['kind'] == 'delay':
-        raise ConfigError('apply does not go with kind delay (a delayed request is always applied)')
+    if apply and kind in ALWAYS_APPLIED + TLS_FAULT_KINDS:
+        raise ConfigError('apply does not go with kind %s (%s)' % (
+            kind, 'no request arrives' if kind in TLS_FAULT_KINDS else 'the request is always applied'))
+    if kind in TLS_FAULT_KINDS and set(spec) & {'method', 'path', 'status', 'headers', 'body', 'rate'}:
+        raise ConfigError('a %s fault takes the next connection, before any request: only count and delay apply' % kind)
     try:
         pattern = re.compile(spec.get('path') or '')
     except (re.error, TypeError) as exc:
@@ -185,19 +195,27 @@ def validate_fault(spec):
     count = spec.get('count', 1)
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
         raise ConfigError('count must be a positive integer')
-    status = spec.get('status', 503)
+    status = spec.get('status', 200 if kind == 'no_envelope' else 503)
     if isinstance(status, bool) or not isinstance(status, int) or not 100 <= status <= 599:
         raise ConfigError('status must be an HTTP status code')
+    if kind == 'no_envelope' and not 200 <= status <= 299:
+        raise ConfigError('a no_envelope fault answers a 2xx status')
     headers = spec.get('headers') or {}
     if not isinstance(headers, dict) or not all(isinstance(v, str) for v in headers.values()):
         raise ConfigError('headers must be an object of strings')
     method = spec.get('method')
     if method is not None and not isinstance(method, str):
         raise ConfigError('method must be a string')
+    rate = spec.get('rate')
+    if kind == 'trickle' and (isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 1 <= rate <= 1000000):
+        raise ConfigError('a trickle fault needs rate: bytes per second, 1 to 1000000')
+    if kind != 'trickle' and rate is not None:
+        raise ConfigError('rate goes with kind trickle only')
     return {
         'method': method.upper() if method else None, 'path': pattern.pattern, 'regex': pattern, 'count': count,
-        'kind': spec['kind'], 'status': status, 'headers': headers, 'body': spec.get('body'),
-        'delay': _check_delay('delay', spec.get('delay', 0)), 'apply': apply,
+        'kind': kind, 'status': status, 'headers': headers, 'body': spec.get('body'),
+        'delay': _check_delay('delay', spec.get('delay', TLS_STALL_SECONDS if kind == 'tls_stall' else 0)), 'apply': apply,
+        'rate': rate,
     }
 
 
@@ -224,23 +242,45 @@ Window = namedtuple('Window', 'allowed remaining reset')
 
 
 class RateLimiter:
-    """Fixed windows per key, each started by its first request: ``limit`` requests, then refusals until the window
-    ends. count_refused: a refused request is counted too (the observability API counts every request)."""
+    """Fixed windows of ``window`` seconds per key: ``limit`` requests, then refusals until the window ends. Each
+    key's window starts at its first request, or, with ``grid`` (a moment), on one grid of windows from that moment for
+    every key (the observability server's: counted from its process's start). count_refused: a refused request is
+    counted too (the observability API counts every request)."""
 
-    def __init__(self, limit, window, count_refused=False):
-        self.limit, self.window, self.count_refused = limit, window, count_refused
+    def __init__(self, limit, window, count_refused=False, grid=None):
+        self.limit, self.window, self.count_refused, self.grid = limit, window, count_refused, grid
         self.windows = {}
 
     def hit(self, key, moment):
         """Count a request; return a Window (allowed, remaining, seconds until the window resets)."""
-        start, used = self.windows.get(key, (moment, 0))
+        start, used = self.windows.get(key, (self._start(moment), 0))
         if moment >= start + self.window:
-            start, used = moment, 0
+            start, used = self._start(moment), 0
         allowed = used < self.limit
         if allowed or self.count_refused:
             used += 1
         self.windows[key] = (start, used)
         return Window(allowed, max(self.limit - used, 0), max(1, math.ceil(start + self.window - moment)))
+
+    def _start(self, moment):
+        if self.grid is None:
+            return moment
+        return self.grid + (moment - self.grid) // self.window * self.window
+
+
+class Tenant:
+    """One organization of the management API and its observability team, as the fixtures hold them: the keys and
+    tokens that reach it, and the team's chart sources, webhooks and saved searches (read only)."""
+
+    def __init__(self, fixture):
+        self.organization, self.paid = fixture['organization']['id'], fixture['organization'].get('paid', False)
+        self.keys = [dict(key) for key in fixture['apiKeys']]
+        self.team, self.tokens = dict(fixture['team']), list(fixture['tokens'])
+        self.sources = {item['id']: item for item in fixture['sources']}
+        self.webhooks, self.saved_searches = fixture['webhooks'], fixture['savedSearches']
+
+    def webhook_ids(self):
+        return {webhook['id'] for webhook in self.webhooks}
 
 
 class Store:
@@ -253,6 +293,8 @@ class Store:
         with open(fixtures_path, encoding='utf-8') as handle:
             self.fixtures_text = handle.read()
         self.fixtures = json.loads(self.fixtures_text)  # read only (organization, keys, tokens)
+        # The fixture's organization, then the empty one to promote into (secondOrganization), when the file has it.
+        self.tenants = [Tenant(fixture) for fixture in (self.fixtures, self.fixtures.get('secondOrganization')) if fixture]
         self.defaults = {'transition_delay': 1.0, 'rate_limit': False, 'alerts_paging': True, 'alert_count': 0,
                          'rate_limit_headers': list(RATE_LIMIT_HEADERS), 'resync_delay': None, 'stale_pipe_answers': False,
                          'transition_reads': None, 'pipe_create_state': 'Provisioning', 'idle_pipe_refusals': 'writes',
@@ -261,6 +303,7 @@ class Store:
         self.defaults.update(OBSERVABILITY_DEFAULTS)
         self.defaults.update(validate_config(defaults or {}))
         self.lock = threading.RLock()
+        self.https = False  # the HTTP server says whether it serves HTTPS (TLS faults need it)
         self.reset()
 
     def reset(self, changes=None):
@@ -275,12 +318,33 @@ class Store:
             self.dashboards = {item['id']: item for item in data['dashboards']}
             self.alerts = [internal_alert(alert) for alert in data['alerts']]
             self.ids_given = 0
-            self.sources = {item['id']: item for item in data['sources']}
             self.requests = []
             self.faults = []
             self.held = []  # [(moment, 'services' or 'pipes', object)]: slow creates, shown from that moment
             self.cloud_limiter = RateLimiter(10, 10)
-            self.observability_limiter = RateLimiter(100, 60, count_refused=True)
+            # one 60 s grid for every token, from the server's start (a reset starts the server again)
+            self.observability_limiter = RateLimiter(100, 60, count_refused=True, grid=self.clock.time())
+
+    @property
+    def primary(self):
+        """The fixture's organization and team (objects that name no owner are theirs)."""
+        return self.tenants[0]
+
+    def tenant_of_key(self, key_id, secret):
+        """The Tenant whose API key this is, or None."""
+        return next((tenant for tenant in self.tenants if {'id': key_id, 'secret': secret} in tenant.keys), None)
+
+    def tenant_of_token(self, token):
+        """The Tenant whose observability token this is, or None."""
+        return next((tenant for tenant in self.tenants if token in tenant.tokens), None)
+
+    def organization_of(self, service):
+        """A service's organization: sim.organizationId, or the fixture's."""
+        return (service.get('sim') or {}).get('organizationId', self.primary.organization)
+
+    def team_of(self, obj):
+        """A dashboard's or alert's team: its teamId, or the fixture's."""
+        return obj.get('teamId', self.primary.team['id'])
 
     def new_id(self):
         """A new object id (24 hex digits, ``68`` then a counter), as the server chooses them."""
@@ -304,15 +368,22 @@ class Store:
         return entry
 
     def take_fault(self, method, path):
-        """Consume and return the first fault that matches the request, or None."""
+        """Consume and return the first request fault that matches the request, or None."""
+        return self._take(lambda fault: fault['kind'] not in TLS_FAULT_KINDS and fault['method'] in (None, method)
+                          and fault['regex'].search(path))
+
+    def take_tls_fault(self):
+        """Consume and return the first TLS fault (it takes the next connection's handshake), or None."""
+        return self._take(lambda fault: fault['kind'] in TLS_FAULT_KINDS)
+
+    def _take(self, matches):
         with self.lock:
             for fault in self.faults:
-                if fault['method'] not in (None, method) or not fault['regex'].search(path):
-                    continue
-                fault['count'] -= 1
-                if fault['count'] == 0:
-                    self.faults.remove(fault)
-                return fault
+                if matches(fault):
+                    fault['count'] -= 1
+                    if fault['count'] == 0:
+                        self.faults.remove(fault)
+                    return fault
         return None
 
     def add_created(self, objects, obj):
@@ -386,7 +457,7 @@ class Store:
             return copy.deepcopy({
                 'config': self.config, 'services': list(self.services.values()), 'pipes': list(self.pipes.values()),
                 'reversePrivateEndpoints': list(self.endpoints.values()), 'dashboards': list(self.dashboards.values()),
-                'alerts': self.alerts, 'sources': list(self.sources.values()),
+                'alerts': self.alerts, 'sources': [source for tenant in self.tenants for source in tenant.sources.values()],
                 'faults': [{k: v for k, v in fault.items() if k != 'regex'} for fault in self.faults],
                 'requestCount': len(self.requests),
             })

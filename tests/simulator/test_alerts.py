@@ -137,7 +137,7 @@ def test_create_with_everything(sim):
     ({'scheduleStartAt': 'tomorrow'}, 'scheduleStartAt: Invalid datetime'),
     ({'channel': DROP}, 'channel: Provide either "channel" or "channels"'),
     ({'channel': {'type': 'email', 'webhookId': WEBHOOK_PAGER}}, 'channel.type: Invalid enum value'),
-    ({'channel': {'type': 'webhook', 'webhookId': 'pager'}}, 'channel.webhookId: Invalid ObjectId'),
+    ({'channel': {'type': 'webhook', 'webhookId': 7}}, 'channel.webhookId: Expected string, received number'),
     ({'channels': []}, 'channels: Array must contain at least 1 element(s)'),
     ({'channels': [hook('65d%021x' % index) for index in range(11)]}, 'channels: Array must contain at most 10 element(s)'),
     ({'channels': [hook(WEBHOOK_PAGER), hook(WEBHOOK_PAGER)]}, 'channels: Channels must be unique'),
@@ -160,7 +160,9 @@ def test_null_texts_are_allowed(sim):
     ({'dashboardId': '65a1b2c3d4e5f60718293a4f'}, 'Dashboard not found'),
     ({'tileId': 't-rows'}, 'Tile not found'),
     ({'tileId': DROP}, 'Tile not found'),
-    ({'channel': hook('65d0000000000000000000ff')}, 'Could not find the following webhook IDs: 65d0000000000000000000ff'),
+    ({'channel': hook('65d0000000000000000000ff')}, 'Webhook not found'),  # an object id, not the team's
+    ({'channel': hook('pager')}, 'Invalid webhook ID'),
+    ({'channels': [hook(WEBHOOK_PAGER), hook('65d0000000000000000000FF')], 'channel': DROP}, 'Webhook not found'),
     ({'source': 'saved_search', 'savedSearchId': '65f0000000000000000000ff'}, 'Saved search not found'),
 ])
 def test_source_and_webhook_refusals(sim, changes, text):

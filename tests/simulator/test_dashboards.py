@@ -310,9 +310,9 @@ def test_ratio_of_two_series_and_a_count_in_config_form(sim):
     sim.admin('PATCH', 'config', {'dashboard_read_form': 'config'})
     config = create(sim, body)['tiles'][0]['config']
     assert config == {'displayType': 'line', 'sourceId': SOURCE_LOGS, 'groupBy': 'service,host', 'asRatio': True, 'fillNulls': True,
-                      'select': [{'aggFn': 'count', 'metricName': 'errors', 'metricType': 'sum', 'valueExpression': '',
-                                  'where': 'level:error', 'whereLanguage': 'lucene'},
-                                 {'aggFn': 'count', 'valueExpression': '', 'where': '', 'whereLanguage': 'sql'}]}
+                      'select': [{'aggFn': 'count', 'metricName': 'errors', 'metricType': 'sum', 'where': 'level:error',
+                                  'whereLanguage': 'lucene'},
+                                 {'aggFn': 'count', 'where': '', 'whereLanguage': 'sql'}]}
 
 
 def test_as_ratio_with_three_series_is_stored_false(sim):
@@ -422,7 +422,7 @@ def test_table_number_and_search_tiles_in_config_and_series_forms(sim):
          'groupBy': ['host']}]
     assert _gallery_tile(sim, 'Open errors', 'config')['config'] == {
         'displayType': 'number', 'sourceId': SOURCE_LOGS, 'numberFormat': {'output': 'number'},
-        'select': [{'aggFn': 'count', 'valueExpression': '', 'where': 'level:error', 'whereLanguage': 'lucene'}]}
+        'select': [{'aggFn': 'count', 'where': 'level:error', 'whereLanguage': 'lucene'}]}
     assert _gallery_tile(sim, 'Error count', 'series')['series'] == [
         {'type': 'number', 'sourceId': SOURCE_LOGS, 'aggFn': 'count', 'field': '', 'where': 'level:error', 'whereLanguage': 'lucene'}]
     assert _gallery_tile(sim, 'Recent errors', 'series')['series'] == [
@@ -511,7 +511,7 @@ def test_what_config_reads_keep_of_a_series(sim):
         {'type': 'search', 'sourceId': SOURCE_LOGS, 'where': 'b', 'fields': ['other']}]}
     tiles = create(sim, dashboard_body(number, levels, search))['tiles']
     assert tiles[0]['config'] == {'displayType': 'number', 'sourceId': SOURCE_LOGS, 'select': [
-        {'aggFn': 'count', 'valueExpression': '', 'where': 'a', 'whereLanguage': 'lucene'}]}
+        {'aggFn': 'count', 'where': 'a', 'whereLanguage': 'lucene'}]}
     assert [item.get('level') for item in tiles[1]['config']['select']] == [None, 0.95, None]
     assert not {'alias', 'metricName'} & set(tiles[1]['config']['select'][0])
     assert tiles[2]['config']['select'] == 'ts, msg' and tiles[2]['config']['where'] == 'a'

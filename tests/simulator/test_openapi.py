@@ -6,12 +6,14 @@ treats every object schema as closed, so a field the document does not know fail
 
 import json
 import os
+import uuid
 
 import jsonschema
 import pytest
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
+from .conftest import Reply
 from .fixture_ids import (ORGANIZATION, PIPE_DEV, PIPE_KAFKA, PIPE_OBJECT_STORAGE, PIPE_POSTGRES, PIPE_STREAM, RPE, SERVICE_DEV,
                           SERVICE_HORIZONTAL, SERVICE_IDLE, SERVICE_PROD, pipe_path, service_path)
 
@@ -112,3 +114,16 @@ def test_list_responses_validate_item_by_item(sim, document, item_template, path
     envelope = response_schema(document, item_template, 'get')
     result = {'type': 'array', 'items': envelope['properties']['result']}
     validate(document, item_template, 'get', reply, schema=dict(envelope, properties=dict(envelope['properties'], result=result)))
+
+
+def test_seeded_services_pipes_and_endpoints_validate(local, document):
+    """The seeded organization (tests/simulator/seed.py), each item of its lists as its single read's schema."""
+    local.admin('POST', 'seed', {'services': 4, 'pipes_per_service': 4})
+    lists = [(TEMPLATE, '/v1/organizations/%s/services' % ORGANIZATION)]
+    for service in local.cloud('GET', lists[0][1]).result:
+        lists += [(TEMPLATE + '/pipes/{pipeId}', service_path(service['id'], '/pipes')),
+                  (TEMPLATE + '/pipesReversePrivateEndpoints/{reversePrivateEndpointId}',
+                   service_path(service['id'], '/pipesReversePrivateEndpoints'))]
+    for template, path in lists:
+        for item in local.cloud('GET', path).result:
+            validate(document, template, 'get', Reply(200, {}, json.dumps({'status': 200, 'requestId': str(uuid.uuid4()), 'result': item})))

@@ -18,8 +18,8 @@ Fixtures:
 
 The collection's internals that the harness patches, all in the section "Internals" below and nowhere else in
 the tests outside tests/unit/plugins/module_utils: module_utils.clock.CLOCK (time, monotonic, sleep), the
-transport's send (module_utils.client.Connection.send) and its exception (client.ConnectionFailed), and the
-kept reads' view of the process around it (shared_reads.play_tasks, play_reads.controller_process).
+transport's send (module_utils.http.Connection.send) and its exception (errors.ConnectionFailed), and the kept
+answers' view of the play around the process (reads.play_tasks).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -40,7 +40,7 @@ from ansible.module_utils.common import warnings as module_warnings
 from hypothesis import settings
 from ansible.utils.display import Display
 
-from ansible_collections.engine.cloud.plugins.module_utils import client, play_reads, shared_reads
+from ansible_collections.engine.cloud.plugins.module_utils import errors, http, reads
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.tests.simulator import fixture_ids, server
 from ansible_collections.engine.cloud.tests.simulator.process import AdminCalls
@@ -103,34 +103,19 @@ def patch_clock(monkeypatch, clock):
 def patch_transport(monkeypatch, simulator):
     def send(connection, method, target, headers, body=None):
         return simulator.answer(connection, method, target, headers, body)
-    monkeypatch.setattr(client.Connection, 'send', send)
+    monkeypatch.setattr(http.Connection, 'send', send)
 
 
 def connection_failure(text, reached, **kind):
     """What the transport raises for a request that got no answer; reached: it may have reached the server (kind:
     timeout, unresolved)."""
-    return client.ConnectionFailed(text, reached=reached, **kind)
+    return errors.ConnectionFailed(text, reached=reached, **kind)
 
 
 @pytest.fixture(autouse=True)
 def play_runs_one_task(monkeypatch):
-    """A module run in process runs alone in its play, whatever processes surround pytest (shared_reads.play_tasks)."""
-    monkeypatch.setattr(shared_reads, 'play_tasks', lambda: 1)
-
-
-@pytest.fixture(autouse=True)
-def outside_a_playbook_run(monkeypatch):
-    """A module run in process belongs to no playbook run, whatever processes surround pytest: it keeps no reads for
-    later tasks (play_reads.controller_process). A test of the kept reads names a run (play_run)."""
-    monkeypatch.setattr(play_reads, 'controller_process', lambda: None)
-
-
-@pytest.fixture
-def play_run(monkeypatch):
-    """play_run(name): the module runs from now on are tasks of the playbook run of that name (a controller process)."""
-    def start(name='1234:5678'):
-        monkeypatch.setattr(play_reads, 'controller_process', lambda: name)
-    return start
+    """A module run in process runs alone in its play, whatever processes surround pytest (reads.play_tasks)."""
+    monkeypatch.setattr(reads, 'play_tasks', lambda: 1)
 
 
 # The harness ------------------------------------------------------------------------------------------------

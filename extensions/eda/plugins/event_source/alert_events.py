@@ -12,7 +12,7 @@ __metaclass__ = type
 DOCUMENTATION = r'''
 name: alert_events
 short_description: An event each time an alert of the observability API changes state
-version_added: 0.1.0
+version_added: 0.2.0
 description:
   - Polls the alert listing of the observability API (C(GET /api/v2/alerts), every page) every O(interval) seconds and
     puts one event on the rulebook's queue per state transition of a watched alert.

@@ -12,7 +12,7 @@ __metaclass__ = type
 DOCUMENTATION = r'''
 name: service_events
 short_description: An event each time a database service changes state
-version_added: 0.1.0
+version_added: 0.2.0
 description:
   - Lists the organization's services (C(GET /v1/organizations/{organization_id}/services), one request) every
     O(interval) seconds and puts one event on the rulebook's queue per state transition of a watched service.

@@ -12,6 +12,7 @@ import copy
 import pytest
 
 from ansible_collections.engine.cloud.plugins.module_utils import dashboard_rules as rules
+from ansible_collections.engine.cloud.plugins.module_utils import tiles
 
 SOURCE = '65b000000000000000000001'
 
@@ -36,7 +37,7 @@ CONFIG_READ = dict(id='t1', name='Error ratio', x=6, y=3, w=6, h=3, config=dict(
 
 def as_sent():
     """The tile as the module sends it, read back as sent (the oldest servers), with an id."""
-    return dict(rules.api_tile(OPTION_TILE), id='t1')
+    return dict(tiles.api_tile(OPTION_TILE), id='t1')
 
 
 def series_read():
@@ -47,15 +48,15 @@ def series_read():
 
 
 def test_the_three_read_forms_and_the_task_meet_in_one_normal_form():
-    desired = rules.normal_tile(rules.api_tile(OPTION_TILE))
-    assert rules.normal_tile(as_sent()) == desired
-    assert rules.normal_tile(series_read()) == desired
-    assert rules.normal_tile(CONFIG_READ) == desired
+    desired = tiles.normal_tile(tiles.api_tile(OPTION_TILE))
+    assert tiles.normal_tile(as_sent()) == desired
+    assert tiles.normal_tile(series_read()) == desired
+    assert tiles.normal_tile(CONFIG_READ) == desired
     assert 'id' not in desired
 
 
 def test_a_series_tile_is_stored_as_the_reference_says():
-    config = rules.normal_tile(as_sent())['config']
+    config = tiles.normal_tile(as_sent())['config']
     assert config['displayType'] == 'stacked_bar'
     assert config['sourceId'] == SOURCE
     assert config['groupBy'] == 'host,zone'
@@ -67,7 +68,7 @@ def test_a_series_tile_is_stored_as_the_reference_says():
 
 def test_as_ratio_holds_only_with_exactly_two_items_and_line_is_the_default_display():
     tile = dict(name='one', x=0, y=0, w=1, h=1, asRatio=True, series=[dict(type='time', sourceId=SOURCE, aggFn='count', where='', groupBy=[])])
-    config = rules.normal_tile(tile)['config']
+    config = tiles.normal_tile(tile)['config']
     assert config['asRatio'] is False
     assert config['displayType'] == 'line'
     assert 'groupBy' not in config
@@ -77,28 +78,28 @@ def test_a_config_tile_without_defaults_equals_its_read_with_defaults():
     sent = dict(name='n', x=0, y=0, w=4, h=2, config=dict(displayType='number', sourceId=SOURCE, select=[dict(aggFn='count')]))
     read = dict(sent, id='x', config=dict(sent['config'], fillNulls=True, asRatio=False,
                                           select=[dict(aggFn='count', where='', whereLanguage='lucene', valueExpression='')]))
-    assert rules.normal_tile(sent) == rules.normal_tile(read)
-    assert not rules.tiles_differ([read], [sent])
+    assert tiles.normal_tile(sent) == tiles.normal_tile(read)
+    assert not tiles.tiles_differ([read], [sent])
 
 
 def test_a_setting_that_differs_from_a_default_still_differs():
     sent = dict(name='n', x=0, y=0, w=4, h=2, config=dict(displayType='line', select=[dict(aggFn='count')], fillNulls=False))
     read = dict(sent, config=dict(sent['config'], fillNulls=True))
-    assert rules.tiles_differ([read], [sent])
+    assert tiles.tiles_differ([read], [sent])
 
 
 def test_select_order_counts_and_tile_order_does_not():
     two = [dict(aggFn='count'), dict(aggFn='avg', valueExpression='x')]
     tile = dict(name='n', x=0, y=0, w=4, h=2, config=dict(displayType='line', select=two))
     swapped = dict(tile, config=dict(tile['config'], select=two[::-1]))
-    assert rules.tiles_differ([tile], [swapped])
+    assert tiles.tiles_differ([tile], [swapped])
     other = dict(tile, name='m')
-    assert not rules.tiles_differ([tile, other], [other, tile])
+    assert not tiles.tiles_differ([tile, other], [other, tile])
 
 
 def test_two_read_tiles_of_one_name_always_differ():
     tile = dict(name='n', x=0, y=0, w=4, h=2, config=dict(displayType='markdown', markdown='hi'))
-    assert rules.tiles_differ([tile, dict(tile)], [tile])
+    assert tiles.tiles_differ([tile, dict(tile)], [tile])
 
 
 @pytest.mark.parametrize('display, can', [('line', True), ('stacked_bar', True), ('number', True), ('table', False),
@@ -116,17 +117,17 @@ def test_a_series_tile_has_the_display_type_of_its_first_item():
 
 def test_the_diff_shows_tiles_by_name_with_only_what_differs():
     current = [CONFIG_READ, dict(name='Gone', x=0, y=9, w=2, h=2, id='t9', config=dict(displayType='markdown', markdown='bye'))]
-    moved = dict(rules.api_tile(OPTION_TILE), x=0)
+    moved = dict(tiles.api_tile(OPTION_TILE), x=0)
     added = dict(name='New', x=0, y=6, w=2, h=2, config=dict(displayType='markdown', markdown='hi'))
-    before, after = rules.tiles_diff(current, [moved, added])
+    before, after = tiles.tiles_diff(current, [moved, added])
     assert before == {'Error ratio': dict(x=6), 'Gone': dict(x=0, y=9, w=2, h=2, config=dict(displayType='markdown', markdown='bye'))}
     assert after == {'Error ratio': dict(x=0), 'New': dict(x=0, y=6, w=2, h=2, config=dict(displayType='markdown', markdown='hi'))}
 
 
 def test_the_diff_goes_down_into_the_config():
-    changed = dict(rules.option_tile(copy.deepcopy(CONFIG_READ)), x=6)
+    changed = dict(tiles.option_tile(copy.deepcopy(CONFIG_READ)), x=6)
     changed['config']['select'][0]['where'] = 'status:fatal'
-    before, after = rules.tiles_diff([CONFIG_READ], [rules.api_tile(changed)])
+    before, after = tiles.tiles_diff([CONFIG_READ], [tiles.api_tile(changed)])
     assert list(before) == ['Error ratio']
     assert set(before['Error ratio']) == set(after['Error ratio']) == {'config'}
     assert set(after['Error ratio']['config']) == {'select'}
@@ -136,7 +137,7 @@ def test_the_diff_goes_down_into_the_config():
 def test_a_tile_the_task_gives_in_series_form_shows_in_series_form_on_both_sides():
     changed = copy.deepcopy(OPTION_TILE)
     changed['series'][0]['where'] = 'status:fatal'
-    before, after = rules.tiles_diff([CONFIG_READ], [rules.api_tile(changed)])
+    before, after = tiles.tiles_diff([CONFIG_READ], [tiles.api_tile(changed)])
     assert set(before['Error ratio']) == set(after['Error ratio']) == {'series'}
     assert [item['where'] for item in before['Error ratio']['series']] == ['status:error', '']
     assert after['Error ratio']['series'][0] == dict(type='time', source_id=SOURCE, agg_fn='count', field='', where='status:fatal',
@@ -145,7 +146,7 @@ def test_a_tile_the_task_gives_in_series_form_shows_in_series_form_on_both_sides
 
 
 def test_nothing_differs_nothing_in_the_diff():
-    assert rules.tiles_diff([CONFIG_READ], [rules.api_tile(OPTION_TILE)]) == ({}, {})
+    assert tiles.tiles_diff([CONFIG_READ], [tiles.api_tile(OPTION_TILE)]) == ({}, {})
 
 
 def test_kept_tiles_carry_their_current_id_and_new_or_renamed_ones_none():
@@ -198,7 +199,7 @@ def test_a_delete_deletes_every_tile_alert_of_the_dashboard():
 
 def test_camel_and_snake_are_inverse_on_the_series_keys():
     for key in ('sourceId', 'aggFn', 'where', 'whereLanguage', 'groupBy', 'metricDataType', 'numberFormat', 'displayType', 'dataSource'):
-        assert rules.camel(rules.snake(key)) == key
+        assert tiles.camel(tiles.snake(key)) == key
 
 
 @pytest.mark.parametrize('tile', [
@@ -213,7 +214,7 @@ def test_a_definition_fed_back_is_the_tile_read(tile):
     option = rules.definition(dashboard)
     assert option['dashboard_id'] == dashboard['id'] and option['name'] == 'd' and option['tags'] == ['x']
     assert rules.tile_errors('tiles[0]', option['tiles'][0]) == []
-    assert not rules.tiles_differ([tile], [rules.api_tile(option['tiles'][0])])
+    assert not tiles.tiles_differ([tile], [tiles.api_tile(option['tiles'][0])])
 
 
 TIME = dict(type='time', source_id=SOURCE, agg_fn='count', where='', group_by=[])
@@ -234,14 +235,15 @@ GOOD = dict(name='t', x=0, y=0, w=24, h=1, series=None, as_ratio=None, config=di
     (dict(config=None, series=[dict(TIME, level=2)]), 'tiles[0].series[0].level must be between 0 and 1, got 2'),
     (dict(config=None, series=[dict(TIME, group_by=list('abcdefghijk'))]), 'tiles[0].series[0].group_by must hold at most 10 fields, got 11'),
     (dict(as_ratio=True), 'tiles[0].as_ratio goes with series only; in config form, set asRatio in config'),
+    (dict(config=dict(displayType='line', select=[dict(aggFn='count')])), 'tiles[0].config.sourceId is required for a line tile'),
     (dict(config=dict(displayType='graph')), 'tiles[0].config.displayType must be one of line, stacked_bar'),
-    (dict(config=dict(displayType='number', select=[dict(aggFn='count'), dict(aggFn='count')])),
+    (dict(config=dict(displayType='number', sourceId=SOURCE, select=[dict(aggFn='count'), dict(aggFn='count')])),
      'tiles[0].config.select of a number tile must hold exactly 1 items, got 2'),
-    (dict(config=dict(displayType='line', select=[dict(aggFn='count')] * 21)), 'tiles[0].config.select of a line tile must hold between 1 and 20'),
-    (dict(config=dict(displayType='line')), 'tiles[0].config.select of a line tile must hold between 1 and 20 items, got null'),
-    (dict(config=dict(displayType='line', select=[dict(aggFn='median')])), 'tiles[0].config.select[0].aggFn must be one of avg'),
-    (dict(config=dict(displayType='line', select=[dict(aggFn='count', whereLanguage='kql')])), 'tiles[0].config.select[0].whereLanguage must be one of'),
-    (dict(config=dict(displayType='line', select=[dict(aggFn='count')], asRatio=True)), 'tiles[0].config.asRatio needs exactly 2 select items'),
+    (dict(config=dict(displayType='line', sourceId=SOURCE, select=[dict(aggFn='count')] * 21)), 'tiles[0].config.select of a line tile must hold between 1 and 20'),
+    (dict(config=dict(displayType='line', sourceId=SOURCE)), 'tiles[0].config.select of a line tile must hold between 1 and 20 items, got null'),
+    (dict(config=dict(displayType='line', sourceId=SOURCE, select=[dict(aggFn='median')])), 'tiles[0].config.select[0].aggFn must be one of avg'),
+    (dict(config=dict(displayType='line', sourceId=SOURCE, select=[dict(aggFn='count', whereLanguage='kql')])), 'tiles[0].config.select[0].whereLanguage must be one of'),
+    (dict(config=dict(displayType='line', sourceId=SOURCE, select=[dict(aggFn='count')], asRatio=True)), 'tiles[0].config.asRatio needs exactly 2 select items'),
 ])
 def test_bad_tiles_are_refused_with_a_message_naming_the_option(change, message):
     errors = rules.option_errors(dict(name='d', tiles=[dict(GOOD, **change)]))
@@ -273,7 +275,9 @@ def test_the_plan_puts_name_tiles_with_ids_and_tags_only_when_given():
     current = dict(id='d1', name='d', tags=['a'], tiles=[CONFIG_READ])
     moved = dict(OPTION_TILE, x=0)
     body, diff = rules.plan(params(name='e', tiles=[moved]), current)
-    assert body == dict(name='e', tiles=[dict(rules.api_tile(moved), id='t1')])
+    sent = body['tiles'][0]  # over a stored config tile, sent as a config that keeps every key of it
+    assert body['name'] == 'e' and sent['id'] == 't1' and 'series' not in sent
+    assert tiles.normal_tile(sent) == dict(tiles.normal_tile(CONFIG_READ), x=0)
     assert diff == dict(before=dict(name='d', tiles={'Error ratio': dict(x=6)}), after=dict(name='e', tiles={'Error ratio': dict(x=0)}))
     body, diff = rules.plan(params(tags=['b', 'b']), current)
     assert body == dict(name='d', tiles=[CONFIG_READ], tags=['b'])
@@ -282,7 +286,7 @@ def test_the_plan_puts_name_tiles_with_ids_and_tags_only_when_given():
 
 def test_a_create_body_has_no_tile_ids_and_empty_tiles_when_left_out():
     assert rules.create_body(params(name='d')) == dict(name='d', tiles=[])
-    assert rules.create_body(params(name='d', tiles=[OPTION_TILE], tags=['x']))['tiles'] == [rules.api_tile(OPTION_TILE)]
+    assert rules.create_body(params(name='d', tiles=[OPTION_TILE], tags=['x']))['tiles'] == [tiles.api_tile(OPTION_TILE)]
 
 
 def test_the_prediction_and_the_diff_name_what_goes():
@@ -296,7 +300,7 @@ def test_the_prediction_and_the_diff_name_what_goes():
 @pytest.mark.parametrize('item, config', [
     (dict(type='number', sourceId=SOURCE, aggFn='count', where='level:error'),
      dict(displayType='number', sourceId=SOURCE, select=[dict(aggFn='count', valueExpression='', where='level:error', whereLanguage='lucene')])),
-    (dict(type='table', sourceId=SOURCE, aggFn='avg', field='cpu', where='', groupBy=['host'], sortOrder='desc'),
+    (dict(type='table', sourceId=SOURCE, aggFn='avg', field='cpu', where='', groupBy=['host']),
      dict(displayType='table', sourceId=SOURCE, groupBy='host', select=[dict(aggFn='avg', valueExpression='cpu', where='', whereLanguage='lucene')])),
     (dict(type='markdown', content='# Runbook'), dict(displayType='markdown', markdown='# Runbook')),
     (dict(type='search', sourceId=SOURCE, where='level:error', fields=['timestamp', 'message']),
@@ -304,7 +308,7 @@ def test_the_prediction_and_the_diff_name_what_goes():
 ])
 def test_a_series_tile_of_each_type_is_stored_as_the_config_of_that_kind(item, config):
     tile = dict(name='n', x=0, y=0, w=1, h=1, series=[item])
-    assert rules.normal_tile(tile) == rules.normal_tile(dict(name='n', x=0, y=0, w=1, h=1, config=config))
+    assert tiles.normal_tile(tile) == tiles.normal_tile(dict(name='n', x=0, y=0, w=1, h=1, config=config))
     assert rules.display_type(tile) == config['displayType']
 
 
@@ -319,11 +323,11 @@ def test_every_fixture_tile_read_in_every_form_has_the_normal_form_of_the_tile_s
     from ansible_collections.engine.cloud.tests.simulator import dashboards
     for dashboard, tile in _fixture_tiles():
         read = dashboards.read_tile(tile, form)
-        assert rules.normal_tile(read) == rules.seen_as(rules.normal_tile(tile), read), (dashboard, tile['name'])
-        assert not rules.tiles_differ([read], [tile]), (dashboard, tile['name'])
+        assert tiles.normal_tile(read) == tiles.seen_as(tiles.normal_tile(tile), read), (dashboard, tile['name'])
+        assert not tiles.tiles_differ([read], [tile]), (dashboard, tile['name'])
         assert rules.display_type(read) == dashboards.display_type(tile), (dashboard, tile['name'])
-        fed_back = rules.api_tile(dict(dict(series=None, config=None, as_ratio=None), **rules.option_tile(read)))
-        assert not rules.tiles_differ([read], [fed_back]), (dashboard, tile['name'])
+        fed_back = tiles.api_tile(dict(dict(series=None, config=None, as_ratio=None), **tiles.option_tile(read)))
+        assert not tiles.tiles_differ([read], [fed_back]), (dashboard, tile['name'])
 
 
 def test_what_the_series_form_cannot_show_is_not_compared_against_a_series_read_only():
@@ -331,7 +335,7 @@ def test_what_the_series_form_cannot_show_is_not_compared_against_a_series_read_
                                                           select=[dict(aggFn='count', numberFormat=dict(output='percent'))]))
     series_read = dict(name='n', x=0, y=0, w=4, h=2, asRatio=False, series=[
         dict(type='time', sourceId=SOURCE, aggFn='count', field='', where='', whereLanguage='lucene', groupBy=[], displayType='line')])
-    assert not rules.tiles_differ([series_read], [sent])
-    assert rules.tiles_differ([dict(series_read, series=[dict(series_read['series'][0], aggFn='sum')])], [sent])
+    assert not tiles.tiles_differ([series_read], [sent])
+    assert tiles.tiles_differ([dict(series_read, series=[dict(series_read['series'][0], aggFn='sum')])], [sent])
     config_read = dict(name='n', x=0, y=0, w=4, h=2, config=dict(sent['config'], fillNulls=True))
-    assert rules.tiles_differ([config_read], [sent])
+    assert tiles.tiles_differ([config_read], [sent])

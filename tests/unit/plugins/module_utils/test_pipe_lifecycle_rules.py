@@ -123,8 +123,8 @@ def test_the_postgres_rules_apply_to_the_pipe_s_own_kind_when_source_is_left_out
 
 
 def test_a_reordered_sorting_key_is_a_change_of_a_fixed_field():
-    from ansible_collections.engine.cloud.plugins.module_utils.lifecycle import Lifecycle
-    from ansible_collections.engine.cloud.plugins.modules.pipe import pipe_kind
+    from ansible_collections.engine.cloud.plugins.module_utils.resource import Lifecycle
+    from ansible_collections.engine.cloud.plugins.module_utils.pipe import pipe_kind
     current = KAFKA['destination']['tableDefinition']['sortingKey']
     args = params(source=None, field_mappings=None, destination=dict(table_definition=dict(sorting_key=list(reversed(current)))))
     errors = Lifecycle(None, pipe_kind()).fixed_errors(KAFKA, pipe_rules.fixed_pairs(args, KAFKA))

@@ -15,7 +15,7 @@ import hashlib
 
 import pytest
 
-from ansible_collections.engine.cloud.plugins.module_utils import service_rules
+from ansible_collections.engine.cloud.plugins.module_utils import service
 
 EVERY_OPTION = dict(
     name='staging-eu', provider='aws', region='eu-central-1', tier='production', min_replica_memory_gb=16, max_replica_memory_gb=32,
@@ -28,7 +28,7 @@ EVERY_OPTION = dict(
 
 
 def test_the_create_body_holds_every_creation_field_in_the_api_names():
-    body = service_rules.create_body(EVERY_OPTION, {'env': 'staging', 'flag': None})
+    body = service.create_body(EVERY_OPTION, {'env': 'staging', 'flag': None})
     assert body == {
         'name': 'staging-eu', 'provider': 'aws', 'region': 'eu-central-1', 'tier': 'production', 'minReplicaMemoryGb': 16,
         'maxReplicaMemoryGb': 32, 'numReplicas': 2, 'autoscalingMode': 'vertical', 'idleScaling': False, 'idleTimeoutMinutes': 30,
@@ -44,19 +44,19 @@ def test_the_create_body_holds_every_creation_field_in_the_api_names():
 
 
 def test_options_left_out_are_left_out_of_the_body():
-    assert service_rules.create_body(dict(name='a', provider='gcp', region='us-east1', idle_scaling=False), None) == {
+    assert service.create_body(dict(name='a', provider='gcp', region='us-east1', idle_scaling=False), None) == {
         'name': 'a', 'provider': 'gcp', 'region': 'us-east1', 'idleScaling': False}
 
 
 def test_the_predicted_service_adds_the_private_endpoints_and_a_provisioning_state():
-    predicted = service_rules.predicted_service({'name': 'a'}, dict(private_endpoint_ids=['vpce-1']))
+    predicted = service.predicted_service({'name': 'a'}, dict(private_endpoint_ids=['vpce-1']))
     assert predicted == {'name': 'a', 'state': 'provisioning', 'privateEndpointIds': ['vpce-1']}
 
 
 def test_a_replica_memory_bound_is_not_called_fixed_and_names_what_moves_it():
     current = {'name': 'svc', 'minReplicaMemoryGb': 16, 'maxReplicaMemoryGb': 120}
-    assert service_rules.replica_memory_errors(dict(min_replica_memory_gb=16, max_replica_memory_gb=None), current) == []
-    errors = service_rules.replica_memory_errors(dict(min_replica_memory_gb=8, max_replica_memory_gb=64), current)
+    assert service.replica_memory_errors(dict(min_replica_memory_gb=16, max_replica_memory_gb=None), current) == []
+    errors = service.replica_memory_errors(dict(min_replica_memory_gb=8, max_replica_memory_gb=64), current)
     assert [error.split(' ')[0] for error in errors] == ['min_replica_memory_gb', 'max_replica_memory_gb']
     assert 'it is 16 now (got 8)' in errors[0] and 'min_total_memory_gb of engine.cloud.service_scaling' in errors[0]
     assert 'max_total_memory_gb' in errors[1] and not any('fixed' in error for error in errors)
@@ -64,7 +64,7 @@ def test_a_replica_memory_bound_is_not_called_fixed_and_names_what_moves_it():
 
 def test_fixed_fields_pair_each_option_with_what_a_read_shows():
     current = {'provider': 'aws', 'region': 'eu-central-1', 'minReplicaMemoryGb': 16, 'isReadonly': False, 'autoscalingMode': 'vertical'}
-    pairs = dict((option, (wanted, value)) for option, wanted, value in service_rules.fixed_fields(EVERY_OPTION, current))
+    pairs = dict((option, (wanted, value)) for option, wanted, value in service.fixed_fields(EVERY_OPTION, current))
     assert pairs['region'] == ('eu-central-1', 'eu-central-1')
     assert pairs['readonly'] == (True, False)
     assert 'min_replica_memory_gb' not in pairs  # the deprecated total memory moves it: not fixed (replica_memory_errors)
@@ -74,7 +74,7 @@ def test_fixed_fields_pair_each_option_with_what_a_read_shows():
 
 
 def test_the_password_body_is_the_two_hashes_never_the_password():
-    body = service_rules.password_body('pässword')
+    body = service.password_body('pässword')
     assert body == {'newPasswordHash': base64.b64encode(hashlib.sha256('pässword'.encode('utf-8')).digest()).decode(),
                     'newDoubleSha1Hash': hashlib.sha1(hashlib.sha1('pässword'.encode('utf-8')).digest()).hexdigest()}
     assert len(base64.b64decode(body['newPasswordHash'])) == 32 and len(body['newDoubleSha1Hash']) == 40
@@ -98,21 +98,21 @@ def test_the_password_body_is_the_two_hashes_never_the_password():
     (dict(readonly=True), 'readonly=true needs data_warehouse_id'),
 ])
 def test_lifecycle_errors(params, message):
-    errors = [error for error in service_rules.lifecycle_errors(params) if error]
+    errors = [error for error in service.lifecycle_errors(params) if error]
     assert len(errors) == 1 and message in errors[0], errors
 
 
 def test_good_lifecycle_options_have_no_error():
-    assert [error for error in service_rules.lifecycle_errors(EVERY_OPTION) if error] == []
+    assert [error for error in service.lifecycle_errors(EVERY_OPTION) if error] == []
     horizontal = dict(autoscaling_mode='horizontal', min_replicas=1, max_replicas=4, min_replica_memory_gb=32, max_replica_memory_gb=32)
-    assert [error for error in service_rules.lifecycle_errors(horizontal) if error] == []
-    assert service_rules.horizontal_create_errors(horizontal) == []
+    assert [error for error in service.lifecycle_errors(horizontal) if error] == []
+    assert service.horizontal_create_errors(horizontal) == []
 
 
 def test_create_needs_provider_and_region_and_a_horizontal_band():
-    assert service_rules.create_errors(dict(name='a')) == ['provider is required to create service a (no service of that name exists)',
+    assert service.create_errors(dict(name='a')) == ['provider is required to create service a (no service of that name exists)',
                                                            'region is required to create service a (no service of that name exists)']
-    assert service_rules.create_errors(dict(name='a', provider='aws', region='x', tier='development', release_channel='fast')) == [
+    assert service.create_errors(dict(name='a', provider='aws', region='x', tier='development', release_channel='fast')) == [
         'release_channel is for production services only; tier is development']
-    assert service_rules.horizontal_create_errors(dict(autoscaling_mode='horizontal', min_replicas=1)) == [
+    assert service.horizontal_create_errors(dict(autoscaling_mode='horizontal', min_replicas=1)) == [
         'max_replicas is required to create a service with autoscaling_mode=horizontal']

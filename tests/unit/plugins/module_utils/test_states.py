@@ -17,8 +17,7 @@ import pytest
 import yaml
 
 from ansible_collections.engine.cloud.plugins.module_utils.pipe_rules import PIPE_TABLE, later
-from ansible_collections.engine.cloud.plugins.module_utils.service_rules import SERVICE_TABLE
-from ansible_collections.engine.cloud.plugins.module_utils.states import FAIL, WAIT
+from ansible_collections.engine.cloud.plugins.module_utils.cloud import FAIL, SERVICE_TABLE, WAIT
 from ansible_collections.engine.cloud.plugins.modules import pipe_state, service_state
 
 # The reference's state lists, written out again on purpose: a change to a table must show here.

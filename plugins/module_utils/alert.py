@@ -1,0 +1,181 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+"""engine.cloud.alert: an alert from creation to deletion, on a tile (its dashboard and tile found by id or name, read
+live) or a saved search; an update sends the whole alert, checked first against what the server keeps."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import json
+
+from ansible_collections.engine.cloud.plugins.module_utils import alert_rules, dashboard_rules, tiles, validate
+from ansible_collections.engine.cloud.plugins.module_utils.module import wait_options
+from ansible_collections.engine.cloud.plugins.module_utils.resource import Kind, Lifecycle, envelope
+from ansible_collections.engine.cloud.plugins.module_utils.observability import PREFIX, team_errors
+
+
+def _str(**more):
+    return dict(type='str', **more)
+
+
+SPEC = dict(
+    state=_str(choices=['present', 'absent'], default='present'),
+    alert_id=_str(),
+    name=_str(),
+    dashboard=_str(),
+    tile=_str(),
+    saved_search_id=_str(),
+    group_by=_str(),
+    threshold=dict(type='float'),
+    threshold_type=_str(choices=list(alert_rules.THRESHOLD_TYPES)),
+    threshold_max=dict(type='float'),
+    interval=_str(choices=list(alert_rules.INTERVALS)),
+    channels=dict(type='list', elements='str'),
+    alert_message=_str(),
+    note=_str(),
+    num_consecutive_windows=dict(type='int'),
+    schedule_offset_minutes=dict(type='int'),
+    schedule_start_at=_str(),
+    **wait_options(60))
+# How the module is made: ObservabilityModule(SPEC, **OPTIONS).
+OPTIONS = dict(required_one_of=[('alert_id', 'name')], required_together=[('dashboard', 'tile')],
+               mutually_exclusive=[('saved_search_id', 'dashboard'), ('saved_search_id', 'tile'), ('group_by', 'tile')])
+
+
+def listing(module):
+    """Every alert (all pages); kept on the module, whose reads show which fields the server keeps (alerts_read)."""
+    alerts = module.list_all('/alerts')
+    module.alerts_read.extend(alerts)
+    return alerts
+
+
+KIND = Kind(noun='alert', key='alert', id_option='alert_id', collection=lambda module: PREFIX + '/alerts',
+            item=lambda module, alert_id: '%s/alerts/%s' % (PREFIX, alert_id.lower()), unwrap=envelope('data'), listing=listing)
+
+
+def run(module):
+    """The whole task on an ObservabilityModule with SPEC: create, converge or delete, then exit."""
+    params = module.params
+    module.fail_on_errors(validate.object_id('alert_id', params['alert_id']), validate.object_id('saved_search_id', params['saved_search_id']),
+                          *alert_rules.option_errors(params))
+    module.alerts_read = []
+    life = Lifecycle(module, KIND)
+    current = life.find()
+    if params['state'] == 'absent':
+        if current is None:
+            life.absent()
+        life.delete(current)
+    source, doomed = resolve_source(module, current)
+    merged = alert_rules.merge({} if current is None else alert_rules.definition(current), params, source)
+    module.fail_on_errors(*alert_rules.merged_errors(merged, params, current is None))
+    seen = module.alerts_read + ([] if current is None else [current])
+    if current is None:
+        refuse(module, [doomed, alert_rules.channels_error(seen, merged['channels'])] + alert_rules.era_errors(alert_rules.body(merged), seen)
+               + team_errors(module, '/webhooks', merged['channels'], 'channel'))
+        create(module, life, merged)
+    update(module, life, current, source, doomed, seen)
+
+
+NOTHING_SENT = '. Nothing was sent'
+
+
+def refuse(module, errors):
+    """Fail before any write with every message among errors (Nones are fine values), said once: nothing was sent."""
+    errors = [error[:-len(NOTHING_SENT)] if error.endswith(NOTHING_SENT) else error for error in errors if error]
+    module.fail_on_errors(errors and '; '.join(errors) + NOTHING_SENT)
+
+
+def create(module, life, merged):
+    """POST the alert; an answer without a field sent (a server older than its reads showed) fails the task, naming the
+    alert it made."""
+    sent = alert_rules.body(merged)
+    alert = life.create(sent, alert_rules.predicted(merged))
+    dropped = alert_rules.dropped_errors(sent, alert)
+    if dropped:
+        module.fail('alert %s was created, but %s' % (alert.get('id'), '; '.join(dropped)), changed=True, alert=alert)
+    module.exit(changed=True, diff=dict(before={}, after=sent), alert=alert)
+
+
+def update(module, life, current, source, doomed, seen):
+    """The whole alert in one PUT when anything differs, checked first against what the server keeps. An alert on a tile
+    that cannot carry alerts is updated with a warning when it is already there, and not moved there. A PUT whose answer
+    is lost is not sent again as it was: the alert is read again and only what still differs is sent (apply)."""
+    params = module.params
+
+    def plan(alert):
+        return alert_rules.plan(alert, params, source)
+
+    body = plan(current)[0]
+    if body:
+        refuse(module, [alert_rules.write_errors(current, body), alert_rules.channels_error(seen, params['channels'])]
+               + alert_rules.era_errors(body, seen) + team_errors(module, '/webhooks', params['channels'] or [], 'channel'))
+        if source is None and current.get('source', 'tile') == 'tile':
+            doomed = current_tile_error(module, current)
+    if doomed and body and source is not None and not alert_rules.on_tile(current, source['dashboard'], source['tile']):
+        refuse(module, [doomed])
+    if doomed:
+        module.warn(doomed)
+    path = KIND.item(module, current['id'])
+
+    def write(sent):
+        alert = KIND.unwrap(module.request('PUT', path, body=sent, once=True))
+        dropped = alert_rules.dropped_errors(sent, alert)
+        if dropped:
+            module.fail('alert %s was updated, but %s' % (current['id'], '; '.join(dropped)), changed=True, alert=alert)
+        return alert
+    alert, diff = module.apply(lambda: life.read(current['id']), plan, write, current=current)
+    module.exit(changed=diff is not None, diff=diff, alert=alert)
+
+
+def current_tile_error(module, current):
+    """Why the tile an alert is on cannot carry alerts (one read of the dashboards), or None (also for a tile reads hide)."""
+    dashboard_id = str(dashboard_rules.alert_dashboard(current)).lower()
+    dashboard = next((item for item in module.read('/dashboards') or [] if str(item.get('id')).lower() == dashboard_id), None)
+    tile = next((item for item in (dashboard or {}).get('tiles') or [] if item.get('id') == current.get('tileId')), None)
+    return tile and alert_rules.tile_error(tile, tiles.display_type(tile), dashboard)
+
+
+def resolve_source(module, current):
+    """(the source the task gives as options of ids, None to keep the current one; why its tile cannot carry
+    alerts, or None). A tile is found on its dashboard by id or name (one read of the dashboards). The tile an
+    alert is on may be missing from reads (a PromQL tile): then the alert keeps it. In check mode, a dashboard or tile
+    that is not there yet (an earlier task of the play would add it) is a change with a warning, not a failure."""
+    params = module.params
+    if params['saved_search_id'] is not None:
+        return dict(saved_search_id=params['saved_search_id'].lower()), None
+    if params['tile'] is None:
+        return None, None
+
+    dashboards = module.read('/dashboards') or []  # live: the write's target is never taken from an earlier task's read
+    if module.check_mode and not alert_rules.matching(dashboards, params['dashboard']):
+        return not_there_yet(module, 'no dashboard has the id or name %s' % json.dumps(params['dashboard']))
+    dashboard = the_one(module, 'dashboard', params['dashboard'], dashboards, '')
+    on_board = dashboard.get('tiles') or []
+    if current is not None and not alert_rules.matching(on_board, params['tile']) and alert_rules.on_tile(current, dashboard['id'], params['tile']):
+        return dict(dashboard=dashboard['id'], tile=current['tileId']), None
+    where = ' on dashboard %s (%s)' % (json.dumps(dashboard.get('name')), dashboard['id'])
+    if module.check_mode and not alert_rules.matching(on_board, params['tile']):
+        return not_there_yet(module, 'no tile%s has the id or name %s' % (where, json.dumps(params['tile'])), dashboard['id'])
+    tile = the_one(module, 'tile', params['tile'], on_board, where)
+    return dict(dashboard=dashboard['id'], tile=tile['id']), alert_rules.tile_error(tile, tiles.display_type(tile), dashboard)
+
+
+def not_there_yet(module, missing, dashboard_id=None):
+    """The source of a check-mode run whose dashboard or tile is not there yet, with a warning; within a whole plan (the
+    organization module: every dashboard as the plan leaves it is known), a failure, as the real run's."""
+    if getattr(module, 'whole_plan', False):
+        module.fail('%s. Nothing was sent' % missing)
+    module.warn('check mode: %s yet. This is reported as a change, as if an earlier task of this play adds it; a real run fails '
+                'here if none does' % missing)
+    return dict(dashboard=dashboard_id or module.params['dashboard'], tile=module.params['tile']), None
+
+
+def the_one(module, noun, wanted, items, where):
+    """The one item whose id, else whose name, is wanted; none or several fail before any write."""
+    found = alert_rules.matching(items, wanted)
+    module.fail_on_errors(alert_rules.matching_error(noun, wanted, found, where))
+    return found[0]

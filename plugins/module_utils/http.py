@@ -1,0 +1,409 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+"""The one HTTP client of every module and plugin: a requests Session per run (keep-alive, proxies and CA bundles as
+requests reads them), auth, api_timeout as a bound on the whole request, a size cap, retries that honour the server,
+the rule for lost answers, and every attempt paced (pacing.py). errors.py words the failures."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import base64
+import email.utils
+import json
+import math
+import os
+import random
+import re
+import socket
+import threading
+import warnings
+from urllib.parse import unquote, urlencode, urlsplit
+
+from ansible_collections.engine.cloud.plugins.module_utils import errors
+from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
+from ansible_collections.engine.cloud.plugins.module_utils.errors import ApiError, ConnectionFailed
+from ansible_collections.engine.cloud.plugins.module_utils.pacing import Unpaced
+from ansible_collections.engine.cloud.plugins.module_utils.validate import url_without_credentials
+
+RETRY_STATUSES = frozenset((429, 502, 503, 504))
+LOST_ANSWER_STATUSES = frozenset((502, 503, 504))
+BACKOFF_BASE, BACKOFF_CAP = 1.0, 30.0
+RETRY_AFTER_CAP = 60.0
+MAX_ANSWER_BYTES = 32 * 1024 * 1024
+URLLIB3_FLOOR = (2, 6)  # read1 with decompression within the size cap and the deadline
+CA_ENV = ('REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE', 'SSL_CERT_FILE', 'SSL_CERT_DIR')
+_HEADER_VALUE = re.compile(r'^[\x20-\x7e]*\Z')
+_CHUNK = 256 * 1024
+_REQUEST = threading.local()  # the sockets and progress of the request this thread sends (see _Tracked)
+_CLASSES = {}
+
+
+class HttpClient:
+    """One keep-alive connection for one run, against one API base address.
+
+    not_replayable: the methods whose lost answer (a timeout or reset after sending, a 502, 503 or 504) may come from a
+    write that was applied, so they are not sent again (a PATCH on either API); envelope: the key every answer but a
+    DELETE's holds its payload under."""
+
+    def __init__(self, base_url, auth=None, token=None, timeout=30, validate_certs=True, retries=5, user_agent='engine.cloud',
+                 auth_hint=None, url_hint=None, jitter=random.random, pacer=None, not_replayable=frozenset(('PATCH',)),
+                 ca_path=None, client_cert=None, client_key=None, envelope=None):
+        self.base_url, self.timeout, self.retries = base_url.rstrip('/'), timeout, retries
+        self.auth_hint, self.url_hint, self.not_replayable, self.envelope = auth_hint, url_hint, not_replayable, envelope
+        self.pacer = pacer or Unpaced()
+        self.waited = 0.0  # seconds slept after the server's 429 answers
+        self._jitter = jitter
+        parts = urlsplit(self.base_url)
+        self.connection = Connection(parts, timeout, validate_certs, ca_path, client_cert, client_key)
+        self.prefix = parts.path
+        self.headers = {'User-Agent': user_agent, 'Accept': 'application/json'}
+        if auth is None and parts.username:
+            auth = (unquote(parts.username), unquote(parts.password or ''))
+        given = [value for value in (auth or ()) + (token,) if value]
+        # white space around a key or token (the newline of `echo ... | ansible-vault encrypt_string`) is not sent
+        if auth is not None:
+            auth = tuple(value.strip() for value in auth)
+            self.headers['Authorization'] = 'Basic %s' % base64.b64encode(('%s:%s' % auth).encode('utf-8')).decode('ascii')
+        if token is not None:
+            self.headers['Authorization'] = 'Bearer %s' % token.strip()
+        self.redactor = errors.Redactor(given + [auth[1] if auth else None, token and token.strip(),
+                                                 self.headers.get('Authorization', '').partition(' ')[2]])
+        self._refusal = None
+        if not _HEADER_VALUE.match(self.headers.get('Authorization', '')):
+            self._refusal = ('the %s holds a line break or another character that an HTTP header cannot carry; nothing was sent'
+                             % ('token' if token is not None else 'API key id or secret'))
+
+    def backoff(self, attempt):
+        """Between half and all of BACKOFF_BASE * 2**attempt, capped."""
+        delay = min(BACKOFF_CAP, BACKOFF_BASE * (2 ** attempt))
+        return delay / 2 + self._jitter() * delay / 2
+
+    def url_of(self, path):
+        return url_without_credentials(self.base_url) + path
+
+    def request(self, method, path, params=None, body=None, once=False, on_send=None):
+        """Send one request, retrying what is safe to retry; return the parsed JSON body.
+
+        once: never replayed whatever not_replayable says (a create or delete of the lifecycle): a lost answer raises
+        ApiError with answer_lost for the caller to judge. on_send() runs when each attempt leaves."""
+        target = self.prefix + path + _query(params)
+        headers, data = self.headers, None
+        if body is not None:
+            headers, data = dict(headers, **{'Content-Type': 'application/json'}), json.dumps(body).encode('utf-8')
+        if self._refusal:
+            raise ApiError(self._refusal, method=method, path=path, url=self.url_of(path))
+        attempt = 0
+        while True:
+            attempt += 1
+            self.pacer.acquire()
+            if on_send is not None:
+                on_send()
+            try:
+                status, answer_headers, content = self.connection.send(method, target, headers, data)
+            except ConnectionFailed as exc:
+                lost = exc.reached and (once or method in self.not_replayable)
+                if lost or exc.final or attempt > self.retries:
+                    raise ApiError(self.redactor.failure(exc, self.timeout), method=method, path=path, url=self.url_of(path),
+                                   attempts=attempt, answer_lost=lost, hint=errors.LOST_ANSWER_HINT if lost else errors.failure_hint(
+                                       exc, self.url_hint, self.connection.client_cert))
+                CLOCK.sleep(self.backoff(attempt - 1))
+                continue
+            lost = status in LOST_ANSWER_STATUSES and (once or method in self.not_replayable)
+            if status in RETRY_STATUSES and attempt <= self.retries and not lost:
+                wait = self._server_wait(answer_headers, method, path)
+                if status == 429:
+                    self.pacer.refused(wait)
+                    self.waited += self.backoff(attempt - 1) if wait is None else wait
+                CLOCK.sleep(self.backoff(attempt - 1) if wait is None else wait)
+                continue
+            request_id = answer_headers.get('X-Request-Id')
+            if 300 <= status < 400:
+                raise self._redirect(status, answer_headers, method, path, attempt, request_id)
+            if status >= 400:
+                code, message, body_id = self.redactor.error_body(_text(content), answer_headers.get('Content-Type', ''))
+                hint = self.auth_hint if status == 401 else (errors.LOST_ANSWER_HINT if lost else None)
+                raise ApiError(message, status=status, code=code, method=method, path=path, url=self.url_of(path),
+                               request_id=body_id or request_id, attempts=attempt, hint=hint, answer_lost=lost)
+            return self._parse(content, status, method, path, attempt, request_id)
+
+    def _server_wait(self, headers, method, path):
+        """The seconds a 429 or 503 asks for: what the window has left (RateLimit-Reset) before Retry-After, or None."""
+        for name in ('RateLimit-Reset', 'X-RateLimit-Reset', 'Retry-After'):
+            value = (headers.get(name) or '').strip()
+            if not value:
+                continue
+            try:
+                seconds = float(value)
+            except ValueError:
+                parsed = email.utils.parsedate_tz(value)
+                seconds = None if parsed is None else email.utils.mktime_tz(parsed) - CLOCK.time()
+            else:
+                if not math.isfinite(seconds):
+                    raise ApiError('the server asked to wait %s: %s, which is no number of seconds; nothing was sent again' % (
+                        name, self.redactor.say(value)), status=429, method=method, path=path, url=self.url_of(path))
+                seconds = seconds - CLOCK.time() if seconds > 1e9 else seconds  # an epoch time rather than a delay
+            if seconds is not None:
+                return min(max(seconds, 0.0), RETRY_AFTER_CAP)
+        return None
+
+    def _redirect(self, status, headers, method, path, attempts, request_id):
+        """A 3xx is not followed: the credentials would go with it to wherever it points."""
+        location = headers.get('Location') or '(no Location)'
+        location = self.connection.origin + location if location.startswith('/') else location
+        hint = self.url_hint
+        if location.startswith('https://') and self.base_url.startswith('http://'):
+            hint = 'The API is served over HTTPS: use an https:// address. %s' % (self.url_hint or '')
+        return ApiError(errors.redirect_message(location, self.redactor.say), status=status, method=method, path=path,
+                        url=self.url_of(path), attempts=attempts, hint=(hint or '').strip() or None, request_id=request_id)
+
+    def _parse(self, content, status, method, path, attempts, request_id):
+        def fail(what):
+            return ApiError(what, status=status, method=method, path=path, url=self.url_of(path), request_id=request_id,
+                            attempts=attempts)
+        try:
+            answer = json.loads(_text(content)) if content else {}
+        except ValueError:
+            raise fail('the response is not valid JSON: %s' % self.redactor.say(_text(content)))
+        if self.envelope and method != 'DELETE' and not (isinstance(answer, dict) and self.envelope in answer):
+            raise fail('the response has no "%s" field, so it says nothing of the resource: %s' % (
+                self.envelope, self.redactor.say(_text(content)) or 'empty response body'))
+        return answer
+
+
+class Connection:
+    """A requests Session against the API's origin: keep-alive, redirects not followed, api_timeout a bound on the whole
+    request (connect, TLS, headers and body), an answer read in chunks up to MAX_ANSWER_BYTES."""
+
+    def __init__(self, parts, timeout, validate_certs=True, ca_path=None, client_cert=None, client_key=None):
+        self.https = parts.scheme == 'https'
+        self.host, self.port = parts.hostname, parts.port or (443 if self.https else 80)
+        self.origin = '%s://%s' % (parts.scheme, parts.netloc.rpartition('@')[2])
+        self.timeout, self.validate_certs, self.ca_path = timeout, validate_certs, ca_path
+        self.client_cert, self.client_key = client_cert, client_key
+        self._session = self._requests = None
+
+    def send(self, method, target, headers, body=None):
+        """(status, headers, body) of one request; ConnectionFailed when no usable answer came in time."""
+        session = self._session or self._open()
+        requests = self._requests
+        _REQUEST.sockets, _REQUEST.connected = [], False
+        deadline = CLOCK.monotonic() + self.timeout
+        watchdog = threading.Timer(self.timeout, _shut, (_REQUEST.sockets,))
+        watchdog.daemon = True
+        watchdog.start()
+        try:
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter('ignore', requests.packages.urllib3.exceptions.InsecureRequestWarning)
+                    response = session.request(method, self.origin + target, headers=headers, data=body, stream=True,
+                                               timeout=(self.timeout, self.timeout), verify=self.verify, allow_redirects=False)
+            except requests.RequestException as exc:
+                raise self._failure(exc, self.origin + target, watchdog)
+            try:
+                return response.status_code, response.headers, _read(response, deadline)
+            except (requests.RequestException, requests.packages.urllib3.exceptions.HTTPError, OSError) as exc:
+                if watchdog.finished.is_set() or isinstance(exc, (requests.Timeout, requests.packages.urllib3.exceptions.TimeoutError)):
+                    raise ConnectionFailed('timed out', reached=True, timeout=True)
+                raise ConnectionFailed('Connection aborted while reading the answer: %s' % _cause(exc), reached=True)
+            finally:
+                response.close()
+        finally:
+            watchdog.cancel()
+
+    def close(self):
+        if self._session is not None:
+            self._session.close()
+            self._session = None
+
+    def _open(self):
+        try:
+            import requests  # pylint: disable=import-outside-toplevel
+            import urllib3  # pylint: disable=import-outside-toplevel
+        except ImportError as exc:
+            raise ConnectionFailed('the Python package requests is needed on the host that runs this module (%s): install it there, '
+                                   'for example with pip install requests' % exc, reached=False, final=True)
+        version = tuple(int(part) for part in re.findall(r'\d+', urllib3.__version__)[:2])
+        if version < URLLIB3_FLOOR:
+            raise ConnectionFailed('the Python package urllib3 %d.%d or later is needed on the host that runs this module (found %s): '
+                                   'pip install "urllib3>=%d.%d"' % (URLLIB3_FLOOR + (urllib3.__version__,) + URLLIB3_FLOOR),
+                                   reached=False, final=True)
+        self._requests = requests
+        self.verify = _verify(self.validate_certs, self.ca_path)
+        for name, path in (('client_cert', self.client_cert), ('client_key', self.client_key)):
+            if path is not None and not os.path.isfile(path):
+                raise ConnectionFailed('cannot read the client certificate file %s (%s): no such file' % (path, name), reached=False, final=True)
+        session = requests.Session()
+        session.cert = (self.client_cert, self.client_key) if self.client_key else self.client_cert
+        session.auth = lambda request: request  # the Authorization header is ours: no ~/.netrc entry replaces it
+        adapter = _classes(requests, urllib3)()
+        session.mount('https://', adapter)
+        session.mount('http://', adapter)
+        self._session = session
+        return session
+
+    def _failure(self, exc, url, watchdog):
+        """The ConnectionFailed of a requests exception: what happened in a word, and its innermost cause."""
+        requests, chain, text = self._requests, _chain(exc), _cause(exc)
+        if watchdog.finished.is_set():
+            return ConnectionFailed('timed out', reached=_REQUEST.connected, timeout=True)
+        if isinstance(exc, requests.exceptions.ProxyError):
+            proxy = url_without_credentials(requests.utils.select_proxy(url, requests.utils.get_environ_proxies(url)) or '')
+            return ConnectionFailed('proxy %s failed: %s' % (proxy, text), reached=False, proxy=proxy,
+                                    refused=any(isinstance(item, ConnectionRefusedError) for item in chain))
+        if isinstance(exc, requests.exceptions.InvalidSchema) and 'socks' in str(exc).lower():
+            return ConnectionFailed('the proxy is a SOCKS proxy, which needs the Python package PySocks on the host that runs this '
+                                    'module (pip install PySocks)', reached=False, final=True)
+        if isinstance(exc, requests.exceptions.ConnectTimeout):
+            return ConnectionFailed('timed out', reached=False, timeout=True)
+        if not _REQUEST.connected and self.https and not _never_connected(chain) and (
+                isinstance(exc, requests.exceptions.SSLError) or any(isinstance(item, ConnectionError) for item in chain)):
+            return ConnectionFailed(text, reached=False, tls=True)  # the TLS handshake did not complete: nothing was sent
+        if isinstance(exc, requests.exceptions.ReadTimeout):
+            return ConnectionFailed('timed out', reached=_REQUEST.connected, timeout=True)
+        if any(isinstance(item, socket.gaierror) for item in chain):
+            return ConnectionFailed("Failed to resolve '%s' (%s)" % (self.host, text), reached=False, unresolved=True)
+        if any(isinstance(item, ConnectionRefusedError) for item in chain):
+            return ConnectionFailed('Failed to establish a new connection: %s (nothing listens at %s:%s; not retried)'
+                                    % (text, self.host, self.port), reached=False, refused=True)
+        if isinstance(exc, requests.exceptions.ConnectionError):
+            if _never_connected(chain):
+                return ConnectionFailed('Failed to establish a new connection: %s' % text, reached=False)
+            return ConnectionFailed('Connection aborted: %s' % text, reached=_REQUEST.connected)
+        return ConnectionFailed('%s: %s' % (type(exc).__name__, text), reached=False, final=True)
+
+
+def _classes(requests, urllib3):
+    """An HTTPAdapter whose connections tell the watchdog their sockets and whether they were ever open (a request that
+    never had a connection sent nothing), and that takes several CA directories (SSL_CERT_DIR=/a:/b) as OpenSSL does."""
+    if not _CLASSES:
+        class Tracked:
+            def _new_conn(self):
+                sock = super(Tracked, self)._new_conn()
+                getattr(_REQUEST, 'sockets', []).append(sock)
+                return sock
+
+            def connect(self):
+                super(Tracked, self).connect()
+                _REQUEST.connected = True
+
+            def request(self, *args, **kwargs):
+                if self.sock is not None:  # kept alive from an earlier request: this one may reach the server
+                    getattr(_REQUEST, 'sockets', []).append(self.sock)
+                    _REQUEST.connected = True
+                return super(Tracked, self).request(*args, **kwargs)
+
+        connection = type('Connection', (Tracked, urllib3.connection.HTTPConnection), {})
+        tls_connection = type('TlsConnection', (Tracked, urllib3.connection.HTTPSConnection), {})
+        pools = {'http': type('Pool', (urllib3.HTTPConnectionPool,), {'ConnectionCls': connection}),
+                 'https': type('TlsPool', (urllib3.HTTPSConnectionPool,), {'ConnectionCls': tls_connection})}
+
+        class Adapter(requests.adapters.HTTPAdapter):
+            def init_poolmanager(self, *args, **kwargs):
+                super(Adapter, self).init_poolmanager(*args, **kwargs)
+                self.poolmanager.pool_classes_by_scheme = pools
+
+            def proxy_manager_for(self, proxy, **kwargs):
+                manager = super(Adapter, self).proxy_manager_for(proxy, **kwargs)
+                if not proxy.lower().startswith('socks'):
+                    manager.pool_classes_by_scheme = pools
+                return manager
+
+            def cert_verify(self, conn, url, verify, cert):
+                several = isinstance(verify, str) and os.pathsep in verify
+                super(Adapter, self).cert_verify(conn, url, True if several else verify, cert)
+                if several:
+                    conn.ca_certs, conn.ca_cert_dir = None, verify
+        _CLASSES['adapter'] = Adapter
+    return _CLASSES['adapter']
+
+
+def _shut(sockets):
+    """The deadline passed: end the request, wherever it waits (connect, TLS, headers or body)."""
+    for sock in list(sockets):
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+
+def _verify(validate_certs, ca_path):
+    """requests' verify: False, ca_path, else the first CA file or directories the environment names, else True."""
+    if not validate_certs:
+        return False
+    source = 'ca_path' if ca_path else next((name for name in CA_ENV if os.environ.get(name)), None)
+    if source is None:
+        return True
+    path = ca_path or os.environ[source]
+    missing = [part for part in (path.split(os.pathsep) if source == 'SSL_CERT_DIR' else [path]) if not os.path.exists(part)]
+    if missing:
+        raise ConnectionFailed('cannot read the CA file or directory %s (%s): no such file or directory' % (missing[0], source),
+                               reached=False, tls=True, final=True)
+    return path
+
+
+def _read(response, deadline):
+    """The whole body, read in chunks within the deadline and up to MAX_ANSWER_BYTES."""
+    length = response.headers.get('Content-Length', '')
+    if length.isdigit() and int(length) > MAX_ANSWER_BYTES:
+        raise _too_large('%s bytes' % length)
+    raw, chunks, size = response.raw, [], 0
+    while True:
+        remaining = deadline - CLOCK.monotonic()
+        if remaining <= 0:
+            raise ConnectionFailed('timed out', reached=True, timeout=True)
+        sock = getattr(getattr(raw, 'connection', None), 'sock', None)
+        if sock is not None:
+            sock.settimeout(max(remaining, 0.001))
+        chunk = raw.read1(_CHUNK, decode_content=True)
+        if not chunk:
+            return b''.join(chunks)
+        size += len(chunk)
+        if size > MAX_ANSWER_BYTES:
+            raise _too_large('more than that')
+        chunks.append(chunk)
+
+
+def _too_large(what):
+    return ConnectionFailed('the answer is larger than %d MiB (%s); it was not read' % (MAX_ANSWER_BYTES // (1024 * 1024), what),
+                            reached=True, final=True)
+
+
+def _chain(exc):
+    """exc and every exception it wraps (requests wraps urllib3's, which wraps the socket's or ssl's)."""
+    found, todo = [], [exc]
+    while todo:
+        item = todo.pop(0)
+        if isinstance(item, BaseException) and not any(item is seen for seen in found):
+            found.append(item)
+            todo.extend([getattr(item, 'reason', None), item.__cause__, item.__context__] + list(item.args))
+    return found
+
+
+def _never_connected(chain):
+    return any(type(item).__name__ in ('NewConnectionError', 'NameResolutionError') for item in chain)
+
+
+def _cause(exc):
+    """The innermost cause's text ("[Errno 111] Connection refused", an SSL reason), without the wrappers' reprs."""
+    for item in reversed(_chain(exc)):
+        if type(item).__module__ in ('builtins', 'ssl', 'socket', 'http.client') and str(item):
+            if getattr(item, 'verify_message', None):
+                return '[SSL: %s] certificate verify failed: %s' % (item.reason, item.verify_message)
+            if isinstance(item, OSError) and item.errno is not None and item.strerror and type(item).__module__ != 'ssl':
+                return '[Errno %s] %s' % (item.errno, item.strerror)
+            return '%s: %s' % (type(item).__name__, item) if not isinstance(item, OSError) else str(item)
+    return str(exc) or type(exc).__name__
+
+
+def _query(params):
+    """The query string of params (a dict or pairs): None values left out, a list as one pair per element."""
+    pairs = [(name, value) for name, value in (params.items() if isinstance(params, dict) else params or ()) if value is not None]
+    return '?' + urlencode(pairs, doseq=True) if pairs else ''
+
+
+def _text(content):
+    return content.decode('utf-8', 'replace')

@@ -1,0 +1,263 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+"""What every module does the same way: shared options, their checks, one paced client per run, API errors as clean
+failures, results without secrets, check mode and diff, and the converge step of every writing module."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import itertools
+import re
+
+from ansible.module_utils.ansible_release import __version__ as ANSIBLE_VERSION
+from ansible.module_utils.basic import AnsibleModule, env_fallback
+
+from ansible_collections.engine.cloud.plugins.module_utils import http, pacing, reads, validate
+from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
+from ansible_collections.engine.cloud.plugins.module_utils.compare import mask_secrets, secret_values
+from ansible_collections.engine.cloud.plugins.module_utils.errors import ApiError
+
+USER_AGENT = 'engine.cloud ansible-core/%s' % ANSIBLE_VERSION
+
+COMMON_SPEC = dict(
+    validate_certs=dict(type='bool', default=True),
+    ca_path=dict(type='path'),
+    client_cert=dict(type='path'),
+    client_key=dict(type='path'),
+    api_timeout=dict(type='int', default=30),
+    api_retries=dict(type='int', default=5),
+    api_rate_limit=dict(type='raw'),  # raw: YAML reads an unquoted off as false
+)
+
+# Required, but checked by the API's layer (connection_errors) so that the message names the environment variable and
+# an empty value (what AWX injects for an empty field) counts as missing.
+CLOUD_CONNECTION = dict(
+    api_url=dict(type='str', fallback=(env_fallback, ['ENGINE_CLOUD_API_URL'])),
+    api_key_id=dict(type='str', no_log=False, fallback=(env_fallback, ['ENGINE_CLOUD_KEY_ID'])),
+    api_key_secret=dict(type='str', no_log=True, fallback=(env_fallback, ['ENGINE_CLOUD_KEY_SECRET'])),
+    organization_id=dict(type='str', fallback=(env_fallback, ['ENGINE_CLOUD_ORGANIZATION_ID'])),
+)
+OBSERVABILITY_CONNECTION = dict(
+    observability_url=dict(type='str', fallback=(env_fallback, ['ENGINE_OBSERVABILITY_URL'])),
+    api_token=dict(type='str', no_log=True, fallback=(env_fallback, ['ENGINE_OBSERVABILITY_TOKEN'])),
+)
+DICT_REQUESTED = 'dictionary requested, could not parse JSON or key=value'
+SUB_FIELD = re.compile(r"in the sub parameter field '(\w+)'")
+
+
+def suboption_paths(spec, name, prefix=''):
+    """Where a suboption of that name sits in an argument spec, as 'tiles[].series' (lists) or 'a.b' (dicts)."""
+    paths = []
+    for option, option_spec in sorted(spec.items()):
+        inner = option_spec.get('options') or {}
+        here = prefix + option + ('[]' if option_spec.get('type') == 'list' else '')
+        if name in inner:
+            paths.append('%s.%s' % (here, name))
+        paths.extend(suboption_paths(inner, name, here + '.'))
+    return paths
+
+
+def option_source(connection, name):
+    return '%s or the %s environment variable' % (name, connection[name]['fallback'][1][0])
+
+
+def connection_errors(connection, url_option, params, uuid_options=()):
+    """A message for each connection option that is missing or empty; when none is, for a bad URL or UUID."""
+    missing = ['%s is required: set %s%s' % (name, option_source(connection, name), '' if params[name] is None else ' (got an empty value)')
+               for name in connection if params[name] is None or not params[name].strip()]
+    return missing or [validate.url(url_option, params[url_option])] + [validate.uuid(name, params[name]) for name in uuid_options]
+
+
+class Api:
+    """One API as modules and plugins use it: its connection options, rate limit (pacing.ApiLimit), the HTTP client's
+    options for it (client_options(params)), the options checked as UUIDs, and the other API's connection options
+    (accepted and ignored, so that one module_defaults entry for group/engine.cloud.all serves both APIs)."""
+
+    def __init__(self, connection, url_option, limit, client_options, uuid_options=(), also=None):
+        self.connection, self.url_option, self.limit = connection, url_option, limit
+        self.client_options, self.uuid_options, self.also = client_options, uuid_options, also or {}
+
+    def argument_spec(self, also=True):
+        spec = dict(COMMON_SPEC, api_rate_limit=dict(COMMON_SPEC['api_rate_limit'], fallback=(env_fallback, [self.limit.env])))
+        spec.update(self.connection)
+        if also:
+            spec.update((name, dict(type='str', no_log=bool(option.get('no_log')))) for name, option in self.also.items())
+        return spec
+
+    def connect(self, params, warn, fail, uuid_options=None):
+        """The HTTP client for params after every check made before a request: fail(*messages) gets a message for each
+        bad option (Nones for good ones) and does not return when one is bad. warn(text) reports a pacer off."""
+        limit, limit_error = pacing.rate_limit('api_rate_limit', params['api_rate_limit'], (self.limit.requests, self.limit.seconds))
+        fail(None if params['api_timeout'] > 0 else 'api_timeout must be at least 1 second, got %d' % params['api_timeout'],
+             None if params['api_retries'] >= 0 else 'api_retries must be at least 0, got %d' % params['api_retries'],
+             limit_error, *connection_errors(self.connection, self.url_option, params,
+                                             self.uuid_options if uuid_options is None else uuid_options))
+        options = self.client_options(params)
+        pacer = pacing.shared_pacer(limit, options['base_url'], params[self.limit.credential], warn)
+        return http.HttpClient(timeout=params['api_timeout'], validate_certs=params['validate_certs'], ca_path=params.get('ca_path'),
+                               client_cert=params.get('client_cert'), client_key=params.get('client_key'),
+                               retries=params['api_retries'], user_agent=USER_AGENT, pacer=pacer, **options)
+
+    def wait_warning(self, client):
+        per = 'token' if self.limit.credential == 'api_token' else 'API key'
+        return pacing.wait_warning(client.pacer.waited + client.waited, client.pacer, per, 'api_rate_limit (or %s)' % self.limit.env)
+
+
+def wait_options(timeout):
+    return dict(wait=dict(type='bool', default=True), wait_timeout=dict(type='int', default=timeout))
+
+
+class EngineModule(AnsibleModule):
+    """An AnsibleModule with a client for one API (the class attribute api).
+
+    ansible-core lists the no_log values while it validates the arguments; when a list-of-dicts option holds an element
+    that is not a dict, that listing raises and every no_log value is lost: fail_json adds the top-level ones back."""
+
+    api = None
+    uuid_options = None
+    shared = reads.Alone()
+
+    def __init__(self, argument_spec, supports_check_mode=True, **kwargs):
+        self.failure_amends = []  # amend(msg, result) -> (msg, result), for every failure from then on
+        spec = self.api.argument_spec()
+        spec.update(argument_spec)
+        super(EngineModule, self).__init__(argument_spec=spec, supports_check_mode=supports_check_mode, **kwargs)
+        self.client = self.api.connect(self.params, self.warn, self.fail_on_errors, self.uuid_options)
+        if 'wait_timeout' in self.params:
+            self.fail_on_errors(None if self.params['wait_timeout'] >= 1 else 'wait_timeout must be at least 1 second, got %d'
+                                % self.params['wait_timeout'])
+
+    def fail_json(self, msg, **kwargs):
+        self._leave()
+        for name, option in self.argument_spec.items():
+            value = self.params.get(name)
+            if option.get('no_log') and isinstance(value, str) and value:
+                self.no_log_values.add(value)
+        field = SUB_FIELD.search(msg)
+        if field:  # ansible-core names only the innermost option of an element that is not a dict
+            msg = '%s (%s)' % (msg, ', '.join(suboption_paths(self.argument_spec, field.group(1))))
+        if msg == DICT_REQUESTED:  # a string where a dict option was wanted: name the option
+            named = sorted(name for name, option in self.argument_spec.items()
+                           if option.get('type') == 'dict' and isinstance(self.params.get(name), str))
+            msg = '%s: %s must be a dictionary' % (msg, ', '.join(named)) if named else msg
+        for amend in list(self.failure_amends):
+            msg, kwargs = amend(msg, kwargs)
+        super(EngineModule, self).fail_json(msg=msg, **kwargs)
+
+    def exit_json(self, **kwargs):
+        self._leave()
+        super(EngineModule, self).exit_json(**kwargs)
+
+    def _leave(self):
+        self.shared.leave()
+        client = getattr(self, 'client', None)
+        warning = None if client is None else self.api.wait_warning(client)
+        if warning:
+            self.warn('This task ' + warning)
+
+    def fail_on_errors(self, *errors):
+        """Fail, sending nothing, with every message among errors (Nones are good values)."""
+        messages = [error for error in errors if error]
+        if messages:
+            self.fail_json(msg='; '.join(messages))
+
+    def fail(self, msg, **result):
+        self.fail_json(msg=msg, **mask_secrets(result))
+
+    def fail_api(self, error, more=None, **result):
+        result.update(error.as_result())
+        self.fail(str(error) if more is None else '%s; %s' % (error, more), **result)
+
+    def exit(self, changed=False, diff=None, **result):
+        if diff is not None and self._diff:
+            result['diff'] = diff
+        self.exit_json(changed=changed, **mask_secrets(result))
+
+    def planned(self, request):
+        """A write check mode would send (the organization module's rendered state collects them)."""
+
+    def warn_in_check_mode(self, warning):
+        if self.check_mode and warning:
+            self.warn(warning)
+
+    def request(self, method, path, params=None, body=None, once=False):
+        """One API call; an API error raises ApiError for the caller to judge. The answer's secrets never reach a log."""
+        try:
+            response = self.client.request(method, path, params=params, body=body, once=once)
+        finally:
+            if method != 'GET':
+                self.shared.wrote()
+        self.no_log_values.update(secret_values(response))
+        return response
+
+    def request_or_fail(self, method, path, params=None, body=None, missing_ok=False):
+        """One API call; an API error fails the task (with missing_ok, a 404 returns None)."""
+        try:
+            return self.request(method, path, params=params, body=body)
+        except ApiError as error:
+            if missing_ok and error.status == 404:
+                return None
+            self.fail_api(error)
+
+    def shared_item(self, collection, item_id, single, max_age=0):
+        """The resource item_id of the list at collection from a read shared with the other tasks of this controller
+        (reads.py), or single(); reads.ABSENT when that read does not hold it."""
+        return self.shared.item(collection, item_id, single, lambda on_send: self.send_list(collection, on_send), max_age)
+
+    def shared_list(self, collection, own):
+        listed = self.shared.listing(collection, lambda on_send: self.send_list(collection, on_send))
+        return own() if listed is None else listed
+
+    def peek_item(self, collection, item_id, gone=None):
+        seen = self.shared.peek(collection, item_id)
+        return gone if seen is reads.ABSENT else seen
+
+    def send_list(self, collection, on_send):
+        """A list read for the shared reads: its items, or None when it failed (each task then reads alone)."""
+        raise NotImplementedError('%s shares no reads' % type(self).__name__)
+
+    def converge(self, key, read, plan, write):
+        resource, diff = self.apply(read, plan, write)
+        self.exit(changed=diff is not None, diff=diff, **{key: resource})
+
+    def apply(self, read, plan, write, current=None):
+        """One converge step: (the resource after it, its diff or None when nothing differs), without exiting.
+
+        plan(current) gives (body, diff) of exactly what differs; write(body) sends it and returns the resource. Check
+        mode: the prediction, nothing sent. A write whose answer was lost is not sent again as it was: the resource is
+        read again and only what still differs is sent (send_once)."""
+        current = read() if current is None else current
+        body, diff = plan(current)
+        if not body:
+            return current, None
+        if self.check_mode:
+            return dict(current, **diff['after']), diff
+        pending = [body]
+
+        def recheck():
+            seen = read()
+            pending[0] = plan(seen)[0]
+            return (True, seen) if not pending[0] else (False, 'a read afterwards shows %s still to change' % ', '.join(sorted(pending[0])))
+        return self.send_once(lambda: write(pending[0]), recheck), diff
+
+    def send_once(self, send, recheck):
+        """send() (a write) and its answer; after a lost answer, recheck() reads: (True, result) when nothing is left to
+        send, else (False, what is left), and send() goes again, at most api_retries times."""
+        lost = None
+        for attempt in itertools.count():
+            try:
+                return send()
+            except ApiError as error:
+                if not error.answer_lost:
+                    self.fail_api(error)
+                lost = error
+            CLOCK.sleep(self.client.backoff(attempt))
+            done, result = recheck()
+            if done:
+                return result
+            if attempt >= self.params['api_retries']:
+                self.fail_api(lost, '%s, and api_retries (%d) allows no further attempt' % (result, self.params['api_retries']))

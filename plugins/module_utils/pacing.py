@@ -1,0 +1,154 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+"""Request pacing under an API's rate limit, shared by every process of one controller that uses the same key or
+token against the same address (the forks of a play, an ad-hoc ``ansible -f 20``): together they send at most N
+requests in any W + MARGIN seconds, so the server's fixed windows never see more than N.
+
+The state (store.py) holds monotonic times only: the sends of the last window, the slots reserved by the processes
+waiting (first come, first served) and the hold a 429 sets. A slot opens MARGIN seconds after the window: the server
+counts a request when it arrives, the pacer when it leaves (measured under load: 4 to 125 ms apart).
+docs/performance.md says why this is the standard library and not pyrate-limiter."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import collections
+import os
+import re
+
+from ansible_collections.engine.cloud.plugins.module_utils import store
+from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
+
+MARGIN = 0.5
+UNNAMED_HOLD = 1.0
+HOLD_CAP = 60.0
+# A task that waited longer than this in all (for its slots, or after a 429) says so.
+WAIT_WARNING_SECONDS = 5.0
+_LIMIT = re.compile(r'^\s*([0-9]+)\s*/\s*([0-9]+(?:\.[0-9]+)?)\s*\Z')
+
+# An API's live limit per credential, the environment variable that can change it, and the option holding the credential.
+ApiLimit = collections.namedtuple('ApiLimit', 'requests seconds env credential')
+
+
+def rate_limit(option, value, live):
+    """(limit, error): limit is (requests, seconds), or None for off; error names the option and the allowed form."""
+    if value is None or value == '':
+        return live, None
+    if value is False or (isinstance(value, str) and value.strip().lower() == 'off'):
+        return None, None
+    match = _LIMIT.match(value) if isinstance(value, str) else None
+    if match and int(match.group(1)) >= 1 and float(match.group(2)) > 0:
+        return (int(match.group(1)), float(match.group(2))), None
+    return live, '%s must be REQUESTS/SECONDS with at least 1 request and more than 0 seconds (for example 20/10), or off; got %r' % (
+        option, value)
+
+
+def shared_pacer(limit, base_url, credential, warn):
+    """The pacer of (base_url, credential) at limit; UNPACED when limit is None or no private directory can be had."""
+    if limit is None:
+        return Unpaced()
+    try:
+        directory = store.directory()
+    except store.Unavailable as error:
+        warn(store.REFUSED % (error, store.DIRECTORY_ENV))
+        return Unpaced()
+    return Pacer(os.path.join(directory, store.file_name('pacing', base_url.rstrip('/'), credential)), limit[0], limit[1], warn)
+
+
+class Unpaced:
+    """Pacing off: every request goes at once; the waits after a 429 are still counted."""
+
+    requests = seconds = None
+
+    def __init__(self):
+        self.waited = 0.0
+
+    def acquire(self):
+        pass
+
+    def refused(self, wait):
+        pass
+
+
+class Pacer(Unpaced):
+    """At most `requests` sends in any `seconds` + MARGIN among the processes that share one state file."""
+
+    def __init__(self, path, requests, seconds, warn):
+        super(Pacer, self).__init__()
+        self.path, self.requests, self.seconds, self.span = path, requests, seconds, seconds + MARGIN
+        self.warn, self.broken = warn, False
+
+    def acquire(self):
+        """Wait until one more request fits, and count it."""
+        while not self.broken:
+            slot, now = self._update(self._reserve)
+            if slot is None or slot <= now:
+                return
+            self.waited += slot - now
+            CLOCK.sleep(slot - now)
+            kept, dummy = self._update(lambda state, now: self._keeps(state, slot))
+            if kept is not False:
+                return
+
+    def refused(self, wait):
+        """The server answered 429: hold every process back `wait` seconds (None: UNNAMED_HOLD)."""
+        seconds = UNNAMED_HOLD if wait is None else min(wait, HOLD_CAP)
+        self._update(lambda state, now: state.update(hold=max(state['hold'], now + seconds)))
+
+    def _reserve(self, state, now):
+        sends = state['sends']
+        slot = max([now, state['hold']] + sends[-1:])
+        if len(sends) >= self.requests:
+            slot = max(slot, sends[-self.requests] + self.span)
+        sends.append(slot)
+        return slot
+
+    @staticmethod
+    def _keeps(state, slot):
+        """A reserved slot that a hold has overtaken since is given up."""
+        if state['hold'] <= slot:
+            return True
+        if slot in state['sends']:
+            state['sends'].remove(slot)
+        return False
+
+    def _update(self, change):
+        """(change(state, now), now) under the file lock; on a file that cannot be used, pacing ends for this task."""
+        try:
+            with store.locked(self.path) as locked:
+                now = CLOCK.monotonic()
+                state = self._parse(locked, now)
+                result = change(state, now)
+                locked.data = dict(sends=[sent for sent in state['sends'] if sent > now - self.span],
+                                   hold=state['hold'] if state['hold'] > now else 0.0)
+                return result, now
+        except OSError as error:
+            self.broken = True
+            self.warn('Request pacing is off for the rest of this task: %s: %s' % (self.path, error.strerror or error))
+            return None, CLOCK.monotonic()
+
+    def _parse(self, locked, now):
+        """The state; times further ahead than any reservation or hold can reach (a reboot, a state from elsewhere) are
+        dropped, and a file that is not a pacing state starts afresh with a warning."""
+        data = locked.data
+        if not (isinstance(data, dict) and isinstance(data.get('sends'), list) and all(map(store.is_time, data['sends']))
+                and store.is_time(data.get('hold'))):
+            if locked.raw:
+                self.warn('Request pacing started afresh: the state file %s was ignored (it is not a pacing state)' % self.path)
+            return dict(sends=[], hold=0.0)
+        reach = now + HOLD_CAP + (len(data['sends']) // self.requests + 1) * self.span
+        return dict(sends=sorted(sent for sent in data['sends'] if sent <= reach), hold=data['hold'] if data['hold'] <= now + HOLD_CAP else 0.0)
+
+
+def wait_warning(waited, pacer, per, option):
+    """A warning for a task that waited more than WAIT_WARNING_SECONDS in all for the rate limit, or None."""
+    if waited <= WAIT_WARNING_SECONDS:
+        return None
+    budget = '' if pacer.requests is None else ('at most %d requests per %g s per %s, shared by every process of this controller '
+                                                'that uses the same %s; ' % (pacer.requests, pacer.seconds, per, per))
+    return ("waited %.1f s in all for the API's rate limit: %s%s sets that budget "
+            "(raise it only where the server allows more)" % (waited, budget, option))

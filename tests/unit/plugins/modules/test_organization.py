@@ -1,0 +1,208 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) engine.cloud contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+"""engine.cloud.organization against the simulator, in process: the round trip of an export, drift found and fixed,
+every rail stopping a plan before any write, a partial read failing closed, check mode equal to the apply, plan_digest,
+the order of writes, and the entries' own checks naming the entry. Each assertion on writes reads the request log."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import copy
+import re
+
+import pytest
+import yaml
+
+from ansible_collections.engine.cloud.plugins.modules import organization
+from ansible_collections.engine.cloud.tests.simulator import fixture_ids as ids
+
+SERVICES = '/v1/organizations/%s/services' % ids.ORGANIZATION
+SOURCES = ('GET', '/api/v2/sources')  # read in check mode when a dashboard write is planned
+ALL = ['services', 'pipes', 'dashboards', 'alerts']
+
+
+class Like:
+    """A path in an expected request that holds an id the simulator makes (a regular expression)."""
+
+    def __init__(self, pattern):
+        self.pattern = re.compile(pattern)
+
+    def __eq__(self, other):
+        return isinstance(other, str) and bool(self.pattern.fullmatch(other))
+
+    def __repr__(self):
+        return 'Like(%r)' % self.pattern.pattern
+
+
+def reads(sim, kinds=ALL):
+    """The requests of one plan: one list per type (a service's pipes for each service), every page of the alerts."""
+    found = []
+    if {'services', 'pipes'} & set(kinds):
+        found.append(('GET', SERVICES))
+        if 'pipes' in kinds:
+            found += [('GET', '%s/%s/pipes' % (SERVICES, item['id'])) for item in sim.state()['services']
+                      if item['state'] not in ('terminated', 'softdeleted', 'terminating', 'softdeleting')]
+    if {'dashboards', 'alerts'} & set(kinds):
+        found += [('GET', '/api/v2/dashboards'), ('GET', '/api/v2/alerts?limit=1000&offset=0')]
+    return found
+
+
+def writes(sim):
+    return [(entry['method'], entry['path']) for entry in sim.requests() if entry['method'] != 'GET']
+
+
+@pytest.fixture
+def exported(run, sim):
+    """The organization's export (ids kept), as the test's starting point."""
+    result = run(organization, dict(state='gathered'), requests=reads(sim) + [
+        ('GET', '%s/%s/pipes/%s/settings' % (SERVICES, pipe['serviceId'], pipe['id'])) for pipe in sim.state()['pipes']])
+    assert result['changed'] is False and set(result['gathered']) == set(ALL)
+    assert 'services[0].password' in result['omitted_secrets'] and any('credentials' in path for path in result['omitted_secrets'])
+    return result['gathered']
+
+
+def test_an_export_fed_back_changes_nothing_and_a_second_export_is_byte_identical(run, sim, exported):
+    run(organization, dict(state='overridden', resources=ALL, config=exported), requests=reads(sim),
+        result={'changed': False, 'summary.create': [], 'summary.update': [], 'summary.delete': []},
+        verify=lambda result, sim: len(result['summary']['unchanged']) == sum(len(exported[kind]) for kind in ALL))
+    again = run(organization, dict(state='gathered'), requests=reads(sim) + [
+        ('GET', '%s/%s/pipes/%s/settings' % (SERVICES, pipe['serviceId'], pipe['id'])) for pipe in sim.state()['pipes']])
+    assert yaml.safe_dump(again['gathered']) == yaml.safe_dump(exported)
+
+
+def test_drift_is_found_with_its_diff_and_fixed_by_an_apply_of_the_same_plan(run, sim, exported):
+    tags = sim.find('services', ids.SERVICE_DEV)['tags']
+    sim.edit('services', ids.SERVICE_DEV, {'tags': tags + [{'key': 'rogue', 'value': 'yes'}]})
+    checked = run(organization, dict(state='overridden', resources=ALL, config=exported), check=True, diff=True, requests=reads(sim),
+                  result={'changed': True, 'summary.update': [dict(type='service', id=ids.SERVICE_DEV, name='dev-sandbox')]})
+    assert checked['diff'][0]['before']['tags'] == tags + [{'key': 'rogue', 'value': 'yes'}] and checked['diff'][0]['after']['tags'] == tags
+    applied = run(organization, dict(state='overridden', resources=ALL, config=exported, plan_digest=checked['plan_digest']),
+                  requests=reads(sim) + [('PATCH', '%s/%s' % (SERVICES, ids.SERVICE_DEV),
+                                          {'tags': {'remove': [{'key': 'rogue', 'value': 'yes'}]}})])
+    assert applied['summary'] == checked['summary'] and applied['plan_digest'] == checked['plan_digest']
+    run(organization, dict(state='overridden', resources=ALL, config=exported), requests=reads(sim), result={'changed': False})
+
+
+def test_alerts_on_a_dashboard_renamed_by_hand_are_planned_as_the_apply_leaves_them(run, sim, exported):
+    """The alerts name their dashboard by name: the plan resolves them on the dashboard as its entry leaves it."""
+    sim.edit('dashboards', ids.DASHBOARD_INGESTION, {'name': 'Ingestion (renamed by hand)'})
+    checked = run(organization, dict(state='overridden', resources=ALL, config=exported), check=True, requests=reads(sim) + [SOURCES],
+                  result={'summary.update': [dict(type='dashboard', id=ids.DASHBOARD_INGESTION, name='Ingestion')]})
+    applied = run(organization, dict(state='overridden', resources=ALL, config=exported), requests=reads(sim) + [
+        SOURCES, ('PUT', '/api/v2/dashboards/%s' % ids.DASHBOARD_INGESTION)])
+    assert applied['summary'] == checked['summary']
+
+
+def test_a_plan_that_changed_since_its_review_is_refused_before_any_write(run, sim, exported):
+    sim.edit('dashboards', ids.DASHBOARD_INGESTION, {'name': 'renamed by hand'})
+    run(organization, dict(state='overridden', resources=ALL, config=exported, plan_digest='0' * 64), requests=reads(sim) + [SOURCES],
+        fails='The plan differs from the one reviewed')
+
+
+@pytest.mark.parametrize('drop, options, fails', [
+    ('services', {}, 'allow_service_deletion is false'),
+    ('alerts', {}, 'allow_alert_deletion is false'),
+    ('alerts', dict(allow_alert_deletion=True, max_deletions=0), 'more than max_deletions (0)'),
+], ids=['a service', 'an alert', 'max_deletions'])
+def test_a_rail_stops_a_plan_before_any_write_and_names_what_it_would_delete(run, sim, exported, drop, options, fails):
+    config = copy.deepcopy(exported)
+    gone = config[drop].pop(0)
+    result = run(organization, dict(state='overridden', resources=ALL, config=config, **options), requests=reads(sim),
+                 fails=fails)
+    assert gone['name'] in result['msg'] and 'Nothing was sent' in result['msg'] and writes(sim) == []
+
+
+def test_a_dashboard_change_that_deletes_alerts_is_a_rail_too(run, sim, exported):
+    config = copy.deepcopy(exported)
+    health = next(item for item in config['dashboards'] if item['name'] == 'Service health')
+    health['tiles'] = [tile for tile in health['tiles'] if tile['name'] != 'CPU usage']
+    config['alerts'] = [item for item in config['alerts'] if item['name'] != 'High CPU']
+    result = run(organization, dict(state='overridden', resources=['dashboards'], config=dict(dashboards=config['dashboards'])),
+                 requests=reads(sim, ['dashboards']) + [SOURCES], fails='High CPU')
+    assert 'allow_alert_deletion' in result['msg'] and writes(sim) == []
+
+
+def test_overridden_needs_resources_and_an_empty_list_is_refused_unless_allowed(run, sim):
+    run(organization, dict(state='overridden', config=dict(dashboards=[])), requests=[], fails='resources is required')
+    run(organization, dict(state='overridden', resources=['dashboards'], config={}), requests=[], fails='allow_empty: true')
+
+
+def test_owner_tag_limits_a_purge_to_what_carries_it(run, sim, exported):
+    """(Each entry's tags gain the owner tag: the plan updates them, and reads the team's sources for it.)"""
+    config = dict(dashboards=[item for item in exported['dashboards'] if item['name'] != 'Ingestion'])
+    sim.edit('dashboards', ids.DASHBOARD_INGESTION, {'tags': ['team:ingest']})
+    result = run(organization, dict(state='overridden', resources=['dashboards'], config=config, owner_tag={'managed-by': 'ansible'},
+                                    allow_alert_deletion=True), check=True, requests=reads(sim, ['dashboards']) + [SOURCES])
+    assert result['summary']['delete'] == []
+    sim.edit('dashboards', ids.DASHBOARD_INGESTION, {'tags': ['managed-by:ansible']})
+    result = run(organization, dict(state='overridden', resources=['dashboards'], config=config, owner_tag={'managed-by': 'ansible'},
+                                    allow_alert_deletion=True), check=True, requests=reads(sim, ['dashboards']) + [SOURCES])
+    assert [item['name'] for item in result['summary']['delete']] == ['Ingestion']
+
+
+@pytest.mark.parametrize('fault, read', [
+    (dict(kind='status', status=500, method='GET', path='/api/v2/alerts'), None),
+    (dict(kind='status', status=200, method='GET', path='/api/v2/alerts', body={'data': [], 'meta': {'total': 3, 'limit': 1000, 'offset': 0}}), None),
+    (dict(kind='status', status=503, method='GET', path='/pipes$', count=99), 2),
+], ids=['a failed alerts page', 'a page short of the total', "a service's pipes"])
+def test_a_failed_or_partial_read_fails_closed_before_any_write(run, sim, exported, fault, read):
+    config = copy.deepcopy(exported)
+    config['alerts'] = []
+    result = run(organization, dict(state='overridden', resources=ALL, config=config, allow_alert_deletion=True, max_deletions=-1,
+                                    allow_empty=True, api_retries=0), faults=[fault], requests=reads(sim)[:read],
+                 fails='could not be read whole')
+    assert 'nothing was sent' in result['msg']
+
+
+def test_an_alert_on_a_dashboard_the_plan_renames_fails_in_check_mode_as_in_the_apply(run, sim, exported):
+    config = copy.deepcopy(exported)
+    config['dashboards'][0]['name'] += ' renamed'  # its alerts still name it by its old name
+    run(organization, dict(state='overridden', resources=ALL, config=config), check=True, requests=reads(sim) + [SOURCES],
+        fails='no dashboard has the id or name "%s"' % exported['dashboards'][0]['name'])
+
+
+def test_deletions_come_last_and_in_reverse_and_a_failure_before_them_deletes_nothing(run, sim, exported):
+    config = copy.deepcopy(exported)
+    config['dashboards'][0]['tags'] = ['reviewed']
+    doomed = config['alerts'].pop()
+    run(organization, dict(state='overridden', resources=ALL, config=config, allow_alert_deletion=True),
+        faults=[dict(kind='status', status=500, method='PUT', path='/dashboards/')],
+        requests=reads(sim) + [SOURCES, ('PUT', '/api/v2/dashboards/%s' % config['dashboards'][0]['dashboard_id'])], fails='HTTP 500',
+        result={'applied.update': []})
+    assert [method for method, path in writes(sim)] == ['PUT']
+    applied = run(organization, dict(state='overridden', resources=ALL, config=config, allow_alert_deletion=True), requests=reads(sim) + [
+        SOURCES, ('PUT', '/api/v2/dashboards/%s' % config['dashboards'][0]['dashboard_id']), ('GET', '/api/v2/alerts/%s' % doomed['alert_id']),
+        ('DELETE', '/api/v2/alerts/%s' % doomed['alert_id']), ('GET', '/api/v2/alerts/%s' % doomed['alert_id'])])
+    assert [item['name'] for item in applied['summary']['delete']] == [doomed['name']]
+
+
+def test_an_entry_is_checked_by_its_own_module_and_the_message_names_it(run, sim):
+    run(organization, dict(state='merged', config=dict(pipes=[dict(name='p', service='prod-analytics', scaling=dict(replicas=2),
+                                                                    source=dict(postgres=dict(host='db', port=5432, database='d')))])),
+        requests=[('GET', SERVICES), ('GET', '%s/%s/pipes' % (SERVICES, ids.SERVICE_PROD))],
+        fails='config.pipes[0]: scaling is not possible with a postgres source')  # read, never written
+
+
+def test_a_pipe_of_a_service_the_plan_creates_is_planned_and_created_after_it(run, sim):
+    config = dict(services=[dict(name='fresh', provider='aws', region='eu-west-1')],
+                  pipes=[dict(name='fresh-kafka', service='fresh', source=dict(kafka=dict(
+                      type='kafka', format='JSONEachRow', brokers='b:9092', topics='t', credentials=dict(username='u', password='kafka-pw-1'))),
+                      destination=dict(database='default', table='t', managed_table=True, columns=[dict(name='a', type='String')]))])
+    checked = run(organization, dict(state='merged', config=config), check=True, requests=[('GET', SERVICES)],
+                  result={'changed': True})
+    assert [(item['type'], item['name']) for item in checked['summary']['create']] == [('service', 'fresh'), ('pipe', 'fresh-kafka')]
+    new = SERVICES + '/[0-9a-f-]{36}'
+    applied = run(organization, dict(state='merged', config=config), requests=[  # the service runs before its pipe is made
+        ('GET', SERVICES), ('POST', SERVICES), ('GET', Like(new)), ('GET', Like(new + '/pipes')), ('POST', Like(new + '/pipes'))])
+    assert applied['summary'] == checked['summary'] and 'kafka-pw-1' not in str(applied)
+
+
+def test_rendered_sends_nothing_and_shows_each_create(run, sim):
+    result = run(organization, dict(state='rendered', config=dict(dashboards=[dict(name='Ingestion v2', tiles=[])],
+                                                                   services=[dict(name='fresh', provider='aws', region='eu-west-1')])),
+                 requests=[])
+    assert [(item['method'], item['entry']) for item in result['rendered']] == [('POST', 'config.services[0]'), ('POST', 'config.dashboards[0]')]
