@@ -23,6 +23,7 @@ from ansible_collections.engine.cloud.tests.simulator.fixture_ids import (
 LIST = ('GET', '/api/v2/alerts?limit=1000&offset=0')
 DASHBOARDS = ('GET', '/api/v2/dashboards')
 POST = ('POST', '/api/v2/alerts')
+WEBHOOKS = ('GET', '/api/v2/webhooks')  # check mode reads the team's webhooks
 HIGH_CPU = ALERTS[0]
 
 
@@ -48,7 +49,7 @@ def writes(sim):
 
 CASES = {
     'check mode reads, predicts and sends nothing': dict(
-        args=NEW, check=True, diff=True, requests=[LIST, DASHBOARDS],
+        args=NEW, check=True, diff=True, requests=[LIST, DASHBOARDS, WEBHOOKS],
         result={'changed': True, 'alert.threshold': 90, 'alert.dashboardId': DASHBOARD_HEALTH, 'diff.before': {}},
         verify=lambda result, sim: not named(sim, NEW['name'])),
     'a create resolves the dashboard and tile by name and sends channels and channel': dict(
@@ -182,12 +183,12 @@ CASES = {
                   verify=lambda result, sim: [item['webhookId'] for item in stored(sim, ALERT_LEGACY)['channels']] == [WEBHOOK_CHAT])),
     # Issue 38: a merge-request preview of a new tile and its alert is green.
     'check mode: a tile not there yet is a change with a warning': dict(
-        args=dict(NEW, tile='Replica lag'), check=True, requests=[LIST, DASHBOARDS],
+        args=dict(NEW, tile='Replica lag'), check=True, requests=[LIST, DASHBOARDS, WEBHOOKS],
         result={'changed': True, 'alert.tileId': 'Replica lag', 'alert.dashboardId': DASHBOARD_HEALTH},
         verify=lambda result, sim: json.dumps('check mode: no tile on dashboard "Service health" (%s) has the id or name "Replica lag" yet'
                                               % DASHBOARD_HEALTH)[1:-1] in json.dumps(result['warnings'])),
     'check mode: a dashboard not there yet is a change with a warning': dict(
-        args=dict(NEW, dashboard='Replication'), check=True, requests=[LIST, DASHBOARDS], result={'changed': True},
+        args=dict(NEW, dashboard='Replication'), check=True, requests=[LIST, DASHBOARDS, WEBHOOKS], result={'changed': True},
         verify=lambda result, sim: json.dumps('check mode: no dashboard has the id or name "Replication" yet')[1:-1] in json.dumps(result['warnings'])),
     'a real run still fails on a tile that is not there': dict(
         args=dict(NEW, tile='Replica lag'), requests=[LIST, DASHBOARDS], fails='has the id or name "Replica lag". Nothing was sent'),

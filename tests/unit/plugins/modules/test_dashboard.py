@@ -19,6 +19,7 @@ from ansible_collections.engine.cloud.tests.simulator.fixture_ids import (
 LIST = ('GET', '/api/v2/dashboards')
 POST = ('POST', '/api/v2/dashboards')
 ALERTS_PAGE = ('GET', '/api/v2/alerts?limit=1000&offset=0')
+SOURCES = ('GET', '/api/v2/sources')  # check mode reads the team's sources
 ERAS = ('as_sent', 'series', 'config')
 HIGH_CPU = ALERTS[0]  # on Service health's CPU usage tile
 
@@ -61,8 +62,8 @@ def without(tiles, name):
 
 
 CASES = {
-    'check mode predicts the create and sends only the list read by name': dict(
-        args=NEW, check=True, diff=True, requests=[LIST],
+    'check mode predicts the create and sends only reads: the list by name, the sources': dict(
+        args=NEW, check=True, diff=True, requests=[LIST, SOURCES],
         result={'changed': True, 'dashboard.tags': ['it', 'ops'], 'diff.before': {}},
         verify=lambda result, sim: named(sim, 'it') == [] and [tile['name'] for tile in result['dashboard']['tiles']] == [
             'Requests', 'Slow ratio', 'Errors', 'Notes']),
@@ -208,7 +209,7 @@ def test_removing_a_tile_with_an_alert_fails_naming_it_then_is_allowed(run, sim)
     run(dashboard, dict(dashboard_id=DASHBOARD_HEALTH, tiles=tiles), requests=[('GET', item(DASHBOARD_HEALTH)), ALERTS_PAGE],
         fails='this change would delete 1 alert: "High CPU" (%s) on tile "CPU usage": its tile is left out' % HIGH_CPU)
     run(dashboard, dict(dashboard_id=DASHBOARD_HEALTH, tiles=tiles, allow_alert_deletion=True), check=True, diff=True,
-        requests=[('GET', item(DASHBOARD_HEALTH)), ALERTS_PAGE],
+        requests=[('GET', item(DASHBOARD_HEALTH)), SOURCES, ALERTS_PAGE],
         result={'changed': True, 'diff.before.alerts': ['High CPU (%s)' % HIGH_CPU], 'diff.after.alerts': [], 'deleted_alerts.0.id': HIGH_CPU})
     run(dashboard, dict(dashboard_id=DASHBOARD_HEALTH, tiles=tiles, allow_alert_deletion=True),
         requests=[('GET', item(DASHBOARD_HEALTH)), ALERTS_PAGE, ('PUT', item(DASHBOARD_HEALTH))],
