@@ -81,9 +81,6 @@ CASES = {
         fails='', result={'msg': 'service %s did not reach stopped within 5 seconds; last state: stopping' % SERVICE_PROD,
                           'service.state': 'stopping'},
         sleeps=[1, 2, 2]),
-    'a wait_timeout below one second fails before any request': dict(
-        args=dict(PROD, state='stopped', wait_timeout=0),
-        requests=[], fails='', result={'msg': 'wait_timeout must be at least 1 second, got 0'}),
 }
 
 
