@@ -90,7 +90,7 @@ notes:
     services, a service's pipes): one list request serves them all, each read sent after the task asked for it.
     E(ENGINE_CLOUD_SHARED_READS=off) turns that off. Nothing is kept from one task for a later one.
   - A task that waited more than 5 seconds in all for its turn under O(api_rate_limit) says so in a warning.
-  - The modules and plugins need the Python package C(requests) on the host that runs them (the controller).
+  - The modules and plugins need the Python packages C(requests) and C(urllib3) 2.6 or later on the host that runs them (the controller).
   - Proxies are taken from the E(HTTPS_PROXY), E(HTTP_PROXY), E(ALL_PROXY) and E(NO_PROXY) environment variables, as
     C(requests) reads them (a E(NO_PROXY) entry may name a port, C(host:8443), or an address range, C(10.0.0.0/8));
     an C(https://) proxy is spoken to over TLS, and a C(socks5://) or C(socks5h://) proxy needs the Python package C(PySocks).

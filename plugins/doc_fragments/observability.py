@@ -79,7 +79,7 @@ notes:
   - Every task reads what it acts on itself; nothing is kept from one task for a later one. To apply many dashboards and
     alerts at the token's budget, M(engine.cloud.organization) reads one list per type for all of them.
   - A task that waited more than 5 seconds in all for its turn under O(api_rate_limit) says so in a warning.
-  - The modules and plugins need the Python package C(requests) on the host that runs them (the controller).
+  - The modules and plugins need the Python packages C(requests) and C(urllib3) 2.6 or later on the host that runs them (the controller).
   - Proxies are taken from the E(HTTPS_PROXY), E(HTTP_PROXY), E(ALL_PROXY) and E(NO_PROXY) environment variables, as
     C(requests) reads them (a E(NO_PROXY) entry may name a port, C(host:8443), or an address range, C(10.0.0.0/8));
     an C(https://) proxy is spoken to over TLS, and a C(socks5://) or C(socks5h://) proxy needs the Python package C(PySocks).

@@ -161,7 +161,9 @@ def resolve_source(module, current):
     if module.check_mode and not alert_rules.matching(on_board, params['tile']):
         return not_there_yet(module, 'no tile%s has the id or name %s' % (where, json.dumps(params['tile'])), dashboard['id'])
     tile = the_one(module, 'tile', params['tile'], on_board, where)
-    return dict(dashboard=dashboard['id'], tile=tile['id']), alert_rules.tile_error(tile, tiles.display_type(tile), dashboard)
+    planned = tile.get('id') is None  # a tile the organization's plan adds before this alert: named until it has an id
+    return (dict(dashboard=dashboard.get('id') or params['dashboard'], tile=params['tile'] if planned else tile['id']),
+            alert_rules.tile_error(tile, tiles.display_type(tile), dashboard))
 
 
 def not_there_yet(module, missing, dashboard_id=None):

@@ -30,7 +30,7 @@ _NUMBER = re.compile(r'^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$')
 # Sorting keys are ORDER BY column lists; a chart's series give its rows' series_0, series_1 ... by position, and
 # its group_by must be the same list in the same order in every series; a search tile's fields are its columns,
 # left to right (stored as one comma-joined select).
-ORDERED_LISTS = frozenset(('sortingKey', 'sorting_key', 'sortingKeys', 'sorting_keys', 'series', 'groupBy', 'group_by', 'fields'))
+ORDERED_LISTS = frozenset(('sortingKey', 'sorting_key', 'sortingKeys', 'sorting_keys', 'series', 'groupBy', 'group_by', 'fields', 'containers'))
 SET_LISTS = frozenset((
     'ipAccessList', 'ip_access_list', 'privateEndpointIds', 'private_endpoint_ids', 'tags', 'endpoints', 'columns',
     'fieldMappings', 'field_mappings', 'roles', 'columnIds', 'column_ids', 'reversePrivateEndpointIds',

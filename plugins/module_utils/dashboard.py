@@ -35,6 +35,7 @@ SPEC = dict(
     state=_str(choices=['present', 'absent'], default='present'),
     dashboard_id=_str(), name=_str(), tags=dict(type='list', elements='str'),
     tiles=dict(type='list', elements='dict', options=TILE),
+    containers=dict(type='list', elements='dict'),
     allow_alert_deletion=dict(type='bool', default=False),
     **wait_options(60))
 # How the module is made: ObservabilityModule(SPEC, **OPTIONS).
@@ -62,7 +63,7 @@ def run(module):
         delete(module, life, current)
     if current is None:
         body = planned(module, lambda: rules.create_body(module.params))
-        module.fail_on_errors(*rules.placement_errors(body['tiles'], []))
+        module.fail_on_errors(*rules.placement_errors(body['tiles'], body.get('containers') or []))
         module.fail_on_errors(*sources_errors(module, body))
         created = life.create(body, dict(body, id=None))
         module.exit(changed=True, diff=dict(before={}, after=created), dashboard=created, deleted_alerts=[])
@@ -82,7 +83,7 @@ def update(module, life, current):
     body, diff = planned(module, lambda: rules.plan(module.params, current))
     if not body:
         finish(module, False, dashboard=current, deleted_alerts=[])
-    module.fail_on_errors(*rules.placement_errors(body['tiles'], current.get('containers') or []))
+    module.fail_on_errors(*rules.placement_errors(body['tiles'], body.get('containers', current.get('containers') or [])))
     module.fail_on_errors(*sources_errors(module, body))
     doomed = allowed_deletions(module, rules.deleted_by_update(alerts(module), current, body['tiles']))
     diff = rules.with_alerts(diff, doomed)

@@ -129,12 +129,15 @@ def plan(params, current):
         before['name'], after['name'] = current.get('name'), params['name']
     if params.get('tags') is not None and kept_tags(params['tags']) != list(current.get('tags') or []):
         before['tags'], after['tags'] = list(current.get('tags') or []), kept_tags(params['tags'])
+    if params.get('containers') is not None and params['containers'] != (current.get('containers') or []):
+        before['containers'], after['containers'] = current.get('containers') or [], params['containers']
     if params.get('tiles') is not None and tiles.tiles_differ(stored, wanted):
         series = set(key for key, tile in tiles.keyed(params['tiles']) if tile.get('series') is not None)
         before['tiles'], after['tiles'] = tiles.tiles_diff(stored, wanted, series)
     if not after and not before:
         return {}, None
-    return update_body(params.get('name') or current.get('name'), wanted, params.get('tags')), dict(before=before, after=after)
+    return update_body(params.get('name') or current.get('name'), wanted, params.get('tags'), params.get('containers')), dict(
+        before=before, after=after)
 
 
 def placement_errors(sent, containers):
@@ -154,8 +157,8 @@ def placement_errors(sent, containers):
 
 
 def create_body(params):
-    """The POST body of a new dashboard: name, tiles ([] when left out), tags when given."""
-    return update_body(params['name'], desired_tiles(params, {}), params.get('tags'))
+    """The POST body of a new dashboard: name, tiles ([] when left out), tags and sections when given."""
+    return update_body(params['name'], desired_tiles(params, {}), params.get('tags'), params.get('containers'))
 
 
 def predicted(current, body):
@@ -176,11 +179,13 @@ def with_alerts(diff, alerts):
     return dict(before=before, after=after)
 
 
-def update_body(name, sent, tags):
-    """The PUT body: name, the tiles (with the ids of kept tiles), tags only when the task gives them."""
+def update_body(name, sent, tags, containers=None):
+    """The PUT body: name, the tiles (with the ids of kept tiles), tags and sections only when the task gives them."""
     body = dict(name=name, tiles=sent)
     if tags is not None:
         body['tags'] = kept_tags(tags)
+    if containers is not None:
+        body['containers'] = containers
     return body
 
 
@@ -234,8 +239,11 @@ def alerts_text(alerts):
 
 def definition(dashboard):
     """The options of the dashboard module that describe dashboard as read: fed back, nothing differs."""
-    return dict(dashboard_id=dashboard.get('id'), name=dashboard.get('name'), tags=list(dashboard.get('tags') or []),
-                tiles=[tiles.option_tile(tile) for tile in dashboard.get('tiles') or []])
+    found = dict(dashboard_id=dashboard.get('id'), name=dashboard.get('name'), tags=list(dashboard.get('tags') or []),
+                 tiles=[tiles.option_tile(tile) for tile in dashboard.get('tiles') or []])
+    if dashboard.get('containers'):
+        found['containers'] = dashboard['containers']
+    return found
 
 
 # --- local checks of the options --------------------------------------------------------------------

@@ -19,6 +19,7 @@ import os
 import random
 import re
 import socket
+import ssl
 import threading
 import warnings
 from urllib.parse import unquote, urlencode, urlsplit
@@ -71,7 +72,7 @@ class HttpClient:
         if token is not None:
             self.headers['Authorization'] = 'Bearer %s' % token.strip()
         self.redactor = errors.Redactor(given + [auth[1] if auth else None, token and token.strip(),
-                                                 self.headers.get('Authorization', '').partition(' ')[2]])
+                                                 self.headers.get('Authorization', '').partition(' ')[2]] + _proxy_secrets())
         self._refusal = None
         if not _HEADER_VALUE.match(self.headers.get('Authorization', '')):
             self._refusal = ('the %s holds a line break or another character that an HTTP header cannot carry; nothing was sent'
@@ -113,13 +114,15 @@ class HttpClient:
                 CLOCK.sleep(self.backoff(attempt - 1))
                 continue
             lost = status in LOST_ANSWER_STATUSES and (once or method in self.not_replayable)
-            if status in RETRY_STATUSES and attempt <= self.retries and not lost:
+            if status in RETRY_STATUSES and not lost:
                 wait = self._server_wait(answer_headers, method, path)
                 if status == 429:
-                    self.pacer.refused(wait)
-                    self.waited += self.backoff(attempt - 1) if wait is None else wait
-                CLOCK.sleep(self.backoff(attempt - 1) if wait is None else wait)
-                continue
+                    self.pacer.refused(wait)  # also on the last attempt: the other processes must not run into it
+                if attempt <= self.retries:
+                    wait = self.backoff(attempt - 1) if wait is None else wait
+                    self.waited += wait if status == 429 else 0
+                    CLOCK.sleep(wait)
+                    continue
             request_id = answer_headers.get('X-Request-Id')
             if 300 <= status < 400:
                 raise self._redirect(status, answer_headers, method, path, attempt, request_id)
@@ -190,7 +193,7 @@ class Connection:
         """(status, headers, body) of one request; ConnectionFailed when no usable answer came in time."""
         session = self._session or self._open()
         requests = self._requests
-        _REQUEST.sockets, _REQUEST.connected = [], False
+        _REQUEST.sockets, _REQUEST.connected, _REQUEST.reused = [], False, False
         deadline = CLOCK.monotonic() + self.timeout
         watchdog = threading.Timer(self.timeout, _shut, (_REQUEST.sockets,))
         watchdog.daemon = True
@@ -254,14 +257,20 @@ class Connection:
             proxy = url_without_credentials(requests.utils.select_proxy(url, requests.utils.get_environ_proxies(url)) or '')
             return ConnectionFailed('proxy %s failed: %s' % (proxy, text), reached=False, proxy=proxy,
                                     refused=any(isinstance(item, ConnectionRefusedError) for item in chain))
+        if isinstance(exc, (requests.exceptions.InvalidURL, requests.exceptions.InvalidProxyURL)) and _proxy_secrets():
+            return ConnectionFailed('the proxy address of the environment cannot be read (%s); a / or # in its password must be '
+                                    'written %%2F or %%23' % text, reached=False, proxy='(the environment\'s)', final=True)
         if isinstance(exc, requests.exceptions.InvalidSchema) and 'socks' in str(exc).lower():
             return ConnectionFailed('the proxy is a SOCKS proxy, which needs the Python package PySocks on the host that runs this '
                                     'module (pip install PySocks)', reached=False, final=True)
         if isinstance(exc, requests.exceptions.ConnectTimeout):
             return ConnectionFailed('timed out', reached=False, timeout=True)
-        if not _REQUEST.connected and self.https and not _never_connected(chain) and (
-                isinstance(exc, requests.exceptions.SSLError) or any(isinstance(item, ConnectionError) for item in chain)):
-            return ConnectionFailed(text, reached=False, tls=True)  # the TLS handshake did not complete: nothing was sent
+        if self.https and not _never_connected(chain) and (
+                (not _REQUEST.connected and (isinstance(exc, requests.exceptions.SSLError) or any(isinstance(item, ConnectionError) for item in chain)))
+                or (not _REQUEST.reused and any(isinstance(item, ssl.SSLEOFError) or 'CERTIFICATE_REQUIRED' in str(item) for item in chain))):
+            # the TLS handshake did not complete, or (TLS 1.3) the server ended the fresh session before any answer, as it
+            # refuses a client without the certificate it asks for: the server took no request
+            return ConnectionFailed(text, reached=False, tls=True)
         if isinstance(exc, requests.exceptions.ReadTimeout):
             return ConnectionFailed('timed out', reached=_REQUEST.connected, timeout=True)
         if any(isinstance(item, socket.gaierror) for item in chain):
@@ -288,12 +297,12 @@ def _classes(requests, urllib3):
 
             def connect(self):
                 super(Tracked, self).connect()
-                _REQUEST.connected = True
+                _REQUEST.connected, self.fresh = True, True
 
             def request(self, *args, **kwargs):
-                if self.sock is not None:  # kept alive from an earlier request: this one may reach the server
+                if self.sock is not None:  # open: this request may reach the server
                     getattr(_REQUEST, 'sockets', []).append(self.sock)
-                    _REQUEST.connected = True
+                    _REQUEST.connected, _REQUEST.reused, self.fresh = True, not getattr(self, 'fresh', False), False
                 return super(Tracked, self).request(*args, **kwargs)
 
         connection = type('Connection', (Tracked, urllib3.connection.HTTPConnection), {})
@@ -319,6 +328,18 @@ def _classes(requests, urllib3):
                     conn.ca_certs, conn.ca_cert_dir = None, verify
         _CLASSES['adapter'] = Adapter
     return _CLASSES['adapter']
+
+
+def _proxy_secrets():
+    """The user:password of each proxy address of the environment, and its password: a message may quote them however
+    the address is cut (a / or # in a password breaks its parsing)."""
+    found = []
+    for name in ('HTTPS_PROXY', 'HTTP_PROXY', 'ALL_PROXY', 'https_proxy', 'http_proxy', 'all_proxy'):
+        value = os.environ.get(name) or ''
+        userinfo = value.partition('://')[2].rpartition('@')[0]
+        if userinfo:
+            found += [userinfo, userinfo.partition(':')[2]]
+    return found
 
 
 def _shut(sockets):

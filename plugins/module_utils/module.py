@@ -47,6 +47,7 @@ OBSERVABILITY_CONNECTION = dict(
 )
 DICT_REQUESTED = 'dictionary requested, could not parse JSON or key=value'
 SUB_FIELD = re.compile(r"in the sub parameter field '(\w+)'")
+ELEMENTS_OF = re.compile(r"Elements value for option '(\w+)' is of type str")
 
 
 def suboption_paths(spec, name, prefix=''):
@@ -139,10 +140,12 @@ class EngineModule(AnsibleModule):
                 self.no_log_values.add(value)
         field = SUB_FIELD.search(msg)
         if field:  # ansible-core names only the innermost option of an element that is not a dict
-            msg = '%s (%s)' % (msg, ', '.join(suboption_paths(self.argument_spec, field.group(1))))
-        if msg == DICT_REQUESTED:  # a string where a dict option was wanted: name the option
-            named = sorted(name for name, option in self.argument_spec.items()
-                           if option.get('type') == 'dict' and isinstance(self.params.get(name), str))
+            paths = suboption_paths(self.argument_spec, field.group(1)) or [field.group(1)]
+            msg = '%s (%s)' % (msg, ', '.join(paths))
+        if msg == DICT_REQUESTED:  # a string where a dict (or a list of dicts' element) was wanted: name the option
+            named = sorted(name for name, option in self.argument_spec.items() if option.get('type') == 'dict' and isinstance(self.params.get(name), str))
+            named += sorted(set('each element of %s' % name for text in getattr(getattr(self, 'validation_result', None), 'error_messages', [])
+                                for name in ELEMENTS_OF.findall(text)))
             msg = '%s: %s must be a dictionary' % (msg, ', '.join(named)) if named else msg
         for amend in list(self.failure_amends):
             msg, kwargs = amend(msg, kwargs)

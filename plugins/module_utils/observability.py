@@ -35,7 +35,9 @@ def list_all(request, path, page_size=PAGE_SIZE):
     items = []
     while True:
         body = request('GET', PREFIX + path, dict(limit=page_size, offset=len(items)))
-        page = body.get('data') or []
+        page = body.get('data') if isinstance(body, dict) else None
+        if not isinstance(page, list):
+            raise ValueError('the listing of %s answered no list of items (%s)' % (path, type(page).__name__))
         items.extend(page)
         meta = body.get('meta')
         if not isinstance(meta, dict):

@@ -92,6 +92,9 @@ class Entry:
     def exit_json(self, **result):
         raise Done(result)
 
+    def exit(self, changed=False, diff=None, **result):  # the planner masks what it returns
+        raise Done(dict(result, changed=changed, diff=diff))
+
     def fail_json(self, msg, **result):
         for amend in list(self.failure_amends):
             msg, result = amend(msg, result)
@@ -110,11 +113,19 @@ class Entry:
                 return kept
             if self.org.offline:
                 raise ApiError('not found (rendered: nothing is read)', status=404, method=method, path=path)
-            if path in TEAM_LISTS:  # the team's sources and webhooks, read once for every entry that names some
-                self.org.lists[path] = super(Entry, self).request(method, path).get('data') or []
+            if path in TEAM_LISTS or path in self.org.known:  # read once more for the entries after this one
+                read = lambda how, target, query: super(Entry, self).request(how, target, params=query)  # noqa: E731
+                self.org.lists[path] = (observability.list_all(read, path[len(observability.PREFIX):]) if path.endswith('/alerts')
+                                        else read(method, path, None).get('data' if path.startswith(observability.PREFIX) else 'result') or [])
                 return self.org.cached(path, params)
         elif not self.check_mode:
-            self.org.wrote(path)
+            try:
+                answer = super(Entry, self).request(method, path, params=params, body=body, once=once)
+            except ApiError:
+                self.org.wrote(method, path, None)  # the write may have been applied: its list is read again
+                raise
+            self.org.wrote(method, path, answer)
+            return answer
         return super(Entry, self).request(method, path, params=params, body=body, once=once)
 
 
@@ -131,6 +142,8 @@ class OrganizationModule(EngineModule):
 
     def __init__(self):
         self.failure_amends, self._clients, self.lists, self.rendered, self.offline = [], {}, {}, [], False
+        self.written = set()  # ids of what this task wrote: never served from the lists
+        self.known = set()  # the lists read at the start: read again when a write dropped one
         AnsibleModule.__init__(self, argument_spec=SPEC, supports_check_mode=True)  # pylint: disable=non-parent-init-called
 
     def client(self, kind):
@@ -149,13 +162,16 @@ class OrganizationModule(EngineModule):
                 self.warn('This task ' + warning)
 
     def cached(self, path, params):
-        """The answer to a GET from the lists this task read (live, in this task), or None: read it."""
+        """The answer to a GET from the lists this task read (live, in this task), or None: read it. An entry's code may
+        change what it gets (check mode predicts on it): it gets a copy."""
         for collection, items in self.lists.items():
             if path == collection and (params is None or dict(params).get('offset') in (None, 0)):
-                return dict(result=items, data=items, meta=dict(total=len(items)))
+                return dict(result=list(items), data=list(items), meta=dict(total=len(items)))
             if path.startswith(collection + '/') and '/' not in path[len(collection) + 1:]:
+                if path[len(collection) + 1:].lower() in self.written:
+                    return None  # what this task wrote changes on the server: its reads (a wait's polls) are live
                 found = [item for item in items if str(item.get('id')).lower() == path[len(collection) + 1:].lower()]
-                return dict(result=found[0], data=found[0]) if found else None
+                return dict(result=copy.deepcopy(found[0]), data=found[0]) if found else None
         return None
 
     def planned_item(self, collection, item):
@@ -164,13 +180,23 @@ class OrganizationModule(EngineModule):
         if items is not None:
             self.lists[collection] = [other for other in items if item.get('id') is None or other.get('id') != item['id']] + [item]
 
-    def wrote(self, path):
-        """A write reached path: the lists that hold it are read again when next needed (and the alerts after a dashboard
-        write, which may delete some)."""
-        dashboards = path.startswith(observability.PREFIX + '/dashboards')
-        for collection in [collection for collection in self.lists
-                           if path.startswith(collection) or (dashboards and collection == observability.PREFIX + '/alerts')]:
-            del self.lists[collection]
+    def wrote(self, method, path, answer):
+        """A write reached path, with answer (None: not yet, or lost). The list that holds its object gets what the answer
+        shows of it, or is read again when next needed; the alerts are read again after a dashboard write (it may delete
+        some)."""
+        for collection in list(self.lists):
+            if path.startswith(observability.PREFIX + '/dashboards/') and collection == observability.PREFIX + '/alerts':
+                del self.lists[collection]
+            elif path == collection or path.startswith(collection + '/'):
+                rest = path[len(collection) + 1:]
+                shown = (answer or {}).get('data', (answer or {}).get('result'))
+                shown = shown.get('service', shown) if isinstance(shown, dict) else None
+                items = [item for item in self.lists[collection] if str(item.get('id')).lower() != (rest.lower() or None)]
+                if answer is None or '/' in rest or (method != 'DELETE' and not (shown or {}).get('id')):
+                    del self.lists[collection]
+                else:
+                    self.lists[collection] = items + ([shown] if method != 'DELETE' else [])
+                    self.written.add(str((shown or {}).get('id') or rest).lower())
 
     def read_list(self, kind, path, request):
         """Every item of one list, all pages (a failed or cut listing fails the task before any write)."""
@@ -186,6 +212,7 @@ class OrganizationModule(EngineModule):
         if not isinstance(items, list):
             self.fail('the %s list is not a list, so nothing was planned and nothing was sent' % kind)
         self.lists[collection] = items
+        self.known.add(collection)
         return items
 
 
@@ -265,9 +292,14 @@ class Planner:
     def plan(self):
         """Every entry's change and every deletion, each judged in check mode by its own module's code."""
         state = self.params['state']
-        saved = copy.deepcopy(self.module.lists)
+        saved = dict((collection, list(items)) for collection, items in self.module.lists.items())
         claimed = dict((kind, set()) for kind in TYPES)
         for kind in TYPES:
+            named = [(entry.get('service'), entry.get('name')) for entry in self.config[kind] if not entry.get(ID_OPTION[kind]) and entry.get('name')]
+            twice = sorted(set(name for owner, name in named if named.count((owner, name)) > 1))
+            if twice:
+                self.module.fail('config.%s names %s more than once without an id: one entry each. Nothing was sent' % (
+                    kind, ', '.join(json.dumps(name) for name in twice)))
             for index, entry in enumerate(self.config[kind]):
                 where = 'config.%s[%d]' % (kind, index)
                 params = self.entry_params(kind, entry, where, 'absent' if state == 'deleted' else 'present')
@@ -282,10 +314,12 @@ class Planner:
         self.module.lists = saved
         return self.items
 
-    def entry_params(self, kind, entry, where, state):
+    def entry_params(self, kind, entry, where, state, checked=True):
+        """The params of an entry's module run: the task's own options, the entry (checked by ansible-core with the task's
+        options, or here when the planner made it), and what the organization decides (purges, owner tag, references)."""
         params = dict(dict((name, self.params[name]) for name in list(COMMON_SPEC) + list(CLOUD_CONNECTION) + list(OBSERVABILITY_CONNECTION)),
                       state=state, wait=True, wait_timeout=max(1, int(self.deadline - CLOCK.monotonic())))
-        params.update(ArgumentSpecValidator(ENTRY_SPECS[kind]).validate(copy.deepcopy(entry)).validated_parameters)
+        params.update(entry if checked else ArgumentSpecValidator(ENTRY_SPECS[kind]).validate(entry).validated_parameters)
         overridden = self.params['state'] == 'overridden'
         if kind == 'services':
             for name in PURGES:
@@ -393,7 +427,7 @@ class Planner:
                                        reason='failed: the API deletes stopped services only, and a failed service takes no stop'))
                     continue
                 params = self.entry_params(kind, dict(((ID_OPTION[kind], item['id']),), **(
-                    dict(service=item['serviceId']) if kind == 'pipes' else {})), '%s %s' % (NOUN[kind], item['id']), 'absent')
+                    dict(service=item['serviceId']) if kind == 'pipes' else {})), '%s %s' % (NOUN[kind], item['id']), 'absent', checked=False)
                 if kind == 'alerts' and str(dashboard_rules.alert_dashboard(item)).lower() in [
                         entry['id'] for entry in doomed if entry['kind'] == 'dashboards']:
                     continue  # deleted with its dashboard

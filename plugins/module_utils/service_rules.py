@@ -281,7 +281,7 @@ def service_errors(service, params):
         errors += ['%s is for production services only; service %s is a %s service (tier %s)' % (option, name, tier, tier)
                    for option in PRODUCTION_ONLY_OPTIONS if params.get(option) is not None]
     replicas = params.get('num_replicas')
-    if service.get('isPrimary') and replicas is not None and replicas < 2:
+    if service.get('isPrimary') and replicas is not None and replicas < 2 and replicas != service.get('numReplicas'):
         errors.append('num_replicas must be at least 2 for service %s, the primary service of its warehouse (isPrimary), got %d'
                       % (name, replicas))
     if params.get('tags') is not None:

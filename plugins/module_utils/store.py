@@ -113,7 +113,7 @@ def file_name(*identity):
 
 def is_time(value):
     """Whether a value read from a state file is a time (JSON also has NaN, Infinity and huge integers)."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and -1e12 < value < 1e12
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and -1e12 <= value <= 1e12
 
 
 class Locked:

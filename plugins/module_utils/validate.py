@@ -24,8 +24,9 @@ _OBJECT_ID = re.compile(r'^[0-9a-fA-F]{24}\Z')
 # The paths the modules append to a base address: a base address that already ends in one would
 # send /v1/v1/... and get a 404 that names a resource, not the address.
 API_PATHS = ('/v1', '/api/v2')
-# scheme://userinfo@ in a text, the userinfo up to the last @ before a space or a quote.
-_USERINFO = re.compile(r'([a-zA-Z][a-zA-Z0-9+.-]*://)[^\s\'"<>]*@')
+# scheme://userinfo@ in a text, the userinfo up to the last @ before a space or a quote. A match starts only where a run
+# of scheme characters starts: tried inside every run, a text of one long run took quadratic time (16 s for 80 kB).
+_USERINFO = re.compile(r'(?<![a-zA-Z0-9+.-])([0-9+.-]*[a-zA-Z][a-zA-Z0-9+.-]*://)[^\s\'"<>]*@')
 
 
 # How to find the id an option wants, for its error message.

@@ -188,6 +188,14 @@ options:
           - Only the keys of the server's config schema for the display type are taken (see the notes).
           - Exactly one of O(tiles[].series) and O(tiles[].config).
         type: dict
+  containers:
+    description:
+      - The dashboard's sections and tabs, as the API writes them (each C({id, title, tabs}) and what else the web
+        console sets); the tiles' O(tiles[].container_id) and O(tiles[].tab_id) name them.
+      - Left out, they are kept as they are; given, they are the whole list, compared and sent as given.
+    type: list
+    elements: dict
+    version_added: 0.2.0
   allow_alert_deletion:
     description:
       - V(false) fails, before any write, a change that would delete alerts, naming each. V(true) lets it go; the

@@ -56,7 +56,7 @@ def test_create_builds_a_context(tmp_path):
     build = root / 'context' / '_build'
     assert (root / 'context' / 'Containerfile').exists() or (root / 'context' / 'Dockerfile').exists()
     # One Python package beyond ansible-core: requests, the modules' HTTP client.
-    assert requirement_lines(str(build / 'requirements.txt')) == ['requests>=2.25']
+    assert requirement_lines(str(build / 'requirements.txt')) == ['requests>=2.25', 'urllib3>=2.6']
     assert requirement_lines(str(build / 'bindep.txt')) == ['ca-certificates [platform:rpm platform:dpkg]']
     galaxy = yaml.safe_load((build / 'requirements.yml').read_text())
     assert [item['name'] for item in galaxy['collections']] == ['engine.cloud']
@@ -69,8 +69,8 @@ def test_definition_is_version_3_with_runtime_dependencies_only():
     assert definition['dependencies']['python'] == 'meta/ee-requirements.txt'
     assert definition['dependencies']['system'] == 'meta/ee-bindep.txt'
     # Only what the modules import at run time: requests (no test or build tools), as requirements.txt says.
-    assert requirement_lines(os.path.join(ROOT, 'meta', 'ee-requirements.txt')) == ['requests>=2.25']
-    assert requirement_lines(os.path.join(ROOT, 'requirements.txt')) == ['requests>=2.25']
+    assert requirement_lines(os.path.join(ROOT, 'meta', 'ee-requirements.txt')) == ['requests>=2.25', 'urllib3>=2.6']
+    assert requirement_lines(os.path.join(ROOT, 'requirements.txt')) == ['requests>=2.25', 'urllib3>=2.6']
 
 
 def test_introspection_of_the_installed_collection(collections_path):
@@ -78,5 +78,5 @@ def test_introspection_of_the_installed_collection(collections_path):
                          universal_newlines=True, check=False)
     assert run.returncode == 0, run.stdout
     found = yaml.safe_load(run.stdout[run.stdout.index('python:'):] if 'python:' in run.stdout else run.stdout[run.stdout.index('system:'):])
-    assert found['python'] == ['requests>=2.25  # from collection engine.cloud'], run.stdout
+    assert found['python'] == ['requests>=2.25  # from collection engine.cloud', 'urllib3>=2.6  # from collection engine.cloud'], run.stdout
     assert found['system'] == ['ca-certificates [platform:rpm platform:dpkg]  # from collection engine.cloud'], run.stdout

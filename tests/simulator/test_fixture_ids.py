@@ -10,7 +10,7 @@ from . import fixture_ids
 INTEGRATION = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'integration')
 SETUP_TASKS = os.path.join(INTEGRATION, 'targets', 'setup_simulator', 'tasks', 'main.yml')
 CONFIG_TEMPLATE = os.path.join(INTEGRATION, 'integration_config.yml.template')
-PIPE_SECRETS_SCRIPT = os.path.join(INTEGRATION, 'targets', 'pipe_secrets', 'runme.sh')
+PIPE_SECRETS_SCRIPT = os.path.join(INTEGRATION, 'targets', 'secrets_vvv', 'runme.sh')
 
 # Every sim_* fact of setup_simulator, by the fixture_ids name of its value.
 FACTS = {

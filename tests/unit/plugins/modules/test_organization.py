@@ -206,3 +206,39 @@ def test_rendered_sends_nothing_and_shows_each_create(run, sim):
                                                                    services=[dict(name='fresh', provider='aws', region='eu-west-1')])),
                  requests=[])
     assert [(item['method'], item['entry']) for item in result['rendered']] == [('POST', 'config.services[0]'), ('POST', 'config.dashboards[0]')]
+
+
+@pytest.mark.parametrize('dashboards, alerts', [('as_sent', 'current'), ('series', 'contract'), ('config', 'current')])
+def test_a_whole_seeded_organization_round_trips_on_every_read_era(run, sim, dashboards, alerts):
+    """Every shape the seed holds (services with IP lists, endpoints, tags, both scaling modes; pipes of every kind with
+    settings and table mappings; dashboards with sections; alerts of every form) fed back changes nothing."""
+    sim.admin('POST', 'seed', dict(services=6, pipes_per_service=4, dashboards=5, alerts=30))
+    sim.config(dashboard_read_form=dashboards, alert_read_form=alerts)
+    planned = reads(sim)
+    gathered = run(organization, dict(state='gathered'), requests=planned + [
+        ('GET', '%s/%s/pipes/%s/settings' % (SERVICES, pipe['serviceId'], pipe['id'])) for pipe in sim.state()['pipes']])['gathered']
+    run(organization, dict(state='overridden', resources=ALL, config=gathered), requests=planned, result={'changed': False})
+
+
+def test_an_export_without_ids_is_promoted_into_an_empty_organization(run, sim, exported):
+    """Names only, the second organization's sources, webhooks and saved search mapped by name, as the guide says."""
+    sim.admin('POST', 'seed', dict(services=2, pipes_per_service=2, dashboards=3, alerts=8))
+    gathered = run(organization, dict(state='gathered', include_ids=False, resources=['dashboards', 'alerts']), requests=reads(
+        sim, ['dashboards', 'alerts']))['gathered']
+    text = yaml.safe_dump(gathered)
+    for first, second in ((ids.SOURCE_METRICS, ids.SECOND_SOURCE_METRICS), (ids.SOURCE_LOGS, ids.SECOND_SOURCE_LOGS),
+                          (ids.WEBHOOK_PAGER, ids.SECOND_WEBHOOK_PAGER), (ids.WEBHOOK_CHAT, ids.SECOND_WEBHOOK_CHAT),
+                          (ids.WEBHOOK_INGEST, ids.SECOND_WEBHOOK_INGEST), (ids.SAVED_SEARCH, ids.SECOND_SAVED_SEARCH)):
+        text = text.replace(first, second)
+    promoted, second = yaml.safe_load(text), ids.observability_connection(sim.url, second=True)
+    assert not re.search(r'(dashboard|alert)_id', text)
+    result = run(organization, dict(second, state='merged', config=promoted),
+                 requests=reads(sim, ['dashboards', 'alerts']) + [SOURCES, ('GET', '/api/v2/webhooks')] + [
+                     ('POST', '/api/v2/dashboards')] * len(promoted['dashboards']) + [('POST', '/api/v2/alerts')] * len(promoted['alerts']))
+    assert len(result['summary']['create']) == len(promoted['dashboards']) + len(promoted['alerts'])
+    run(organization, dict(second, state='merged', config=promoted), requests=reads(sim, ['dashboards', 'alerts']), result={'changed': False})
+
+
+def test_two_entries_of_one_name_fail_before_any_write(run, sim):
+    twice = [dict(name='Twice', tiles=[]), dict(name='Twice', tiles=[])]
+    run(organization, dict(config=dict(dashboards=twice)), requests=reads(sim, ['dashboards']), fails='config.dashboards names "Twice" more than once')

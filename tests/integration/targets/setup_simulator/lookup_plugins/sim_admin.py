@@ -17,8 +17,8 @@ description:
     integration targets (about 0.4 CPU-seconds each).
   - Loaded with the setup_simulator role (its C(lookup_plugins) directory), so a target has it once it
     included the role. The playbooks of a target's C(runme.sh) have it from C(ANSIBLE_LOOKUP_PLUGINS), which
-    C(runme.sh) sets to C(../setup_simulator/lookup_plugins) (the target's C(aliases) say
-    C(needs/target/setup_simulator), so that ansible-test copies this directory beside it).
+    C(setup_simulator/files/runme.sh) sets (the target's C(aliases) say C(needs/target/setup_simulator), so that
+    ansible-test copies this directory beside it).
 options:
   _terms:
     description: The admin URL (C(engine_sim_admin_url) followed by C(/reset), C(/requests), ...).
