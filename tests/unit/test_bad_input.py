@@ -34,9 +34,9 @@ COMMON = dict(validate_certs=dict(type='bool'), api_timeout=dict(type='int', des
 FREE = {'api_key_id', 'api_key_secret', 'api_token', 'name', 'tile_id', 'transparent_data_encryption_key_id', 'region', 'tier', 'profile',
         'byoc_id', 'data_warehouse_id', 'encryption_key', 'encryption_assumed_role_identifier', 'password', 'dashboard', 'tile', 'group_by',
         'schedule_start_at'}
-# ansible-core, not the collection: a string where a list of dicts wants a dict fails in _list_no_log_values with
-# check_type_dict's bare message, before the option is known.
-CORE_LIMITATION = 'element of wrong type (string)'
+# ansible-core, not the collection: a string where a list of dicts inside a list element wants a dict fails in
+# _list_no_log_values with check_type_dict's bare message, before the option is known (the module names a top-level one).
+CORE_LIMITATION = 'element of wrong type (string, in a list element)'
 
 RANGE = re.compile(r'(?:between\s+(-?\d+)\s+and\s+(-?\d+)|\b(-?\d+)\s+to\s+(-?\d+)\b)', re.I)
 AT_LEAST = re.compile(r'at least\s+(-?\d+)', re.I)
@@ -142,7 +142,7 @@ def option_cases(module, base, path, label, spec, element_of=None):
             add('empty list', [], '1 to')
         if spec.get('elements') == 'dict' and spec.get('suboptions'):
             add('element of wrong type', [42])
-            add(CORE_LIMITATION, ['not-a-dict'], 'dict')
+            add('element of wrong type (string)' if element_of is None else CORE_LIMITATION, ['not-a-dict'], 'dict')
             add('unknown key', [dict(element(spec), bogus_key=1)], 'bogus_key', sorted(spec['suboptions'])[0])
             for sub, sub_spec in sorted(spec['suboptions'].items()):
                 cases += option_cases(module, replaced(base, path, [element(spec)]), path + (0, sub), '%s[].%s' % (label, sub), sub_spec, label)
@@ -212,7 +212,7 @@ def bad_inputs(module):
     cases = []
     for name, spec in sorted(options(module).items()):
         base = dict(module.args)
-        if spec.get('type') == 'list' and spec.get('elements') == 'dict' and name not in base:
+        if spec.get('type') == 'list' and spec.get('suboptions') and name not in base:
             base[name] = [element(spec)]
         cases += option_cases(module, base, (name,), name, spec)
     return cases
