@@ -121,6 +121,15 @@ def play_runs_one_task(monkeypatch):
 # The harness ------------------------------------------------------------------------------------------------
 
 
+class Runaway(BaseException):
+    """A module run that does not stop: more requests, or more sleep, than any case needs (a BaseException, so that no
+    module's own error handling takes it for an API failure). The test fails at once instead of running on."""
+
+
+REQUESTS_AT_MOST = 1000  # in one test
+SLEEP_AT_MOST = 24 * 3600  # seconds of fake time slept in one test
+
+
 class FakeClock:
     """Time that moves only when something sleeps or the test advances it. The simulator's Store
     and the collection's CLOCK read the same instance; sleeps lists what the collection slept."""
@@ -128,6 +137,7 @@ class FakeClock:
     def __init__(self, start=START):
         self.now = start
         self.sleeps = []
+        self.slept = 0
 
     def time(self):
         return self.now
@@ -137,6 +147,9 @@ class FakeClock:
 
     def sleep(self, seconds):
         self.sleeps.append(seconds)
+        self.slept += seconds
+        if self.slept > SLEEP_AT_MOST:
+            raise Runaway('the module slept more than %d s of fake time' % SLEEP_AT_MOST)
         self.advance(seconds)
 
     def advance(self, seconds):
@@ -157,6 +170,7 @@ class InProcessSimulator(AdminCalls):
         self.store = Store(clock=clock)
         self.scripted = []
         self.scheduled = []
+        self.answered = 0
 
     def admin(self, method, path, body=None):
         raw = b'' if body is None else json.dumps(body).encode('utf-8')
@@ -178,6 +192,9 @@ class InProcessSimulator(AdminCalls):
         return next(item for item in self.state()[kind] if item['id'] == object_id)
 
     def answer(self, connection, method, target, headers, body):
+        self.answered += 1
+        if self.answered > REQUESTS_AT_MOST:
+            raise Runaway('the module sent more than %d requests' % REQUESTS_AT_MOST)
         if self.scripted:
             raise self.scripted.pop(0)
         _refuse_other_hosts(connection)
