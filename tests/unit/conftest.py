@@ -3,32 +3,35 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""The unit tests' one harness: modules and the HTTP client run against the simulator's real
-handlers, in process, on one fake clock.
+"""The unit tests' one harness: modules and plugins run in process against the simulator's real handlers
+(tests/simulator: its Store and dispatch(), no socket), on one fake clock.
 
 Fixtures:
-  clock  a FakeClock that the collection's CLOCK reads (time, monotonic, sleep);
-  sim    an InProcessSimulator on that clock, answering every request the client sends to sim.url;
+  clock  a FakeClock that the collection's clock reads (time, monotonic, sleep);
+  sim    an InProcessSimulator on that clock, answering every request the client sends to SIM_URL;
   run    runs a module's main() for a case written as data (see ModuleRun) and checks it;
   case   each entry of the test file's CASES ({id: case}) in turn;
   controller  the controller's process, for the tests of the inventory and lookup plugins;
   shown_warnings  the warnings Ansible's display shows (the plugins warn through it);
-  pacing_directory  (every test) a private, empty pacing directory (module_utils/pacer.py), so that no
-         test reads or writes the user's own (~/.cache/engine.cloud/pacing) or another test's.
+  pacing_directory  (every test) a private, empty ENGINE_CLOUD_PACING_DIR, so that no test reads or writes the
+         user's own pacing state or another test's.
 
-What sim does to the test process, each in one place below: patch_clock (CLOCK), patch_transport
-(client.Connection.send, the one patched place of the HTTP layer) and
-keep_host_state_private (whatever a module run keeps per user goes into the test's own directory).
+The collection's internals that the harness patches, all in the section "Internals" below and nowhere else in
+the tests outside tests/unit/plugins/module_utils: module_utils.clock.CLOCK (time, monotonic, sleep), the
+transport's send (module_utils.http.Connection.send) and its exception (errors.ConnectionFailed), and the kept
+answers' view of the play around the process (reads.play_tasks).
 """
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import base64
+import calendar
 import contextlib
 import email.message
 import json
-import os
+import time
 from urllib.parse import urlencode, urlsplit
 
 import pytest
@@ -39,7 +42,6 @@ from ansible.utils.display import Display
 
 from ansible_collections.engine.cloud.plugins.module_utils import errors, http, reads
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
-from ansible_collections.engine.cloud.plugins.module_utils.store import DIRECTORY_ENV
 from ansible_collections.engine.cloud.tests.simulator import fixture_ids, server
 from ansible_collections.engine.cloud.tests.simulator.process import AdminCalls
 from ansible_collections.engine.cloud.tests.simulator.state import Store
@@ -65,22 +67,67 @@ except ImportError:
             basic._ANSIBLE_ARGS = previous
 
 SIM_URL = 'http://simulator.test'
+OMIT = '<omitted>'  # the value of an argument that a case leaves out, the connection options included
 
-# Hypothesis fails an example that takes longer than 200 ms by default: a property test then fails on a loaded
-# machine (make test runs its stages side by side on 2 cores), not on a wrong result. No deadline, as for every
-# timing: performance is measured by the benchmark, not by tests.
-settings.register_profile('engine_cloud', deadline=None)
-# The matrix lines run the same property tests with fewer examples: there they prove that the code
-# behaves on that ansible-core and Python; the wide search for a counterexample is the pinned line's
-# (make units, 100 examples a test). units-2.21 asks for it by ENGINE_CLOUD_HYPOTHESIS=matrix (about 19
-# CPU-s less). units-2.16 (ansible-test units, which passes no variable of ours) keeps 100: there the
-# short profile, tried, saved nothing measurable (59 CPU-s either way, two runs each). A test's own
-# @settings(max_examples=...) still wins over a profile.
-settings.register_profile('engine_cloud_matrix', parent=settings.get_profile('engine_cloud'), max_examples=10)
-settings.load_profile('engine_cloud_matrix' if os.environ.get('ENGINE_CLOUD_HYPOTHESIS') == 'matrix' else 'engine_cloud')
+# Property tests: a few examples each on every run (a test's own @settings wins), and no deadline: on a loaded
+# machine a slow example is not a wrong one (performance is the benchmark's to measure).
+settings.register_profile('engine_cloud', deadline=None, max_examples=20)
+settings.load_profile('engine_cloud')
 # 2024-10-12T13:37:00.125Z: a fixed start, exact in binary, so epoch milliseconds are exact too.
 START = 1728740220.125
-SECRETS = (fixture_ids.KEY_SECRET, fixture_ids.TOKEN, fixture_ids.CONNECTION_STRING)
+ACCOUNT_KEY = fixture_ids.CONNECTION_STRING.split('AccountKey=')[1].split(';')[0]
+# What no output of any run may hold: the fixture's credentials, in every form a message could quote them.
+SECRETS = {
+    'api key secret': fixture_ids.KEY_SECRET,
+    'observability token': fixture_ids.TOKEN,
+    'connection string': fixture_ids.CONNECTION_STRING,
+    'connection string account key': ACCOUNT_KEY,
+    'account key, decoded': base64.b64decode(ACCOUNT_KEY).decode('utf-8'),
+    'Basic authorization': base64.b64encode(('%s:%s' % (fixture_ids.KEY_ID, fixture_ids.KEY_SECRET)).encode('utf-8')).decode('ascii'),
+}
+
+
+def leaks(text, *given):
+    """The names of the fixture's secrets, and the given secret values, that text holds."""
+    return [name for name, value in SECRETS.items() if value in text] + [value for value in given if value in text]
+
+
+# Internals: the collection's own names that the harness patches (see the module docstring) ---------------------
+
+
+def patch_clock(monkeypatch, clock):
+    for name in ('time', 'monotonic', 'sleep'):
+        monkeypatch.setattr(CLOCK, name, getattr(clock, name))
+
+
+def patch_transport(monkeypatch, simulator):
+    def send(connection, method, target, headers, body=None):
+        return simulator.answer(connection, method, target, headers, body)
+    monkeypatch.setattr(http.Connection, 'send', send)
+
+
+def connection_failure(text, reached, **kind):
+    """What the transport raises for a request that got no answer; reached: it may have reached the server (kind:
+    timeout, unresolved)."""
+    return errors.ConnectionFailed(text, reached=reached, **kind)
+
+
+@pytest.fixture(autouse=True)
+def play_runs_one_task(monkeypatch):
+    """A module run in process runs alone in its play, whatever processes surround pytest (reads.play_tasks)."""
+    monkeypatch.setattr(reads, 'play_tasks', lambda: 1)
+
+
+# The harness ------------------------------------------------------------------------------------------------
+
+
+class Runaway(BaseException):
+    """A module run that does not stop: more requests, or more sleep, than any case needs (a BaseException, so that no
+    module's own error handling takes it for an API failure). The test fails at once instead of running on."""
+
+
+REQUESTS_AT_MOST = 200  # in one test (the most any case sends is 102)
+SLEEP_AT_MOST = 24 * 3600  # seconds of fake time slept in one test
 
 
 class FakeClock:
@@ -90,6 +137,7 @@ class FakeClock:
     def __init__(self, start=START):
         self.now = start
         self.sleeps = []
+        self.slept = 0
 
     def time(self):
         return self.now
@@ -99,6 +147,9 @@ class FakeClock:
 
     def sleep(self, seconds):
         self.sleeps.append(seconds)
+        self.slept += seconds
+        if self.slept > SLEEP_AT_MOST:
+            raise Runaway('the module slept more than %d s of fake time' % SLEEP_AT_MOST)
         self.advance(seconds)
 
     def advance(self, seconds):
@@ -119,6 +170,7 @@ class InProcessSimulator(AdminCalls):
         self.store = Store(clock=clock)
         self.scripted = []
         self.scheduled = []
+        self.answered = 0
 
     def admin(self, method, path, body=None):
         raw = b'' if body is None else json.dumps(body).encode('utf-8')
@@ -140,6 +192,9 @@ class InProcessSimulator(AdminCalls):
         return next(item for item in self.state()[kind] if item['id'] == object_id)
 
     def answer(self, connection, method, target, headers, body):
+        self.answered += 1
+        if self.answered > REQUESTS_AT_MOST:
+            raise Runaway('the module sent more than %d requests' % REQUESTS_AT_MOST)
         if self.scripted:
             raise self.scripted.pop(0)
         _refuse_other_hosts(connection)
@@ -155,9 +210,9 @@ class InProcessSimulator(AdminCalls):
         # the headers as the HTTP server reads them (case-insensitive)
         response = server.dispatch(self.store, server.Request(method, target, _message(headers), body or b''), pause)
         if response is None:
-            raise errors.ConnectionFailed('Connection aborted: [Errno 104] Connection reset by peer', reached=True)
+            raise connection_failure('Connection aborted: [Errno 104] Connection reset by peer', reached=True)
         if lost:
-            raise errors.ConnectionFailed('timed out', reached=True, timeout=True)
+            raise connection_failure('timed out', reached=True, timeout=True)
         return response.status, _message(dict(response.headers, **{'Content-Type': response.content_type})), response.body
 
     def _apply_scheduled(self):
@@ -178,19 +233,8 @@ def _message(headers):
 def _refuse_other_hosts(connection):
     simulator = urlsplit(SIM_URL)
     if (connection.https, connection.host, connection.port) != (simulator.scheme == 'https', simulator.hostname, simulator.port or 80):
-        raise errors.ConnectionFailed("Failed to resolve '%s' ([Errno -2] Name or service not known; only %s answers here)"
-                                      % (connection.host, SIM_URL), reached=False, unresolved=True)
-
-
-def patch_clock(monkeypatch, clock):
-    for name in ('time', 'monotonic', 'sleep'):
-        monkeypatch.setattr(CLOCK, name, getattr(clock, name))
-
-
-def patch_transport(monkeypatch, simulator):
-    def send(connection, method, target, headers, body=None):
-        return simulator.answer(connection, method, target, headers, body)
-    monkeypatch.setattr(http.Connection, 'send', send)
+        raise connection_failure("Failed to resolve '%s' ([Errno -2] Name or service not known; only %s answers here)"
+                                 % (connection.host, SIM_URL), reached=False, unresolved=True)
 
 
 def keep_host_state_private(monkeypatch, directory):
@@ -226,7 +270,7 @@ CASE_KEYS = frozenset(('args', 'check', 'diff', 'config', 'edits', 'later', 'fau
 class ModuleRun:
     """Runs a module's main() in process with the simulator's connection options and checks a case:
 
-      args      the module's arguments (the connection options of both APIs are added)
+      args      the module's arguments (the connection options of both APIs are added; OMIT leaves one out)
       check, diff                       check mode, diff mode
       config, edits, later, faults      the simulator first: config keys; direct edits
                                         [(kind, id, changes)]; edits once the clock has moved on
@@ -269,13 +313,19 @@ class ModuleRun:
     def main(self, module, args, check, diff):
         full = dict(fixture_ids.cloud_connection(SIM_URL), **fixture_ids.observability_connection(SIM_URL))
         full.update(args)
+        full = dict((name, value) for name, value in full.items() if value != OMIT)
         full.update(_ansible_check_mode=check, _ansible_diff=diff)
+        runaway = None
         with patch_module_args(full), module_process():
-            with pytest.raises(SystemExit):
-                module.main()
+            try:
+                with pytest.raises(SystemExit):
+                    module.main()
+            except Runaway as error:
+                runaway = '%s: %s' % (module.__name__.rsplit('.', 1)[-1], error)
+        if runaway:  # failed here, outside the handler: its chain of exceptions may be hundreds deep
+            pytest.fail(runaway, pytrace=False)
         out = self.capsys.readouterr().out
-        for secret in SECRETS:
-            assert secret not in out
+        assert not leaks(out)
         return json.loads(out)
 
     def check(self, result, case):
@@ -307,6 +357,11 @@ def logged(log, expected):
     shapes = [len(item) for item in expected] + [2] * (len(log) - len(expected))
     return [(entry['method'], entry['path'] + ('?' + urlencode(entry['query'], doseq=True) if entry['query'] else ''))
             + ((entry['body'],) if size == 3 else ()) for entry, size in zip(log, shapes)]
+
+
+def seconds(entry):
+    """When a request of the simulator's log came, in seconds since the epoch."""
+    return calendar.timegm(time.strptime(entry['time'][:19], '%Y-%m-%dT%H:%M:%S')) + float(entry['time'][19:-1] or 0)
 
 
 def lookup(result, dotted):
@@ -382,14 +437,8 @@ def shown_warnings(capsys, monkeypatch):
 @pytest.fixture(autouse=True)
 def pacing_directory(tmp_path, monkeypatch):
     directory = tmp_path / 'pacing'
-    monkeypatch.setenv(DIRECTORY_ENV, str(directory))
+    monkeypatch.setenv('ENGINE_CLOUD_PACING_DIR', str(directory))
     return directory
-
-
-@pytest.fixture(autouse=True)
-def play_runs_one_task(monkeypatch):
-    """A module run in process runs alone in its play, whatever processes surround pytest (reads.play_tasks)."""
-    monkeypatch.setattr(reads, 'play_tasks', lambda: 1)
 
 
 def pytest_configure(config):

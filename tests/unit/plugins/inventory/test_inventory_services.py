@@ -24,7 +24,6 @@ from ansible.release import __version__ as ANSIBLE_CORE
 from ansible.template import Templar
 
 from ansible_collections.engine.cloud.plugins.inventory.services import InventoryModule
-from ansible_collections.engine.cloud.plugins.module_utils.compare import MASK
 from ansible_collections.engine.cloud.plugins.modules import service_info
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import (
     KEY_ID, KEY_SECRET, ORGANIZATION, SERVICE_DEV, SERVICE_HORIZONTAL, SERVICE_IDLE, SERVICE_INGEST_EU, SERVICE_INGEST_STAGING, SERVICE_PROD,
@@ -85,8 +84,9 @@ def sent(sim):
 
 
 def listed_by_the_module(run):
-    """Every service as engine.cloud.service_info lists them (masked)."""
-    return run(service_info, requests=[('GET', LIST)])['services']
+    """Every service as engine.cloud.service_info lists them (masked), without the definition it adds to each."""
+    return [dict((key, value) for key, value in item.items() if key != 'definition')
+            for item in run(service_info, requests=[('GET', LIST)])['services']]
 
 
 def test_one_request_one_host_per_service_with_the_engine_variables(sim, run, shown_warnings):
@@ -105,7 +105,7 @@ def test_one_request_one_host_per_service_with_the_engine_variables(sim, run, sh
     assert [endpoint['protocol'] for endpoint in prod['engine_endpoints']] == ['https', 'nativesecure']  # mysql is disabled
     assert host_vars(inventory, 'ingest-eu')['engine_tags'] == {'team': 'ingest', 'env': 'production', 'gdpr': None}
     assert all(host_vars(inventory, host)['engine_service'] == by_id[host_vars(inventory, host)['engine_id']] for host in inventory.hosts)
-    assert prod['engine_service']['backupPassword'] == MASK and sim.find('services', SERVICE_PROD)['backupPassword'] == BACKUP_PASSWORD
+    assert prod['engine_service']['backupPassword'] == '********' and sim.find('services', SERVICE_PROD)['backupPassword'] == BACKUP_PASSWORD
     assert BACKUP_PASSWORD not in repr([host_vars(inventory, host) for host in inventory.hosts])
     assert shown_warnings() == ["engine.cloud.services: service %s is named by its id: its name 'reporting replica' is not a valid "
                                 'inventory host name (only letters, digits, ".", "_" and "-"). Set hostname: id to name every host '
@@ -224,7 +224,7 @@ def test_a_cache_hit_sends_nothing_and_the_cache_holds_masked_services(sim):
     assert sent(sim) == [('GET', LIST, 200)]
     cached = list(plugin._cache.values())
     assert len(cached) == 1 and BACKUP_PASSWORD not in repr(cached)
-    assert next(item for item in cached[0] if item['id'] == SERVICE_PROD)['backupPassword'] == MASK
+    assert next(item for item in cached[0] if item['id'] == SERVICE_PROD)['backupPassword'] == '********'
     sim.edit('services', SERVICE_DEV, {'name': 'dev-renamed'})
     assert 'dev-sandbox' in parse(plugin).hosts  # from the cache
     assert len(sim.requests()) == 1
@@ -297,13 +297,14 @@ def test_api_errors_say_what_to_check(sim, options, path, error, hint):
     assert 'not-the-key-secret' not in str(raised.value) and KEY_SECRET not in str(raised.value)
 
 
-@pytest.mark.parametrize('fault', [
-    dict(kind='status', status=200, body={'status': 200, 'requestId': 'r-1', 'result': {'id': SERVICE_PROD}}),
-    dict(kind='status', status=200, body={'status': 200, 'requestId': 'r-1'}),
+@pytest.mark.parametrize('fault, message', [
+    (dict(kind='status', status=200, body={'status': 200, 'requestId': 'r-1', 'result': {'id': SERVICE_PROD}}),
+     'GET %s answered without a list of services' % LIST),
+    (dict(kind='status', status=200, body={'status': 200, 'requestId': 'r-1'}), 'HTTP 200: the response has no "result" field'),
 ], ids=['an object', 'no result'])
-def test_an_answer_without_a_list_fails(sim, fault):
+def test_an_answer_without_a_list_fails(sim, fault, message):
     sim.faults(dict(fault, method='GET', path=LIST))
-    with pytest.raises(AnsibleError, match='GET %s answered without a list of services' % LIST):
+    with pytest.raises(AnsibleError, match=re.escape(message)):
         parse(plugin_with(sim))
     assert sent(sim) == [('GET', LIST, 200)]
 

@@ -109,15 +109,10 @@ BAD_INPUT = [
     (dict(series=series(group_by=['host']) + series(group_by=['service'])), "series[1].group_by must equal series[0].group_by"),
     (dict(series=series(group_by=['host', 'level']) + series(group_by=['level', 'host'])), "got ['level', 'host'] and ['host', 'level']"),
     (dict(series=series() + series(group_by=['host'])), 'series[1].group_by must equal series[0].group_by'),
-    (dict(start_time='yesterday'), "start_time must be epoch milliseconds (13 digits or more), an ISO 8601 date-time"),
     (dict(end_time='now-5x'), "end_time must be epoch milliseconds"),
-    (dict(start_time=1728740220), 'start_time must be in epoch milliseconds (13 digits or more), got 1728740220'),
     (dict(start_time='2024-10-12T25:00:00Z'), 'start_time is no valid date-time'),
     (dict(start_time='now', end_time='-1h'), 'end_time (1728736620125, 2024-10-12T12:37:00.125Z) must be after start_time'),
     (dict(start_time='now', end_time='now'), 'end_time (1728740220125, 2024-10-12T13:37:00.125Z) must be after start_time'),
-    (dict(granularity='3m'), 'granularity'),
-    (dict(series_return_type='rows'), 'series_return_type'),
-    (dict(series=series(agg_fn='median')), 'agg_fn'),
     (dict(series=[dict(agg_fn='count')]), 'source_id'),
 ]
 

@@ -18,10 +18,6 @@ CASES = {
         requests=[('GET', pipe_path(PIPE_OBJECT_STORAGE, '/settings'))],
         result={'changed': False, 'settings.object_storage_concurrency': 4},
         verify=lambda result, sim: result['settings'] == sim.find('pipes', PIPE_OBJECT_STORAGE)['settings']),
-    'a pipe_id that is not a UUID fails before any request': dict(
-        args=dict(service_id=SERVICE_PROD, pipe_id='not-a-uuid'),
-        requests=[], fails='', result={'msg': "pipe_id must be a UUID (8-4-4-4-12 hexadecimal digits), got 'not-a-uuid'; "
-                                              "engine.cloud.pipe_info with service_id and name returns the id of a pipe of that name"}),
 }
 
 

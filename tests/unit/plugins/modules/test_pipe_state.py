@@ -93,26 +93,11 @@ CASES = {
         args=pipe(PIPE_POSTGRES, state='resynced'), config={'stale_pipe_answers': True, 'resync_delay': 0},
         requests=[get(PIPE_POSTGRES), command(PIPE_POSTGRES, 'resync'), get(PIPE_POSTGRES)],
         result={'changed': True, 'pipe.state': 'Running'}, sleeps=[1]),
-    'a resync whose answer was lost is never sent again: applied, its run is seen': dict(
-        args=pipe(PIPE_POSTGRES, state='resynced', wait=False), config={'resync_delay': 3},
-        faults=[dict(kind='status', status=504, apply=True, method='PATCH')],
-        requests=[get(PIPE_POSTGRES), command(PIPE_POSTGRES, 'resync'), get(PIPE_POSTGRES)],
-        result={'changed': True, 'pipe.state': 'Resync'},
-        verify=lambda result, sim: sim.find('pipes', PIPE_POSTGRES)['sim']['resyncs'] == 1),
-    'a resync whose answer was lost is never sent again: not applied, the task fails at wait_timeout': dict(
-        args=pipe(PIPE_POSTGRES, state='resynced', wait_timeout=4),
-        faults=[dict(kind='status', status=504, method='PATCH')],
-        requests=[get(PIPE_POSTGRES), command(PIPE_POSTGRES, 'resync')] + [get(PIPE_POSTGRES)] * 4,
-        fails='the resync command was not sent again',
-        verify=lambda result, sim: 'sim' not in sim.find('pipes', PIPE_POSTGRES)),
     'a degraded pipe counts as started; Unknown cannot be started': dict(
         args=pipe(PIPE_KAFKA, state='started', wait=False), edits=[pipe_in(PIPE_KAFKA, 'Degraded')],
         requests=[get(PIPE_KAFKA)], result={'changed': False},
         then=dict(args=pipe(PIPE_KAFKA, state='started'), edits=[pipe_in(PIPE_KAFKA, 'Unknown')],
                   requests=[get(PIPE_KAFKA)], fails='cannot be started from state Unknown')),
-    'a wait_timeout below one second fails before any request': dict(
-        args=pipe(PIPE_KAFKA, state='stopped', wait_timeout=0),
-        requests=[], fails='', result={'msg': 'wait_timeout must be at least 1 second, got 0'}),
 }
 
 

@@ -18,10 +18,6 @@ CASES = {
         requests=[('GET', service_path(suffix='/pipesReversePrivateEndpoints/' + RPE))],
         result={'changed': False, 'reverse_private_endpoint.id': RPE, 'reverse_private_endpoint.status': 'Ready'},
         verify=lambda result, sim: result['reverse_private_endpoint'] == sim.state()['reversePrivateEndpoints'][0]),
-    'a reverse_private_endpoint_id that is not a UUID fails before any request': dict(
-        args=dict(service_id=SERVICE_PROD, reverse_private_endpoint_id='not-a-uuid'),
-        requests=[], fails='',
-        result={'msg': "reverse_private_endpoint_id must be a UUID (8-4-4-4-12 hexadecimal digits), got 'not-a-uuid'"}),
     'without reverse_private_endpoint_id, lists the endpoints of the service with one GET': dict(
         args=dict(service_id=SERVICE_PROD),
         requests=[('GET', service_path(suffix='/pipesReversePrivateEndpoints'))],

@@ -9,11 +9,12 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import base64
+import hashlib
 import json
 
 import pytest
 
-from ansible_collections.engine.cloud.plugins.module_utils.service_rules import password_body
 from ansible_collections.engine.cloud.plugins.modules import service
 from ansible_collections.engine.cloud.tests.simulator import cloud
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import ORGANIZATION, SERVICE_DEV, SERVICE_IDLE, SERVICE_PROD, service_path
@@ -68,22 +69,6 @@ CASES = {
                   result={'changed': True, 'service.tags': [{'key': 'cost-center', 'value': '4711'}]},
                   then=dict(args=dict(PROD, tags={'cost-center': '4711'}, purge_tags=True, enable_core_dumps=True),
                             requests=[('GET', service_path())], result={'changed': False}))),
-    'a purge applied before its answer was lost is not sent again (its entries are gone)': dict(
-        args=dict(PROD, ip_access_list=[{'source': '203.0.113.0/24'}], purge_ip_access_list=True), diff=True,
-        faults=[dict(kind='status', status=504, apply=True, method='PATCH')],
-        requests=[('GET', service_path()), ('PATCH', service_path(), {'ipAccessList': {'remove': [
-            {'source': '198.51.100.17', 'description': 'CI runner'}, {'source': '192.0.2.64/26', 'description': 'VPN egress'}]}}),
-            ('GET', service_path())],
-        result={'changed': True, 'service.ipAccessList': [{'source': '203.0.113.0/24', 'description': 'Office Berlin'}],
-                'diff.after.ipAccessList': [{'source': '203.0.113.0/24', 'description': 'Office Berlin'}]}),
-    'a write not applied before its answer was lost sends, after a read, only what still differs': dict(
-        args=dict(PROD, name='renamed', ip_access_list=[{'source': '10.0.0.0/8'}]),
-        faults=[dict(kind='reset', method='PATCH')],
-        edits=[],
-        requests=[('GET', service_path()), ('PATCH', service_path(), {'name': 'renamed', 'ipAccessList': {'add': [{'source': '10.0.0.0/8'}]}}),
-                  ('GET', service_path()),
-                  ('PATCH', service_path(), {'name': 'renamed', 'ipAccessList': {'add': [{'source': '10.0.0.0/8'}]}})],
-        result={'changed': True, 'service.name': 'renamed'}),
     'a release channel for a development service fails after the read, naming the tier': dict(
         args=dict(service_id=SERVICE_DEV, release_channel='fast'),
         requests=[('GET', service_path(SERVICE_DEV))],
@@ -99,10 +84,8 @@ BAD_INPUT = [
     (dict(ip_access_list=[{'source': '10.0.0.1/8'}]), 'ip_access_list[0].source must be an IPv4 address or CIDR block'),
     (dict(ip_access_list=[{'source': '10.0.0.1'}, {'source': '10.0.0.1/32'}]), 'ip_access_list lists the source'),
     (dict(endpoints=[{'protocol': 'mysql', 'enabled': True}, {'protocol': 'mysql', 'enabled': False}]), 'endpoints lists the protocol mysql'),
-    (dict(endpoints=[{'protocol': 'https', 'enabled': True}]), 'value of protocol must be one of: mysql'),
     (dict(transparent_data_encryption_key_id=' '), 'transparent_data_encryption_key_id must not be empty'),
     (dict(private_endpoint_ids=['']), 'private_endpoint_ids must not hold empty ids'),
-    (dict(service_id='prod'), 'service_id must be a UUID'),
     (dict(tags={'cost center': 'x'}), "tags keys must be 1 to 128 letters, digits, dots, underscores or hyphens, got 'cost center'"),
     (dict(tags={'env': 'a/b'}), 'tags.env must be 1 to 256 letters, digits, dots, underscores or hyphens, or null'),
 ]
@@ -144,6 +127,13 @@ STAGING_BODY = {'name': 'staging-eu', 'provider': 'aws', 'region': 'eu-central-1
 def known_new_id(monkeypatch):
     """A created service gets the id NEW, so that cases can name its paths."""
     monkeypatch.setattr(cloud, 'new_service_id', lambda: NEW)
+
+
+def password_body(password):
+    """The body of PATCH .../password, as the API's reference gives it: base64(SHA-256) and hex(SHA-1(SHA-1))."""
+    data = password.encode('utf-8')
+    return dict(newPasswordHash=base64.b64encode(hashlib.sha256(data).digest()).decode('ascii'),
+                newDoubleSha1Hash=hashlib.sha1(hashlib.sha1(data).digest()).hexdigest())
 
 
 def hashes_of(sim, service_id):
@@ -192,12 +182,6 @@ LIFECYCLE_CASES = {
         args=dict(name='staging-eu', provider='aws', region='eu-central-1'), config={'create_state': 'starting', 'transition_reads': 2},
         requests=[LIST, ('POST', SERVICES), ('GET', service_path(NEW)), ('GET', service_path(NEW)), ('GET', service_path(NEW))],
         result={'changed': True, 'service.state': 'running'}),
-    'a lost create answer that was applied: found by name, not created twice': dict(
-        args=dict(name='staging-eu', provider='aws', region='eu-central-1', wait=False),
-        faults=[{'method': 'POST', 'kind': 'status', 'status': 504, 'apply': True}],
-        requests=[LIST, ('POST', SERVICES), LIST, ('PATCH', service_path(NEW, '/password'), {})],
-        result={'changed': True, 'service.id': NEW},
-        verify=lambda result, sim: len(services_named(sim, 'staging-eu')) == 1 and len(result['initial_password']) >= 8),
     'a lost create answer that was not applied: never sent again, the task says what to check': dict(
         args=dict(name='staging-eu', provider='aws', region='eu-central-1', wait=False, wait_timeout=3, api_retries=8),
         faults=[{'method': 'POST', 'kind': 'status', 'status': 502}],
@@ -228,7 +212,16 @@ LIFECYCLE_CASES = {
               'service has the password the API generated (returned as initial_password); run the task again with update_password: '
               'always to set the one given' % NEW,
         result={'changed': True, 'service.id': NEW, 'status': 500},
-        verify=lambda result, sim: password_body(result['initial_password']) == hashes_of(sim, NEW) and 'carries on' not in result['msg']),
+        verify=lambda result, sim: password_body(result['initial_password']) == hashes_of(sim, NEW) and 'carries on' not in result['msg'],
+        then=dict(args=dict(STAGING, password=PASSWORD, update_password='always'),
+                  requests=[LIST, ('PATCH', service_path(NEW, '/password'), password_body(PASSWORD))], result={'changed': True},
+                  verify=lambda result, sim: hashes_of(sim, NEW) == password_body(PASSWORD) and len(services_named(sim, 'staging-eu')) == 1)),
+    'a password given is set on the service that a lost create answer made': dict(
+        args=dict(name='staging-eu', provider='aws', region='eu-central-1', wait=False, password=PASSWORD),
+        faults=[{'method': 'POST', 'kind': 'status', 'status': 504, 'apply': True}],
+        requests=[LIST, ('POST', SERVICES), LIST, ('PATCH', service_path(NEW, '/password'), password_body(PASSWORD))],
+        result={'changed': True, 'service.id': NEW}, absent=['initial_password'],
+        verify=lambda result, sim: hashes_of(sim, NEW) == password_body(PASSWORD) and len(services_named(sim, 'staging-eu')) == 1),
     'a failed password step after a lost create answer: no password known, said plainly': dict(
         args=dict(name='staging-eu', provider='aws', region='eu-central-1', wait=False),
         faults=[{'method': 'POST', 'kind': 'status', 'status': 504, 'apply': True},
@@ -299,11 +292,6 @@ LIFECYCLE_CASES = {
         edits=[('services', SERVICE_DEV, {'state': 'softdeleting', 'then': {'state': 'softdeleted', 'reads': 2}})],
         requests=[('GET', service_path(SERVICE_DEV))] * 3, result={'changed': False, 'service.state': 'softdeleted'},
         verify=lambda result, sim: sim.find('services', SERVICE_DEV)['state'] == 'softdeleted'),
-    'a lost delete answer that was applied is confirmed by a read': dict(
-        args=dict(service_id=SERVICE_DEV, state='absent', wait=False),
-        faults=[{'method': 'DELETE', 'kind': 'status', 'status': 504, 'apply': True}],
-        requests=[('GET', service_path(SERVICE_DEV)), ('DELETE', service_path(SERVICE_DEV)), ('GET', service_path(SERVICE_DEV))],
-        result={'changed': True}),
     'absent on a failed service: check mode warns, apply sends the delete (no stop) and reports the API\'s refusal': dict(
         args=dict(service_id=SERVICE_PROD, state='absent'), edits=[('services', SERVICE_PROD, {'state': 'failed'})], check=True,
         requests=[('GET', service_path())], result={'changed': True},
@@ -322,16 +310,13 @@ LIFECYCLE_CASES = {
 
 LIFECYCLE_BAD_INPUT = [
     (dict(name='new one', provider='aws'), 'region is required to create service new one'),
-    (dict(name='x', provider='aws', region='eu-central-1', min_replica_memory_gb=10), 'min_replica_memory_gb must be'),
     (dict(name='x', num_replicas=2, min_replicas=1, max_replicas=3, autoscaling_mode='horizontal'), 'mutually exclusive'),
     (dict(name='x', min_replicas=1, max_replicas=3), 'needs autoscaling_mode=horizontal'),
     (dict(name='x', provider='aws', region='eu-central-1', autoscaling_mode='horizontal', min_replicas=2),
      'max_replicas is required to create a service with autoscaling_mode=horizontal'),
-    (dict(name='x', idle_timeout_minutes=4), 'idle_timeout_minutes must be at least 5'),
     (dict(name='x', readonly=True), 'readonly=true needs data_warehouse_id'),
     (dict(name='x', password=''), 'password must not be empty'),
     (dict(name='bad/name'), 'name must be'),
-    (dict(name='x', backup_id='yesterday'), 'backup_id must be a UUID'),
     (dict(provider='aws'), 'one of the following is required: service_id, name'),
     (dict(service_id=NEW, provider='aws', region='eu-central-1'), None),
 ]
@@ -350,3 +335,34 @@ def test_lifecycle_bad_input_fails_before_any_request(run, args, text):
 
 def test_an_unknown_service_id_is_not_created(run):
     run(service, args=LIFECYCLE_BAD_INPUT[-1][0], requests=[('GET', service_path(NEW))], fails='does not exist, and a service is created from its name alone')
+
+
+# What the reference leaves open, as the simulator's switches: (config, the method whose answer is lost after it was applied).
+SWITCHES = {
+    'create answers starting, deleted reads terminated': (dict(create_state='starting', deleted_reads='terminated'), None),
+    'deleted reads softdeleted, a repeated delete refused 400': (dict(deleted_reads='softdeleted', delete_refusal=400), None),
+    'unique names, a lost create answer': (dict(unique_service_names=True), 'POST'),
+    'deleted reads gone, a lost delete answer': (dict(deleted_reads='gone'), 'DELETE'),
+}
+
+
+@pytest.mark.parametrize('switch', sorted(SWITCHES))
+def test_create_and_delete_by_name_under_each_switch_of_the_simulator(run, sim, switch):
+    """One POST (after a lost answer, a password asked for again), a rerun that only reads; then a stop and one DELETE
+    (a lost answer confirmed by a read), reads that end as switched, and a rerun that only reads."""
+    config, lost = SWITCHES[switch]
+    create, delete = dict(name='switch-svc', provider='aws', region='us-east-1', wait=False), dict(name='switch-svc', state='absent')
+    faults = [dict(method=lost, kind='status', status=504, apply=True)] if lost else []
+    ending = config.get('deleted_reads', 'gone')
+    run(service, create, config=dict(config, transition_reads=1), faults=faults if lost == 'POST' else [],
+        requests=[LIST, ('POST', SERVICES)] + ([LIST, ('PATCH', service_path(NEW, '/password'))] if lost == 'POST' else []),
+        result={'changed': True} if lost else {'changed': True, 'service.state': config.get('create_state', 'provisioning')},
+        verify=lambda result, sim: len(services_named(sim, 'switch-svc')) == 1 and result['initial_password'],
+        then=dict(args=create, requests=[LIST], result={'changed': False}))
+    sim.faults(*faults if lost == 'DELETE' else [])
+    sim.clear_requests()
+    assert run.main(service, delete, False, False)['changed'] is True
+    methods = [entry['method'] for entry in sim.requests()]
+    assert [method for method in methods if method != 'GET'] == ['PATCH', 'DELETE'] and methods[methods.index('DELETE') + 1] == 'GET'
+    assert [item['state'] for item in services_named(sim, 'switch-svc')] == ([] if ending == 'gone' else [ending])
+    run(service, delete, requests=[LIST], result={'changed': False})

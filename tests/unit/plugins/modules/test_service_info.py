@@ -19,10 +19,7 @@ from ansible_collections.engine.cloud.tests.simulator.fixture_ids import (
     ORGANIZATION, SERVICE_DEV, SERVICE_HORIZONTAL, SERVICE_IDLE, SERVICE_INGEST_EU, SERVICE_INGEST_STAGING, SERVICE_PROD, service_path)
 
 MISSING = '00000000-0000-4000-8000-000000000000'
-# Each connection option and its environment variable, as the failure names them.
 LIST = '/v1/organizations/%s/services' % ORGANIZATION
-CLOUD_OPTIONS = (('api_url', 'ENGINE_CLOUD_API_URL'), ('api_key_id', 'ENGINE_CLOUD_KEY_ID'),
-                 ('api_key_secret', 'ENGINE_CLOUD_KEY_SECRET'), ('organization_id', 'ENGINE_CLOUD_ORGANIZATION_ID'))
 
 
 def filtered(*filters):
@@ -32,11 +29,6 @@ def filtered(*filters):
 
 def ids(*expected):
     return lambda result, sim: [item['id'] for item in result['services']] == list(expected)
-
-
-def names_every_empty_option(result, sim):
-    return result['msg'] == '; '.join('%s is required: set %s or the %s environment variable (got an empty value)' % (name, name, env)
-                                      for name, env in CLOUD_OPTIONS)
 
 
 CASES = {
@@ -51,17 +43,6 @@ CASES = {
         fails='HTTP 404 NOT_FOUND: Service %s not found' % MISSING,
         result={'status': 404, 'code': 'NOT_FOUND', 'method': 'GET', 'path': service_path(MISSING)},
         verify=lambda result, sim: '(request id %s)' % result['request_id'] in result['msg']),
-    'empty connection options, as AWX injects empty credential fields, fail naming each and its variable': dict(
-        args=dict(service_id=SERVICE_PROD, api_url='', api_key_id='', api_key_secret='', organization_id=''),
-        requests=[], fails='', verify=names_every_empty_option),
-    'an api_url that ends in /v1 is refused, naming the part to drop': dict(
-        args=dict(service_id=SERVICE_PROD, api_url='http://simulator.test/v1/'),
-        requests=[], fails="api_url must be the base address without the API path: drop /v1 and use 'http://simulator.test'"),
-    'an API error names the whole URL, without the credentials of the address': dict(
-        args=dict(service_id=MISSING, api_url='http://someone:url-password@simulator.test'),
-        requests=[('GET', service_path(MISSING))],
-        fails='GET http://simulator.test%s failed: HTTP 404 NOT_FOUND' % service_path(MISSING),
-        verify=lambda result, sim: 'url-password' not in result['msg'] and 'someone' not in result['msg']),
     'name: the one service of that name, from one list request': dict(
         args=dict(name='prod-analytics'), check=True,
         requests=[('GET', LIST)],

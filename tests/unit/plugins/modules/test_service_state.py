@@ -33,28 +33,12 @@ CASES = {
         result={'changed': True, 'service.state': 'stopped', 'diff': {'before': {'state': 'running'}, 'after': {'state': 'stopped'}}},
         sleeps=[1, 2, 4, 8, 10],
         then=dict(args=dict(PROD, state='stopped'), requests=[GET], result={'changed': False}, sleeps=[])),
-    'a command whose answer was lost is not sent again once a read shows it took effect': dict(
-        args=dict(PROD, state='stopped', api_timeout=5), config={'transition_delay': 0},
-        faults=[dict(kind='delay', delay=10, method='PATCH', path=STATE_COMMANDS)],
-        requests=[GET, STOP, GET],
-        result={'changed': True, 'service.state': 'stopped'}),
-    'a command applied before its answer was lost (504) is not sent again': dict(
-        args=dict(PROD, state='stopped', wait=False),
-        faults=[dict(kind='status', status=504, apply=True, method='PATCH', path=STATE_COMMANDS)],
-        requests=[GET, STOP, GET],
-        result={'changed': True, 'service.state': 'stopping'}),
     'a command not applied (503) is sent again after a read; a refusal (409) is decided again from a read': dict(
         args=dict(PROD, state='stopped'), config={'transition_delay': 0},
         faults=[dict(kind='status', status=503, method='PATCH', path=STATE_COMMANDS),
                 dict(kind='status', status=409, method='PATCH', path=STATE_COMMANDS)],
         requests=[GET, STOP, GET, STOP, GET, STOP, GET],
         result={'changed': True, 'service.state': 'stopped'}),
-    'a command not applied is sent again at most api_retries times': dict(
-        args=dict(PROD, state='stopped', api_retries=1),
-        faults=[dict(kind='status', status=504, count=2, method='PATCH', path=STATE_COMMANDS)],
-        requests=[GET, STOP, GET, STOP, GET],
-        fails='the stop command did not take effect, and api_retries (1) allows no further attempt',
-        verify=lambda result, sim: sim.find('services', SERVICE_PROD)['state'] == 'running'),
     'a start asked for while the service is stopping waits the stop out, then starts (also without wait)': dict(
         args=dict(PROD, state='started', wait=False), diff=True, edits=[prod_in('stopping')], later=[(2, ) + prod_in('stopped')],
         requests=[GET, GET, GET, START],
@@ -97,9 +81,6 @@ CASES = {
         fails='', result={'msg': 'service %s did not reach stopped within 5 seconds; last state: stopping' % SERVICE_PROD,
                           'service.state': 'stopping'},
         sleeps=[1, 2, 2]),
-    'a wait_timeout below one second fails before any request': dict(
-        args=dict(PROD, state='stopped', wait_timeout=0),
-        requests=[], fails='', result={'msg': 'wait_timeout must be at least 1 second, got 0'}),
 }
 
 

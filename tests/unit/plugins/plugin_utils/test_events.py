@@ -19,10 +19,10 @@ import os
 import pytest
 import yaml
 
-from ansible_collections.engine.cloud.plugins.module_utils import client, pacer
 from ansible_collections.engine.cloud.plugins.plugin_utils import events
 from ansible_collections.engine.cloud.tests.simulator import fixture_ids as ids
-from ansible_collections.engine.cloud.tests.unit.conftest import SECRETS, SIM_URL
+from ansible_collections.engine.cloud.plugins.modules import dashboard_info
+from ansible_collections.engine.cloud.tests.unit.conftest import SIM_URL, connection_failure, leaks, seconds
 
 HIGH_CPU = ids.ALERTS[0]           # High CPU, OK
 MEMORY = ids.ALERTS[1]             # Memory pressure, inactive
@@ -60,8 +60,7 @@ def transitions(found, kind='alert'):
 
 
 def assert_no_secret(*texts):
-    text = json.dumps(texts)
-    assert not [secret for secret in SECRETS if secret in text]
+    assert not leaks(json.dumps(texts))
 
 
 # Transitions ----------------------------------------------------------------------------------------
@@ -165,8 +164,7 @@ FAILURES = {
     'html': dict(fault={'path': ALERTS_PATH, 'kind': 'html', 'count': 1}, says='HTTP'),
     'not json': dict(fault={'path': ALERTS_PATH, 'kind': 'malformed_json', 'status': 200, 'count': 1}, says='not valid JSON'),
     'no list': dict(fault={'path': ALERTS_PATH, 'kind': 'status', 'status': 200, 'body': {'data': 'none'}, 'count': 1},
-                    says="no list under 'data'"),
-    '401': dict(fault={'path': ALERTS_PATH, 'kind': 'status', 'status': 401, 'count': 1}, says='refused the token'),
+                    says='no list of items'),
 }
 
 
@@ -203,7 +201,7 @@ def test_a_page_that_fails_halfway_reports_nothing(sim, warnings, monkeypatch):
     def second_page_fails(connection, method, target, headers, body):
         if 'offset=1000' in target and not getattr(second_page_fails, 'done', False):
             second_page_fails.done = True
-            raise client.ConnectionFailed('Connection aborted: [Errno 104] Connection reset by peer', reached=True)
+            raise connection_failure('Connection aborted: [Errno 104] Connection reset by peer', reached=True)
         return answer(connection, method, target, headers, body)
     monkeypatch.setattr(sim, 'answer', second_page_fails)
     sim.edit('alerts', HIGH_CPU, {'state': 'ALERT'})
@@ -216,7 +214,7 @@ def test_a_page_that_fails_halfway_reports_nothing(sim, warnings, monkeypatch):
 def test_a_refused_connection_reports_nothing(sim, warnings):
     poller = services(warnings)
     poller.poll()
-    sim.script(client.ConnectionFailed('Failed to establish a new connection: [Errno 111] Connection refused', reached=False))
+    sim.script(connection_failure('Failed to establish a new connection: [Errno 111] Connection refused', reached=False))
     sim.edit('services', ids.SERVICE_PROD, {'state': 'stopped'})
     assert poller.poll() == [] and 'Connection refused' in warnings[0] and 'Check api_url' in warnings[0]
     assert transitions(poller.poll(), 'service') == [('prod-analytics', 'running', 'stopped')]
@@ -334,15 +332,24 @@ def test_the_connection_from_the_environment(sim, warnings, monkeypatch):
     assert transitions(poller.poll(), 'service') == [('prod-analytics', None, 'running')]
 
 
-def test_the_client_is_paced_with_the_modules_of_the_controller(sim, warnings, monkeypatch):
-    captured = []
-    monkeypatch.setattr(client, 'HttpClient', lambda **options: captured.append(options) or object())
-    alerts(warnings)
-    services(warnings, api_rate_limit='off')
-    paced, unpaced = captured[0]['pacer'], captured[1]['pacer']
-    assert isinstance(paced, pacer.Pacer) and (paced.requests, paced.span) == (100, 60 + pacer.MARGIN)
-    assert os.path.basename(paced.path) == pacer.state_file_name(SIM_URL, ids.TOKEN)  # the file the modules share
-    assert unpaced is pacer.UNPACED and captured[0]['retries'] == 0
+@pytest.mark.parametrize('limit, waited', [('1/10', True), ('off', False)])
+def test_a_poll_is_paced_with_the_modules_of_the_controller(sim, run, warnings, limit, waited):
+    """A module's request and a poll's, under one budget of the token: the poll waits for the window the module began."""
+    run(dashboard_info, dict(dashboard_id=ids.DASHBOARD_HEALTH, api_rate_limit=limit), requests=[('GET', '/api/v2/dashboards/' + ids.DASHBOARD_HEALTH)])
+    alerts(warnings, api_rate_limit=limit).poll()
+    module_request, poll = sim.requests()
+    assert (seconds(poll) - seconds(module_request) >= 10) is waited
+
+
+@pytest.mark.parametrize('status', [401, 403])
+def test_refused_credentials_stop_the_source_loudly(sim, warnings, status):
+    poller = alerts(warnings)
+    poller.poll()
+    sim.faults({'path': ALERTS_PATH, 'kind': 'status', 'status': status, 'count': 1})
+    with pytest.raises(events.CredentialsRefused, match='the API refused the credentials, so the source stops') as raised:
+        poller.poll()
+    assert 'HTTP %d' % status in str(raised.value) and warnings == []
+    assert_no_secret(str(raised.value))
 
 
 # The source files, as ansible-rulebook runs them -------------------------------------------------------
