@@ -24,6 +24,14 @@ description:
     O(allow_service_deletion), O(allow_alert_deletion), O(max_deletions), O(owner_tag), O(plan_digest)), and only then
     writes: creates and updates of services, pipes, dashboards and alerts in that order, deletions last, in reverse."
   - A no-op run sends no write. Every write is planned on a read of this task.
+  - Identity - an entry with an id is that object; else it is found by name (a service in the organization, a pipe in
+    its service, a dashboard, an alert); an alert with neither is found by its source (its tile, or its saved search)
+    when that source carries exactly one alert. Two objects for one entry, or two entries for one object, fail the task
+    before any write, naming both.
+  - In O(state=overridden) an entry's lists are exact - a service entry's C(purge_ip_access_list),
+    C(purge_private_endpoint_ids) and C(purge_tags) default to true.
+  - There is no C(replaced) state - options left out of an entry are kept and lists given are replaced, as in the
+    per-object modules.
   - The R(organization as code guide,ansible_collections.engine.cloud.docsite.guide_organization) walks a team from an
     export to a git repository, a drift job on a schedule and an apply gated by O(plan_digest).
 author:
@@ -32,27 +40,21 @@ options:
   state:
     description:
       - V(merged) converges each entry as its own module would; nothing that is not listed is touched.
-      - V(overridden) does what V(merged) does, then deletes every object of the types in O(resources) that no entry
-        names (and, with O(owner_tag), that carries the tag). In V(overridden) an entry's lists are exact - its
-        C(purge_ip_access_list), C(purge_private_endpoint_ids) and C(purge_tags) default to true.
+      - V(overridden) does what V(merged) does, with exact lists (see the notes), then deletes every object of the types
+        in O(resources) that no entry names (with O(owner_tag), that carries the tag).
       - V(deleted) deletes exactly the objects the entries name (nothing else).
       - V(gathered) only reads, and returns RV(gathered), the entries that describe what there is.
-      - V(rendered) reads and sends nothing - it checks O(config) and returns, as RV(rendered), the request that a create
-        of each entry would send.
-      - There is no C(replaced) - options left out of an entry are kept, lists given are replaced, as in the
-        per-object modules.
+      - V(rendered) reads and sends nothing - it returns, as RV(rendered), the create request of each entry.
     type: str
     choices: [merged, overridden, deleted, gathered, rendered]
     default: merged
   config:
     description:
-      - What the organization holds. Each list takes the options of its module, and each entry is checked as that module
-        checks them before anything is read; each message begins with the entry it is about, such as C(config.pipes[3]).
-        An entry's secrets (a pipe's source credentials) are masked in every result and log, as the module's own would be.
-      - Identity - an entry with an id (C(service_id), C(pipe_id), C(dashboard_id), C(alert_id)) is that object; else it is
-        found by name (a service in the organization, a pipe in its service, a dashboard, an alert); an alert with
-        neither is found by its source (its tile, or its saved search) when that source carries exactly one alert. Two
-        objects for one entry, or two entries for one object, fail the task before any write, naming both.
+      - What the organization holds. Each list takes the options of its module; each entry is checked as that module
+        checks them, before anything is read. An entry's secrets are masked in every result and log.
+      - An entry with an id (C(service_id), C(pipe_id), C(dashboard_id), C(alert_id)) is that object; else it is found
+        by name, and an alert with neither by its source. Two objects for one entry, or two entries for one object, fail
+        the task before any write (see the notes).
     type: dict
     suboptions:
       services:

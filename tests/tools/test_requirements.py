@@ -12,7 +12,8 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # Imported name -> the distribution a requirements file names for it.
-DISTRIBUTIONS = {'jsonschema': 'jsonschema', 'referencing': 'jsonschema', 'hypothesis': 'hypothesis', 'cryptography': 'cryptography'}
+DISTRIBUTIONS = {'jsonschema': 'jsonschema', 'referencing': 'jsonschema', 'hypothesis': 'hypothesis', 'cryptography': 'cryptography',
+                 'requests': 'requests', 'urllib3': 'urllib3'}
 # ansible-core and what it depends on, and the collection itself (tests.* from the collection root).
 ALWAYS = {'ansible', 'ansible_collections', 'yaml', 'jinja2', 'tests'}
 # ansible-test's own units requirements (ansible_test/_data/requirements/units.txt).
