@@ -1,14 +1,9 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 """engine.cloud.alert: an alert from creation to deletion, on a tile (its dashboard and tile found by id or name, read
 live) or a saved search; an update sends the whole alert, checked first against what the server keeps."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import json
 

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -7,10 +6,6 @@
 before any request, the definition of a read alert (the options of engine.cloud.alert that describe it),
 the merge of the current alert with what a task gives, the whole body a create or an update sends, and
 the compare of two alerts in that body's terms."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import datetime
 import json

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -6,10 +5,6 @@
 """A chart series query, the one implementation behind the chart_series module and lookup: its
 options (as an argument spec), the checks before anything is sent, the request body in the API's
 terms, and the API's rows as both return them."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import re
 

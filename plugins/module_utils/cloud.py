@@ -1,14 +1,9 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""The cloud management API (/v1): credentials, paths, the state tables of services and pipes, and how a state
-module brings a service or pipe to the requested state (commands, lost answers, waits, an idle service woken)."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
+"""The cloud management API (/v1): credentials, paths, the service's state table, and how a state module brings a
+service or pipe to the requested state (commands, lost answers, waits, an idle service woken)."""
 
 import itertools
 import re
@@ -22,23 +17,22 @@ from ansible_collections.engine.cloud.plugins.module_utils.module import (
 from ansible_collections.engine.cloud.plugins.module_utils.pacing import ApiLimit
 from ansible_collections.engine.cloud.plugins.module_utils.resource import Wait, WaitError
 
-# What a state table says to do besides sending a command (None: nothing, the resource is there or on its way).
 WAIT = 'wait'  # a transition away from the goal: wait until it ends, then decide again
 FAIL = 'fail'  # no command brings the resource to the goal from here: fail before any write
 
 
 class StateTable:
-    """For one kind of resource: what to do in each state for each goal, and how a wait ends. actions: goal -> state ->
-    None, a command, WAIT or FAIL (a state not listed: FAIL); settled/failures: goal -> the states that end/fail a wait;
-    targets: goal -> the state check mode shows; transitions: transition state -> where it ends; once: commands never
-    sent twice in one task, even after a lost answer (a second resync would start a second resync)."""
+    """For one kind of resource: actions: goal -> state -> None (nothing to do), a command, WAIT or FAIL (a state not
+    listed: FAIL); settled/failures: goal -> the states that end/fail a wait; targets: goal -> the state check mode
+    shows; transitions: transition state -> where it ends; once: commands never sent twice in one task, even after a
+    lost answer (a second resync would start a second resync)."""
 
     def __init__(self, noun, actions, settled, failures, targets, transitions, once=()):
         self.noun, self.actions, self.settled, self.failures = noun, actions, settled, failures
         self.targets, self.transitions, self.once = targets, transitions, frozenset(once)
 
     def action(self, goal, resource, predict=False):
-        """What to do in the resource's state; with predict (check mode), a transition is taken as over."""
+        """What to do in the resource's state; predict (check mode) takes a transition as over."""
         state = resource.get('state')
         action = self.actions[goal].get(state, FAIL)
         if action == WAIT and predict:
@@ -67,13 +61,10 @@ class StateTable:
         return self.targets[goal]
 
 
-# The reference's service states. A command sent during a transition may be refused (409); a
-# terminating, terminated, softdeleting or softdeleted service takes no command.
 TRANSITIONS = {'starting': 'running', 'stopping': 'stopped', 'awaking': 'running', 'provisioning': 'running'}
 TERMINAL = ('terminating', 'terminated', 'softdeleting', 'softdeleted')
 _TERMINAL_FAIL = dict((state, FAIL) for state in TERMINAL)
-# goal -> state -> what service_state does (None: no command; WAIT: wait the transition out, then
-# decide again; FAIL: fail before any write). The module documentation shows the same table.
+# The module documentation of service_state shows the same table.
 SERVICE_ACTIONS = {
     'started': dict(running=None, idle=None, partially_running=None, starting=None, awaking=None, provisioning=None,
                     stopped='start', stopping=WAIT, degraded=FAIL, failed=FAIL, **_TERMINAL_FAIL),
@@ -86,8 +77,6 @@ SERVICE_STATES = tuple(SERVICE_ACTIONS['started'])
 
 
 class ServiceStates(StateTable):
-    """service_state's table, with messages that say what is possible instead."""
-
     def refusal(self, goal, resource, name):
         state = resource.get('state')
         if state in TERMINAL:
@@ -110,20 +99,14 @@ SERVICE_TABLE = ServiceStates(
 
 
 AUTH_HINT = 'The management API refused the API key: check api_key_id and api_key_secret (ENGINE_CLOUD_KEY_ID, ENGINE_CLOUD_KEY_SECRET)'
-# A command the API refuses in the resource's current state (409, or 400 "... is already running")
-# is decided again from a fresh read, at most this many times in one task.
-REFUSED_COMMAND_ROUNDS = 3
-
-# A pipe call refused because the service is idle (reference: "an idle service") wakes it, once per task,
-# within this many seconds unless the module has its own wait_timeout (service_state's default).
-WAKE_TIMEOUT = 900
+REFUSED_COMMAND_ROUNDS = 3  # a command refused in the current state (409, 400 "already") is decided again this often
+WAKE_TIMEOUT = 900  # waking an idle service for a pipe call, unless the module has its own wait_timeout
 IDLE_REFUSAL = re.compile(r'Current state: (\w+)')
 
 
 class WakeStates(ServiceStates):
-    """service_state's awake row for a pipe call that the API refused for the service's state: an idle service is
-    woken, a transition (awaking, starting, provisioning) waited out; a stopped (or stopping) service fails, stopped
-    on purpose, and so does every state that takes no command. Its refusal is the one text of these failures."""
+    """service_state's awake row for a pipe call refused for the service's state: an idle service is woken, a transition
+    waited out; a stopped (or stopping) service fails, stopped on purpose, as does every state that takes no command."""
 
     def refusal(self, goal, resource, name):
         state = resource.get('state')
@@ -138,17 +121,15 @@ WAKE_TABLE = WakeStates('service', {'awake': dict(SERVICE_TABLE.actions['awake']
                         settled={'awake': SERVICE_TABLE.settled['awake']}, failures={'awake': SERVICE_TABLE.failures['awake']},
                         targets={'awake': 'running'}, transitions=SERVICE_TABLE.transitions)
 
-# The live limit of this API, per credential (reference/README.md).
 RATE_LIMIT = ApiLimit(requests=10, seconds=10, env='ENGINE_CLOUD_RATE_LIMIT', credential='api_key_id')
 
 
 def services_path(organization_id):
-    """/v1/organizations/{organization_id}/services: the list, and the base of every service's path."""
     return '/v1/organizations/%s/services' % organization_id
 
 
-# Every write of this API changes something: a create (POST) or a delete whose answer was lost is
-# never sent again before a read has shown whether it was applied (module_utils/lifecycle.py).
+# Every write of this API changes something: one whose answer was lost is never sent again before a read has shown
+# whether it was applied.
 NOT_REPLAYABLE = frozenset(('PATCH', 'POST', 'DELETE'))
 
 
@@ -157,15 +138,11 @@ def client_options(params):
                 url_hint='Check %s' % option_source(CLOUD_CONNECTION, 'api_url'), not_replayable=NOT_REPLAYABLE, envelope='result')
 
 
-# The management API, for its modules (CloudModule) and plugins (plugin_utils.api.open_client).
 API = Api(CLOUD_CONNECTION, 'api_url', RATE_LIMIT, client_options, uuid_options=('organization_id',), also=OBSERVABILITY_CONNECTION)
 
 
 class CloudModule(EngineModule):
-    """A module of the cloud management API, on one service.
-
-    Every module has the service_id option (documented in the engine.cloud.cloud.SERVICE_ID fragment);
-    service_id_required=False makes it optional. uuid_options are checked before anything is sent."""
+    """A module of the cloud management API, on one service (service_id, optional with service_id_required=False)."""
 
     api = API
 
@@ -183,25 +160,20 @@ class CloudModule(EngineModule):
         return '/'.join((services_path(self.params['organization_id']), self.params['service_id']) + parts)
 
     def read(self, *parts):
-        """A read of the resource at parts under the service's path; an API error fails the task."""
         return self.request_or_fail('GET', self.path(*parts)).get('result')
 
     def read_item(self, collection, item_id, max_age=0):
-        """The resource item_id of the list at the path collection, as its own GET (collection/item_id) shows it, or
-        from a read shared with the other tasks of this controller (EngineModule.shared_item); an API error fails
-        the task."""
+        """The resource item_id of the list at collection, from its own GET or a shared read."""
         def single():
             return self.request_or_fail('GET', '%s/%s' % (collection, item_id)).get('result')
         found = self.shared_item(collection, item_id, single, max_age)
         return single() if found is reads.ABSENT else found  # its own GET says what is missing
 
     def read_state(self, parts, max_age=0):
-        """The service (parts ()) or one of its pipes (('pipes', pipe_id)) through read_item; other parts by read."""
         listed = self.listed_in(parts)
         return self.read(*parts) if listed is None else self.read_item(*(listed + (max_age,)))
 
     def peek_state(self, parts):
-        """peek_item of the resource at parts, as read_state names it (False for other parts)."""
         listed = self.listed_in(parts)
         return False if listed is None else self.peek_item(*listed)
 
@@ -214,8 +186,8 @@ class CloudModule(EngineModule):
         return None
 
     def send_list(self, collection, on_send):
-        """A list read of collection: its items, or None when it failed (each task then reads alone, and its own
-        read reports the error as without sharing)."""
+        """A list read for the shared reads: its items, or None when it failed (each task then reads alone, and its own
+        read reports the error)."""
         try:
             answer = self.client.request('GET', collection, on_send=on_send)
         except ApiError:
@@ -224,17 +196,16 @@ class CloudModule(EngineModule):
         return answer.get('result')
 
     def list_services(self, tags=None):
-        """Every service of the organization, in one request; with tags (service_filter.check_tag_filter's), those
-        that have these tags: the API filters, and what it sends is checked again."""
+        """Every service of the organization, in one request; with tags, those that have them (the API filters, and
+        what it sends is checked again)."""
         # imported here: the tasks that never list services do not compile it (and service_rules) from the zip
         from ansible_collections.engine.cloud.plugins.module_utils import service_filter  # pylint: disable=import-outside-toplevel
         listed = self.request_or_fail('GET', services_path(self.params['organization_id']), params=service_filter.tag_query(tags or {})).get('result')
         return [service for service in listed if service_filter.has_tags(service, tags or {})] if tags else listed
 
     def request(self, method, path, params=None, body=None, once=False):
-        """EngineModule.request; a pipe call that an idle service refuses (424 "Current state: idle") wakes
-        the service (service_state's awake), waits until it runs and is sent again, once per task. A service
-        refused for another state (stopped) is never started: the task fails and says so."""
+        """EngineModule.request; a pipe call that an idle service refuses (424 "Current state: idle") wakes the service,
+        waits until it runs and is sent again, once per task. A stopped service is never started: the task fails."""
         try:
             return super(CloudModule, self).request(method, path, params=params, body=body, once=once)
         except ApiError as error:
@@ -245,9 +216,6 @@ class CloudModule(EngineModule):
         return self.request(method, path, params=params, body=body, once=once)
 
     def _wake_for(self, error, state):
-        """A pipe call refused for the state the API names: WAKE_TABLE decides. An idle service is woken (awake), a
-        transition (awaking, starting, provisioning) is waited out, each until the service runs and once per task;
-        any other state fails with WAKE_TABLE's refusal. Check mode sends no command and waits for nothing."""
         service_id, named = self.params['service_id'], {'state': state}
         if WAKE_TABLE.action('awake', named) == FAIL:
             self.fail_api(error, WAKE_TABLE.refusal('awake', named, service_id))
@@ -265,9 +233,8 @@ class CloudModule(EngineModule):
             self.warn('service %s was %s: the pipe call was refused until it ran, then sent again' % (service_id, state))
 
     def foresee_pipe_write(self, what):
-        """Check mode: what the real run's pipe write (what: create, update, or another one such as a settings change)
-        would meet in the service's state (read once per task): the failure it would end in, or a warning that it
-        would wake the service or wait for it. Nothing outside check mode."""
+        """Check mode: what the real run's pipe write (what: create, update, a settings change ...) would meet in the
+        service's state (read once per task): the failure it would end in, or a warning that it would wake or wait."""
         if not self.check_mode:
             return
         if getattr(self, '_service_seen', None) is None:
@@ -290,27 +257,20 @@ class CloudModule(EngineModule):
         return foreseen
 
     def write(self, method, body, *parts):
-        """A write under the service's path; an API error raises ApiError for the caller to judge (see EngineModule.apply)."""
+        """A write under the service's path; an API error raises ApiError."""
         return self.request(method, self.path(*parts), body=body).get('result')
 
     def reach(self, table, goal, key, *parts):
-        """Bring the resource at parts (the service itself without parts) to goal and exit (see bring)."""
         resource, changed, diff = self.bring(table, goal, key, *parts)
         self.exit(changed=changed, diff=diff, **{key: resource})
 
     def bring(self, table, goal, key, *parts, **options):
-        """Bring the resource at parts to goal; return (resource, changed, diff) without exiting (a failure fails).
-
-        table (a states.StateTable) says what to do in each state: nothing, a command (PATCH <resource>/state),
-        wait a transition out and decide again (also with wait=false, within wait_timeout), or fail before
-        any write. After a command whose answer was lost, the resource is read and the table decides again:
-        a command that took effect is not sent again, one that did not may be (at most api_retries times),
-        a command of table.once never is (its effect is looked for in the wait instead). A command the API
-        refuses in the current state (409, or 400 "already") is decided again from a fresh read.
-        With wait=true, the module then polls until the goal's settled state (the first poll is a read,
-        never the command's answer). options: current (the resource as just read, instead of a first read),
-        wait and wait_timeout (instead of the module's options, which a module may not have). Check mode: the
-        prediction, nothing sent."""
+        """(resource, changed, diff) of the resource at parts (the service itself without parts) brought to goal: table
+        says, in each state, to do nothing, send a command (PATCH <resource>/state), wait a transition out and decide
+        again, or fail. After a lost answer the resource is read and the table decides again: a command of table.once
+        is never sent again (its effect is looked for in the wait), another at most api_retries times. With wait, polls
+        until the goal's settled state (never taking the command's answer for a poll). options: current (the resource
+        as just read), wait and wait_timeout (instead of the module's)."""
         def read():
             return self.read_state(parts, wait.poll_age)
 
@@ -347,7 +307,6 @@ class CloudModule(EngineModule):
         return self._settle(wait, (read, peek), key, table, goal, first, resource, command, options.get('wait', self.params.get('wait')), parts)
 
     def _may_resend(self, command, table, resource, action):
-        """A command whose answer was lost and that did not take effect is sent again, at most api_retries times."""
         if command.resends >= self.params['api_retries']:
             self.fail_api(command.lost, 'a read afterwards shows the %s in state %s, so the %s command did not take effect, and '
                                         'api_retries (%d) allows no further attempt'
@@ -355,7 +314,6 @@ class CloudModule(EngineModule):
         command.resends += 1
 
     def _wait_out(self, wait, read, peek, key, table, resource):
-        """Wait until the resource is out of its transition; return it as it then is."""
         try:
             return wait.until(read, lambda seen: not table.in_transition(seen.get('state')), lambda seen: False,
                               'the end of its transition', current=resource, peek=peek)
@@ -363,8 +321,8 @@ class CloudModule(EngineModule):
             self.fail(str(error), **{key: error.resource})
 
     def _settle(self, wait, reads, key, table, goal, first, resource, command, wanted, parts):
-        """(resource, changed, diff): the resource as it is (wanted false), or once it shows goal (wanted, or a command
-        of table.once whose answer was lost: its effect has to be seen before the task can say it happened)."""
+        """(resource, changed, diff), waited for (wanted, or a lost command of table.once: its effect has to be seen
+        before the task can say it happened)."""
         changed = command.name is not None
         diff = state_diff(table, goal, first) if changed else None
         lost_once = command.lost is not None and command.name in table.once
@@ -395,7 +353,6 @@ class Command:
         self.resends = self.refusals = 0
 
     def send(self, module, action, resource, parts):
-        """PATCH the command; return its answer. A lost answer is remembered (and raised)."""
         self.before, self.answered = resource, False
         try:
             answer = module.write('PATCH', dict(command=action), *(parts + ('state',)))
@@ -407,8 +364,6 @@ class Command:
         return answer
 
     def may_retry_refusal(self, error, wait):
-        """A command refused in the resource's current state (409, or 400 "already") is decided again from a
-        fresh read, a few times within wait_timeout."""
         refused = error.status == 409 or (error.status == 400 and 'already' in (error.message or '').lower())
         if refused and self.refusals < REFUSED_COMMAND_ROUNDS and wait.remaining() > 0:
             self.refusals += 1
@@ -416,14 +371,13 @@ class Command:
         return False
 
 
-# Pipe writes the API refuses unless the service runs (reference: "an idle service"; the simulator refuses them in
-# every other state). Which other pipe calls a service that is not running refuses is not documented.
+# Pipe writes the API refuses unless the service runs (reference: "an idle service"); which other pipe calls a service
+# that is not running refuses is not documented.
 REFUSED_UNLESS_RUNNING = ('create', 'update')
 
 
 def pipe_write_outcome(service, what, name):
-    """(failure, warning) that a pipe write (what: create, update, or another one) meets in the service's state, as
-    CloudModule.request would meet it: check mode's prediction of the real run."""
+    """(failure, warning) that a pipe write meets in the service's state: check mode's prediction of CloudModule.request."""
     state = service.get('state')
     if state == 'running':
         return None, None
@@ -445,7 +399,6 @@ def pipe_write_outcome(service, what, name):
 
 
 def idle_refusal(error, path):
-    """The service state named by a 424 of a pipe call ("... Current state: idle"), or None."""
     if error.status != 424 or '/pipes' not in path:
         return None
     match = IDLE_REFUSAL.search(error.message or '')
@@ -453,5 +406,4 @@ def idle_refusal(error, path):
 
 
 def state_diff(table, goal, first):
-    """The diff of a state module: the state first read, and the state the goal leads to."""
     return dict(before=dict(state=first.get('state')), after=dict(state=table.target(goal, first)))

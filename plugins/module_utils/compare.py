@@ -1,13 +1,8 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 """Normalised comparison, diffs of exactly the differing keys, and secret masking."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import json
 import re

@@ -1,14 +1,9 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 """engine.cloud.dashboard: a dashboard from creation to deletion; its tiles compared in one normal form
 (dashboard_rules.py), tile ids kept, and no alert deleted without allow_alert_deletion."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 from ansible_collections.engine.cloud.plugins.module_utils import dashboard_rules as rules
 from ansible_collections.engine.cloud.plugins.module_utils import tiles

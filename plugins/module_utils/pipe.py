@@ -1,14 +1,9 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 """engine.cloud.pipe: a pipe from creation to deletion (its options and its run: the PATCH, scaling, settings and a
 postgres pipe's table mappings, each sending only what differs), and a pipe's definition: the options that describe it."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 from ansible_collections.engine.cloud.plugins.module_utils import pipe_rules
 from ansible_collections.engine.cloud.plugins.module_utils.compare import merge_diffs

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -7,10 +6,6 @@
 null/default semantics and pipe_settings' plan, pipe_state's state table, and the pure rules of the
 pipe module (the create body, the fields fixed at creation, the PATCH of what differs, postgres table
 mapping edits, scaling)."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import copy
 import datetime

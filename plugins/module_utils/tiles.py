@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -6,10 +5,6 @@
 """A dashboard's tiles: the one normal form they compare in, whatever form a server reads them back in (as sent, series
 form, config form with defaults added); the tiles an update sends (ids, sections and every kept key carried, each tile
 in a form the server takes and keeps); the diff by tile name. Pure functions."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import re
 

@@ -1,14 +1,9 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 """Checks run on option values before any request is sent. Each returns an error message
 naming the option and what is allowed, or None when the value is fine."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import re
 
