@@ -2,64 +2,18 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""The cloud management API (/v1): credentials, paths, the service's state table, and how a state module brings a
-service or pipe to the requested state (commands, lost answers, waits, an idle service woken)."""
+"""The cloud management API (/v1): credentials, paths, the service's state table, and its module class (a pipe call that
+an idle service refuses wakes it)."""
 
-import itertools
 import re
 
 from ansible_collections.engine.cloud.plugins.module_utils import reads
-from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.compare import secret_values
 from ansible_collections.engine.cloud.plugins.module_utils.errors import ApiError
 from ansible_collections.engine.cloud.plugins.module_utils.module import (
     CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, Api, EngineModule, option_source)
 from ansible_collections.engine.cloud.plugins.module_utils.pacing import ApiLimit
-from ansible_collections.engine.cloud.plugins.module_utils.resource import Wait, WaitError
-
-WAIT = 'wait'  # a transition away from the goal: wait until it ends, then decide again
-FAIL = 'fail'  # no command brings the resource to the goal from here: fail before any write
-
-
-class StateTable:
-    """For one kind of resource: actions: goal -> state -> None (nothing to do), a command, WAIT or FAIL (a state not
-    listed: FAIL); settled/failures: goal -> the states that end/fail a wait; targets: goal -> the state check mode
-    shows; transitions: transition state -> where it ends; once: commands never sent twice in one task, even after a
-    lost answer (a second resync would start a second resync)."""
-
-    def __init__(self, noun, actions, settled, failures, targets, transitions, once=()):
-        self.noun, self.actions, self.settled, self.failures = noun, actions, settled, failures
-        self.targets, self.transitions, self.once = targets, transitions, frozenset(once)
-
-    def action(self, goal, resource, predict=False):
-        """What to do in the resource's state; predict (check mode) takes a transition as over."""
-        state = resource.get('state')
-        action = self.actions[goal].get(state, FAIL)
-        if action == WAIT and predict:
-            return self.actions[goal].get(self.transitions[state], FAIL)
-        return action
-
-    def in_transition(self, state):
-        return state in self.transitions
-
-    def goal_text(self, goal, resource):
-        return ' or '.join(sorted(self.settled[goal]))
-
-    def done(self, goal, before, wait=True):
-        settled = self.settled[goal]
-        return lambda resource: resource.get('state') in settled
-
-    def failed(self, goal):
-        failures = self.failures[goal]
-        return lambda resource: resource.get('state') in failures
-
-    def refusal(self, goal, resource, name):
-        return '%s %s is in state %s, which is not one of the states the API documents for a %s; nothing was sent' % (
-            self.noun, name, resource.get('state'), self.noun)
-
-    def target(self, goal, resource):
-        return self.targets[goal]
-
+from ansible_collections.engine.cloud.plugins.module_utils.states import FAIL, WAIT, Bring, StateTable
 
 TRANSITIONS = {'starting': 'running', 'stopping': 'stopped', 'awaking': 'running', 'provisioning': 'running'}
 TERMINAL = ('terminating', 'terminated', 'softdeleting', 'softdeleted')
@@ -169,21 +123,11 @@ class CloudModule(EngineModule):
         found = self.shared_item(collection, item_id, single, max_age)
         return single() if found is reads.ABSENT else found  # its own GET says what is missing
 
-    def read_state(self, parts, max_age=0):
-        listed = self.listed_in(parts)
-        return self.read(*parts) if listed is None else self.read_item(*(listed + (max_age,)))
-
-    def peek_state(self, parts):
-        listed = self.listed_in(parts)
-        return False if listed is None else self.peek_item(*listed)
-
     def listed_in(self, parts):
-        """(collection, item id): the list that holds the resource at parts (the service, or one of its pipes), or None."""
-        if not parts:
-            return services_path(self.params['organization_id']), self.params['service_id']
-        if len(parts) == 2 and parts[0] == 'pipes':
+        """(collection, item id) of the list that holds the resource at parts: the service (()), or a pipe (pipes, id)."""
+        if parts:
             return self.path('pipes'), parts[1]
-        return None
+        return services_path(self.params['organization_id']), self.params['service_id']
 
     def send_list(self, collection, on_send):
         """A list read for the shared reads: its items, or None when it failed (each task then reads alone, and its own
@@ -261,114 +205,15 @@ class CloudModule(EngineModule):
         return self.request(method, self.path(*parts), body=body).get('result')
 
     def reach(self, table, goal, key, *parts):
+        """Bring the resource at parts to goal and exit."""
         resource, changed, diff = self.bring(table, goal, key, *parts)
         self.exit(changed=changed, diff=diff, **{key: resource})
 
     def bring(self, table, goal, key, *parts, **options):
-        """(resource, changed, diff) of the resource at parts (the service itself without parts) brought to goal: table
-        says, in each state, to do nothing, send a command (PATCH <resource>/state), wait a transition out and decide
-        again, or fail. After a lost answer the resource is read and the table decides again: a command of table.once
-        is never sent again (its effect is looked for in the wait), another at most api_retries times. With wait, polls
-        until the goal's settled state (never taking the command's answer for a poll). options: current (the resource
-        as just read), wait and wait_timeout (instead of the module's)."""
-        def read():
-            return self.read_state(parts, wait.poll_age)
-
-        def peek():
-            return self.peek_state(parts)
-
-        name = parts[-1] if parts else self.params['service_id']
-        wait = Wait(options.get('wait_timeout') or self.params.get('wait_timeout'), '%s %s' % (table.noun, name))
-        first = resource = options.get('current') or read()
-        command = Command()
-        for rounds in itertools.count():
-            action = table.action(goal, resource, predict=self.check_mode)
-            if action == FAIL:
-                self.fail(table.refusal(goal, resource, name), **{key: resource})
-            if action == WAIT:
-                resource = self._wait_out(wait, read, peek, key, table, resource)
-                continue
-            if action is None or (command.lost and action in table.once):
-                break
-            if self.check_mode:
-                if parts[:1] == ('pipes',):
-                    self.foresee_pipe_write('%s command' % action)
-                return dict(resource, state=table.target(goal, first)), True, state_diff(table, goal, first)
-            if command.lost:
-                self._may_resend(command, table, resource, action)
-            try:
-                resource = command.send(self, action, resource, parts)
-                break
-            except ApiError as error:
-                if not (error.answer_lost or command.may_retry_refusal(error, wait)):
-                    self.fail_api(error)
-            CLOCK.sleep(self.client.backoff(rounds))
-            resource = read()
-        return self._settle(wait, (read, peek), key, table, goal, first, resource, command, options.get('wait', self.params.get('wait')), parts)
-
-    def _may_resend(self, command, table, resource, action):
-        if command.resends >= self.params['api_retries']:
-            self.fail_api(command.lost, 'a read afterwards shows the %s in state %s, so the %s command did not take effect, and '
-                                        'api_retries (%d) allows no further attempt'
-                          % (table.noun, resource.get('state'), action, self.params['api_retries']))
-        command.resends += 1
-
-    def _wait_out(self, wait, read, peek, key, table, resource):
-        try:
-            return wait.until(read, lambda seen: not table.in_transition(seen.get('state')), lambda seen: False,
-                              'the end of its transition', current=resource, peek=peek)
-        except WaitError as error:
-            self.fail(str(error), **{key: error.resource})
-
-    def _settle(self, wait, reads, key, table, goal, first, resource, command, wanted, parts):
-        """(resource, changed, diff), waited for (wanted, or a lost command of table.once: its effect has to be seen
-        before the task can say it happened)."""
-        changed = command.name is not None
-        diff = state_diff(table, goal, first) if changed else None
-        lost_once = command.lost is not None and command.name in table.once
-        if self.check_mode or not (wanted or lost_once):
-            return resource, changed, diff
-        before = command.before or first
-        listed, answered = self.listed_in(parts), CLOCK.monotonic()
-        try:
-            resource = wait.until(reads[0], table.done(goal, before, wanted), table.failed(goal), table.goal_text(goal, first),
-                                  current=None if command.answered else resource,
-                                  before=before.get('state') if changed else None, command=command.name,
-                                  peek=reads[1], expect=listed and (lambda: self.shared.settle_hint(listed[0], command.name)))
-            if listed and command.answered:
-                self.shared.settled(listed[0], command.name, CLOCK.monotonic() - answered)
-        except WaitError as error:
-            if lost_once:
-                self.fail_api(command.lost, '%s; the %s command was not sent again' % (error, command.name), **{key: error.resource})
-            self.fail(str(error), **{key: error.resource})
-        return resource, changed, diff
-
-
-class Command:
-    """The state command of one task: what was sent, from which resource, and what became of its answer."""
-
-    def __init__(self):
-        self.name = self.before = self.lost = None
-        self.answered = False
-        self.resends = self.refusals = 0
-
-    def send(self, module, action, resource, parts):
-        self.before, self.answered = resource, False
-        try:
-            answer = module.write('PATCH', dict(command=action), *(parts + ('state',)))
-        except ApiError as error:
-            if error.answer_lost:
-                self.name, self.lost = action, error
-            raise
-        self.name, self.lost, self.answered = action, None, True
-        return answer
-
-    def may_retry_refusal(self, error, wait):
-        refused = error.status == 409 or (error.status == 400 and 'already' in (error.message or '').lower())
-        if refused and self.refusals < REFUSED_COMMAND_ROUNDS and wait.remaining() > 0:
-            self.refusals += 1
-            return True
-        return False
+        """(resource, changed, diff) of states.Bring; options: current (the resource as just read), wait and wait_timeout
+        (instead of the module's, which a module may not have)."""
+        return Bring(self, table, goal, key, parts, options.get('wait_timeout')).run(options.get('current'),
+                                                                                    options.get('wait', self.params.get('wait')))
 
 
 # Pipe writes the API refuses unless the service runs (reference: "an idle service"); which other pipe calls a service
@@ -403,7 +248,3 @@ def idle_refusal(error, path):
         return None
     match = IDLE_REFUSAL.search(error.message or '')
     return match.group(1) if match else None
-
-
-def state_diff(table, goal, first):
-    return dict(before=dict(state=first.get('state')), after=dict(state=table.target(goal, first)))

@@ -11,7 +11,7 @@ import re
 
 from ansible_collections.engine.cloud.plugins.module_utils import validate
 from ansible_collections.engine.cloud.plugins.module_utils.compare import MASK, equal, mask_secrets, non_empty
-from ansible_collections.engine.cloud.plugins.module_utils.cloud import FAIL, WAIT, StateTable
+from ansible_collections.engine.cloud.plugins.module_utils.states import FAIL, WAIT, StateTable
 
 SOURCE_KINDS = ('kafka', 'objectStorage', 'stream', 'postgres')
 
