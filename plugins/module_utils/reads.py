@@ -2,20 +2,13 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""Reads shared by the tasks of one controller that need resources of one list at the same time (a fleet job: one host
-per service, forks N): one list request serves them all, so a fleet of N costs about N commands and a few list reads
-instead of 3N requests under the rate limit; a task alone sends its own GET.
-
-- One state file (store.py) per address, key id and secret, organization and list: monotonic times, the last list answer
-  with its secrets masked, no credential.
-- Every answer is live for the task it serves: a read before acting takes only a list read sent after it asked, a poll
-  one sent since it last looked (max_age), and never one sent before its own last write was answered.
-- A task reads alone unless another task is live on the list, or its play runs other tasks now (play_tasks); then the
-  first one waits up to GATHER_SECONDS for them, so that one list read serves the fleet's first reads.
-- A task that saw its resource settle after a command writes down how long it took; one waiting for the same
-  transition polls no sooner (settle_hint).
-- Off: ENGINE_CLOUD_SHARED_READS=off, or api_rate_limit: off; a state file that cannot be written turns sharing off for
-  the rest of the task."""
+"""Reads shared by the tasks of one controller that need resources of one list at the same time (a fleet job): one list
+request serves them all, so a fleet of N costs about N commands and a few list reads instead of 3N requests. One state
+file (store.py) per address, credential, organization and list holds monotonic times and the last list answer, masked.
+Every answer is live for the task it serves: a read before acting takes only a list read sent after it asked, a poll
+one sent since it last looked (max_age), never one sent before its own last write was answered. A task reads alone
+unless another task is live on the list or its play runs other tasks now (play_tasks). A task that saw its resource
+settle after a command writes down how long it took; one waiting for the same transition polls no sooner."""
 
 import os
 

@@ -28,30 +28,21 @@ REPLICAS = (REPLICAS_MIN, REPLICAS_MAX)
 LIMITS = (('min_replica_memory_gb', REPLICA_MEMORY), ('max_replica_memory_gb', REPLICA_MEMORY), ('num_replicas', REPLICAS),
           ('min_replicas', REPLICAS), ('max_replicas', REPLICAS), ('idle_timeout_minutes', (IDLE_TIMEOUT_MIN,)))
 # option -> field of the create request (reference: "the lifecycle of a service"), in the order it is built.
-CREATE_FIELDS = (
-    ('name', 'name'), ('provider', 'provider'), ('region', 'region'), ('tier', 'tier'),
-    ('min_replica_memory_gb', 'minReplicaMemoryGb'), ('max_replica_memory_gb', 'maxReplicaMemoryGb'),
-    ('num_replicas', 'numReplicas'), ('autoscaling_mode', 'autoscalingMode'), ('min_replicas', 'minReplicas'),
-    ('max_replicas', 'maxReplicas'), ('idle_scaling', 'idleScaling'), ('idle_timeout_minutes', 'idleTimeoutMinutes'),
-    ('release_channel', 'releaseChannel'), ('enable_core_dumps', 'enableCoreDumps'), ('backup_id', 'backupId'),
-    ('encryption_key', 'encryptionKey'), ('encryption_assumed_role_identifier', 'encryptionAssumedRoleIdentifier'),
-    ('transparent_data_encryption', 'hasTransparentDataEncryption'), ('compliance_type', 'complianceType'),
-    ('profile', 'profile'), ('byoc_id', 'byocId'), ('data_warehouse_id', 'dataWarehouseId'), ('readonly', 'isReadonly'),
-)
-# Fixed once the service exists: option -> the field a read shows. No operation changes them (the scaling PATCH
-# takes neither the autoscaling mode nor the replica band). backup_id is not here: no read shows it, so it is used
-# at creation only.
-FIXED_FIELDS = (
-    ('provider', 'provider'), ('region', 'region'), ('tier', 'tier'), ('encryption_key', 'encryptionKey'),
-    ('encryption_assumed_role_identifier', 'encryptionAssumedRoleIdentifier'),
-    ('transparent_data_encryption', 'hasTransparentDataEncryption'), ('compliance_type', 'complianceType'),
-    ('profile', 'profile'), ('byoc_id', 'byocId'), ('data_warehouse_id', 'dataWarehouseId'), ('readonly', 'isReadonly'),
-    ('autoscaling_mode', 'autoscalingMode'), ('min_replicas', 'minReplicas'), ('max_replicas', 'maxReplicas'),
-)
-# Sent at creation and not fixed: no request sets them directly, but the deprecated total memory bounds of the
-# scaling PATCH (service_scaling's min_total_memory_gb, max_total_memory_gb) move them.
-REPLICA_MEMORY_FIELDS = (('min_replica_memory_gb', 'minReplicaMemoryGb', 'min_total_memory_gb'),
-                         ('max_replica_memory_gb', 'maxReplicaMemoryGb', 'max_total_memory_gb'))
+CREATE_FIELDS = dict(
+    name='name', provider='provider', region='region', tier='tier', min_replica_memory_gb='minReplicaMemoryGb',
+    max_replica_memory_gb='maxReplicaMemoryGb', num_replicas='numReplicas', autoscaling_mode='autoscalingMode',
+    min_replicas='minReplicas', max_replicas='maxReplicas', idle_scaling='idleScaling', idle_timeout_minutes='idleTimeoutMinutes',
+    release_channel='releaseChannel', enable_core_dumps='enableCoreDumps', backup_id='backupId', encryption_key='encryptionKey',
+    encryption_assumed_role_identifier='encryptionAssumedRoleIdentifier', transparent_data_encryption='hasTransparentDataEncryption',
+    compliance_type='complianceType', profile='profile', byoc_id='byocId', data_warehouse_id='dataWarehouseId', readonly='isReadonly')
+# Fixed once the service exists: no operation changes them (the scaling PATCH takes neither the autoscaling mode nor the
+# replica band). backup_id is not here: no read shows it, so it is used at creation only.
+FIXED_OPTIONS = ('provider', 'region', 'tier', 'encryption_key', 'encryption_assumed_role_identifier', 'transparent_data_encryption',
+                 'compliance_type', 'profile', 'byoc_id', 'data_warehouse_id', 'readonly', 'autoscaling_mode', 'min_replicas',
+                 'max_replicas')
+# Sent at creation and not fixed: no request sets them directly, but the deprecated total memory bounds of the scaling
+# PATCH move them.
+REPLICA_MEMORY_TOTALS = (('min_replica_memory_gb', 'min_total_memory_gb'), ('max_replica_memory_gb', 'max_total_memory_gb'))
 PASSWORD_DIFF = dict(before={}, after=dict(password=MASK))
 
 
@@ -211,9 +202,7 @@ def report_password(module, password, sentence):
         if password is not None:
             module.no_log_values.discard(password)
             result = dict(result, initial_password=password)
-        if sentence is not None:
-            msg = '%s. %s' % (msg.rstrip('.'), sentence % dict(returned=' (returned as initial_password)' if password is not None else ''))
-        return msg, result
+        return '%s. %s' % (msg.rstrip('.'), sentence % dict(returned=' (returned as initial_password)' if password is not None else '')), result
     module.failure_amends.append(amend)
     return amend
 
@@ -235,7 +224,7 @@ def set_password(module, password):
 def create_body(params, tags):
     """The create request (ServicePostRequest); tags: the checked dict of check_tags. Private endpoints are not in it
     (the API deprecates them at creation: the update afterwards sets them), nor a key rotation (nothing to rotate)."""
-    body = dict((field, params[option]) for option, field in CREATE_FIELDS if params.get(option) is not None)
+    body = dict((field, params[option]) for option, field in CREATE_FIELDS.items() if params.get(option) is not None)
     if params.get('ip_access_list') is not None:
         body['ipAccessList'] = [_entry(entry['source'].strip(), entry.get('description')) for entry in params['ip_access_list']]
     if params.get('endpoints') is not None:
@@ -253,7 +242,7 @@ def predicted_service(body, params):
 
 
 def fixed_fields(params, current):
-    return [(option, params.get(option), current.get(field)) for option, field in FIXED_FIELDS]
+    return [(option, params.get(option), current.get(CREATE_FIELDS[option])) for option in FIXED_OPTIONS]
 
 
 def failed_delete_warning(service):
@@ -267,9 +256,8 @@ def replica_memory_errors(params, current):
     name = current.get('name') or current.get('id')
     return ['%s cannot change on service %s with this module: it is %s now (got %s); no request sets the replica memory '
             'directly, only the deprecated %s of engine.cloud.service_scaling moves it (production services with vertical '
-            'autoscaling)' % (option, name, current.get(field), params[option], total)
-            for option, field, total in REPLICA_MEMORY_FIELDS
-            if params.get(option) is not None and params[option] != current.get(field)]
+            'autoscaling)' % (option, name, current.get(CREATE_FIELDS[option]), params[option], total)
+            for option, total in REPLICA_MEMORY_TOTALS if params.get(option) is not None and params[option] != current.get(CREATE_FIELDS[option])]
 
 
 def create_errors(params):
@@ -324,7 +312,7 @@ def definition(service):
     skipped = {'backup_id', 'name'} | ({'num_replicas'} if horizontal else {'min_replicas', 'max_replicas'}) | (
         set() if service.get('tier') in (None, 'production') else {'release_channel'})
     found = dict(name=service.get('name'), service_id=service.get('id'))
-    found.update((option, service[field]) for option, field in CREATE_FIELDS
+    found.update((option, service[field]) for option, field in CREATE_FIELDS.items()
                  if option not in skipped and service.get(field) not in (None, ''))
     found.update(ip_access_list=[_entry(entry.get('source'), entry.get('description')) for entry in service.get('ipAccessList') or []],
                  private_endpoint_ids=list(service.get('privateEndpointIds') or []),

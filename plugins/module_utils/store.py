@@ -115,13 +115,7 @@ class Locked:
 
     def __init__(self, descriptor):
         self.descriptor = descriptor
-        chunks = []
-        while True:
-            chunk = os.read(descriptor, 1 << 20)
-            if not chunk:
-                break
-            chunks.append(chunk)
-        self.raw = b''.join(chunks)
+        self.raw = b''.join(iter(lambda: os.read(descriptor, 1 << 20), b''))
         try:
             self.data = json.loads(self.raw.decode('utf-8')) if self.raw else None
         except (ValueError, RecursionError):
