@@ -212,8 +212,8 @@ class CloudModule(EngineModule):
     def bring(self, table, goal, key, *parts, **options):
         """(resource, changed, diff) of states.Bring; options: current (the resource as just read), wait and wait_timeout
         (instead of the module's, which a module may not have)."""
-        return Bring(self, table, goal, key, parts, options.get('wait_timeout')).run(options.get('current'),
-                                                                                    options.get('wait', self.params.get('wait')))
+        bring = Bring(self, table, goal, key, parts, options.get('wait_timeout'))
+        return bring.run(options.get('current'), options.get('wait', self.params.get('wait')))
 
 
 # Pipe writes the API refuses unless the service runs (reference: "an idle service"); which other pipe calls a service
