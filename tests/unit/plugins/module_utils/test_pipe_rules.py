@@ -87,7 +87,7 @@ def test_unknown_key_lists_all_valid_keys():
 
 def test_check_settings_converts_values():
     assert pipe_settings.check_settings({'engine_max_threads': '8', 'engine_parallel_view_processing': 'true',
-                                      'object_storage_concurrency': None}) == (
+                                         'object_storage_concurrency': None}) == (
         {'engine_max_threads': 8, 'engine_parallel_view_processing': True, 'object_storage_concurrency': None}, [])
 
 
