@@ -74,7 +74,6 @@ def diff(before, after):
 
 
 def non_empty(**fields):
-    """The fields whose value is not empty."""
     return dict((key, value) for key, value in fields.items() if value)
 
 
@@ -103,7 +102,6 @@ def is_secret_name(name):
 
 
 def mask_secrets(value):
-    """A copy of value with every secret-named field masked."""
     if isinstance(value, dict):
         masked = {}
         for key, item in value.items():

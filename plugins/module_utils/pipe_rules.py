@@ -220,7 +220,6 @@ def without_write_only(kind, source):
 
 
 def predict_created(body, service_id, settings_defaults=None):
-    """The pipe a create of body would give, as check mode shows it."""
     kind = next(iter(body['source']))
     source = dict((name, without_write_only(kind, body['source'][kind]) if name == kind else None) for dummy, name in KIND_OPTIONS)
     destination = dict(body['destination'])
@@ -423,14 +422,12 @@ def scaling_errors(scaling):
 
 
 def edit_applied(mappings, edit):
-    """Whether the table mappings read show an edit as done."""
     keys = [mapping_key(mapping) for mapping in mappings or []]
     return (all(mapping_key(m) not in keys for m in edit.get('tableMappingsToRemove', []) if m not in edit.get('tableMappingsToAdd', []))
             and all(mapping_key(m) in keys for m in edit.get('tableMappingsToAdd', [])))
 
 
 def option_errors(params):
-    """Every check of the pipe module's options before any request."""
     option, kind, options = source_option(params)
     errors = kind_errors(params, kind) + scaling_errors(params.get('scaling'))
     name = params.get('name')
