@@ -11,7 +11,7 @@ import re
 from ansible.module_utils.ansible_release import __version__ as ANSIBLE_VERSION
 from ansible.module_utils.basic import AnsibleModule, env_fallback
 
-from ansible_collections.engine.cloud.plugins.module_utils import http, pacing, reads, validate
+from ansible_collections.engine.cloud.plugins.module_utils import pacing, reads, transport, validate
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.compare import mask_secrets, secret_values
 from ansible_collections.engine.cloud.plugins.module_utils.errors import ApiError
@@ -92,9 +92,9 @@ class Api:
                                              self.uuid_options if uuid_options is None else uuid_options))
         options = self.client_options(params)
         pacer = pacing.shared_pacer(limit, options['base_url'], params[self.limit.credential], warn)
-        return http.HttpClient(timeout=params['api_timeout'], validate_certs=params['validate_certs'], ca_path=params.get('ca_path'),
-                               client_cert=params.get('client_cert'), client_key=params.get('client_key'),
-                               retries=params['api_retries'], user_agent=USER_AGENT, pacer=pacer, **options)
+        return transport.HttpClient(timeout=params['api_timeout'], validate_certs=params['validate_certs'], ca_path=params.get('ca_path'),
+                                    client_cert=params.get('client_cert'), client_key=params.get('client_key'),
+                                    retries=params['api_retries'], user_agent=USER_AGENT, pacer=pacer, **options)
 
     def wait_warning(self, client):
         per = 'token' if self.limit.credential == 'api_token' else 'API key'
