@@ -26,9 +26,9 @@ MUTANTS = {
     'a PATCH replayed after a 504': (
         MU + 'cloud.py', "NOT_REPLAYABLE = frozenset(('PATCH', 'POST', 'DELETE'))", "NOT_REPLAYABLE = frozenset(('POST', 'DELETE'))"),
     'retries beyond api_retries': (
-        MU + 'http.py', '                if attempt <= self.retries:\n', '                if attempt <= self.retries + 1:\n'),
+        MU + 'transport.py', '                if attempt <= self.retries:\n', '                if attempt <= self.retries + 1:\n'),
     'Retry-After ignored': (
-        MU + 'http.py', "for name in ('RateLimit-Reset', 'X-RateLimit-Reset', 'Retry-After'):", "for name in ('RateLimit-Reset', 'X-RateLimit-Reset'):"),
+        MU + 'transport.py', "for name in ('RateLimit-Reset', 'X-RateLimit-Reset', 'Retry-After'):", "for name in ('RateLimit-Reset', 'X-RateLimit-Reset'):"),
     'a write in check mode': (
         MU + 'module.py', '        if self.check_mode:\n            return dict(current, **diff[\'after\']), diff\n',
         '        if False:\n            return dict(current, **diff[\'after\']), diff\n'),

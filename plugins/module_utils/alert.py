@@ -1,14 +1,9 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""engine.cloud.alert: an alert from creation to deletion, on a tile (its dashboard and tile found by id or name, read
-live) or a saved search; an update sends the whole alert, checked first against what the server keeps."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
+"""engine.cloud.alert: an alert from creation to deletion, on a tile (found by id or name, read live) or a saved search;
+an update sends the whole alert, checked first against what the server keeps."""
 
 import json
 
@@ -41,13 +36,12 @@ SPEC = dict(
     schedule_offset_minutes=dict(type='int'),
     schedule_start_at=_str(),
     **wait_options(60))
-# How the module is made: ObservabilityModule(SPEC, **OPTIONS).
 OPTIONS = dict(required_one_of=[('alert_id', 'name')], required_together=[('dashboard', 'tile')],
                mutually_exclusive=[('saved_search_id', 'dashboard'), ('saved_search_id', 'tile'), ('group_by', 'tile')])
 
 
 def listing(module):
-    """Every alert (all pages); kept on the module, whose reads show which fields the server keeps (alerts_read)."""
+    """Every alert (all pages), also kept on the module: reads show which fields the server keeps."""
     alerts = module.list_all('/alerts')
     module.alerts_read.extend(alerts)
     return alerts
@@ -58,7 +52,7 @@ KIND = Kind(noun='alert', key='alert', id_option='alert_id', collection=lambda m
 
 
 def run(module):
-    """The whole task on an ObservabilityModule with SPEC: create, converge or delete, then exit."""
+    """The whole task on ObservabilityModule(SPEC, **OPTIONS): create, converge or delete, then exit."""
     params = module.params
     module.fail_on_errors(validate.object_id('alert_id', params['alert_id']), validate.object_id('saved_search_id', params['saved_search_id']),
                           *alert_rules.option_errors(params))
@@ -84,14 +78,13 @@ NOTHING_SENT = '. Nothing was sent'
 
 
 def refuse(module, errors):
-    """Fail before any write with every message among errors (Nones are fine values), said once: nothing was sent."""
+    """Fail with every message among errors (Nones are fine values), saying once that nothing was sent."""
     errors = [error[:-len(NOTHING_SENT)] if error.endswith(NOTHING_SENT) else error for error in errors if error]
     module.fail_on_errors(errors and '; '.join(errors) + NOTHING_SENT)
 
 
 def create(module, life, merged):
-    """POST the alert; an answer without a field sent (a server older than its reads showed) fails the task, naming the
-    alert it made."""
+    """POST the alert; an answer without a field sent (a server older than its reads showed) fails the task."""
     sent = alert_rules.body(merged)
     alert = life.create(sent, alert_rules.predicted(merged))
     dropped = alert_rules.dropped_errors(sent, alert)
@@ -102,8 +95,7 @@ def create(module, life, merged):
 
 def update(module, life, current, source, doomed, seen):
     """The whole alert in one PUT when anything differs, checked first against what the server keeps. An alert on a tile
-    that cannot carry alerts is updated with a warning when it is already there, and not moved there. A PUT whose answer
-    is lost is not sent again as it was: the alert is read again and only what still differs is sent (apply)."""
+    that cannot carry alerts is updated with a warning when it is already there, and not moved there."""
     params = module.params
 
     def plan(alert):
@@ -140,10 +132,9 @@ def current_tile_error(module, current):
 
 
 def resolve_source(module, current):
-    """(the source the task gives as options of ids, None to keep the current one; why its tile cannot carry
-    alerts, or None). A tile is found on its dashboard by id or name (one read of the dashboards). The tile an
-    alert is on may be missing from reads (a PromQL tile): then the alert keeps it. In check mode, a dashboard or tile
-    that is not there yet (an earlier task of the play would add it) is a change with a warning, not a failure."""
+    """(the source the task gives, in ids, None to keep the current one; why its tile cannot carry alerts, or None). The
+    tile an alert is on may be missing from reads (a PromQL tile): then the alert keeps it. In check mode, a dashboard or
+    tile not there yet (an earlier task of the play would add it) is a change with a warning."""
     params = module.params
     if params['saved_search_id'] is not None:
         return dict(saved_search_id=params['saved_search_id'].lower()), None
@@ -167,8 +158,8 @@ def resolve_source(module, current):
 
 
 def not_there_yet(module, missing, dashboard_id=None):
-    """The source of a check-mode run whose dashboard or tile is not there yet, with a warning; within a whole plan (the
-    organization module: every dashboard as the plan leaves it is known), a failure, as the real run's."""
+    """The source of a check-mode run whose dashboard or tile is not there yet, with a warning; within the organization
+    module's whole plan (every dashboard as the plan leaves it is known), a failure, as the real run's."""
     if getattr(module, 'whole_plan', False):
         module.fail('%s. Nothing was sent' % missing)
     module.warn('check mode: %s yet. This is reported as a change, as if an earlier task of this play adds it; a real run fails '
@@ -177,7 +168,6 @@ def not_there_yet(module, missing, dashboard_id=None):
 
 
 def the_one(module, noun, wanted, items, where):
-    """The one item whose id, else whose name, is wanted; none or several fail before any write."""
     found = alert_rules.matching(items, wanted)
     module.fail_on_errors(alert_rules.matching_error(noun, wanted, found, where))
     return found[0]

@@ -1,16 +1,9 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""Rules of the alert modules (reference: "dashboards and alerts as code"): the checks of the options
-before any request, the definition of a read alert (the options of engine.cloud.alert that describe it),
-the merge of the current alert with what a task gives, the whole body a create or an update sends, and
-the compare of two alerts in that body's terms."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
+"""Rules of the alert modules (reference: "dashboards and alerts as code"): the checks of the options, the definition of
+a read alert, its merge with what a task gives, the whole body a write sends, and two alerts compared in its terms."""
 
 import datetime
 import json
@@ -28,25 +21,21 @@ MAX_CHANNELS = 10
 NAME_LENGTH = 512
 TEXT_LENGTH = 4096
 
-# option -> field of the alert body, for the options that are one field each
 FIELDS = (
     ('name', 'name'), ('threshold', 'threshold'), ('threshold_type', 'thresholdType'), ('threshold_max', 'thresholdMax'),
     ('interval', 'interval'), ('alert_message', 'message'), ('note', 'note'), ('num_consecutive_windows', 'numConsecutiveWindows'),
     ('schedule_offset_minutes', 'scheduleOffsetMinutes'), ('schedule_start_at', 'scheduleStartAt'),
 )
-# The options that describe an alert besides its source, in the order a definition lists them.
 DESCRIBING = tuple(option for option, field in FIELDS) + ('channels', 'group_by')
 TILE_SOURCE = ('dashboard', 'tile')
 SEARCH_SOURCE = ('saved_search_id', 'group_by')
-# Texts an empty string removes (the API takes 1 to 4096 characters or null). The option of the alert's message is
-# alert_message: ansible-core keeps the argument name message for itself.
+# Texts an empty string removes (the API takes 1 to 4096 characters or null).
 CLEARABLE = ('alert_message', 'note')
 # The value of an option that removes its field (the API takes null for each; an int option has no empty value, and
 # a window count of 0 is otherwise refused). schedule_offset_minutes needs none: 0 is no offset, as null is.
 REMOVING = dict(alert_message='', note='', group_by='', schedule_start_at='', num_consecutive_windows=0)
 # Removed fields that a PUT must send as null: it keeps scheduleStartAt when left out; groupBy is said explicitly.
 SENT_NULL = ('group_by', 'schedule_start_at')
-# What a create cannot do without.
 REQUIRED = ('threshold', 'threshold_type', 'interval', 'channels')
 INTERVAL_MINUTES = {'1m': 1, '5m': 5, '15m': 15, '30m': 30, '1h': 60, '6h': 360, '12h': 720, '1d': 1440}
 MAX_OFFSET = 1439
@@ -63,8 +52,6 @@ CHANNELS_SINCE = (2, 36)
 ALWAYS_READ = ('numConsecutiveWindows', 'note')
 
 
-# --- checks before any request --------------------------------------------------------------------
-
 def option_errors(params, now=None):
     """A message for each option that the API would refuse, whatever the alert holds now (now: epoch seconds)."""
     lengths = [_length_error('name', params.get('name'), 1, NAME_LENGTH)]
@@ -79,8 +66,8 @@ def option_errors(params, now=None):
 
 
 def instant(text):
-    """The epoch milliseconds of a date-time as the API takes it (UTC, ending in Z; finer digits than milliseconds
-    cut, as the server stores it), else None."""
+    """The epoch milliseconds of a date-time as the API takes it (UTC, ending in Z; finer digits than milliseconds cut,
+    as the server stores it), else None."""
     match = UTC_DATETIME.match(text) if isinstance(text, str) else None
     if match is None:
         return None
@@ -99,7 +86,6 @@ def _years_from(moment, years):
 
 
 def start_at_error(value, now):
-    """schedule_start_at: empty (removes it), or a UTC date-time ending in Z within one year ahead and ten years back."""
     if not value:
         return None
     moment = instant(value)
@@ -120,8 +106,7 @@ def _length_error(option, value, shortest, longest):
 
 
 def channel_errors(channels):
-    """channels: up to 10 webhook ids (object ids), none twice, none empty; [] (the definition of a legacy alert that
-    has none) only for an alert that is not written (merged_errors, write_errors)."""
+    """channels: up to 10 webhook ids, none twice, none empty ([], a legacy alert's, is checked by write_errors)."""
     if channels is None:
         return []
     if len(channels) > MAX_CHANNELS:
@@ -136,8 +121,7 @@ def channel_errors(channels):
 
 
 def threshold_errors(params):
-    """The threshold kinds' rules as far as the options alone tell them (the merge with the current alert
-    is checked again by merged_errors)."""
+    """The threshold kinds' rules as far as the options alone tell them (merged_errors checks the merged alert)."""
     kind, maximum, threshold = params.get('threshold_type'), params.get('threshold_max'), params.get('threshold')
     if kind in BETWEEN and maximum is None:
         return ['threshold_type=%s needs threshold_max (the upper end of the range)' % kind]
@@ -149,7 +133,7 @@ def threshold_errors(params):
 
 
 def merged_errors(merged, params, creating):
-    """What the alert the module would send (the current one merged with the task, params) lacks or breaks."""
+    """What the alert the module would send (the current one merged with the task) lacks or breaks."""
     errors = []
     if creating:
         missing = [option for option in REQUIRED if merged.get(option) in (None, [])]
@@ -170,7 +154,6 @@ def merged_errors(merged, params, creating):
 
 
 def schedule_errors(merged):
-    """The schedule's rules across options: an offset below the interval's minutes, and none with a start time."""
     offset, interval, start = merged.get('schedule_offset_minutes') or 0, merged.get('interval'), merged.get('schedule_start_at')
     errors = []
     if offset and interval in INTERVAL_MINUTES and offset >= INTERVAL_MINUTES[interval]:
@@ -182,17 +165,15 @@ def schedule_errors(merged):
 
 
 def write_errors(alert, sent):
-    """Why a write of the body sent (its channels) cannot be made: the API needs a channel on every write."""
+    """Why a write of the body sent cannot be made: the API needs a channel on every write."""
     if sent.get('channels'):
         return None
     return ('alert %s has no channel (a legacy alert, made before alerts needed one), and the API refuses any write without one: '
             'give channels (1 to %d webhook ids) with this change. Nothing was sent' % (json.dumps(alert.get('name') or alert.get('id')), MAX_CHANNELS))
 
 
-# --- reads ----------------------------------------------------------------------------------------
-
 def channel_ids(alert):
-    """The webhook ids of a read alert, in order: channels where the server knows them, else its one channel."""
+    """The webhook ids of a read alert: channels where the server knows them, else its one channel."""
     channels = alert.get('channels')
     if isinstance(channels, list) and channels:
         return [channel.get('webhookId') for channel in channels]
@@ -201,10 +182,8 @@ def channel_ids(alert):
 
 
 def older_than(alerts):
-    """(the version, a sentence saying which read shows it) that the reads of alerts prove the server older than, or
-    None where no read tells. Every server that keeps note or numConsecutiveWindows shows it in each read (null when
-    unset), and every server that keeps channels shows them with channel; the fields shown only when set (thresholdMax,
-    the schedule) tell nothing when missing."""
+    """(the version, which read shows it) that the reads of alerts prove the server older than, or None. Only the
+    fields of ALWAYS_READ and channels prove anything missing; the others show only when set."""
     bounds = []
     for alert in alerts:
         bounds += [(version, 'alert %s reads no %s' % (_named(alert), field)) for field, option, version in SINCE
@@ -229,8 +208,7 @@ def _meaningful(field, value):
 
 def era_errors(sent, alerts):
     """A message for each field of the body sent that the server, as the reads of alerts show it, does not keep: it
-    would drop the field, and every run would send it again. (Reads prove only note and numConsecutiveWindows missing;
-    the answer to a write shows the rest, dropped_errors.)"""
+    would drop the field, and every run would send it again (the answer to a write shows the rest: dropped_errors)."""
     high = older_than(alerts)
     if high is None:
         return []
@@ -240,8 +218,7 @@ def era_errors(sent, alerts):
 
 
 def dropped_errors(sent, answer):
-    """What the answer to a write shows the server dropped of the body sent: the fields it does not keep (where no read
-    told before), and channels past the first on a server that keeps one."""
+    """What the answer to a write shows the server dropped of the body sent."""
     errors = ['the server dropped %s: servers before version %s do, so leave %s out' % (field, _version(version), option)
               for field, option, version in SINCE if _meaningful(field, sent.get(field)) and field not in answer]
     if len(sent.get('channels') or []) > 1 and len(channel_ids(answer)) < len(sent['channels']):
@@ -251,7 +228,7 @@ def dropped_errors(sent, answer):
 
 
 def one_channel(alerts):
-    """Whether the reads of alerts show a server that keeps one channel per alert: one reads channel, and no channels."""
+    """Whether the reads of alerts show a server that keeps one channel per alert."""
     return any('channel' in alert and 'channels' not in alert for alert in alerts)
 
 
@@ -273,16 +250,13 @@ def definition(alert):
     return found
 
 
-# --- the source: a tile of a dashboard -------------------------------------------------------------
-
 def matching(items, wanted):
-    """The items (dashboards, or tiles of one) whose id is wanted (an object id in any case), else whose name is."""
+    """The items (dashboards, or tiles of one) whose id is wanted (in any case), else whose name is."""
     by_id = [item for item in items if str(item.get('id')).lower() == wanted.lower()]
     return by_id or [item for item in items if item.get('name') == wanted]
 
 
 def matching_error(noun, wanted, found, where):
-    """None for exactly one item found; otherwise why the source cannot be resolved."""
     if len(found) == 1:
         return None
     if not found:
@@ -292,13 +266,12 @@ def matching_error(noun, wanted, found, where):
 
 
 def on_tile(alert, dashboard_id, tile_id):
-    """Whether a read alert is on that tile of that dashboard."""
     return alert.get('source', 'tile') == 'tile' and alert.get('tileId') == tile_id and str(alert_dashboard(alert)).lower() == dashboard_id.lower()
 
 
 def tile_error(tile, display_type, dashboard):
-    """None for a tile that can carry alerts; the API accepts an alert on any tile, and the next update of its
-    dashboard deletes the alerts of the others."""
+    """None for a tile that can carry alerts; the API accepts an alert on any tile, and the next update of its dashboard
+    deletes the alerts of the others."""
     if display_type in CAN_CARRY_ALERTS:
         return None
     return ('tile %s (%s) of dashboard %s is a %s tile, which cannot carry alerts (only %s can): the API accepts an '
@@ -307,13 +280,9 @@ def tile_error(tile, display_type, dashboard):
                ', '.join(sorted(CAN_CARRY_ALERTS))))
 
 
-# --- what a task sends ------------------------------------------------------------------------------
-
 def merge(current, params, source):
-    """The alert as the task wants it: current (a definition, {} for a create) with every option the task
-    gives (None: keep), source (the resolved dashboard and tile, or the saved search; None: keep) replacing the
-    current one. A removing value (REMOVING: an empty text, 0 windows) removes its field: None for one a PUT must send
-    as null (SENT_NULL)."""
+    """The alert as the task wants it: current (a definition, {} for a create) with every option the task gives (None:
+    keep), source (None: keep) replacing the current one. A REMOVING value removes its field (None for SENT_NULL)."""
     merged = dict((option, value) for option, value in current.items() if option != 'alert_id')
     if source:
         for option in (SEARCH_SOURCE if 'tile' in source else TILE_SOURCE):
@@ -334,9 +303,8 @@ def merge(current, params, source):
 
 
 def body(alert):
-    """The whole API body of an alert given as options: every field it has (a PUT nulls the texts left out),
-    channels and channel (its first) both, thresholdMax only for the range kinds, null for a removed field that a PUT
-    would otherwise keep (SENT_NULL)."""
+    """The whole API body of an alert given as options: every field it has (a PUT nulls the texts left out), channels
+    and channel (its first) both, thresholdMax only for the range kinds, null for the fields of SENT_NULL."""
     sent = dict(source='saved_search' if alert.get('saved_search_id') is not None else 'tile')
     if sent['source'] == 'tile':
         sent.update(dashboardId=alert.get('dashboard'), tileId=alert.get('tile'))
@@ -356,8 +324,8 @@ def body(alert):
 
 
 def same(field, current, desired):
-    """One field compared: channels in their order (the first is the alert's channel); a start time as an instant (the
-    server reads it back with milliseconds); no offset as 0; the rest normalised."""
+    """One field compared: channels in order (the first is the alert's channel); a start time as an instant (the server
+    reads it back with milliseconds); no offset as 0."""
     if field == 'channels':
         return [item.get('webhookId') for item in current or []] == [item.get('webhookId') for item in desired or []]
     if field == 'scheduleStartAt' and current is not None and desired is not None:
@@ -368,8 +336,7 @@ def same(field, current, desired):
 
 
 def plan(current, params, source):
-    """(the PUT body, its diff) for an existing alert as read, or (None, None) when nothing differs. The body
-    is the whole alert (the current one merged with the task); the diff names the fields that differ."""
+    """(the PUT body: the whole alert, its diff), or (None, None) when nothing differs."""
     before = body(definition(current))
     after = body(merge(definition(current), params, source))
     differing = [field for field in sorted(set(before) | set(after)) if not same(field, before.get(field), after.get(field))]
@@ -380,8 +347,7 @@ def plan(current, params, source):
 
 
 def channels_error(alerts, wanted):
-    """A server that keeps one channel only (an alert of alerts reads channel and no channels) cannot hold several: the
-    task would report a change on every run. None when wanted fits, or no read tells."""
+    """A server that keeps one channel only cannot hold several: every run would report a change."""
     if wanted is None or len(wanted) < 2 or not one_channel(alerts):
         return None
     shown = next(alert for alert in alerts if 'channel' in alert and 'channels' not in alert)
@@ -390,7 +356,6 @@ def channels_error(alerts, wanted):
 
 
 def predicted(merged, current=None):
-    """The alert a check-mode create or update reports: current with the body's fields."""
     alert = dict(current or {})
     alert.update(body(merged))
     return alert

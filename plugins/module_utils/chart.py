@@ -1,15 +1,9 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""A chart series query, the one implementation behind the chart_series module and lookup: its
-options (as an argument spec), the checks before anything is sent, the request body in the API's
-terms, and the API's rows as both return them."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
+"""A chart series query, behind the chart_series module and lookup: its options, their checks, the request body and
+the API's rows as both return them."""
 
 import re
 
@@ -22,7 +16,6 @@ COUNTING = ('count', 'count_distinct')
 GRANULARITIES = ['30s', '1m', '5m', '10m', '15m', '30m', '1h', '2h', '6h', '12h', '1d', '2d', '7d', '30d', 'auto']
 MAX_SERIES = 5
 MAX_GROUP_BY = 10
-# Options sent only when set: option name -> the API's key.
 OPTIONAL_KEYS = (('granularity', 'granularity'), ('series_return_type', 'seriesReturnType'))
 _VALUE_KEY = re.compile(r'^(ts_bucket|series_\d+\.data)$')
 
@@ -42,7 +35,6 @@ SPEC = dict(
 
 
 def series_errors(series):
-    """Messages for every problem of the series list, naming the element and suboption."""
     errors = [None if 1 <= len(series) <= MAX_SERIES else 'series must have 1 to %d elements, got %d' % (MAX_SERIES, len(series))]
     for index, item in enumerate(series):
         name = 'series[%d]' % index
@@ -58,8 +50,7 @@ def series_errors(series):
 
 
 def request(params):
-    """(body, errors) for options that passed SPEC: the API's request body, with every relative time
-    resolved against the same now, and no errors; or no body and a message for each bad option."""
+    """(the API's request body, []) with every relative time resolved against the same now, or (None, errors)."""
     now = timespec.now_ms()
     start, start_error = timespec.resolve('start_time', params['start_time'], now)
     end, end_error = timespec.resolve('end_time', params['end_time'], now)
@@ -83,5 +74,5 @@ def as_row(row):
 
 
 def rows(data):
-    """The API's rows (the data of the answer), in ascending ts_bucket order, counts as numbers."""
+    """The API's rows in ascending ts_bucket order, counts as numbers."""
     return sorted((as_row(row) for row in data or []), key=lambda row: row.get('ts_bucket', 0))

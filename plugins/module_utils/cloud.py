@@ -1,79 +1,24 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""The cloud management API (/v1): credentials, paths, the state tables of services and pipes, and how a state
-module brings a service or pipe to the requested state (commands, lost answers, waits, an idle service woken)."""
+"""The cloud management API (/v1): credentials, paths, the service's state table, and its module class (a pipe call that
+an idle service refuses wakes it)."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
-import itertools
 import re
 
 from ansible_collections.engine.cloud.plugins.module_utils import reads
-from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.compare import secret_values
 from ansible_collections.engine.cloud.plugins.module_utils.errors import ApiError
 from ansible_collections.engine.cloud.plugins.module_utils.module import (
     CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, Api, EngineModule, option_source)
 from ansible_collections.engine.cloud.plugins.module_utils.pacing import ApiLimit
-from ansible_collections.engine.cloud.plugins.module_utils.resource import Wait, WaitError
+from ansible_collections.engine.cloud.plugins.module_utils.states import FAIL, WAIT, Bring, StateTable
 
-# What a state table says to do besides sending a command (None: nothing, the resource is there or on its way).
-WAIT = 'wait'  # a transition away from the goal: wait until it ends, then decide again
-FAIL = 'fail'  # no command brings the resource to the goal from here: fail before any write
-
-
-class StateTable:
-    """For one kind of resource: what to do in each state for each goal, and how a wait ends. actions: goal -> state ->
-    None, a command, WAIT or FAIL (a state not listed: FAIL); settled/failures: goal -> the states that end/fail a wait;
-    targets: goal -> the state check mode shows; transitions: transition state -> where it ends; once: commands never
-    sent twice in one task, even after a lost answer (a second resync would start a second resync)."""
-
-    def __init__(self, noun, actions, settled, failures, targets, transitions, once=()):
-        self.noun, self.actions, self.settled, self.failures = noun, actions, settled, failures
-        self.targets, self.transitions, self.once = targets, transitions, frozenset(once)
-
-    def action(self, goal, resource, predict=False):
-        """What to do in the resource's state; with predict (check mode), a transition is taken as over."""
-        state = resource.get('state')
-        action = self.actions[goal].get(state, FAIL)
-        if action == WAIT and predict:
-            return self.actions[goal].get(self.transitions[state], FAIL)
-        return action
-
-    def in_transition(self, state):
-        return state in self.transitions
-
-    def goal_text(self, goal, resource):
-        return ' or '.join(sorted(self.settled[goal]))
-
-    def done(self, goal, before, wait=True):
-        settled = self.settled[goal]
-        return lambda resource: resource.get('state') in settled
-
-    def failed(self, goal):
-        failures = self.failures[goal]
-        return lambda resource: resource.get('state') in failures
-
-    def refusal(self, goal, resource, name):
-        return '%s %s is in state %s, which is not one of the states the API documents for a %s; nothing was sent' % (
-            self.noun, name, resource.get('state'), self.noun)
-
-    def target(self, goal, resource):
-        return self.targets[goal]
-
-
-# The reference's service states. A command sent during a transition may be refused (409); a
-# terminating, terminated, softdeleting or softdeleted service takes no command.
 TRANSITIONS = {'starting': 'running', 'stopping': 'stopped', 'awaking': 'running', 'provisioning': 'running'}
 TERMINAL = ('terminating', 'terminated', 'softdeleting', 'softdeleted')
 _TERMINAL_FAIL = dict((state, FAIL) for state in TERMINAL)
-# goal -> state -> what service_state does (None: no command; WAIT: wait the transition out, then
-# decide again; FAIL: fail before any write). The module documentation shows the same table.
+# The module documentation of service_state shows the same table.
 SERVICE_ACTIONS = {
     'started': dict(running=None, idle=None, partially_running=None, starting=None, awaking=None, provisioning=None,
                     stopped='start', stopping=WAIT, degraded=FAIL, failed=FAIL, **_TERMINAL_FAIL),
@@ -86,8 +31,6 @@ SERVICE_STATES = tuple(SERVICE_ACTIONS['started'])
 
 
 class ServiceStates(StateTable):
-    """service_state's table, with messages that say what is possible instead."""
-
     def refusal(self, goal, resource, name):
         state = resource.get('state')
         if state in TERMINAL:
@@ -110,20 +53,14 @@ SERVICE_TABLE = ServiceStates(
 
 
 AUTH_HINT = 'The management API refused the API key: check api_key_id and api_key_secret (ENGINE_CLOUD_KEY_ID, ENGINE_CLOUD_KEY_SECRET)'
-# A command the API refuses in the resource's current state (409, or 400 "... is already running")
-# is decided again from a fresh read, at most this many times in one task.
-REFUSED_COMMAND_ROUNDS = 3
-
-# A pipe call refused because the service is idle (reference: "an idle service") wakes it, once per task,
-# within this many seconds unless the module has its own wait_timeout (service_state's default).
-WAKE_TIMEOUT = 900
+REFUSED_COMMAND_ROUNDS = 3  # a command refused in the current state (409, 400 "already") is decided again this often
+WAKE_TIMEOUT = 900  # waking an idle service for a pipe call, unless the module has its own wait_timeout
 IDLE_REFUSAL = re.compile(r'Current state: (\w+)')
 
 
 class WakeStates(ServiceStates):
-    """service_state's awake row for a pipe call that the API refused for the service's state: an idle service is
-    woken, a transition (awaking, starting, provisioning) waited out; a stopped (or stopping) service fails, stopped
-    on purpose, and so does every state that takes no command. Its refusal is the one text of these failures."""
+    """service_state's awake row for a pipe call refused for the service's state: an idle service is woken, a transition
+    waited out; a stopped (or stopping) service fails, stopped on purpose, as does every state that takes no command."""
 
     def refusal(self, goal, resource, name):
         state = resource.get('state')
@@ -138,17 +75,15 @@ WAKE_TABLE = WakeStates('service', {'awake': dict(SERVICE_TABLE.actions['awake']
                         settled={'awake': SERVICE_TABLE.settled['awake']}, failures={'awake': SERVICE_TABLE.failures['awake']},
                         targets={'awake': 'running'}, transitions=SERVICE_TABLE.transitions)
 
-# The live limit of this API, per credential (reference/README.md).
 RATE_LIMIT = ApiLimit(requests=10, seconds=10, env='ENGINE_CLOUD_RATE_LIMIT', credential='api_key_id')
 
 
 def services_path(organization_id):
-    """/v1/organizations/{organization_id}/services: the list, and the base of every service's path."""
     return '/v1/organizations/%s/services' % organization_id
 
 
-# Every write of this API changes something: a create (POST) or a delete whose answer was lost is
-# never sent again before a read has shown whether it was applied (module_utils/lifecycle.py).
+# Every write of this API changes something: one whose answer was lost is never sent again before a read has shown
+# whether it was applied.
 NOT_REPLAYABLE = frozenset(('PATCH', 'POST', 'DELETE'))
 
 
@@ -157,15 +92,11 @@ def client_options(params):
                 url_hint='Check %s' % option_source(CLOUD_CONNECTION, 'api_url'), not_replayable=NOT_REPLAYABLE, envelope='result')
 
 
-# The management API, for its modules (CloudModule) and plugins (plugin_utils.api.open_client).
 API = Api(CLOUD_CONNECTION, 'api_url', RATE_LIMIT, client_options, uuid_options=('organization_id',), also=OBSERVABILITY_CONNECTION)
 
 
 class CloudModule(EngineModule):
-    """A module of the cloud management API, on one service.
-
-    Every module has the service_id option (documented in the engine.cloud.cloud.SERVICE_ID fragment);
-    service_id_required=False makes it optional. uuid_options are checked before anything is sent."""
+    """A module of the cloud management API, on one service (service_id, optional with service_id_required=False)."""
 
     api = API
 
@@ -183,39 +114,24 @@ class CloudModule(EngineModule):
         return '/'.join((services_path(self.params['organization_id']), self.params['service_id']) + parts)
 
     def read(self, *parts):
-        """A read of the resource at parts under the service's path; an API error fails the task."""
         return self.request_or_fail('GET', self.path(*parts)).get('result')
 
     def read_item(self, collection, item_id, max_age=0):
-        """The resource item_id of the list at the path collection, as its own GET (collection/item_id) shows it, or
-        from a read shared with the other tasks of this controller (EngineModule.shared_item); an API error fails
-        the task."""
+        """The resource item_id of the list at collection, from its own GET or a shared read."""
         def single():
             return self.request_or_fail('GET', '%s/%s' % (collection, item_id)).get('result')
         found = self.shared_item(collection, item_id, single, max_age)
         return single() if found is reads.ABSENT else found  # its own GET says what is missing
 
-    def read_state(self, parts, max_age=0):
-        """The service (parts ()) or one of its pipes (('pipes', pipe_id)) through read_item; other parts by read."""
-        listed = self.listed_in(parts)
-        return self.read(*parts) if listed is None else self.read_item(*(listed + (max_age,)))
-
-    def peek_state(self, parts):
-        """peek_item of the resource at parts, as read_state names it (False for other parts)."""
-        listed = self.listed_in(parts)
-        return False if listed is None else self.peek_item(*listed)
-
     def listed_in(self, parts):
-        """(collection, item id): the list that holds the resource at parts (the service, or one of its pipes), or None."""
-        if not parts:
-            return services_path(self.params['organization_id']), self.params['service_id']
-        if len(parts) == 2 and parts[0] == 'pipes':
+        """(collection, item id) of the list that holds the resource at parts: the service (()), or a pipe (pipes, id)."""
+        if parts:
             return self.path('pipes'), parts[1]
-        return None
+        return services_path(self.params['organization_id']), self.params['service_id']
 
     def send_list(self, collection, on_send):
-        """A list read of collection: its items, or None when it failed (each task then reads alone, and its own
-        read reports the error as without sharing)."""
+        """A list read for the shared reads: its items, or None when it failed (each task then reads alone, and its own
+        read reports the error)."""
         try:
             answer = self.client.request('GET', collection, on_send=on_send)
         except ApiError:
@@ -224,17 +140,16 @@ class CloudModule(EngineModule):
         return answer.get('result')
 
     def list_services(self, tags=None):
-        """Every service of the organization, in one request; with tags (service_filter.check_tag_filter's), those
-        that have these tags: the API filters, and what it sends is checked again."""
+        """Every service of the organization, in one request; with tags, those that have them (the API filters, and
+        what it sends is checked again)."""
         # imported here: the tasks that never list services do not compile it (and service_rules) from the zip
         from ansible_collections.engine.cloud.plugins.module_utils import service_filter  # pylint: disable=import-outside-toplevel
         listed = self.request_or_fail('GET', services_path(self.params['organization_id']), params=service_filter.tag_query(tags or {})).get('result')
         return [service for service in listed if service_filter.has_tags(service, tags or {})] if tags else listed
 
     def request(self, method, path, params=None, body=None, once=False):
-        """EngineModule.request; a pipe call that an idle service refuses (424 "Current state: idle") wakes
-        the service (service_state's awake), waits until it runs and is sent again, once per task. A service
-        refused for another state (stopped) is never started: the task fails and says so."""
+        """EngineModule.request; a pipe call that an idle service refuses (424 "Current state: idle") wakes the service,
+        waits until it runs and is sent again, once per task. A stopped service is never started: the task fails."""
         try:
             return super(CloudModule, self).request(method, path, params=params, body=body, once=once)
         except ApiError as error:
@@ -245,9 +160,6 @@ class CloudModule(EngineModule):
         return self.request(method, path, params=params, body=body, once=once)
 
     def _wake_for(self, error, state):
-        """A pipe call refused for the state the API names: WAKE_TABLE decides. An idle service is woken (awake), a
-        transition (awaking, starting, provisioning) is waited out, each until the service runs and once per task;
-        any other state fails with WAKE_TABLE's refusal. Check mode sends no command and waits for nothing."""
         service_id, named = self.params['service_id'], {'state': state}
         if WAKE_TABLE.action('awake', named) == FAIL:
             self.fail_api(error, WAKE_TABLE.refusal('awake', named, service_id))
@@ -265,9 +177,8 @@ class CloudModule(EngineModule):
             self.warn('service %s was %s: the pipe call was refused until it ran, then sent again' % (service_id, state))
 
     def foresee_pipe_write(self, what):
-        """Check mode: what the real run's pipe write (what: create, update, or another one such as a settings change)
-        would meet in the service's state (read once per task): the failure it would end in, or a warning that it
-        would wake the service or wait for it. Nothing outside check mode."""
+        """Check mode: what the real run's pipe write (what: create, update, a settings change ...) would meet in the
+        service's state (read once per task): the failure it would end in, or a warning that it would wake or wait."""
         if not self.check_mode:
             return
         if getattr(self, '_service_seen', None) is None:
@@ -290,140 +201,28 @@ class CloudModule(EngineModule):
         return foreseen
 
     def write(self, method, body, *parts):
-        """A write under the service's path; an API error raises ApiError for the caller to judge (see EngineModule.apply)."""
+        """A write under the service's path; an API error raises ApiError."""
         return self.request(method, self.path(*parts), body=body).get('result')
 
     def reach(self, table, goal, key, *parts):
-        """Bring the resource at parts (the service itself without parts) to goal and exit (see bring)."""
+        """Bring the resource at parts to goal and exit."""
         resource, changed, diff = self.bring(table, goal, key, *parts)
         self.exit(changed=changed, diff=diff, **{key: resource})
 
     def bring(self, table, goal, key, *parts, **options):
-        """Bring the resource at parts to goal; return (resource, changed, diff) without exiting (a failure fails).
-
-        table (a states.StateTable) says what to do in each state: nothing, a command (PATCH <resource>/state),
-        wait a transition out and decide again (also with wait=false, within wait_timeout), or fail before
-        any write. After a command whose answer was lost, the resource is read and the table decides again:
-        a command that took effect is not sent again, one that did not may be (at most api_retries times),
-        a command of table.once never is (its effect is looked for in the wait instead). A command the API
-        refuses in the current state (409, or 400 "already") is decided again from a fresh read.
-        With wait=true, the module then polls until the goal's settled state (the first poll is a read,
-        never the command's answer). options: current (the resource as just read, instead of a first read),
-        wait and wait_timeout (instead of the module's options, which a module may not have). Check mode: the
-        prediction, nothing sent."""
-        def read():
-            return self.read_state(parts, wait.poll_age)
-
-        def peek():
-            return self.peek_state(parts)
-
-        name = parts[-1] if parts else self.params['service_id']
-        wait = Wait(options.get('wait_timeout') or self.params.get('wait_timeout'), '%s %s' % (table.noun, name))
-        first = resource = options.get('current') or read()
-        command = Command()
-        for rounds in itertools.count():
-            action = table.action(goal, resource, predict=self.check_mode)
-            if action == FAIL:
-                self.fail(table.refusal(goal, resource, name), **{key: resource})
-            if action == WAIT:
-                resource = self._wait_out(wait, read, peek, key, table, resource)
-                continue
-            if action is None or (command.lost and action in table.once):
-                break
-            if self.check_mode:
-                if parts[:1] == ('pipes',):
-                    self.foresee_pipe_write('%s command' % action)
-                return dict(resource, state=table.target(goal, first)), True, state_diff(table, goal, first)
-            if command.lost:
-                self._may_resend(command, table, resource, action)
-            try:
-                resource = command.send(self, action, resource, parts)
-                break
-            except ApiError as error:
-                if not (error.answer_lost or command.may_retry_refusal(error, wait)):
-                    self.fail_api(error)
-            CLOCK.sleep(self.client.backoff(rounds))
-            resource = read()
-        return self._settle(wait, (read, peek), key, table, goal, first, resource, command, options.get('wait', self.params.get('wait')), parts)
-
-    def _may_resend(self, command, table, resource, action):
-        """A command whose answer was lost and that did not take effect is sent again, at most api_retries times."""
-        if command.resends >= self.params['api_retries']:
-            self.fail_api(command.lost, 'a read afterwards shows the %s in state %s, so the %s command did not take effect, and '
-                                        'api_retries (%d) allows no further attempt'
-                          % (table.noun, resource.get('state'), action, self.params['api_retries']))
-        command.resends += 1
-
-    def _wait_out(self, wait, read, peek, key, table, resource):
-        """Wait until the resource is out of its transition; return it as it then is."""
-        try:
-            return wait.until(read, lambda seen: not table.in_transition(seen.get('state')), lambda seen: False,
-                              'the end of its transition', current=resource, peek=peek)
-        except WaitError as error:
-            self.fail(str(error), **{key: error.resource})
-
-    def _settle(self, wait, reads, key, table, goal, first, resource, command, wanted, parts):
-        """(resource, changed, diff): the resource as it is (wanted false), or once it shows goal (wanted, or a command
-        of table.once whose answer was lost: its effect has to be seen before the task can say it happened)."""
-        changed = command.name is not None
-        diff = state_diff(table, goal, first) if changed else None
-        lost_once = command.lost is not None and command.name in table.once
-        if self.check_mode or not (wanted or lost_once):
-            return resource, changed, diff
-        before = command.before or first
-        listed, answered = self.listed_in(parts), CLOCK.monotonic()
-        try:
-            resource = wait.until(reads[0], table.done(goal, before, wanted), table.failed(goal), table.goal_text(goal, first),
-                                  current=None if command.answered else resource,
-                                  before=before.get('state') if changed else None, command=command.name,
-                                  peek=reads[1], expect=listed and (lambda: self.shared.settle_hint(listed[0], command.name)))
-            if listed and command.answered:
-                self.shared.settled(listed[0], command.name, CLOCK.monotonic() - answered)
-        except WaitError as error:
-            if lost_once:
-                self.fail_api(command.lost, '%s; the %s command was not sent again' % (error, command.name), **{key: error.resource})
-            self.fail(str(error), **{key: error.resource})
-        return resource, changed, diff
+        """(resource, changed, diff) of states.Bring; options: current (the resource as just read), wait and wait_timeout
+        (instead of the module's, which a module may not have)."""
+        bring = Bring(self, table, goal, key, parts, options.get('wait_timeout'))
+        return bring.run(options.get('current'), options.get('wait', self.params.get('wait')))
 
 
-class Command:
-    """The state command of one task: what was sent, from which resource, and what became of its answer."""
-
-    def __init__(self):
-        self.name = self.before = self.lost = None
-        self.answered = False
-        self.resends = self.refusals = 0
-
-    def send(self, module, action, resource, parts):
-        """PATCH the command; return its answer. A lost answer is remembered (and raised)."""
-        self.before, self.answered = resource, False
-        try:
-            answer = module.write('PATCH', dict(command=action), *(parts + ('state',)))
-        except ApiError as error:
-            if error.answer_lost:
-                self.name, self.lost = action, error
-            raise
-        self.name, self.lost, self.answered = action, None, True
-        return answer
-
-    def may_retry_refusal(self, error, wait):
-        """A command refused in the resource's current state (409, or 400 "already") is decided again from a
-        fresh read, a few times within wait_timeout."""
-        refused = error.status == 409 or (error.status == 400 and 'already' in (error.message or '').lower())
-        if refused and self.refusals < REFUSED_COMMAND_ROUNDS and wait.remaining() > 0:
-            self.refusals += 1
-            return True
-        return False
-
-
-# Pipe writes the API refuses unless the service runs (reference: "an idle service"; the simulator refuses them in
-# every other state). Which other pipe calls a service that is not running refuses is not documented.
+# Pipe writes the API refuses unless the service runs (reference: "an idle service"); which other pipe calls a service
+# that is not running refuses is not documented.
 REFUSED_UNLESS_RUNNING = ('create', 'update')
 
 
 def pipe_write_outcome(service, what, name):
-    """(failure, warning) that a pipe write (what: create, update, or another one) meets in the service's state, as
-    CloudModule.request would meet it: check mode's prediction of the real run."""
+    """(failure, warning) that a pipe write meets in the service's state: check mode's prediction of CloudModule.request."""
     state = service.get('state')
     if state == 'running':
         return None, None
@@ -445,13 +244,7 @@ def pipe_write_outcome(service, what, name):
 
 
 def idle_refusal(error, path):
-    """The service state named by a 424 of a pipe call ("... Current state: idle"), or None."""
     if error.status != 424 or '/pipes' not in path:
         return None
     match = IDLE_REFUSAL.search(error.message or '')
     return match.group(1) if match else None
-
-
-def state_diff(table, goal, first):
-    """The diff of a state module: the state first read, and the state the goal leads to."""
-    return dict(before=dict(state=first.get('state')), after=dict(state=table.target(goal, first)))

@@ -1,13 +1,8 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 """Normalised comparison, diffs of exactly the differing keys, and secret masking."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import json
 import re
@@ -22,14 +17,10 @@ _SECRET_FIELD_TEXT = re.compile(r'''(\\*(["'])[^"'\\]*%s[^"'\\]*\\*\2\s*:\s*)\\*
 _NUMBER = re.compile(r'^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$')
 
 
-# Which lists are sequences and which are sets, named here only. A list held by a field of ORDERED_LISTS (its
-# API name or its option name, wherever it sits in a resource) has an order that means something and is compared
-# in order; every other list is a set (SET_LISTS names them: IP access lists, tags, ids, columns, mappings,
-# channels ...) and is compared in any order. tests/unit/plugins/module_utils/test_compare.py checks that every
-# list option of every module is named in exactly one of the two.
-# Sorting keys are ORDER BY column lists; a chart's series give its rows' series_0, series_1 ... by position, and
-# its group_by must be the same list in the same order in every series; a search tile's fields are its columns,
-# left to right (stored as one comma-joined select).
+# A list held by a field of ORDERED_LISTS (its API or option name, wherever it sits) is compared in order; every other
+# list is a set (SET_LISTS names them), compared in any order. test_compare.py checks that every list option of every
+# module is in exactly one of the two. Sorting keys are ORDER BY column lists; a chart's series give its rows' series_0,
+# series_1 ... by position, and its group_by must be the same in every series; a search tile's fields are its columns.
 ORDERED_LISTS = frozenset(('sortingKey', 'sorting_key', 'sortingKeys', 'sorting_keys', 'series', 'groupBy', 'group_by', 'fields', 'containers'))
 SET_LISTS = frozenset((
     'ipAccessList', 'ip_access_list', 'privateEndpointIds', 'private_endpoint_ids', 'tags', 'endpoints', 'columns',
@@ -40,14 +31,12 @@ SET_LISTS = frozenset((
 
 
 def is_ordered(field):
-    """Whether the list held by field (a name, or a dotted path whose last part is the name) is compared in order."""
     return field is not None and str(field).rsplit('.', 1)[-1] in ORDERED_LISTS
 
 
 def normalize(value, ordered=False):
-    """A form in which equal meanings compare equal: numeric strings become numbers, lists become
-    order-insensitive (sorted by a canonical key) unless ordered or held by a field of ORDERED_LISTS,
-    dicts are normalised inside."""
+    """A form in which equal meanings compare equal: numeric strings become numbers, lists are sorted unless ordered or
+    held by a field of ORDERED_LISTS."""
     if isinstance(value, bool) or value is None:
         return value
     if isinstance(value, (int, float)):
@@ -67,14 +56,13 @@ def _canonical(value):
 
 
 def equal(left, right, field=None):
-    """Whether left and right mean the same; field names what holds them (see ORDERED_LISTS) when they are lists."""
-    # Compared as canonical JSON so that True and 1 (equal in Python) stay different.
+    """Whether left and right mean the same; field names what holds them. As JSON, so that True and 1 stay different."""
     ordered = is_ordered(field)
     return _canonical(normalize(left, ordered)) == _canonical(normalize(right, ordered))
 
 
 def changes(current, desired):
-    """The entries of desired (None means "not asked for") whose value differs from current's."""
+    """The entries of desired (None: not asked for) whose value differs from current's."""
     return dict((key, value) for key, value in desired.items()
                 if value is not None and not equal(current.get(key), value))
 
@@ -86,12 +74,11 @@ def diff(before, after):
 
 
 def non_empty(**fields):
-    """The fields whose value is not empty (an add/remove pair of a PATCH sends only the lists it needs)."""
     return dict((key, value) for key, value in fields.items() if value)
 
 
 def merge_diffs(diffs):
-    """One diff of several steps' diffs (Nones are steps that changed nothing), or None when none changed."""
+    """One diff of several steps' diffs (None: no change)."""
     taken = [item for item in diffs if item is not None]
     if not taken:
         return None
@@ -102,8 +89,7 @@ def merge_diffs(diffs):
     return merged
 
 
-# Results repeat the same few keys thousands of times (10 000 chart rows, 5 000 alerts): remember
-# the verdict per key instead of running the regex on every occurrence.
+# Results repeat the same few keys thousands of times (10 000 chart rows): the verdict is kept per key.
 _SECRET_NAMES = {}
 
 
@@ -116,7 +102,6 @@ def is_secret_name(name):
 
 
 def mask_secrets(value):
-    """A copy of value with every secret-bearing field replaced by a mask."""
     if isinstance(value, dict):
         masked = {}
         for key, item in value.items():
@@ -133,13 +118,13 @@ def mask_secrets(value):
 
 
 def mask_secret_text(text):
-    """text (an error body, a body that is not valid JSON) with the value of every secret-named
-    field masked, however the text is cut: what an API answers is never shown whole."""
+    """text (an error body, a body that is not valid JSON) with the value of every secret-named field masked, however
+    the text is cut."""
     return _SECRET_FIELD_TEXT.sub(lambda match: '%s"%s"' % (match.group(1), MASK), text)
 
 
 def secret_values(value, found=None):
-    """Every secret-bearing string inside value, so they can also be kept out of logs."""
+    """Every secret-named string inside value, to keep out of logs."""
     if found is None:
         found = set()
     if isinstance(value, dict):

@@ -1,14 +1,9 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""engine.cloud.dashboard: a dashboard from creation to deletion; its tiles compared in one normal form
-(dashboard_rules.py), tile ids kept, and no alert deleted without allow_alert_deletion."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
+"""engine.cloud.dashboard: a dashboard from creation to deletion; its tiles compared in one normal form (tiles.py),
+tile ids kept, no alert deleted without allow_alert_deletion."""
 
 from ansible_collections.engine.cloud.plugins.module_utils import dashboard_rules as rules
 from ansible_collections.engine.cloud.plugins.module_utils import tiles
@@ -38,7 +33,6 @@ SPEC = dict(
     containers=dict(type='list', elements='dict'),
     allow_alert_deletion=dict(type='bool', default=False),
     **wait_options(60))
-# How the module is made: ObservabilityModule(SPEC, **OPTIONS).
 OPTIONS = dict(required_one_of=[('dashboard_id', 'name')])
 
 KIND = Kind(noun='dashboard', key='dashboard', id_option='dashboard_id', unwrap=envelope('data'),
@@ -46,14 +40,14 @@ KIND = Kind(noun='dashboard', key='dashboard', id_option='dashboard_id', unwrap=
 
 
 def finish(module, changed, diff=None, **result):
-    """Exit with result (and diff, in diff mode), secrets masked but no tile masked for its name."""
+    """Exit with result, secrets masked but no tile masked for its name."""
     if diff is not None and module._diff:
         result['diff'] = diff
     module.exit_json(changed=changed, **rules.masked(result))
 
 
 def run(module):
-    """The whole task on an ObservabilityModule with SPEC: create, converge or delete, then exit."""
+    """The whole task on ObservabilityModule(SPEC, **OPTIONS): create, converge or delete, then exit."""
     module.fail_on_errors(*rules.option_errors(module.params))
     life = Lifecycle(module, KIND)
     current = life.find()
@@ -78,8 +72,8 @@ def planned(module, plan):
 
 
 def update(module, life, current):
-    """One PUT of what differs, after the alerts it would delete were allowed; nothing when nothing differs. A tile placed
-    in a section the dashboard lacks fails first (reads leave containers out when there is none)."""
+    """One PUT of what differs, after the alerts it would delete were allowed. A tile placed in a section the dashboard
+    lacks fails first (reads leave containers out when there is none)."""
     body, diff = planned(module, lambda: rules.plan(module.params, current))
     if not body:
         finish(module, False, dashboard=current, deleted_alerts=[])
@@ -114,7 +108,7 @@ def alerts(module):
 
 
 def allowed_deletions(module, doomed):
-    """doomed, the alerts a change would delete, once allow_alert_deletion lets them go; else the task fails."""
+    """doomed (the alerts a change would delete) once allow_alert_deletion lets them go; else the task fails."""
     if doomed and not module.params['allow_alert_deletion']:
         module.fail('this change would delete %d alert%s: %s. Set allow_alert_deletion: true to let it delete them, or keep '
                     'their tiles (same name, a display type that can carry alerts: %s). Nothing was sent'

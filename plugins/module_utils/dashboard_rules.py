@@ -1,14 +1,9 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""Observability dashboards: the update a task asks for (its body and diff, over tiles.py's normal form), the alerts it
-would delete, the local checks of the dashboard module's options, and a dashboard's definition."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
+"""Dashboards: the update a task asks for (its body and diff, over tiles.py's normal form), the alerts it would delete,
+the checks of the dashboard module's options, a dashboard's definition."""
 
 import json
 import re
@@ -50,6 +45,7 @@ MAX_PLACE = 256  # containerId, tabId
 PROMQL = ('PromQL tiles cannot be managed: the server leaves them out of every read, so every run would send the tile again '
           'with a new id (and delete the alerts on the old one)')
 
+
 def kept_tags(tags):
     """tags as the server keeps them: duplicates removed, the first kept."""
     kept = []
@@ -60,8 +56,8 @@ def kept_tags(tags):
 
 
 def masked(result):
-    """compare.mask_secrets(result), except that the names of tiles (the keys of the diff's tiles maps) are not taken
-    for the names of secret fields: a tile named "API token usage" is shown, not masked."""
+    """mask_secrets(result), except that the names of tiles (the keys of the diff's tiles maps) are not taken for the
+    names of secret fields: a tile named "API token usage" is shown."""
     diff = result.get('diff') or {}
     named = [side for side, part in diff.items() if isinstance(part, dict) and isinstance(part.get('tiles'), dict)]
     if named:
@@ -73,17 +69,14 @@ def masked(result):
     return result
 
 
-# --- the update and the alerts it deletes -----------------------------------------------------------
-
 class PlanError(ValueError):
-    """What the task asks that no write can keep; nothing was sent."""
+    """What the task asks that no write can keep."""
 
 
 def desired_tiles(params, current):
     """The tiles a PUT sends, in the API's form: the task's (or, left out, the tiles as read), each carrying the id of
-    the stored tile of its key (by name, then in list order among tiles of one name) so that it and its alerts survive,
-    its section and tab unless the task moves it, and every key the server keeps that the task's form cannot say; each
-    in a form the server takes (tiles.fitted). PlanError names what cannot be sent without a loss."""
+    the stored tile of its key (tiles.keyed) so that it and its alerts survive, its section and tab unless the task
+    moves it, and every key the server keeps that the task's form cannot say (tiles.fitted)."""
     stored = current.get('tiles') or []
     read = dict(tiles.keyed(stored))
     wanted, errors = [], []
@@ -121,8 +114,8 @@ def placement(option, current):
 
 
 def plan(params, current):
-    """(the PUT body, the diff) that bring the dashboard current to the task's options; ({}, None) when nothing differs.
-    Tiles left out of the task are neither compared nor changed (a PUT for the name or tags sends them as they are)."""
+    """(the PUT body, the diff), or ({}, None) when nothing differs. Tiles left out of the task are neither compared
+    nor changed (a PUT for the name or tags sends them as they are)."""
     stored, wanted = current.get('tiles') or [], desired_tiles(params, current)
     before, after = {}, {}
     if params.get('name') is not None and params['name'] != current.get('name'):
@@ -141,8 +134,7 @@ def plan(params, current):
 
 
 def placement_errors(sent, containers):
-    """A message for each tile (API form) placed in a section or tab that containers (the dashboard's, as read; a new
-    dashboard has none) do not hold: the API refuses the write with a 400."""
+    """A message for each tile placed in a section or tab that containers do not hold: the API refuses it."""
     tabs = dict((container.get('id'), set(tab.get('id') for tab in container.get('tabs') or [] if isinstance(tab, dict)))
                 for container in containers or [] if isinstance(container, dict))
     errors = []
@@ -157,12 +149,11 @@ def placement_errors(sent, containers):
 
 
 def create_body(params):
-    """The POST body of a new dashboard: name, tiles ([] when left out), tags and sections when given."""
     return update_body(params['name'], desired_tiles(params, {}), params.get('tags'), params.get('containers'))
 
 
 def predicted(current, body):
-    """The dashboard as a PUT of body would leave it (check mode): kept tiles keep their ids, new ones have none."""
+    """The dashboard as a PUT of body would leave it (check mode)."""
     dashboard = dict(current, name=body['name'], tiles=body['tiles'])
     if 'tags' in body:
         dashboard['tags'] = body['tags']
@@ -170,7 +161,7 @@ def predicted(current, body):
 
 
 def with_alerts(diff, alerts):
-    """diff, naming in before.alerts (and an empty after.alerts) the alerts the change deletes."""
+    """diff, naming in before.alerts the alerts the change deletes."""
     if not alerts:
         return diff
     before, after = dict(diff['before']), dict(diff['after'])
@@ -180,7 +171,6 @@ def with_alerts(diff, alerts):
 
 
 def update_body(name, sent, tags, containers=None):
-    """The PUT body: name, the tiles (with the ids of kept tiles), tags and sections only when the task gives them."""
     body = dict(name=name, tiles=sent)
     if tags is not None:
         body['tags'] = kept_tags(tags)
@@ -195,14 +185,12 @@ def alert_dashboard(alert):
 
 
 def dashboard_alerts(alerts, dashboard_id):
-    """The tile alerts of one dashboard."""
     return [alert for alert in alerts if alert.get('source', 'tile') == 'tile' and alert_dashboard(alert) == dashboard_id]
 
 
 def deleted_by_update(alerts, dashboard, body_tiles):
-    """The alerts that a PUT of body_tiles would delete: those of the dashboard's stored tiles whose id the body
-    does not carry (a tile removed or renamed, and PromQL tiles, which reads leave out), and those of tiles whose
-    display type cannot carry alerts."""
+    """The alerts that a PUT of body_tiles would delete: those of tiles whose id the body does not carry (a tile removed
+    or renamed, and PromQL tiles, which reads leave out), and those of tiles of a type that cannot carry alerts."""
     kept = dict((tile['id'], display_type(tile)) for tile in body_tiles if tile.get('id') is not None)
     names = dict((tile.get('id'), tile.get('name')) for tile in dashboard.get('tiles') or [])
     doomed = []
@@ -219,7 +207,6 @@ def deleted_by_update(alerts, dashboard, body_tiles):
 
 
 def deleted_by_delete(alerts, dashboard):
-    """The alerts that deleting the dashboard deletes: every alert on its tiles."""
     names = dict((tile.get('id'), tile.get('name')) for tile in dashboard.get('tiles') or [])
     return [named_alert(alert, names.get(alert.get('tileId')), 'its dashboard is deleted')
             for alert in dashboard_alerts(alerts, dashboard['id'])]
@@ -235,8 +222,6 @@ def alerts_text(alerts):
                      for alert in alerts)
 
 
-# --- the definition of a dashboard ---------------------------------------------------------------------
-
 def definition(dashboard):
     """The options of the dashboard module that describe dashboard as read: fed back, nothing differs."""
     found = dict(dashboard_id=dashboard.get('id'), name=dashboard.get('name'), tags=list(dashboard.get('tags') or []),
@@ -246,13 +231,10 @@ def definition(dashboard):
     return found
 
 
-# --- local checks of the options --------------------------------------------------------------------
-
 SOURCE_ID = re.compile(r'[0-9a-f]{24}\Z')
 
 
 def option_errors(params):
-    """A message for each bad option value, before any request."""
     errors = [validate.object_id('dashboard_id', params.get('dashboard_id')),
               validate.max_length('name', params.get('name'), MAX_NAME)]
     if params.get('name') is not None and not params['name'].strip():

@@ -1,15 +1,10 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""What a failed call says: one ApiError for every API, the text of an error body or of a connection failure, and what
-to check. Every text that comes from outside (a body, an exception, a redirect target) goes through Redactor.say:
-masked first, then shortened, so that no cut can leave a piece of a secret behind."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
+"""What a failed call says: one ApiError for every API, the text of an error body or a connection failure, what to
+check. Every text from outside goes through Redactor.say: masked first, then shortened, so no cut leaves a piece of a
+secret behind."""
 
 import json
 import re
@@ -43,8 +38,6 @@ class ConnectionFailed(Exception):
 
 
 class ApiError(Exception):
-    """A failed API call: HTTP status, the API's error code and message, method, URL (without credentials), request id."""
-
     def __init__(self, message, status=None, code=None, method=None, path=None, request_id=None, attempts=1, hint=None, url=None,
                  answer_lost=False):
         super(ApiError, self).__init__(message)
@@ -60,14 +53,12 @@ class ApiError(Exception):
         return '%s: %s%s%s' % (head, self.message, ' (%s)' % ', '.join(details) if details else '', '. %s' % self.hint if self.hint else '')
 
     def as_result(self):
-        """The fields a failed task returns besides its message."""
         return dict(status=self.status, code=self.code, method=self.method, path=self.path, request_id=self.request_id,
                     attempts=self.attempts)
 
 
 def short(text):
-    """text on one line, at most about MAX_TEXT characters: a long text loses its middle (its start says what failed,
-    its end often why)."""
+    """text on one line, at most about MAX_TEXT characters: a long text loses its middle (its end often says why)."""
     text = ' '.join((text or '').split())
     if len(text) <= MAX_TEXT:
         return text
@@ -75,7 +66,7 @@ def short(text):
 
 
 class Redactor:
-    """The credentials a client sends, and the one way a text from outside becomes part of a message: say(text)."""
+    """The credentials a client sends, and say(text): the one way a text from outside becomes part of a message."""
 
     def __init__(self, secrets):
         forms = set()
@@ -124,7 +115,6 @@ class Redactor:
         return None, self.say(text) or 'empty response body', None
 
     def failure(self, exc, timeout):
-        """What a connection failure says (its cause masked and shortened)."""
         text = self.say(str(exc))
         if exc.tls:
             kind = tls_kind(text)
@@ -138,7 +128,6 @@ class Redactor:
 
 
 def failure_hint(exc, url_hint, client_cert):
-    """What to check after a connection failure: the CA, a client certificate, the proxy settings or the address."""
     if exc.tls:
         kind = tls_kind(str(exc))
         if kind == 'verify':

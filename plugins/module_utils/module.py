@@ -1,14 +1,9 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""What every module does the same way: shared options, their checks, one paced client per run, API errors as clean
-failures, results without secrets, check mode and diff, and the converge step of every writing module."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
+"""What every module does the same way: shared options and their checks, one paced client per run, API errors as clean
+failures, results without secrets, check mode and diff, the converge step of every writing module."""
 
 import itertools
 import re
@@ -16,7 +11,7 @@ import re
 from ansible.module_utils.ansible_release import __version__ as ANSIBLE_VERSION
 from ansible.module_utils.basic import AnsibleModule, env_fallback
 
-from ansible_collections.engine.cloud.plugins.module_utils import http, pacing, reads, validate
+from ansible_collections.engine.cloud.plugins.module_utils import pacing, reads, transport, validate
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.compare import mask_secrets, secret_values
 from ansible_collections.engine.cloud.plugins.module_utils.errors import ApiError
@@ -67,16 +62,14 @@ def option_source(connection, name):
 
 
 def connection_errors(connection, url_option, params, uuid_options=()):
-    """A message for each connection option that is missing or empty; when none is, for a bad URL or UUID."""
     missing = ['%s is required: set %s%s' % (name, option_source(connection, name), '' if params[name] is None else ' (got an empty value)')
                for name in connection if params[name] is None or not params[name].strip()]
     return missing or [validate.url(url_option, params[url_option])] + [validate.uuid(name, params[name]) for name in uuid_options]
 
 
 class Api:
-    """One API as modules and plugins use it: its connection options, rate limit (pacing.ApiLimit), the HTTP client's
-    options for it (client_options(params)), the options checked as UUIDs, and the other API's connection options
-    (accepted and ignored, so that one module_defaults entry for group/engine.cloud.all serves both APIs)."""
+    """One API as modules and plugins use it. also: the other API's connection options, accepted and ignored, so that one
+    module_defaults entry for group/engine.cloud.all serves both APIs."""
 
     def __init__(self, connection, url_option, limit, client_options, uuid_options=(), also=None):
         self.connection, self.url_option, self.limit = connection, url_option, limit
@@ -90,8 +83,8 @@ class Api:
         return spec
 
     def connect(self, params, warn, fail, uuid_options=None):
-        """The HTTP client for params after every check made before a request: fail(*messages) gets a message for each
-        bad option (Nones for good ones) and does not return when one is bad. warn(text) reports a pacer off."""
+        """The HTTP client for params, after the checks made before any request: fail(*messages) gets a message (or None)
+        for each option and does not return when one is bad."""
         limit, limit_error = pacing.rate_limit('api_rate_limit', params['api_rate_limit'], (self.limit.requests, self.limit.seconds))
         fail(None if params['api_timeout'] > 0 else 'api_timeout must be at least 1 second, got %d' % params['api_timeout'],
              None if params['api_retries'] >= 0 else 'api_retries must be at least 0, got %d' % params['api_retries'],
@@ -99,9 +92,9 @@ class Api:
                                              self.uuid_options if uuid_options is None else uuid_options))
         options = self.client_options(params)
         pacer = pacing.shared_pacer(limit, options['base_url'], params[self.limit.credential], warn)
-        return http.HttpClient(timeout=params['api_timeout'], validate_certs=params['validate_certs'], ca_path=params.get('ca_path'),
-                               client_cert=params.get('client_cert'), client_key=params.get('client_key'),
-                               retries=params['api_retries'], user_agent=USER_AGENT, pacer=pacer, **options)
+        return transport.HttpClient(timeout=params['api_timeout'], validate_certs=params['validate_certs'], ca_path=params.get('ca_path'),
+                                    client_cert=params.get('client_cert'), client_key=params.get('client_key'),
+                                    retries=params['api_retries'], user_agent=USER_AGENT, pacer=pacer, **options)
 
     def wait_warning(self, client):
         per = 'token' if self.limit.credential == 'api_token' else 'API key'
@@ -113,10 +106,9 @@ def wait_options(timeout):
 
 
 class EngineModule(AnsibleModule):
-    """An AnsibleModule with a client for one API (the class attribute api).
-
-    ansible-core lists the no_log values while it validates the arguments; when a list-of-dicts option holds an element
-    that is not a dict, that listing raises and every no_log value is lost: fail_json adds the top-level ones back."""
+    """An AnsibleModule with a client for one API (the class attribute api). ansible-core lists the no_log values while it
+    validates the arguments; when a list-of-dicts option holds an element that is not a dict, that listing raises and
+    every no_log value is lost: fail_json adds the top-level ones back."""
 
     api = None
     uuid_options = None
@@ -163,7 +155,7 @@ class EngineModule(AnsibleModule):
             self.warn('This task ' + warning)
 
     def fail_on_errors(self, *errors):
-        """Fail, sending nothing, with every message among errors (Nones are good values)."""
+        """Fail with every message among errors (Nones are good values)."""
         messages = [error for error in errors if error]
         if messages:
             self.fail_json(msg='; '.join(messages))
@@ -188,7 +180,7 @@ class EngineModule(AnsibleModule):
             self.warn(warning)
 
     def request(self, method, path, params=None, body=None, once=False):
-        """One API call; an API error raises ApiError for the caller to judge. The answer's secrets never reach a log."""
+        """One API call; an API error raises ApiError. The answer's secrets never reach a log."""
         try:
             response = self.client.request(method, path, params=params, body=body, once=once)
         finally:
@@ -198,7 +190,7 @@ class EngineModule(AnsibleModule):
         return response
 
     def request_or_fail(self, method, path, params=None, body=None, missing_ok=False):
-        """One API call; an API error fails the task (with missing_ok, a 404 returns None)."""
+        """One API call; an API error fails the task (with missing_ok, a 404 gives None)."""
         try:
             return self.request(method, path, params=params, body=body)
         except ApiError as error:
@@ -207,8 +199,8 @@ class EngineModule(AnsibleModule):
             self.fail_api(error)
 
     def shared_item(self, collection, item_id, single, max_age=0):
-        """The resource item_id of the list at collection from a read shared with the other tasks of this controller
-        (reads.py), or single(); reads.ABSENT when that read does not hold it."""
+        """The resource item_id of the list at collection from a read shared with other tasks (reads.py), or single();
+        reads.ABSENT when that read does not hold it."""
         return self.shared.item(collection, item_id, single, lambda on_send: self.send_list(collection, on_send), max_age)
 
     def shared_list(self, collection, own):
@@ -228,11 +220,9 @@ class EngineModule(AnsibleModule):
         self.exit(changed=diff is not None, diff=diff, **{key: resource})
 
     def apply(self, read, plan, write, current=None):
-        """One converge step: (the resource after it, its diff or None when nothing differs), without exiting.
-
-        plan(current) gives (body, diff) of exactly what differs; write(body) sends it and returns the resource. Check
-        mode: the prediction, nothing sent. A write whose answer was lost is not sent again as it was: the resource is
-        read again and only what still differs is sent (send_once)."""
+        """One converge step: (the resource after it, its diff or None). plan(current) gives (body, diff) of exactly what
+        differs; write(body) sends it and returns the resource. After a lost answer the resource is read again and only
+        what still differs is sent."""
         current = read() if current is None else current
         body, diff = plan(current)
         if not body:
@@ -249,7 +239,7 @@ class EngineModule(AnsibleModule):
 
     def send_once(self, send, recheck):
         """send() (a write) and its answer; after a lost answer, recheck() reads: (True, result) when nothing is left to
-        send, else (False, what is left), and send() goes again, at most api_retries times."""
+        send, else (False, what is left) and send() goes again, at most api_retries times."""
         lost = None
         for attempt in itertools.count():
             try:

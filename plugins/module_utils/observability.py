@@ -1,13 +1,8 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 """The observability API (/api/v2): token, the {data} envelope, and paged listings."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import json
 
@@ -29,9 +24,8 @@ API = Api(OBSERVABILITY_CONNECTION, 'observability_url', RATE_LIMIT, client_opti
 
 
 def list_all(request, path, page_size=PAGE_SIZE):
-    """Every item of a listing, request(method, path, params) sending each page: limit/offset pages while the server
-    reports meta.total (older servers answer all at once, without meta). A page that ends the listing short of its total
-    raises ValueError: a listing is never taken for whole when it is not."""
+    """Every item of a listing: limit/offset pages while the server reports meta.total (older servers answer all at once,
+    without meta). A listing that ends short of its total raises ValueError: it is never taken for whole."""
     items = []
     while True:
         body = request('GET', PREFIX + path, dict(limit=page_size, offset=len(items)))
@@ -61,12 +55,9 @@ def team_errors(module, route, wanted, what):
 
 
 class ObservabilityModule(EngineModule):
-    """A module of the observability API."""
-
     api = API
 
     def read(self, path, params=None, missing_ok=False):
-        """The data of a GET; an API error fails the task; with missing_ok, None when the API answers 404."""
         body = self.request_or_fail('GET', PREFIX + path, params=params, missing_ok=missing_ok)
         return None if body is None else body.get('data')
 

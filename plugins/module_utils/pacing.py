@@ -1,20 +1,12 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""Request pacing under an API's rate limit, shared by every process of one controller that uses the same key or
-token against the same address (the forks of a play, an ad-hoc ``ansible -f 20``): together they send at most N
-requests in any W + MARGIN seconds, so the server's fixed windows never see more than N.
-
-The state (store.py) holds monotonic times only: the sends of the last window, the slots reserved by the processes
-waiting (first come, first served) and the hold a 429 sets. A slot opens MARGIN seconds after the window: the server
-counts a request when it arrives, the pacer when it leaves (measured under load: 4 to 125 ms apart).
-docs/performance.md says why this is the standard library and not pyrate-limiter."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
+"""Request pacing under an API's rate limit, shared by every process of one controller that uses the same key or token
+against the same address (the forks of a play): together they send at most N requests in any W + MARGIN seconds, so
+the server's fixed windows never see more than N. The state (store.py) holds monotonic times only: the sends of the last
+window, the slots reserved by waiting processes (first come, first served) and the hold a 429 sets. MARGIN: the server
+counts a request when it arrives, the pacer when it leaves (measured under load: 4 to 125 ms apart)."""
 
 import collections
 import os
@@ -26,16 +18,15 @@ from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 MARGIN = 0.5
 UNNAMED_HOLD = 1.0
 HOLD_CAP = 60.0
-# A task that waited longer than this in all (for its slots, or after a 429) says so.
-WAIT_WARNING_SECONDS = 5.0
+WAIT_WARNING_SECONDS = 5.0  # a task that waited longer in all (for its slots, or after a 429) says so
 _LIMIT = re.compile(r'^\s*([0-9]+)\s*/\s*([0-9]+(?:\.[0-9]+)?)\s*\Z')
 
-# An API's live limit per credential, the environment variable that can change it, and the option holding the credential.
+# An API's live limit per credential, the environment variable that can change it, the option holding the credential.
 ApiLimit = collections.namedtuple('ApiLimit', 'requests seconds env credential')
 
 
 def rate_limit(option, value, live):
-    """(limit, error): limit is (requests, seconds), or None for off; error names the option and the allowed form."""
+    """(limit, error): limit is (requests, seconds), or None for off."""
     if value is None or value == '':
         return live, None
     if value is False or (isinstance(value, str) and value.strip().lower() == 'off'):
@@ -48,7 +39,7 @@ def rate_limit(option, value, live):
 
 
 def shared_pacer(limit, base_url, credential, warn):
-    """The pacer of (base_url, credential) at limit; UNPACED when limit is None or no private directory can be had."""
+    """The pacer of (base_url, credential) at limit; Unpaced when limit is None or no private directory can be had."""
     if limit is None:
         return Unpaced()
     try:
@@ -109,7 +100,7 @@ class Pacer(Unpaced):
 
     @staticmethod
     def _keeps(state, slot):
-        """A reserved slot that a hold has overtaken since is given up."""
+        """A reserved slot that a hold has overtaken is given up."""
         if state['hold'] <= slot:
             return True
         if slot in state['sends']:
@@ -132,8 +123,8 @@ class Pacer(Unpaced):
             return None, CLOCK.monotonic()
 
     def _parse(self, locked, now):
-        """The state; times further ahead than any reservation or hold can reach (a reboot, a state from elsewhere) are
-        dropped, and a file that is not a pacing state starts afresh with a warning."""
+        """The state; times further ahead than any reservation or hold can reach (a reboot) are dropped, and a file that
+        is not a pacing state starts afresh with a warning."""
         data = locked.data
         if not (isinstance(data, dict) and isinstance(data.get('sends'), list) and all(map(store.is_time, data['sends']))
                 and store.is_time(data.get('hold'))):
@@ -145,7 +136,6 @@ class Pacer(Unpaced):
 
 
 def wait_warning(waited, pacer, per, option):
-    """A warning for a task that waited more than WAIT_WARNING_SECONDS in all for the rate limit, or None."""
     if waited <= WAIT_WARNING_SECONDS:
         return None
     budget = '' if pacer.requests is None else ('at most %d requests per %g s per %s, shared by every process of this controller '

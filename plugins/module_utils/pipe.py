@@ -1,16 +1,11 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""engine.cloud.pipe: a pipe from creation to deletion (its options and its run: the PATCH, scaling, settings and a
-postgres pipe's table mappings, each sending only what differs), and a pipe's definition: the options that describe it."""
+"""engine.cloud.pipe: a pipe from creation to deletion (the PATCH, scaling, settings and a postgres pipe's table
+mappings, each sending only what differs), and a pipe's definition (the options that describe it)."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
-from ansible_collections.engine.cloud.plugins.module_utils import pipe_rules
+from ansible_collections.engine.cloud.plugins.module_utils import pipe_rules, pipe_settings
 from ansible_collections.engine.cloud.plugins.module_utils.compare import merge_diffs
 from ansible_collections.engine.cloud.plugins.module_utils.errors import ApiError
 from ansible_collections.engine.cloud.plugins.module_utils.module import wait_options
@@ -91,7 +86,6 @@ SPEC = dict(
     settings=dict(type='dict'),
     update_credentials=_str(choices=['on_create', 'always'], default='on_create'),
     **wait_options(600))
-# How the module is made: CloudModule(SPEC, **OPTIONS).
 OPTIONS = dict(uuid_options=('pipe_id',), required_one_of=[('pipe_id', 'name')])
 
 
@@ -102,9 +96,9 @@ def pipe_kind():
 
 
 def run(module):
-    """The whole task on a CloudModule with SPEC: create, converge or delete, then exit."""
+    """The whole task on CloudModule(SPEC, **OPTIONS): create, converge or delete, then exit."""
     params = module.params
-    settings, errors = pipe_rules.check_settings(params['settings'] or {})
+    settings, errors = pipe_settings.check_settings(params['settings'] or {})
     module.fail_on_errors(*(errors + pipe_rules.option_errors(params)))
     life = Lifecycle(module, pipe_kind())
     current = life.find(missing_ok=params['state'] == 'absent')
@@ -132,7 +126,7 @@ def create(module, life, settings):
 
 
 def converge(module, life, pipe, settings):
-    """What the pipe's kind refuses and the fixed fields first (fail before any write), then the PATCH, the scaling, the settings and a postgres
+    """What the pipe's kind refuses and the fixed fields first, then the PATCH, the scaling, the settings and a postgres
     pipe's table mappings, each sending only what differs; one diff of them all."""
     params = module.params
     module.fail_on_errors(*(pipe_rules.current_kind_errors(params, pipe) + life.fixed_errors(pipe, pipe_rules.fixed_pairs(params, pipe))))
@@ -143,22 +137,21 @@ def converge(module, life, pipe, settings):
     pipe = step(module, diffs, pipe_id, pipe, lambda current: pipe_rules.scaling_plan(current, params['scaling']),
                 lambda body: module.write('PATCH', body, 'pipes', pipe_id, 'scaling'), pipe_rules.predict_scaled, 'scaling change')
     if params['settings'] is not None:
-        write = pipe_rules.settings_writer(module, pipe_id)
+        write = pipe_settings.settings_writer(module, pipe_id)
         pipe = step(module, diffs, pipe_id, pipe, lambda current: settings_step(current, settings),
-                    lambda body, before=pipe: dict(before, settings=write(body)), pipe_rules.predict_set, 'settings change')
+                    lambda body, before=pipe: dict(before, settings=write(body)), pipe_settings.predict_set, 'settings change')
     pipe, diff = table_mappings(module, pipe)
     diff = merge_diffs(diffs + [diff])
     module.exit(changed=diff is not None, diff=diff, pipe=pipe)
 
 
 def settings_step(pipe, settings):
-    body, diff = pipe_rules.settings_plan(pipe.get('settings') or {}, settings)
+    body, diff = pipe_settings.settings_plan(pipe.get('settings') or {}, settings)
     return body, (dict(before=dict(settings=diff['before']), after=dict(settings=diff['after'])) if body else None)
 
 
 def step(module, diffs, pipe_id, pipe, plan, write, predict, what):
-    """One converge step (EngineModule.apply); in check mode the pipe predicted from the body, nested fields kept, and
-    what the write (what: update, scaling change ...) would meet in the service's state."""
+    """One converge step (EngineModule.apply); in check mode the pipe predicted from the body, nested fields kept."""
     if module.check_mode:
         body, diff = plan(pipe)
         if body:
@@ -171,8 +164,8 @@ def step(module, diffs, pipe_id, pipe, plan, write, predict, what):
 
 
 def table_mappings(module, pipe):
-    """A postgres pipe's mappings to the desired list: each edit while the pipe is paused (pipe_state's
-    stop, waited on), the API resuming it after; with wait, until it runs again."""
+    """A postgres pipe's mappings to the desired list: each edit while the pipe is paused (pipe_state's stop, waited
+    on), the API resuming it after; with wait, until it runs again."""
     option, kind, options = pipe_rules.source_option(module.params)
     if kind != 'postgres' or options.get('table_mappings') is None:
         return pipe, None
@@ -208,8 +201,8 @@ def send_edit(module, parts, edit):
 
 
 def definition(pipe, settings=None):
-    """The options of engine.cloud.pipe that describe a pipe as read (its credentials aside: no read shows them), with its
-    settings when given (read apart): fed back to the module, they change nothing."""
+    """The options of engine.cloud.pipe that describe a pipe as read (no read shows its credentials), with its settings
+    when given (read apart): fed back to the module, they change nothing."""
     kind = pipe_rules.source_kind(pipe)
     option = dict((name, option) for option, name in pipe_rules.KIND_OPTIONS).get(kind)
     found = dict(pipe_id=pipe.get('id'), name=pipe.get('name'),

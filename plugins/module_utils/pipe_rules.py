@@ -1,16 +1,9 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""Ingestion pipes: the settings table (types, ranges, defaults), settings comparison with
-null/default semantics and pipe_settings' plan, pipe_state's state table, and the pure rules of the
-pipe module (the create body, the fields fixed at creation, the PATCH of what differs, postgres table
-mapping edits, scaling)."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
+"""Ingestion pipes: pipe_state's state table, and the pure rules of the pipe module (reference: "the lifecycle of a
+pipe"): the create body, the fields fixed at creation, the PATCH of what differs, table mapping edits, scaling."""
 
 import copy
 import datetime
@@ -18,40 +11,15 @@ import re
 
 from ansible_collections.engine.cloud.plugins.module_utils import validate
 from ansible_collections.engine.cloud.plugins.module_utils.compare import MASK, equal, mask_secrets, non_empty
-from ansible_collections.engine.cloud.plugins.module_utils.compare import diff as make_diff
-from ansible_collections.engine.cloud.plugins.module_utils.cloud import FAIL, WAIT, StateTable
-
-# name: (type, minimum, maximum, default). Ranges are inclusive (contract, pipe settings table);
-# defaults are the live service's (reference). object_storage_concurrency has no published default
-# (None): only null counts as "at the default" for it.
-SETTINGS = {
-    'streaming_max_insert_wait_ms': ('int', 500, 60000, 5000),
-    'object_storage_concurrency': ('int', 1, 35, None),
-    'object_storage_polling_interval_ms': ('int', 100, 3600000, 30000),
-    'object_storage_max_insert_bytes': ('int', 10485760, 53687091200, 10737418240),
-    'object_storage_max_file_count': ('int', 1, 10000, 100),
-    'engine_max_threads': ('int', 0, 64, 3),
-    'engine_max_insert_threads': ('int', 0, 16, 1),
-    'engine_min_insert_block_size_bytes': ('int', 0, 10737418240, 1073741824),
-    'engine_max_download_threads': ('int', 0, 32, 4),
-    'engine_parallel_distributed_insert_select': ('int', 0, 2, 2),
-    'object_storage_use_cluster_function': ('bool', None, None, True),
-    'engine_parallel_view_processing': ('bool', None, None, False),
-}
+from ansible_collections.engine.cloud.plugins.module_utils.states import FAIL, WAIT, StateTable
 
 SOURCE_KINDS = ('kafka', 'objectStorage', 'stream', 'postgres')
 
-# --- pipe_state: the state table --------------------------------------------------------------
-# The reference's pipe states: streaming and object storage pipes Unknown, Provisioning, Running,
-# Stopping, Stopped, Completed, Failed, InternalError; postgres pipes Provisioning, Setup, Snapshot,
-# Running, Pausing, Paused, Modifying, Resync, Failed, Unknown; any pipe may be Degraded. `stop`
-# works from any state, `start` only from Stopped, Paused or Failed, `resync` (postgres only) from any.
+# `stop` works from any state, `start` only from STARTABLE, `resync` (postgres only) from any (reference).
 STARTABLE = ('Stopped', 'Paused', 'Failed')
 TRANSITIONS = {'Stopping': 'Stopped', 'Pausing': 'Paused'}
-# States a resync passes through; a wait for resynced must see one of them (or other evidence, see done).
 RESYNCING = frozenset(('Resync', 'Snapshot', 'Setup', 'Modifying'))
-# goal -> state -> what pipe_state does (None: no command; WAIT: wait the transition out, then decide
-# again; FAIL: fail before any write). The module documentation shows the same table.
+# The module documentation of pipe_state shows the same table.
 PIPE_ACTIONS = {
     'started': dict(Running=None, Provisioning=None, Setup=None, Snapshot=None, Modifying=None, Resync=None, Degraded=None,
                     Stopped='start', Paused='start', Failed='start', Stopping=WAIT, Pausing=WAIT,
@@ -78,8 +46,7 @@ def _instant(value):
 
 
 class PipeStates(StateTable):
-    """pipe_state's table: only a postgres pipe can be resynced, a stopped postgres pipe settles as Paused,
-    and a resync must be seen to have run."""
+    """Only a postgres pipe can be resynced, a stopped postgres pipe settles as Paused, a resync must be seen to run."""
 
     def action(self, goal, resource, predict=False):
         if goal == 'resynced' and source_kind(resource) != 'postgres':
@@ -107,9 +74,8 @@ class PipeStates(StateTable):
         return 'Resync' if goal == 'resynced' else 'Running'
 
     def done(self, goal, before, wait=True):
-        """resynced is reached once the resync has run: a state it passes through was seen, or (a resync
-        over between two reads) the pipe shows an updatedAt later than before the command; with wait, the
-        pipe must also be Running again. The other goals end in their settled states."""
+        """resynced is reached once the resync has run: a state it passes through was seen, or (a resync over between
+        two reads) the pipe shows an updatedAt later than before the command; with wait, Running again."""
         if goal != 'resynced':
             return super(PipeStates, self).done(goal, before, wait)
         seen = []
@@ -128,70 +94,9 @@ PIPE_TABLE = PipeStates(
     failures=dict((goal, frozenset(('Failed', 'InternalError'))) for goal in PIPE_ACTIONS),
     targets={}, transitions=TRANSITIONS, once=('resync',))
 
-_INTEGER = re.compile(r'^\s*-?\d+\s*$')
-_BOOLEAN = {'true': True, 'false': False}
-
-
-def check_setting(name, value):
-    """(value in the API's type, None) or (None, error message naming the setting and what is allowed)."""
-    option = 'settings.%s' % name
-    if name not in SETTINGS:
-        return None, 'settings has an unknown key %r; valid keys: %s' % (name, ', '.join(sorted(SETTINGS)))
-    kind, minimum, maximum, dummy = SETTINGS[name]
-    if value is None:
-        return None, None
-    if kind == 'bool':
-        if isinstance(value, str) and value.strip().lower() in _BOOLEAN:
-            return _BOOLEAN[value.strip().lower()], None
-        if isinstance(value, bool):
-            return value, None
-        return None, '%s must be true, false or null, got %r' % (option, value)
-    if isinstance(value, str) and _INTEGER.match(value):
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int):
-        return None, '%s must be an integer %s or null, got %r' % (option, validate.describe_range(minimum, maximum), value)
-    error = validate.number_range(option, value, minimum, maximum)
-    return (None, error) if error else (value, None)
-
-
-def check_settings(settings):
-    """(settings in the API's types, [error messages]) for a requested settings dict."""
-    checked, errors = {}, []
-    for name in sorted(settings):
-        value, error = check_setting(name, settings[name])
-        if error:
-            errors.append(error)
-        else:
-            checked[name] = value
-    return checked, errors
-
-
-def at_default(name, value):
-    """A current value of null or equal to the (published) default both mean "at the default"."""
-    default = SETTINGS[name][3]
-    return value is None or (default is not None and value == default)
-
-
-def same_setting(name, current, wanted):
-    if wanted is None or (SETTINGS[name][3] is not None and wanted == SETTINGS[name][3]):
-        return at_default(name, current)
-    return current == wanted and isinstance(current, bool) == isinstance(wanted, bool)
-
-
-def settings_changes(current, wanted):
-    """The PUT body: the requested keys whose value differs from the current one."""
-    return dict((name, value) for name, value in wanted.items() if not same_setting(name, current.get(name), value))
-
-
-def predict_settings(current, body):
-    """The settings a PUT of body would leave: null shows as the default value (or null, without one)."""
-    predicted = dict(current)
-    predicted.update((name, SETTINGS[name][3] if value is None else value) for name, value in body.items())
-    return predicted
-
 
 def source_kind(pipe):
-    """kafka, objectStorage, stream or postgres: the key under source that holds an object."""
+    """The key under source that holds an object."""
     source = pipe.get('source') or {}
     for kind in SOURCE_KINDS:
         if source.get(kind):
@@ -199,32 +104,6 @@ def source_kind(pipe):
     return next((kind for kind, value in source.items() if value), 'unknown')
 
 
-# --- pipe_settings: the plan (also the pipe module's settings step) ---------------------------------
-
-def settings_plan(current, wanted):
-    """(PUT body, diff) for the checked settings wanted against the current settings: only the keys that
-    differ; the diff shows a key reset to null as the value it would show."""
-    body = settings_changes(current, wanted)
-    predicted = predict_settings(current, body)
-    return body, make_diff(current, dict((key, predicted[key]) for key in body))
-
-
-def settings_path(pipe_id):
-    return ('pipes', pipe_id, 'settings')
-
-
-def settings_writer(module, pipe_id):
-    """write(changes) for pipe_settings and the pipe module: the PUT, and the settings after it."""
-    def write(changes):
-        result = module.write('PUT', changes, *settings_path(pipe_id))
-        # A PUT answer without every key is completed by a read.
-        return result if isinstance(result, dict) and set(SETTINGS) <= set(result) else module.read(*settings_path(pipe_id))
-    return write
-
-
-# --- pipe: the lifecycle of a pipe (reference: "the lifecycle of a pipe") ---------------------------
-
-# Option names of the source kinds, and their API names.
 KIND_OPTIONS = (('kafka', 'kafka'), ('object_storage', 'objectStorage'), ('stream', 'stream'), ('postgres', 'postgres'))
 # Write-only fields (API names) per kind: sent, never read, never compared; a.b is b inside a.
 WRITE_ONLY = {
@@ -248,18 +127,16 @@ NEW_SNAPSHOT_WARNING = ('pipe %s: the table mapping of %s changes; a mapping can
 
 
 def camel(name):
-    """consumer_group -> consumerGroup."""
     head, _sep, tail = name.partition('_')
     return head + ''.join(part[:1].upper() + part[1:] for part in tail.split('_')) if tail else head
 
 
 def snake(name):
-    """consumerGroup -> consumer_group (for the option names in messages)."""
     return re.sub(r'([A-Z])', lambda match: '_' + match.group(1).lower(), name)
 
 
 def to_api(value):
-    """Options in snake_case at every level -> the API's camelCase; options not given (None) are left out."""
+    """Options in snake_case at every level in the API's camelCase; options not given (None) left out."""
     if isinstance(value, dict):
         return dict((camel(key), to_api(item)) for key, item in value.items() if item is not None)
     if isinstance(value, list):
@@ -268,7 +145,7 @@ def to_api(value):
 
 
 def source_option(params):
-    """(option name, API kind, the kind's options) of the source given (exactly one, enforced by the spec)."""
+    """(option name, API kind, the kind's options) of the source given (at most one, as the spec says)."""
     source = params.get('source') or {}
     for option, kind in KIND_OPTIONS:
         if source.get(option) is not None:
@@ -276,16 +153,13 @@ def source_option(params):
     return None, None, None
 
 
-# What a create of each kind needs in its source (option names; the module documentation and the reference).
 CREATE_NEEDS = {'kafka': ('type', 'format', 'brokers', 'topics'), 'objectStorage': ('type', 'format', 'url'),
                 'stream': ('format', 'stream_name', 'region'), 'postgres': ('host', 'port', 'database')}
 PORT_RANGE = (1, 65535)
 
 
 def kind_errors(params, kind):
-    """What the API would drop or refuse for a pipe of kind (the source given, or else the pipe's own), before
-    any write: a postgres pipe takes no table_definition (dropped), field_mappings or scaling (refused); the
-    others need table, managed_table and columns to be created (checked when creating, see create_errors)."""
+    """What the API would drop or refuse for a pipe of kind (the source given, or else the pipe's own)."""
     if kind != 'postgres':
         return []
     destination = params.get('destination') or {}
@@ -305,8 +179,7 @@ def kind_errors(params, kind):
 
 
 def current_kind_errors(params, pipe):
-    """kind_errors for the pipe's own source kind when the task leaves source out (checked right after the first
-    read, before any write); with a source given, option_errors has checked its kind already."""
+    """kind_errors for the pipe's own source kind when the task leaves source out (option_errors checks a given one)."""
     if source_option(params)[1] is not None:
         return []
     return ['%s (pipe %s has a postgres source)' % (error, pipe.get('name') or pipe.get('id'))
@@ -314,8 +187,7 @@ def current_kind_errors(params, pipe):
 
 
 def create_errors(params):
-    """What a create needs besides the spec's rules: a source with the fields its kind needs, a destination
-    database, and for every kind but postgres destination.table, managed_table and columns."""
+    """What a create needs besides the spec's rules."""
     option, kind, options = source_option(params)
     if kind is None:
         return ['source is required to create pipe %s: give one of source.kafka, source.object_storage, source.stream, '
@@ -330,8 +202,7 @@ def create_errors(params):
 
 
 def create_body(params, settings):
-    """The POST body: name, source (with its credentials), destination, field mappings and the checked
-    settings. Scaling is set after the create, through the scaling endpoint."""
+    """The POST body; scaling is set after the create, through the scaling endpoint."""
     option, kind, options = source_option(params)
     body = dict(name=params['name'], source={kind: to_api(options)}, destination=to_api(params['destination']))
     if params.get('field_mappings') is not None:
@@ -342,7 +213,6 @@ def create_body(params, settings):
 
 
 def without_write_only(kind, source):
-    """A source as reads show it: no write-only field."""
     shown = dict((key, value) for key, value in source.items() if key not in WRITE_ONLY[kind])
     if isinstance(shown.get('schemaRegistry'), dict):
         shown['schemaRegistry'] = dict((k, v) for k, v in shown['schemaRegistry'].items() if k != 'credentials')
@@ -350,7 +220,6 @@ def without_write_only(kind, source):
 
 
 def predict_created(body, service_id, settings_defaults=None):
-    """The pipe a create of body would give, as check mode shows it (no id yet, no secret)."""
     kind = next(iter(body['source']))
     source = dict((name, without_write_only(kind, body['source'][kind]) if name == kind else None) for dummy, name in KIND_OPTIONS)
     destination = dict(body['destination'])
@@ -384,9 +253,8 @@ def _option(path):
 
 
 def fixed_pairs(params, pipe):
-    """(option, wanted, current) of every field fixed at creation that the task gives: the source kind, the
-    kind's fields that no PATCH changes (write-only ones aside), and the destination but its columns (and
-    roles, which no read shows). The lifecycle's fixed_errors compares them."""
+    """(option, wanted, current) of every field fixed at creation that the task gives: the source kind, the kind's
+    fields that no PATCH changes, and the destination but its columns (and roles, which no read shows)."""
     option, kind, options = source_option(params)
     pairs = []
     current_kind = source_kind(pipe)
@@ -407,9 +275,8 @@ def fixed_pairs(params, pipe):
 
 
 def pipe_patch(params, pipe, by_id):
-    """(PATCH body, diff) of what a PATCH can change and differs: name (when found by pipe_id),
-    field_mappings, destination.columns, the changeable source fields; the credentials when
-    update_credentials is always (a command: no read shows them, so the diff names them, masked)."""
+    """(PATCH body, diff) of what a PATCH can change and differs; the credentials with update_credentials=always (no
+    read shows them, so the diff names them, masked)."""
     body, before, after = {}, {}, {}
     if by_id and params.get('name') is not None and params['name'] != pipe.get('name'):
         body['name'], before['name'], after['name'] = params['name'], pipe.get('name'), params['name']
@@ -463,7 +330,7 @@ def _put(target, path, value):
 
 
 def predict_patched(pipe, body):
-    """The pipe after a PATCH of body (check mode, and the view between edits): secrets left out."""
+    """The pipe after a PATCH of body (check mode): secrets left out."""
     predicted = copy.deepcopy(pipe)
     for key in ('name', 'fieldMappings'):
         if key in body:
@@ -486,10 +353,9 @@ def _mapping_differs(current, wanted):
 
 
 def mapping_edits(current, desired):
-    """A postgres pipe's table mappings: the desired list -> the edits that reach it, each
-    {tableMappingsToRemove, tableMappingsToAdd} (only the non-empty lists), and the tables whose mapping
-    changed. Tables not in desired are removed, new ones added, in one edit; a changed mapping is removed
-    in that edit and added back in a second one (the API refuses one table removed and added in one request)."""
+    """(the edits that bring a postgres pipe's table mappings to desired, the tables whose mapping changed). Tables not
+    desired are removed, new ones added, in one edit; a changed mapping is removed in that edit and added back in a
+    second one (the API refuses one table removed and added in one request)."""
     current = list(current or [])
     by_key = dict((mapping_key(mapping), mapping) for mapping in current)
     wanted_keys = [mapping_key(mapping) for mapping in desired]
@@ -512,7 +378,6 @@ def _edit(remove, add):
 
 
 def apply_mapping_edit(mappings, edit):
-    """The table mappings after one edit (check mode, and the diff)."""
     removed = [mapping_key(mapping) for mapping in edit.get('tableMappingsToRemove', [])]
     return [m for m in mappings or [] if mapping_key(m) not in removed] + list(edit.get('tableMappingsToAdd', []))
 
@@ -533,13 +398,8 @@ def predict_scaled(pipe, body):
     return dict(pipe, scaling=dict(pipe.get('scaling') or {}, **body))
 
 
-def predict_set(pipe, body):
-    """The pipe after a settings PUT of body."""
-    return dict(pipe, settings=predict_settings(pipe.get('settings') or {}, body))
-
-
 def scaling_plan(pipe, scaling):
-    """(PATCH body, diff) of the scaling endpoint: the requested keys that differ."""
+    """(PATCH body, diff) of the scaling endpoint."""
     wanted = to_api(scaling or {})
     current = pipe.get('scaling') or {}
     body = dict((key, value) for key, value in wanted.items() if not equal(current.get(key), value))
@@ -552,7 +412,7 @@ SCALING_LIMITS = (('replicas', 1, 40), ('replica_cpu_millicores', 125, 2000), ('
 
 
 def scaling_errors(scaling):
-    """The scaling endpoint's limits, checked before any request; an empty scaling is refused too."""
+    """The scaling endpoint's limits; an empty scaling is refused too."""
     if scaling is None:
         return []
     given = dict((key, value) for key, value in scaling.items() if value is not None)
@@ -562,15 +422,12 @@ def scaling_errors(scaling):
 
 
 def edit_applied(mappings, edit):
-    """Whether the table mappings read show an edit as done (after its answer was lost)."""
     keys = [mapping_key(mapping) for mapping in mappings or []]
     return (all(mapping_key(m) not in keys for m in edit.get('tableMappingsToRemove', []) if m not in edit.get('tableMappingsToAdd', []))
             and all(mapping_key(m) in keys for m in edit.get('tableMappingsToAdd', [])))
 
 
 def option_errors(params):
-    """Every local check of the pipe module's options, before any request: the name's length, what the
-    kind refuses, the scaling limits, the postgres port range, one mapping per source table."""
     option, kind, options = source_option(params)
     errors = kind_errors(params, kind) + scaling_errors(params.get('scaling'))
     name = params.get('name')

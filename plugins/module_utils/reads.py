@@ -1,27 +1,14 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""Reads shared by the tasks of one controller that need resources of one list at the same time (a fleet job: one
-host per service, forks N). One list request (GET .../services, GET .../pipes) serves all of them, so a fleet of N
-costs about N commands and a few list reads instead of 3N requests under the rate limit; a task alone sends its own GET.
-
-- Scope: one state file (store.py) per address, key id and secret, organization and list. It holds monotonic times,
-  the last list answer with its secrets masked, and no credential.
-- Every answer is live for the task it serves: a read before acting takes only a list read sent after it asked (it
-  joins one that is queued or still to be sent), a poll one sent since it last looked (max_age), and never one sent
-  before its own last write was answered. Nothing is kept for a later task.
-- A task reads alone unless another task is live on the list, or its play runs other tasks now (play_tasks); then the
-  first one waits up to GATHER_SECONDS for them, so that one list read serves the fleet's first reads.
-- A task that saw its resource settle after a command writes down how long it took; a task waiting for the same
-  transition polls no sooner (settle_hint), so the last task of a fleet polls when the transition ends.
-- Off: ENGINE_CLOUD_SHARED_READS=off, or api_rate_limit: off. A state file that cannot be written (a full disk) turns
-  sharing off for the rest of the task: never more requests than reading alone."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
+"""Reads shared by the tasks of one controller that need resources of one list at the same time (a fleet job): one list
+request serves them all, so a fleet of N costs about N commands and a few list reads instead of 3N requests. One state
+file (store.py) per address, credential, organization and list holds monotonic times and the last list answer, masked.
+Every answer is live for the task it serves: a read before acting takes only a list read sent after it asked, a poll
+one sent since it last looked (max_age), never one sent before its own last write was answered. A task reads alone
+unless another task is live on the list or its play runs other tasks now (play_tasks). A task that saw its resource
+settle after a command writes down how long it took; one waiting for the same transition polls no sooner."""
 
 import os
 
@@ -40,7 +27,7 @@ ABSENT = object()  # a list answer that does not hold the resource: gone
 
 
 def for_module(paced, identity, warn):
-    """The shared reads of a module run; identity: (address, key id, key secret, organization)."""
+    """identity: (address, key id, key secret, organization)."""
     if not paced or os.environ.get(SWITCH_ENV, '').strip().lower() in ('off', 'false', 'no', '0'):
         return Alone()
     try:
@@ -76,8 +63,6 @@ class Alone:
 
 
 class SharedReads(Alone):
-    """The shared reads of one task."""
-
     def __init__(self, path, warn, play_size=None):
         self.path, self.warn, self.play_size = path, warn, play_size or play_tasks
         self.token, self.wrote_at, self.broken = os.urandom(16).hex(), -1e12, False
@@ -85,7 +70,7 @@ class SharedReads(Alone):
         self.lists = set()
 
     def item(self, collection, item_id, single, send_list, max_age=0):
-        """The resource from a shared list read (ABSENT when that list does not hold it), or single()."""
+        """The resource from a shared list read (ABSENT when it does not hold it), or single()."""
         items = self._shared(collection, send_list, max_age)
         if items is None:
             self.seen[collection] = CLOCK.monotonic()
@@ -258,7 +243,7 @@ def _running(pid):
 
 
 def _stat(pid, proc):
-    """(name, parent pid, state letter) of a process, from /proc/<pid>/stat."""
+    """(name, parent pid, state letter) of a process."""
     with open('%s/%d/stat' % (proc, pid), 'rb') as handle:
         data = handle.read().decode('utf-8', 'replace')
     end = data.rindex(')')
@@ -267,9 +252,9 @@ def _stat(pid, proc):
 
 
 def play_tasks(proc='/proc', pid=None):
-    """How many tasks this task's ansible-playbook (or ansible) runs now, from /proc (1 where it cannot be read).
-    ansible-playbook forks a worker per task and host without exec, so its workers bear its name: of each process above
-    this one whose parent has its name, the parent's live children of that name are counted, and the most is the answer."""
+    """How many tasks this task's ansible-playbook (or ansible) runs now, from /proc (1 where it cannot be read). It forks
+    a worker per task and host without exec, so its workers bear its name: of each process above this one whose parent
+    has its name, the parent's live children of that name are counted; the most is the answer."""
     counts = [1]
     try:
         name, parent, dummy = _stat(pid or os.getpid(), proc)

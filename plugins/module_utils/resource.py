@@ -1,15 +1,9 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 """The life of a resource an API creates and deletes (service, pipe, dashboard, alert), one implementation for all:
-found by id or by a unique name, fields fixed at creation, a create never sent twice (after a lost answer the resource
-is looked for by name), a failure after a create that still reports it, a delete confirmed by reads, and the waits."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
+found by id or by a unique name, fields fixed at creation, a create never sent twice, a delete confirmed by reads."""
 
 import json
 
@@ -32,8 +26,20 @@ LOST_CREATE = ('the create was not sent again: reads of the %(noun)ss by name fo
 
 
 def envelope(key):
-    """The unwrap of a Kind whose answers hold the resource under key ('result', or the observability API's 'data')."""
     return lambda answer: (answer or {}).get(key)
+
+
+def one_named(items, name, noun, id_option, gone=()):
+    """(the one item of items named name, None) or (None, why not: none or several); items in a state of gone (a deleted
+    service that the list still shows) do not count. For the name option of service_info and pipe_info."""
+    named = [item for item in items if item.get('name') == name and item.get('state') not in gone]
+    if len(named) == 1:
+        return named[0], None
+    if named:
+        return None, '%d %ss are named %s (%s): give %s to choose one' % (
+            len(named), noun, json.dumps(name), ', '.join(sorted(item.get('id') for item in named)), id_option)
+    names = sorted(item.get('name') for item in items if item.get('state') not in gone)
+    return None, 'no %s is named %s; the %ss are: %s' % (noun, json.dumps(name), noun, ', '.join(json.dumps(other) for other in names) or 'none')
 
 
 class Kind:
@@ -64,8 +70,7 @@ class Lifecycle:
         self.next_run = NEXT_RUN  # what a failure after the create says of the next run (None while a step it will not redo is pending)
 
     def find(self, missing_ok=False):
-        """The resource the task names, or None: by id (404 or a gone state: None), else by name (one list request).
-        missing_ok: a 404 of the collection (its holder is gone) is None too."""
+        """The resource the task names (by id, else by name), or None; missing_ok: a 404 of the collection is None too."""
         resource_id = self.module.params.get(self.kind.id_option)
         if resource_id is not None:
             resource = self.read(resource_id)
@@ -73,8 +78,8 @@ class Lifecycle:
         return self.one_named(self.module.params['name'], missing_ok)
 
     def read(self, resource_id, max_age=0, missing_ok=True):
-        """The resource as the API shows it now (a poll: at most max_age seconds ago), or None once it answers 404
-        (without missing_ok, a 404 fails the task); possibly from a read shared with the other tasks of this controller."""
+        """The resource as the API shows it now (a poll: at most max_age seconds ago, maybe from a shared read), or None
+        once it answers 404 (without missing_ok, a 404 fails the task)."""
         def single():
             answer = self.module.request_or_fail('GET', self.kind.item(self.module, resource_id), missing_ok=missing_ok)
             return None if answer is None else self.kind.unwrap(answer)
@@ -99,16 +104,14 @@ class Lifecycle:
         return named[0] if named else None
 
     def fixed_errors(self, current, fields):
-        """A message for each (option, wanted, current) whose wanted value (None: not asked for) differs: fixed at creation."""
         name = current.get('name') or current.get('id')
         return ['%s cannot change on %s %s: it was fixed at creation as %s (got %s)'
                 % (option, self.kind.noun, name, json.dumps(value, sort_keys=True), json.dumps(wanted, sort_keys=True))
                 for option, wanted, value in fields if wanted is not None and not equal(value, wanted, field=option)]
 
     def create(self, body, predicted):
-        """POST body once and return the answer's payload; check mode exits with predicted. A lost answer is never
-        followed by a second POST: the collection is read by name until the resource shows (adopt). From then on every
-        failure of the run reports the created resource (changed)."""
+        """POST body once and return the answer's payload. A lost answer is never followed by a second POST: the
+        collection is read by name until the resource shows (adopt). From then on every failure reports the resource."""
         module, kind = self.module, self.kind
         if module.params.get(kind.id_option) is not None:
             module.fail('%s %s does not exist, and a %s is created from its name alone (without %s). Nothing was sent'
@@ -127,8 +130,6 @@ class Lifecycle:
         return answer
 
     def adopt(self, name, lost):
-        """After a create's lost answer: the resource of that name once a read by name shows it (ADOPT_SECONDS, or what
-        is left of wait_timeout); the create is not sent again. None shows: the task fails, saying what to check."""
         kind = self.kind
 
         def read():
@@ -158,8 +159,7 @@ class Lifecycle:
         self.module.failure_amends.append(amend)
 
     def wait_ready(self, resource):
-        """With wait=true, the resource once a read shows it ready (never the create's answer); a failure state or
-        wait_timeout fails the task."""
+        """With wait=true, the resource once a read (never the create's answer) shows it ready."""
         if not (self.module.params['wait'] and self.kind.ready):
             return resource
         collection, answered = self.kind.collection(self.module), CLOCK.monotonic()
@@ -177,10 +177,9 @@ class Lifecycle:
         self.module.exit(changed=False, **{self.kind.key: {}})
 
     def delete(self, current, prepare=None, before=None, **result):
-        """Delete current and exit (with result's keys; the diff's before is before, else current); a delete in progress
-        is only waited for. prepare(current) does what must come first (a stop) and returns the resource as last read.
-        A DELETE answered 404: gone (also while reads still show it); a lost answer is followed by a read: a resource
-        gone or going is not deleted again, one still shown is (at most api_retries times; a second DELETE is harmless)."""
+        """Delete current and exit; a delete in progress is only waited for. prepare(current) does what must come first
+        (a stop) and returns the resource as last read. A DELETE answered 404: gone; after a lost answer, a resource that
+        reads show gone or going is not deleted again, one still shown is (a second DELETE is harmless)."""
         module, kind = self.module, self.kind
         if current.get('state') in kind.deleting:
             module.exit(changed=False, **dict(result, **{kind.key: self._wait_gone(current)}))
@@ -210,7 +209,6 @@ class Lifecycle:
         module.exit(changed=True, diff=diff, **dict(result, **{kind.key: self._wait_gone(current)}))
 
     def _wait_gone(self, resource):
-        """With wait=true, poll until reads answer 404 or show a gone state; the resource as last seen before."""
         if not self.module.params['wait']:
             return resource
         last = [resource]
@@ -236,7 +234,6 @@ class Lifecycle:
         return self.module.peek_item(self.kind.collection(self.module), resource_id, gone)
 
     def _budget(self, name):
-        """The one Wait of this run (wait_timeout), started by its first wait."""
         if self._wait is None:
             self._wait = Wait(self.module.params['wait_timeout'], '%s %s' % (self.kind.noun, name))
         return self._wait
@@ -249,15 +246,12 @@ class Lifecycle:
 
 
 class WaitError(Exception):
-    """The awaited resource reached a failure state, or the wait ran out of time."""
-
     def __init__(self, message, resource):
         super(WaitError, self).__init__(message)
         self.resource = resource
 
 
 def poll_intervals(first=1.0, cap=10.0):
-    """1, 2, 4, 8, then 10 seconds for as long as it takes."""
     interval = first
     while True:
         yield interval
@@ -265,8 +259,7 @@ def poll_intervals(first=1.0, cap=10.0):
 
 
 class Wait:
-    """One time budget (wait_timeout) for everything a task waits for: a transition to end before a command, then the
-    requested state."""
+    """One time budget (wait_timeout) for everything a task waits for."""
 
     def __init__(self, timeout, what):
         self.timeout, self.what = timeout, what
@@ -277,13 +270,11 @@ class Wait:
         return self.deadline - CLOCK.monotonic()
 
     def until(self, read, done, failed, goal, current=None, before=None, command=None, peek=None, expect=None):
-        """Poll read() until done(resource); WaitError when failed(resource) or at the deadline.
-
-        current: the resource as just read, taken as the first poll; without it (after a command) the first read comes
-        one interval later: a command's answer is never a poll. before: the state before the command, not a failure
-        until a read shows another. peek(): between polls, the resource as another task's shared read showed it (None:
-        nothing new, False: nothing will come). expect(): how long other tasks saw the same transition take (no poll
-        comes sooner)."""
+        """Poll read() until done(resource); WaitError when failed(resource) or at the deadline. current: the resource
+        as just read, the first poll; without it (after a command) the first read comes one interval later: a command's
+        answer is never a poll. before: the state before the command, not a failure until a read shows another. peek():
+        between polls, the resource from another task's shared read (None: nothing new, False: nothing will come).
+        expect(): how long other tasks saw the same transition take (no poll comes sooner)."""
         moved, resource = before is None, current
         looked = None if current is None else CLOCK.monotonic()
         commanded = CLOCK.monotonic() if current is None and expect is not None else None

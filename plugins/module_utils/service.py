@@ -1,14 +1,8 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""engine.cloud.service: a service from creation to deletion (its options, its run, the fields fixed at creation,
-the password), and a service's definition: the options that describe it."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
+"""engine.cloud.service: a service from creation to deletion, and a service's definition (the options that describe it)."""
 
 import base64
 import hashlib
@@ -29,32 +23,26 @@ KIND = Kind(noun='service', key='service', id_option='service_id',
             ready=('running', 'idle'), failures=('failed',), deleting=('terminating', 'softdeleting'),
             gone=('terminated', 'softdeleted'), answer_key='service')
 PROVIDERS = ('aws', 'gcp', 'azure')
-REPLICA_MEMORY_MIN, REPLICA_MEMORY_MAX, REPLICA_MEMORY_STEP = 8, 356, 4
+REPLICA_MEMORY = (8, 356, 4)  # minimum, maximum, step
+REPLICAS = (REPLICAS_MIN, REPLICAS_MAX)
+LIMITS = (('min_replica_memory_gb', REPLICA_MEMORY), ('max_replica_memory_gb', REPLICA_MEMORY), ('num_replicas', REPLICAS),
+          ('min_replicas', REPLICAS), ('max_replicas', REPLICAS), ('idle_timeout_minutes', (IDLE_TIMEOUT_MIN,)))
 # option -> field of the create request (reference: "the lifecycle of a service"), in the order it is built.
-CREATE_FIELDS = (
-    ('name', 'name'), ('provider', 'provider'), ('region', 'region'), ('tier', 'tier'),
-    ('min_replica_memory_gb', 'minReplicaMemoryGb'), ('max_replica_memory_gb', 'maxReplicaMemoryGb'),
-    ('num_replicas', 'numReplicas'), ('autoscaling_mode', 'autoscalingMode'), ('min_replicas', 'minReplicas'),
-    ('max_replicas', 'maxReplicas'), ('idle_scaling', 'idleScaling'), ('idle_timeout_minutes', 'idleTimeoutMinutes'),
-    ('release_channel', 'releaseChannel'), ('enable_core_dumps', 'enableCoreDumps'), ('backup_id', 'backupId'),
-    ('encryption_key', 'encryptionKey'), ('encryption_assumed_role_identifier', 'encryptionAssumedRoleIdentifier'),
-    ('transparent_data_encryption', 'hasTransparentDataEncryption'), ('compliance_type', 'complianceType'),
-    ('profile', 'profile'), ('byoc_id', 'byocId'), ('data_warehouse_id', 'dataWarehouseId'), ('readonly', 'isReadonly'),
-)
-# Fixed once the service exists: option -> the field a read shows. No operation changes them (the scaling PATCH
-# takes neither the autoscaling mode nor the replica band). backup_id is not here: no read shows it, so it is used
-# at creation only.
-FIXED_FIELDS = (
-    ('provider', 'provider'), ('region', 'region'), ('tier', 'tier'), ('encryption_key', 'encryptionKey'),
-    ('encryption_assumed_role_identifier', 'encryptionAssumedRoleIdentifier'),
-    ('transparent_data_encryption', 'hasTransparentDataEncryption'), ('compliance_type', 'complianceType'),
-    ('profile', 'profile'), ('byoc_id', 'byocId'), ('data_warehouse_id', 'dataWarehouseId'), ('readonly', 'isReadonly'),
-    ('autoscaling_mode', 'autoscalingMode'), ('min_replicas', 'minReplicas'), ('max_replicas', 'maxReplicas'),
-)
-# Sent at creation and not fixed: no request sets them directly, but the deprecated total memory bounds of the
-# scaling PATCH (service_scaling's min_total_memory_gb, max_total_memory_gb) move them.
-REPLICA_MEMORY_FIELDS = (('min_replica_memory_gb', 'minReplicaMemoryGb', 'min_total_memory_gb'),
-                         ('max_replica_memory_gb', 'maxReplicaMemoryGb', 'max_total_memory_gb'))
+CREATE_FIELDS = dict(
+    name='name', provider='provider', region='region', tier='tier', min_replica_memory_gb='minReplicaMemoryGb',
+    max_replica_memory_gb='maxReplicaMemoryGb', num_replicas='numReplicas', autoscaling_mode='autoscalingMode',
+    min_replicas='minReplicas', max_replicas='maxReplicas', idle_scaling='idleScaling', idle_timeout_minutes='idleTimeoutMinutes',
+    release_channel='releaseChannel', enable_core_dumps='enableCoreDumps', backup_id='backupId', encryption_key='encryptionKey',
+    encryption_assumed_role_identifier='encryptionAssumedRoleIdentifier', transparent_data_encryption='hasTransparentDataEncryption',
+    compliance_type='complianceType', profile='profile', byoc_id='byocId', data_warehouse_id='dataWarehouseId', readonly='isReadonly')
+# Fixed once the service exists: no operation changes them (the scaling PATCH takes neither the autoscaling mode nor the
+# replica band). backup_id is not here: no read shows it, so it is used at creation only.
+FIXED_OPTIONS = ('provider', 'region', 'tier', 'encryption_key', 'encryption_assumed_role_identifier', 'transparent_data_encryption',
+                 'compliance_type', 'profile', 'byoc_id', 'data_warehouse_id', 'readonly', 'autoscaling_mode', 'min_replicas',
+                 'max_replicas')
+# Sent at creation and not fixed: no request sets them directly, but the deprecated total memory bounds of the scaling
+# PATCH move them.
+REPLICA_MEMORY_TOTALS = (('min_replica_memory_gb', 'min_total_memory_gb'), ('max_replica_memory_gb', 'max_total_memory_gb'))
 PASSWORD_DIFF = dict(before={}, after=dict(password=MASK))
 
 
@@ -100,12 +88,11 @@ SPEC = dict(
     purge_tags=dict(type='bool', default=False),
     enable_core_dumps=dict(type='bool'),
     **wait_options(1800))
-# How the module is made: CloudModule(SPEC, **OPTIONS).
 OPTIONS = dict(uuid_options=('backup_id',), service_id_required=False, required_one_of=[('service_id', 'name')])
 
 
 def run(module):
-    """The whole task on a CloudModule with SPEC: create, converge or delete, then exit."""
+    """The whole task on CloudModule(SPEC, **OPTIONS): create, converge or delete, then exit."""
     tags, tag_errors = service_rules.check_tags('tags', module.params['tags'])
     params = dict(module.params, tags=tags)
     module.fail_on_errors(
@@ -155,7 +142,6 @@ def stop_to_delete(module, service):
 
 
 def patch_plan(module, params):
-    """The service PATCH step: what the service just read allows, then (body, diff) of what differs."""
     def plan(current):
         module.fail_on_errors(*service_rules.service_errors(current, params))
         body, diff = service_rules.service_patch(current, params)
@@ -165,8 +151,8 @@ def patch_plan(module, params):
 
 
 def create(module, life, params, tags):
-    """Create the service, set its password, wait until it runs, set what the create request does not take; exit.
-    A step after the create that fails reports the service (Lifecycle) and its password, or that none was set."""
+    """Create the service, set its password, wait until it runs, set what the create request does not take; exit. A
+    failure after the create reports the service and its password, or that none was set."""
     if params['service_id'] is None:
         module.fail_on_errors(*create_errors(params) + horizontal_create_errors(params))
     body = create_body(params, tags)
@@ -210,16 +196,13 @@ NO_PASSWORD_KNOWN = ('No password of the service is known: the one the API gener
 
 
 def report_password(module, password, sentence):
-    """Until removed from module.failure_amends, a failure also returns password (the generated one, returned once by
-    design: register the result with no_log) as initial_password, and says sentence (what was not set and how to set it).
-    The client had hidden the password as a secret of the answer; it is shown because no later run can return it."""
+    """Until removed from module.failure_amends, a failure also returns password (the generated one: no later run can
+    return it) as initial_password, and says sentence (what was not set and how to set it)."""
     def amend(msg, result):
         if password is not None:
             module.no_log_values.discard(password)
             result = dict(result, initial_password=password)
-        if sentence is not None:
-            msg = '%s. %s' % (msg.rstrip('.'), sentence % dict(returned=' (returned as initial_password)' if password is not None else ''))
-        return msg, result
+        return '%s. %s' % (msg.rstrip('.'), sentence % dict(returned=' (returned as initial_password)' if password is not None else '')), result
     module.failure_amends.append(amend)
     return amend
 
@@ -238,14 +221,10 @@ def set_password(module, password):
         CLOCK.sleep(module.client.backoff(attempt))
 
 
-
-
 def create_body(params, tags):
-    """The create request (ServicePostRequest) for the module's params; tags: the checked dict of check_tags.
-
-    Private endpoints are not in it (the API deprecates them at creation: they are set by the update
-    afterwards), nor is a key rotation (a new service has no key to rotate from)."""
-    body = dict((field, params[option]) for option, field in CREATE_FIELDS if params.get(option) is not None)
+    """The create request (ServicePostRequest); tags: the checked dict of check_tags. Private endpoints are not in it
+    (the API deprecates them at creation: the update afterwards sets them), nor a key rotation (nothing to rotate)."""
+    body = dict((field, params[option]) for option, field in CREATE_FIELDS.items() if params.get(option) is not None)
     if params.get('ip_access_list') is not None:
         body['ipAccessList'] = [_entry(entry['source'].strip(), entry.get('description')) for entry in params['ip_access_list']]
     if params.get('endpoints') is not None:
@@ -256,7 +235,6 @@ def create_body(params, tags):
 
 
 def predicted_service(body, params):
-    """The service a create would make, as far as the request tells (check mode and its diff)."""
     predicted = dict(body, state='provisioning')
     if params.get('private_endpoint_ids'):
         predicted['privateEndpointIds'] = list(params['private_endpoint_ids'])
@@ -264,12 +242,10 @@ def predicted_service(body, params):
 
 
 def fixed_fields(params, current):
-    """(option, wanted, current value) of each field fixed at creation, for Lifecycle.fixed_errors."""
-    return [(option, params.get(option), current.get(field)) for option, field in FIXED_FIELDS]
+    return [(option, params.get(option), current.get(CREATE_FIELDS[option])) for option in FIXED_OPTIONS]
 
 
 def failed_delete_warning(service):
-    """The check-mode warning of a delete of a failed service (it takes no stop, and the API deletes stopped ones), or None."""
     if service.get('state') != 'failed':
         return None
     return ('service %s is failed: a failed service takes no stop, so the real run sends the delete as it is, and the API, '
@@ -277,18 +253,14 @@ def failed_delete_warning(service):
 
 
 def replica_memory_errors(params, current):
-    """A message for each replica memory bound given that differs from the existing service's: this module cannot
-    send it (no request sets it directly), and what can change it is named."""
     name = current.get('name') or current.get('id')
     return ['%s cannot change on service %s with this module: it is %s now (got %s); no request sets the replica memory '
             'directly, only the deprecated %s of engine.cloud.service_scaling moves it (production services with vertical '
-            'autoscaling)' % (option, name, current.get(field), params[option], total)
-            for option, field, total in REPLICA_MEMORY_FIELDS
-            if params.get(option) is not None and params[option] != current.get(field)]
+            'autoscaling)' % (option, name, current.get(CREATE_FIELDS[option]), params[option], total)
+            for option, total in REPLICA_MEMORY_TOTALS if params.get(option) is not None and params[option] != current.get(CREATE_FIELDS[option])]
 
 
 def create_errors(params):
-    """What a create needs that the options lack: provider and region (the name is checked by the lifecycle)."""
     return ['%s is required to create service %s (no service of that name exists)' % (option, params.get('name'))
             for option in ('provider', 'region') if not params.get(option)] + (
         ['release_channel is for production services only; tier is %s' % params['tier']]
@@ -296,18 +268,8 @@ def create_errors(params):
 
 
 def lifecycle_errors(params):
-    """Local checks of the creation and scaling options, before anything is sent: memory multiples, the replica
-    counts, the autoscaling mode's options, the idle timeout, a read-only service's warehouse."""
-    errors = [
-        validate.number_range('min_replica_memory_gb', params.get('min_replica_memory_gb'), REPLICA_MEMORY_MIN, REPLICA_MEMORY_MAX,
-                              REPLICA_MEMORY_STEP),
-        validate.number_range('max_replica_memory_gb', params.get('max_replica_memory_gb'), REPLICA_MEMORY_MIN, REPLICA_MEMORY_MAX,
-                              REPLICA_MEMORY_STEP),
-        validate.number_range('num_replicas', params.get('num_replicas'), REPLICAS_MIN, REPLICAS_MAX),
-        validate.number_range('min_replicas', params.get('min_replicas'), REPLICAS_MIN, REPLICAS_MAX),
-        validate.number_range('max_replicas', params.get('max_replicas'), REPLICAS_MIN, REPLICAS_MAX),
-        validate.number_range('idle_timeout_minutes', params.get('idle_timeout_minutes'), IDLE_TIMEOUT_MIN),
-    ]
+    """The checks of the creation and scaling options before anything is sent."""
+    errors = [validate.number_range(option, params.get(option), *limits) for option, limits in LIMITS]
     low, high = params.get('min_replica_memory_gb'), params.get('max_replica_memory_gb')
     if low is not None and high is not None and high < low:
         errors.append('max_replica_memory_gb (%d) must be at least min_replica_memory_gb (%d)' % (high, low))
@@ -331,7 +293,6 @@ def lifecycle_errors(params):
 
 
 def horizontal_create_errors(params):
-    """A horizontal service is created with its replica band: both bounds are needed."""
     if params.get('autoscaling_mode') != 'horizontal':
         return []
     return ['%s is required to create a service with autoscaling_mode=horizontal' % option
@@ -339,21 +300,19 @@ def horizontal_create_errors(params):
 
 
 def password_body(password):
-    """The body of PATCH S/password for a password: base64(SHA-256) and hex(SHA-1(SHA-1)); the password itself
-    is never sent."""
+    """The body of PATCH S/password: base64(SHA-256) and hex(SHA-1(SHA-1)); the password itself is never sent."""
     data = password.encode('utf-8')
     return dict(newPasswordHash=base64.b64encode(hashlib.sha256(data).digest()).decode('ascii'),
                 newDoubleSha1Hash=hashlib.sha1(hashlib.sha1(data).digest()).hexdigest())
 
 
 def definition(service):
-    """The options of engine.cloud.service that describe a service as read (no read shows its password): fed back to the
-    module, they change nothing."""
+    """The options of engine.cloud.service that describe a service as read: fed back to the module, they change nothing."""
     horizontal = service.get('autoscalingMode') == 'horizontal'
     skipped = {'backup_id', 'name'} | ({'num_replicas'} if horizontal else {'min_replicas', 'max_replicas'}) | (
         set() if service.get('tier') in (None, 'production') else {'release_channel'})
     found = dict(name=service.get('name'), service_id=service.get('id'))
-    found.update((option, service[field]) for option, field in CREATE_FIELDS
+    found.update((option, service[field]) for option, field in CREATE_FIELDS.items()
                  if option not in skipped and service.get(field) not in (None, ''))
     found.update(ip_access_list=[_entry(entry.get('source'), entry.get('description')) for entry in service.get('ipAccessList') or []],
                  private_endpoint_ids=list(service.get('privateEndpointIds') or []),

@@ -1,14 +1,9 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 """The rules of a service's changes: the add/remove lists of its PATCH (IP access list, private endpoints, tags),
-endpoint toggles, name and scaling limits, and what the service just read allows. Pure functions and data."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
+endpoint toggles, name and scaling limits, what the service just read allows. Pure functions and data."""
 
 import ipaddress
 import re
@@ -18,24 +13,19 @@ from ansible_collections.engine.cloud.plugins.module_utils.compare import change
 from ansible_collections.engine.cloud.plugins.module_utils.compare import diff as make_diff
 
 NAME_MAX_LENGTH = 50
-# The contract: "an alphanumeric string with whitespace, up to 50 characters"; the live service
-# also takes hyphens (the fixture services are named like prod-analytics), but no leading or
-# trailing space or hyphen.
+# The contract: "an alphanumeric string with whitespace, up to 50 characters"; the live service also takes hyphens,
+# but no leading or trailing space or hyphen.
 _NAME_CHAR = re.compile(r'[A-Za-z0-9 -]')
 _NAME_ENDS = re.compile(r'^[A-Za-z0-9](.*[A-Za-z0-9])?$', re.S)
 TOGGLEABLE_PROTOCOLS = ('mysql',)
 
 # Limits of the contract (operation 2).
-MEMORY_MIN, MEMORY_MAX, MEMORY_STEP = 24, 1068, 12
+MEMORY = (24, 1068, 12)  # minimum, maximum, step
 REPLICAS_MIN, REPLICAS_MAX = 1, 20
 IDLE_TIMEOUT_MIN = 5
 
 
-# --- service: name ------------------------------------------------------------------------
-
 def name_error(option, value):
-    """A service name: 1 to 50 letters, digits, spaces or hyphens, starting and ending with a
-    letter or digit."""
     if value is None:
         return None
     rule = '1 to %d letters, digits, spaces or hyphens, starting and ending with a letter or digit' % NAME_MAX_LENGTH
@@ -50,8 +40,6 @@ def name_error(option, value):
     return None
 
 
-# --- service: IP access list --------------------------------------------------------------
-
 def source_key(source):
     """The canonical form of an IP or CIDR, so that 198.51.100.17 and 198.51.100.17/32 match."""
     text = (source or '').strip()
@@ -62,7 +50,6 @@ def source_key(source):
 
 
 def ip_access_list_errors(option, entries):
-    """Messages for entries that are not an IP or CIDR, and for sources listed twice."""
     if entries is None:
         return []
     errors, seen = [], set()
@@ -82,12 +69,9 @@ def ip_access_list_errors(option, entries):
 
 
 def ip_access_list_patch(current, desired, purge):
-    """(add, remove) for the ipAccessList PATCH, and the list after it.
-
-    Entries match by source (canonical form, order-insensitive). A desired entry whose
-    description is None keeps the current description; a changed description is a remove of the
-    current entry plus an add of the new one. With purge, current entries not desired are removed.
-    The API applies remove before add."""
+    """(add, remove) for the ipAccessList PATCH, and the list after it. Entries match by source (canonical form); a
+    desired entry without description keeps the current one; a changed description is a remove of the current entry
+    and an add of the new one (the API removes before it adds). With purge, entries not desired are removed."""
     current = current or []
     wanted = dict((source_key(entry['source']), entry) for entry in desired or [])
     add, remove, after = [], [], []
@@ -121,10 +105,7 @@ def _entry(source, description):
     return entry
 
 
-# --- service: private endpoints -----------------------------------------------------------
-
 def private_endpoints_patch(current, desired, purge):
-    """(add, remove) for the privateEndpointIds PATCH, and the list after it."""
     current = list(current or [])
     desired = list(desired or [])
     add = [item for index, item in enumerate(desired) if item not in current and item not in desired[:index]]
@@ -134,11 +115,8 @@ def private_endpoints_patch(current, desired, purge):
 
 
 def list_patch(add, remove):
-    """The {add, remove} object of the PATCH, or None when both are empty."""
     return non_empty(remove=remove, add=add) or None
 
-
-# --- service: tags -----------------------------------------------------------------------
 
 # The reference's ResourceTagsV1: key 1 to 128, value (optional) up to 256 characters of these.
 TAG_CHARACTERS = re.compile(r'^[a-zA-Z0-9._-]+\Z')
@@ -146,8 +124,7 @@ TAG_KEY_MAX, TAG_VALUE_MAX, TAGS_MAX = 128, 256, 50
 
 
 def check_tags(option, tags, null='a tag without a value'):
-    """(tags with string values, [error messages]): a key of 1 to 128 and a value of up to 256 letters, digits,
-    dots, underscores or hyphens (an integer value is taken as its digits; null means what null says)."""
+    """(tags with string values, [error messages]); an integer value is taken as its digits, null means what null says."""
     if tags is None:
         return None, []
     checked, errors = {}, []
@@ -173,8 +150,7 @@ def _tag(key, value):
 
 
 def tags_patch(current, desired, purge):
-    """(add, remove) for the tags PATCH, and the tags after it. A changed value is a remove of the current
-    pair and an add of the new one (the API removes before it adds); with purge, tags not desired are removed."""
+    """(add, remove) for the tags PATCH, and the tags after it: as ip_access_list_patch, by key."""
     current = current or []
     add, remove, after = [], [], []
     for tag in current:
@@ -194,26 +170,20 @@ def tags_patch(current, desired, purge):
     return add, remove, after
 
 
-# --- service: endpoints -------------------------------------------------------------------
-
 def endpoint_enabled(endpoints, protocol):
-    """Whether the service shows protocol as enabled: listed, and not flagged enabled=false."""
+    """Listed, and not flagged enabled=false."""
     return any(item.get('protocol') == protocol and item.get('enabled', True) is not False for item in endpoints or [])
 
 
 def endpoints_errors(option, endpoints):
-    """A protocol may be listed once only (choices are checked by the argument spec)."""
     protocols = [item['protocol'] for item in endpoints or []]
     return ['%s lists the protocol %s more than once' % (option, protocol)
             for protocol in sorted(set(protocols)) if protocols.count(protocol) > 1]
 
 
 def endpoints_patch(current, desired):
-    """(changes for the PATCH, endpoints after it) for the desired {protocol, enabled} toggles.
-
-    The endpoints after it are what the service will list, not the request: an enabled endpoint
-    appears as {protocol} (its host, port and username are the service's to assign), a disabled one
-    is no longer listed."""
+    """(changes for the PATCH, endpoints after it): what the service will list, where an enabled endpoint appears as
+    {protocol} (its host, port and username are the service's to assign) and a disabled one is no longer listed."""
     changes = [dict(protocol=item['protocol'], enabled=item['enabled']) for item in desired or []
                if item['enabled'] != endpoint_enabled(current, item['protocol'])]
     after = [dict(item) for item in current or []]
@@ -230,17 +200,13 @@ def endpoints_patch(current, desired):
 
 
 def service_patch(current, params):
-    """(body, diff) of the service PATCH (operation 1) for the module's params.
-
-    body holds only what differs, in the API's terms; diff shows before/after of each changed
-    field of the service, in the API's field names."""
+    """(body, diff) of the service PATCH (operation 1): only what differs, in the API's terms."""
     body, before, after = {}, {}, {}
     for option, field in (('name', 'name'), ('release_channel', 'releaseChannel'), ('enable_core_dumps', 'enableCoreDumps'),
                           ('transparent_data_encryption_key_id', 'transparentDataEncryptionKeyId')):
         if params.get(option) is not None and params[option] != current.get(field):
             body[field] = after[field] = params[option]
             before[field] = current.get(field)
-    # Declarative lists: (option, purge option, API field, function giving (add, remove, list after)).
     for option, purge, field, compute in (('ip_access_list', 'purge_ip_access_list', 'ipAccessList', ip_access_list_patch),
                                           ('private_endpoint_ids', 'purge_private_endpoint_ids', 'privateEndpointIds',
                                            private_endpoints_patch),
@@ -259,17 +225,13 @@ def service_patch(current, params):
     return body, diff
 
 
-# --- what the service just read allows ------------------------------------------------------
-
 VERTICAL_ONLY_OPTIONS = (('num_replicas', 'numReplicas'), ('min_total_memory_gb', 'minTotalMemoryGb'),
                          ('max_total_memory_gb', 'maxTotalMemoryGb'))
 PRODUCTION_ONLY_OPTIONS = ('min_total_memory_gb', 'max_total_memory_gb', 'release_channel')
 
 
 def service_errors(service, params):
-    """Messages for options the service just read does not allow, checked before any write: fields a
-    horizontal-autoscaling service does not have, production-only fields on another tier, fewer than two
-    replicas for the primary service of a warehouse, more than 50 tags in all."""
+    """Messages for the options the service just read does not allow, before any write."""
     name = service.get('name') or service.get('id')
     errors = []
     if service.get('autoscalingMode') == 'horizontal':
@@ -302,8 +264,6 @@ def not_running_warning(service, change):
             'and waits until it runs' % (service.get('name') or service.get('id'), state, change))
 
 
-# --- service_scaling ----------------------------------------------------------------------
-
 SCALING_FIELDS = (
     ('min_total_memory_gb', 'minTotalMemoryGb'),
     ('max_total_memory_gb', 'maxTotalMemoryGb'),
@@ -315,18 +275,15 @@ DEPRECATED_SCALING_OPTIONS = ('min_total_memory_gb', 'max_total_memory_gb')
 
 
 def scaling_errors(params):
-    """The contract's Limits for the scaling options, checked before anything is sent."""
-    return [
-        validate.number_range('min_total_memory_gb', params.get('min_total_memory_gb'), MEMORY_MIN, MEMORY_MAX, MEMORY_STEP),
-        validate.number_range('max_total_memory_gb', params.get('max_total_memory_gb'), MEMORY_MIN, MEMORY_MAX, MEMORY_STEP),
-        validate.number_range('num_replicas', params.get('num_replicas'), REPLICAS_MIN, REPLICAS_MAX),
-        validate.number_range('idle_timeout_minutes', params.get('idle_timeout_minutes'), IDLE_TIMEOUT_MIN),
-    ]
+    """The contract's Limits for the scaling options."""
+    return [validate.number_range(option, params.get(option), *limits) for option, limits in (
+        ('min_total_memory_gb', MEMORY), ('max_total_memory_gb', MEMORY), ('num_replicas', (REPLICAS_MIN, REPLICAS_MAX)),
+        ('idle_timeout_minutes', (IDLE_TIMEOUT_MIN,)))]
 
 
 def memory_order_error(params, current=None):
-    """max_total_memory_gb must be at least the minimum: the requested one, or else the current one
-    (and a requested minimum must not exceed the current maximum when no maximum is requested)."""
+    """max_total_memory_gb must be at least the minimum: the requested one, or else the current one (and a requested
+    minimum must not exceed the current maximum when no maximum is requested)."""
     current = current or {}
     requested_min, requested_max = params.get('min_total_memory_gb'), params.get('max_total_memory_gb')
     if requested_min is None and requested_max is None:
@@ -343,14 +300,12 @@ def memory_order_error(params, current=None):
 
 
 def scaling_request(params):
-    """The requested scaling fields in the API's names (None = not asked for)."""
     return dict((field, params.get(option)) for option, field in SCALING_FIELDS)
 
 
 def scaling_plan(module, params):
-    """service_scaling's converge step, for EngineModule.converge or apply: plan(current) checks what the service just
-    read allows, and gives (body, diff) of the scaling PATCH with only what differs. Used by service_scaling and by
-    service (its scaling options on an existing service)."""
+    """The converge step of service_scaling and of service (its scaling options on an existing service): plan(current)
+    checks what the service just read allows, and gives (body, diff) of the scaling PATCH with only what differs."""
     def plan(current):
         module.fail_on_errors(*service_errors(current, params) + [memory_order_error(params, current)])
         body = changes(current, scaling_request(params))
@@ -360,5 +315,4 @@ def scaling_plan(module, params):
 
 
 def scaling_write(module):
-    """write(body) of the scaling step: PATCH S/scaling, returning the service."""
     return lambda body: module.write('PATCH', body, 'scaling')

@@ -1,14 +1,9 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""State the processes of one controller share (the pacing windows, the shared reads): small JSON files
-in a directory only this user can change, each read and rewritten under an exclusive lock."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
+"""State the processes of one controller share (the pacing windows, the shared reads): small JSON files in a directory
+only this user can change, each read and rewritten under an exclusive lock."""
 
 import contextlib
 import errno
@@ -22,8 +17,7 @@ import tempfile
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 
 DIRECTORY_ENV = 'ENGINE_CLOUD_PACING_DIR'
-# Nobody holds a file's lock longer than a read and a rewrite; a process that waits longer gives up.
-LOCK_SECONDS = 10.0
+LOCK_SECONDS = 10.0  # nobody holds a lock longer than a read and a rewrite
 _OPEN_FLAGS = os.O_RDWR | os.O_CREAT | getattr(os, 'O_NOFOLLOW', 0) | getattr(os, 'O_CLOEXEC', 0)
 
 REFUSED = ('Request pacing and shared reads are off for this task: %s. Their state is kept only in a directory of this '
@@ -33,7 +27,7 @@ REFUSED = ('Request pacing and shared reads are off for this task: %s. Their sta
 
 
 class Unavailable(Exception):
-    """No private directory for the shared state could be had, or a file in it could not be used."""
+    """No private directory for the shared state could be had."""
 
 
 def directory():
@@ -58,8 +52,7 @@ def directory():
 
 def private_directory(path, base):
     """The real path of path, a directory of this user that nobody else can write, each directory above it changeable by
-    this user or root only (or sticky). Missing components below base (an existing directory, never created) are made
-    with mode 0700; an existing directory is never changed."""
+    this user or root only (or sticky). Missing directories below base are made with mode 0700; none is ever changed."""
     real, base = os.path.realpath(path), os.path.realpath(base)
     if not os.path.isdir(base):
         raise Unavailable('%s does not exist' % base)
@@ -117,23 +110,16 @@ def is_time(value):
 
 
 class Locked:
-    """A state file's JSON value (data, None when it held none or something unreadable) under its lock; the lock ends
-    with the block, and data is written back when it changed. A write that fails leaves the file empty, never cut."""
+    """A state file's JSON value (data, None when it held none or something unreadable) under its lock, written back
+    when it changed. A write that fails leaves the file empty, never cut."""
 
     def __init__(self, descriptor):
         self.descriptor = descriptor
-        chunks = []
-        while True:
-            chunk = os.read(descriptor, 1 << 20)
-            if not chunk:
-                break
-            chunks.append(chunk)
-        self.raw = b''.join(chunks)
+        self.raw = b''.join(iter(lambda: os.read(descriptor, 1 << 20), b''))
         try:
             self.data = json.loads(self.raw.decode('utf-8')) if self.raw else None
         except (ValueError, RecursionError):
             self.data = None
-        self.unreadable = bool(self.raw) and self.data is None
 
     def save(self):
         new = json.dumps(self.data, sort_keys=True, separators=(',', ':')).encode('utf-8')
@@ -155,8 +141,8 @@ class Locked:
 
 @contextlib.contextmanager
 def locked(path):
-    """The file at path (made with mode 0600 when missing; a link is not followed, and a file that is not this user's
-    alone is refused) under an exclusive lock, as a Locked. OSError when it cannot be had within LOCK_SECONDS."""
+    """The file at path (made with mode 0600; a link is not followed, a file not this user's alone is refused) under an
+    exclusive lock, as a Locked. OSError when it cannot be had within LOCK_SECONDS."""
     descriptor = os.open(path, _OPEN_FLAGS, 0o600)
     try:
         info = os.fstat(descriptor)

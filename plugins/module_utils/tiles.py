@@ -1,15 +1,10 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 """A dashboard's tiles: the one normal form they compare in, whatever form a server reads them back in (as sent, series
-form, config form with defaults added); the tiles an update sends (ids, sections and every kept key carried, each tile
-in a form the server takes and keeps); the diff by tile name. Pure functions."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
+form, config form with defaults added); each tile an update sends in a form the server takes and keeps; the diff by tile
+name. Pure functions."""
 
 import re
 
@@ -73,7 +68,7 @@ def option_tile(tile):
 
 
 def _plain(value):
-    """value with unset dict entries left out and whole floats as ints; list order kept."""
+    """value with unset dict entries left out and whole floats as ints."""
     if isinstance(value, bool) or value is None:
         return value
     if isinstance(value, float) and value.is_integer():
@@ -121,9 +116,7 @@ def _select_of(item):
 
 
 def normal_config(config):
-    """A config as the newest servers read it back: their defaults where it leaves them unset, a number tile without
-    fillNulls and asRatio, an empty groupBy left out, select items without an empty alias or metricName, a count's
-    valueExpression, or a level no read shows (only quantile at 0.5, 0.9, 0.95, 0.99)."""
+    """A config as the newest servers read it back (reference, "what reads add and leave out")."""
     normal = _set(config)
     kind = normal.get('displayType')
     if kind in FILL_NULLS:
@@ -260,9 +253,8 @@ def _normal_pairs(current, desired):
 
 
 def seen_as(normal, current):
-    """A normal tile as a read in the form of current can show it. A server that reads tiles in series form shows nothing
-    of what only the config form holds, and only the oldest servers (reads as sent) keep a sort order: none of that is
-    compared where the read cannot show it (desired_tiles refuses a sort order no read can show)."""
+    """A normal tile as a read in the form of current can show it: a server that reads tiles in series form shows nothing
+    of what only the config form holds, and only the oldest servers keep a sort order."""
     if current is None:
         return normal
     config = dict(normal['config'])

@@ -1,23 +1,10 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""Points in time as users write them, turned into the epoch milliseconds the observability API takes.
-
-Accepted forms:
-  - epoch milliseconds, as an integer or a string of digits (13 digits or more, as the API demands);
-  - an ISO 8601 date-time (or date) such as 2024-10-12T13:37:00Z, 2024-10-12T15:37:00+02:00,
-    2024-10-12 13:37:00.250; without a time zone it is read as UTC; a date alone is its midnight UTC;
-  - a relative expression: now, now-15m, now+1h, -2h (a leading sign means "from now"),
-    with the units s, m, h, d and w.
-
-Every relative value of one task is resolved against the same now (now_ms() once per task), so
-start_time: -1h and end_time: now span exactly one hour."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
+"""Points in time as users write them (FORMS; an ISO 8601 date-time without a zone is UTC, a date alone its midnight),
+turned into the epoch milliseconds the observability API takes. Every relative value of one task is resolved against
+the same now, so start_time: -1h and end_time: now span exactly one hour."""
 
 import datetime
 import re
@@ -42,12 +29,10 @@ class TimeSpecError(ValueError):
 
 
 def now_ms():
-    """The current time (CLOCK's) in epoch milliseconds; take it once per task and pass it to every resolve."""
     return int(CLOCK.time() * 1000)
 
 
 def parse(option, value, now):
-    """Epoch milliseconds for value (see the module's docstring for the forms), or TimeSpecError."""
     if isinstance(value, bool) or value is None:
         raise TimeSpecError('%s must be %s, got %r' % (option, FORMS, value))
     if isinstance(value, float) and value.is_integer():
@@ -73,7 +58,6 @@ def parse(option, value, now):
 
 
 def resolve(option, value, now):
-    """(epoch milliseconds, None) for a good value, (None, error message) for a bad one."""
     try:
         return parse(option, value, now), None
     except TimeSpecError as error:
@@ -81,14 +65,12 @@ def resolve(option, value, now):
 
 
 def order_error(start_option, start, end_option, end):
-    """A message when the range is empty or reversed (end must be after start), else None."""
     if start is None or end is None or end > start:
         return None
     return '%s (%s, %s) must be after %s (%s, %s)' % (end_option, end, iso_utc(end), start_option, start, iso_utc(start))
 
 
 def iso_utc(ms):
-    """Epoch milliseconds as an ISO 8601 UTC date-time, for messages."""
     moment = _EPOCH + datetime.timedelta(milliseconds=ms)
     return moment.strftime('%Y-%m-%dT%H:%M:%S.') + '%03dZ' % (moment.microsecond // 1000)
 

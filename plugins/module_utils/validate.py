@@ -1,35 +1,23 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""Checks run on option values before any request is sent. Each returns an error message
-naming the option and what is allowed, or None when the value is fine."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
+"""Checks of option values before any request: each returns a message naming the option and what is allowed, or None."""
 
 import re
 
-try:
-    from urllib.parse import urlsplit, urlunsplit
-except ImportError:  # pragma: no cover - Python 2
-    from urlparse import urlsplit, urlunsplit  # pylint: disable=import-error
-
+from urllib.parse import urlsplit, urlunsplit
 
 # \Z, not $: $ also matches before a trailing newline, which would then be sent in the path.
 _UUID = re.compile(r'^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\Z')
 _OBJECT_ID = re.compile(r'^[0-9a-fA-F]{24}\Z')
-# The paths the modules append to a base address: a base address that already ends in one would
-# send /v1/v1/... and get a 404 that names a resource, not the address.
+# The paths the modules append to a base address: one that already ends in one would send /v1/v1/... and get a 404
+# that names a resource, not the address.
 API_PATHS = ('/v1', '/api/v2')
 # scheme://userinfo@ in a text, the userinfo up to the last @ before a space or a quote. A match starts only where a run
 # of scheme characters starts: tried inside every run, a text of one long run took quadratic time (16 s for 80 kB).
 _USERINFO = re.compile(r'(?<![a-zA-Z0-9+.-])([0-9+.-]*[a-zA-Z][a-zA-Z0-9+.-]*://)[^\s\'"<>]*@')
 
-
-# How to find the id an option wants, for its error message.
 UUID_HINTS = {
     'service_id': 'engine.cloud.service_info with name returns the id of a service of that name',
     'pipe_id': 'engine.cloud.pipe_info with service_id and name returns the id of a pipe of that name',
@@ -50,7 +38,6 @@ def object_id(option, value):
 
 
 def number_range(option, value, minimum=None, maximum=None, multiple_of=None):
-    """Inclusive bounds and an optional step; None bounds are open."""
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -82,8 +69,7 @@ def max_length(option, value, limit):
 
 
 def url(option, value):
-    """An http:// or https:// base address with a host and without an API path; the value is not
-    echoed with the credentials it may hold."""
+    """An http:// or https:// base address with a host and without an API path (never echoed with its credentials)."""
     if value is None:
         return None
     try:
@@ -99,7 +85,6 @@ def url(option, value):
 
 
 def api_path_error(option, value):
-    """The message for a base address that ends in an API path, saying which part to drop, or None."""
     parts = urlsplit(value)
     path = parts.path.rstrip('/')
     for api_path in API_PATHS:
@@ -111,8 +96,8 @@ def api_path_error(option, value):
 
 
 def url_without_credentials(value):
-    """value with the user:password@ part of every address in it taken out, for messages: up to the last @ of the
-    address, so that a password with an unescaped / or # in it (which urlsplit reads as a path) shows no part of itself."""
+    """value without the user:password@ of any address in it, up to the last @ of the address, so that a password with
+    an unescaped / or # (which urlsplit reads as a path) shows no part of itself."""
     return _USERINFO.sub(r'\1', value)
 
 

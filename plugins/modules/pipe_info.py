@@ -159,7 +159,7 @@ pipe:
       sample: "2024-09-15T16:45:10Z"
 '''
 
-from ansible_collections.engine.cloud.plugins.module_utils.by_name import one_named
+from ansible_collections.engine.cloud.plugins.module_utils.resource import one_named
 from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule
 from ansible_collections.engine.cloud.plugins.module_utils.pipe import definition
 

@@ -128,7 +128,7 @@ settings:
 '''
 
 from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule
-from ansible_collections.engine.cloud.plugins.module_utils.pipe_rules import check_settings, settings_path, settings_plan, settings_writer
+from ansible_collections.engine.cloud.plugins.module_utils.pipe_settings import check_settings, settings_path, settings_plan, settings_writer
 
 
 def main():

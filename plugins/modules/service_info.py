@@ -209,7 +209,7 @@ service:
 '''
 
 from ansible_collections.engine.cloud.plugins.module_utils import service_filter
-from ansible_collections.engine.cloud.plugins.module_utils.by_name import one_named
+from ansible_collections.engine.cloud.plugins.module_utils.resource import one_named
 from ansible_collections.engine.cloud.plugins.module_utils.cloud import TERMINAL, CloudModule
 from ansible_collections.engine.cloud.plugins.module_utils.service import definition
 

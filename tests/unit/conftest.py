@@ -18,7 +18,7 @@ Fixtures:
 
 The collection's internals that the harness patches, all in the section "Internals" below and nowhere else in
 the tests outside tests/unit/plugins/module_utils: module_utils.clock.CLOCK (time, monotonic, sleep), the
-transport's send (module_utils.http.Connection.send) and its exception (errors.ConnectionFailed), and the kept
+transport's send (module_utils.transport.Connection.send) and its exception (errors.ConnectionFailed), and the kept
 answers' view of the play around the process (reads.play_tasks).
 """
 
@@ -40,7 +40,7 @@ from ansible.module_utils.common import warnings as module_warnings
 from hypothesis import settings
 from ansible.utils.display import Display
 
-from ansible_collections.engine.cloud.plugins.module_utils import errors, http, reads
+from ansible_collections.engine.cloud.plugins.module_utils import errors, reads, transport
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.tests.simulator import fixture_ids, server
 from ansible_collections.engine.cloud.tests.simulator.process import AdminCalls
@@ -103,7 +103,7 @@ def patch_clock(monkeypatch, clock):
 def patch_transport(monkeypatch, simulator):
     def send(connection, method, target, headers, body=None):
         return simulator.answer(connection, method, target, headers, body)
-    monkeypatch.setattr(http.Connection, 'send', send)
+    monkeypatch.setattr(transport.Connection, 'send', send)
 
 
 def connection_failure(text, reached, **kind):

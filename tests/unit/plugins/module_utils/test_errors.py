@@ -18,7 +18,7 @@ import time
 
 import pytest
 
-from ansible_collections.engine.cloud.plugins.module_utils import errors, http
+from ansible_collections.engine.cloud.plugins.module_utils import errors, transport
 from ansible_collections.engine.cloud.plugins.module_utils.errors import ApiError, ConnectionFailed
 from ansible_collections.engine.cloud.plugins.module_utils.validate import url_without_credentials
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import (KEY_ID, KEY_SECRET, SOURCE_METRICS, TOKEN,
@@ -47,7 +47,7 @@ class Answer:
 
 
 def failure(answer, base_url='https://api.engine.example', path='/v1/x', **options):
-    sent_by = http.HttpClient(base_url, retries=0, **options)
+    sent_by = transport.HttpClient(base_url, retries=0, **options)
     sent_by.connection = answer
     with pytest.raises(ApiError) as info:
         sent_by.request('GET', path)
@@ -64,7 +64,7 @@ def leaks(message, *secrets):
 # Error bodies --------------------------------------------------------------------------------------------------------
 
 def cloud_client():
-    return http.HttpClient(SIM_URL, auth=(KEY_ID, KEY_SECRET), retries=0, auth_hint='The key was refused', envelope='result')
+    return transport.HttpClient(SIM_URL, auth=(KEY_ID, KEY_SECRET), retries=0, auth_hint='The key was refused', envelope='result')
 
 
 def sim_failure(sent_by, method, path, body=None):
@@ -83,7 +83,7 @@ def test_the_management_apis_error_body_gives_code_message_and_request_id(sim):
 
 
 def test_the_observability_apis_error_body_and_its_request_id_header(sim):
-    sent_by = http.HttpClient(SIM_URL, token=TOKEN, retries=0, envelope='data')
+    sent_by = transport.HttpClient(SIM_URL, token=TOKEN, retries=0, envelope='data')
     sim.faults(dict(kind='status', status=400, path='.', headers={'X-Request-Id': 'hdr-1'},
                     body={'message': 'Body validation failed: startTime: Timestamp must be in milliseconds'}))
     error = sim_failure(sent_by, 'POST', '/api/v2/charts/series', {})

@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""The HTTP client (module_utils/http.py). Retries, waits, lost answers and answers without the envelope against the
+"""The HTTP client (module_utils/transport.py). Retries, waits, lost answers and answers without the envelope against the
 simulator in process (tests/unit/conftest.py); what only a real transport shows against servers on 127.0.0.1: a
 connection that never carried the request, a deadline over the whole request, the size cap, TLS, proxies, redirects
 and the connection kept alive."""
@@ -28,7 +28,7 @@ from unittest import mock
 
 import pytest
 
-from ansible_collections.engine.cloud.plugins.module_utils import cloud, errors, http
+from ansible_collections.engine.cloud.plugins.module_utils import cloud, errors, transport
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.errors import LOST_ANSWER_HINT, ApiError
 from ansible_collections.engine.cloud.tests.certificates import self_signed
@@ -50,7 +50,7 @@ def client(api='cloud', **options):
         given.update(auth=(KEY_ID, KEY_SECRET), not_replayable=cloud.NOT_REPLAYABLE, envelope='result')
     else:
         given.update(token=TOKEN, envelope='data')
-    return http.HttpClient(**dict(given, **options))
+    return transport.HttpClient(**dict(given, **options))
 
 
 def fault(**spec):
@@ -76,7 +76,7 @@ def test_what_is_retried_backs_off_exponentially_then_succeeds(sim, failed):
 def test_backoff_is_between_half_and_all_of_its_step_and_capped():
     assert [client(jitter=lambda: 0.0).backoff(n) for n in range(4)] == [0.5, 1.0, 2.0, 4.0]
     assert [client(jitter=lambda: 1.0).backoff(n) for n in range(4)] == [1.0, 2.0, 4.0, 8.0]
-    assert client(jitter=lambda: 1.0).backoff(40) == http.BACKOFF_CAP == 2 * client(jitter=lambda: 0.0).backoff(40)
+    assert client(jitter=lambda: 1.0).backoff(40) == transport.BACKOFF_CAP == 2 * client(jitter=lambda: 0.0).backoff(40)
 
 
 @pytest.mark.parametrize('retries', [0, 2])
@@ -109,7 +109,7 @@ def test_other_statuses_fail_at_once(sim, status, method):
     ({'RateLimit-Reset': '3'}, 3.0),
     ({'Retry-After': '60', 'RateLimit-Reset': '12'}, 12.0),  # what the window really has left
     ({'Retry-After': '60', 'X-RateLimit-Reset': '9'}, 9.0),
-    ({'Retry-After': '3600'}, http.RETRY_AFTER_CAP),
+    ({'Retry-After': '3600'}, transport.RETRY_AFTER_CAP),
     ({'Retry-After': 'Sat, 12 Oct 2024 13:37:11 GMT'}, 10.875),
     ({'X-RateLimit-Reset': '1728740240'}, 19.875),  # an epoch time
     ({'Retry-After': 'soon'}, None),
@@ -322,7 +322,7 @@ def closed_port():
 
 def test_one_connection_carries_every_request_of_a_run_as_it_was_given(servers):
     api = servers()
-    sent_by = http.HttpClient(api.url + '/base', auth=(' key-id\n', 'key-secret\n'), retries=0)
+    sent_by = transport.HttpClient(api.url + '/base', auth=(' key-id\n', 'key-secret\n'), retries=0)
     sent_by.request('GET', '/v1/things', params={'tag': ['a', 'b'], 'none': None, 'limit': 5})
     sent_by.request('PATCH', '/v1/things/1', body={'name': 'x'})
     (get, headers, dummy, first), (patch, patch_headers, body, second) = api.seen
@@ -341,7 +341,7 @@ def test_one_connection_carries_every_request_of_a_run_as_it_was_given(servers):
 def test_a_redirect_is_not_followed_and_fails_naming_its_location(servers, sleeps, status, method, location, shown):
     target = servers()
     api = servers(lambda handler: reply(handler, status, headers=[('Location', location.format(target=target.url))]))
-    error = failure(http.HttpClient(api.url, retries=5, url_hint='Check api_url'), method, '/v1/x')
+    error = failure(transport.HttpClient(api.url, retries=5, url_hint='Check api_url'), method, '/v1/x')
     assert (error.status, error.attempts, error.answer_lost, len(api.seen), target.seen, sleeps) == (status, 1, False, 1, [], [])
     assert 'HTTP %d: the API answered with a redirect to %s, which is not followed' % (status, shown.format(target=target.url, port=api.port)) \
         in str(error) and 'pw-7Hq2' not in str(error), str(error)
@@ -353,7 +353,7 @@ def test_a_redirect_is_not_followed_and_fails_naming_its_location(servers, sleep
 @pytest.mark.parametrize('behaviour', ['close', 'reset', 'silent'])
 def test_a_tls_handshake_that_broke_off_sent_nothing_and_is_retried(servers, certificate, sleeps, behaviour):
     api = servers(tls=tls(certificate), first=[behaviour])
-    answer = http.HttpClient(api.url, retries=1, timeout=1, ca_path=certificate[0]).request('PATCH', '/v1/x', body={})
+    answer = transport.HttpClient(api.url, retries=1, timeout=1, ca_path=certificate[0]).request('PATCH', '/v1/x', body={})
     assert answer == {} and [line for line, dummy, dummy, dummy in api.seen] == ['PATCH /v1/x HTTP/1.1'] and len(sleeps) == 1
 
 
@@ -366,7 +366,7 @@ def test_a_connect_timeout_sent_nothing_and_is_retried(sleeps):
         sock.setblocking(False)
         sock.connect_ex(listener.getsockname())
     try:
-        error = failure(http.HttpClient('http://127.0.0.1:%d' % listener.getsockname()[1], retries=1, timeout=1), 'PATCH', '/v1/x', body={})
+        error = failure(transport.HttpClient('http://127.0.0.1:%d' % listener.getsockname()[1], retries=1, timeout=1), 'PATCH', '/v1/x', body={})
     finally:
         for sock in queued + [listener]:
             sock.close()
@@ -383,7 +383,7 @@ def test_a_connection_refused_or_a_name_unresolved_sent_nothing_and_fails_at_onc
     if 'example' in url:
         monkeypatch.setattr(socket, 'getaddrinfo', unresolved)
     url = url.format(port=closed_port)
-    error = failure(http.HttpClient(url, retries=5, url_hint='Check api_url'), 'PATCH', '/v1/x', body={})
+    error = failure(transport.HttpClient(url, retries=5, url_hint='Check api_url'), 'PATCH', '/v1/x', body={})
     assert str(error) == 'PATCH %s/v1/x failed: connection failed: %s. Check api_url' % (url.rstrip('/'), says.format(port=closed_port))
     assert (error.answer_lost, error.attempts, sleeps) == (False, 1, [])
 
@@ -400,7 +400,7 @@ def cut_short(handler):
 @pytest.mark.parametrize('method', ['GET', 'PATCH'])
 def test_an_answer_cut_short_is_lost_for_a_write_and_retried_for_a_read(servers, sleeps, method):
     api = servers(cut_short)
-    error = failure(http.HttpClient(api.url, retries=1, envelope='result'), method, '/v1/x', body={})
+    error = failure(transport.HttpClient(api.url, retries=1, envelope='result'), method, '/v1/x', body={})
     assert 'Connection aborted while reading the answer' in str(error), str(error)
     assert (error.answer_lost, len(api.seen)) == ((True, 1) if method == 'PATCH' else (False, 2))
 
@@ -420,7 +420,7 @@ def test_api_timeout_bounds_an_answer_that_trickles(servers, sleeps, answer):
     """Each byte comes well within the timeout; all of them take 10 s or more."""
     api = servers(answer)
     started = time.monotonic()
-    error = failure(http.HttpClient(api.url, timeout=2, retries=0), path='/v1/x')
+    error = failure(transport.HttpClient(api.url, timeout=2, retries=0), path='/v1/x')
     assert time.monotonic() - started < 6
     assert str(error).endswith('failed: no response within api_timeout (2 s)'), str(error)
 
@@ -440,8 +440,8 @@ BOMB = gzip.compress(b' ' * (4 << 20))
                                     lambda handler: reply(handler, headers=[('Content-Length', str(5 << 20))])],
                          ids=['chunked without end', 'gzip that grows', 'Content-Length'])
 def test_an_answer_larger_than_the_cap_is_not_read(servers, monkeypatch, sleeps, answer):
-    monkeypatch.setattr(http, 'MAX_ANSWER_BYTES', 1 << 20)
-    error = failure(http.HttpClient(servers(answer).url, retries=5), path='/v1/x')
+    monkeypatch.setattr(transport, 'MAX_ANSWER_BYTES', 1 << 20)
+    error = failure(transport.HttpClient(servers(answer).url, retries=5), path='/v1/x')
     assert 'the answer is larger than 1 MiB' in str(error) and error.attempts == 1, str(error)
 
 
@@ -450,7 +450,7 @@ def test_urllib3_below_the_floor_is_refused_before_any_connection(servers, monke
     import urllib3  # pylint: disable=import-outside-toplevel
     monkeypatch.setattr(urllib3, '__version__', version)
     api = servers()
-    error = failure(http.HttpClient(api.url, retries=3), path='/v1/x')
+    error = failure(transport.HttpClient(api.url, retries=3), path='/v1/x')
     assert ('the Python package urllib3 2.6 or later is needed on the host that runs this module (found %s): '
             'pip install "urllib3>=2.6"' % version) in str(error) and error.attempts == 1 and api.seen == [], str(error)
 
@@ -476,7 +476,7 @@ def test_a_private_ca_verifies_the_server(servers, certificate, monkeypatch, tmp
         (tmp_path / 'empty').mkdir()
         hashed = hashed_directory(tmp_path / 'hashed', certificate[0])
         monkeypatch.setenv('SSL_CERT_DIR', str(tmp_path / 'empty') + ':' + hashed if 'several' in source else hashed)
-    sent_by = http.HttpClient(api.url, retries=2, ca_path=certificate[0] if source == 'ca_path' else None)
+    sent_by = transport.HttpClient(api.url, retries=2, ca_path=certificate[0] if source == 'ca_path' else None)
     if source != 'no CA':
         assert sent_by.request('GET', '/v1/x') == {} and len(api.seen) == 1
         return
@@ -491,7 +491,7 @@ def test_a_missing_ca_path_fails_before_any_connection(servers, certificate, mon
     missing = str(tmp_path / 'missing')
     if source != 'ca_path':
         monkeypatch.setenv(source, str(tmp_path) + ':' + missing if source == 'SSL_CERT_DIR' else missing)
-    error = failure(http.HttpClient(api.url, retries=3, ca_path=missing if source == 'ca_path' else None), 'POST', '/v1/x', body={})
+    error = failure(transport.HttpClient(api.url, retries=3, ca_path=missing if source == 'ca_path' else None), 'POST', '/v1/x', body={})
     assert ('TLS certificate verification failed: cannot read the CA file or directory %s (%s): no such file or directory'
             % (missing, source)) in str(error), str(error)
     assert (error.attempts, error.answer_lost, api.first, sleeps) == (1, False, ['reset'], [])
@@ -500,9 +500,9 @@ def test_a_missing_ca_path_fails_before_any_connection(servers, certificate, mon
 def test_a_client_certificate_is_presented_and_a_missing_one_named(servers, certificate, tmp_path, sleeps):
     api = servers(tls=tls(certificate, client_ca=certificate[0]))
     cert, key = certificate
-    assert http.HttpClient(api.url, retries=0, ca_path=cert, client_cert=cert, client_key=key).request('GET', '/v1/x') == {}
+    assert transport.HttpClient(api.url, retries=0, ca_path=cert, client_cert=cert, client_key=key).request('GET', '/v1/x') == {}
     missing = str(tmp_path / 'missing.pem')
-    error = failure(http.HttpClient(api.url, retries=3, ca_path=cert, client_cert=cert, client_key=missing), path='/v1/x')
+    error = failure(transport.HttpClient(api.url, retries=3, ca_path=cert, client_cert=cert, client_key=missing), path='/v1/x')
     assert 'cannot read the client certificate file %s (client_key)' % missing in str(error) and len(api.seen) == 1
 
 
@@ -510,7 +510,7 @@ def test_a_client_certificate_is_presented_and_a_missing_one_named(servers, cert
 @pytest.mark.parametrize('method', ['GET', 'PATCH'])
 def test_a_server_that_demands_a_client_certificate_says_to_give_one(servers, certificate, sleeps, version, method):
     api = servers(tls=tls(certificate, client_ca=certificate[0], version=version))
-    error = failure(http.HttpClient(api.url, retries=3, ca_path=certificate[0]), method, '/v1/x', body={})
+    error = failure(transport.HttpClient(api.url, retries=3, ca_path=certificate[0]), method, '/v1/x', body={})
     assert 'client_cert and client_key' in str(error) and 'verification' not in str(error), str(error)
     assert (error.answer_lost, api.seen) == (False, [])
 
@@ -520,7 +520,7 @@ def test_a_server_that_demands_a_client_certificate_says_to_give_one(servers, ce
 def test_an_http_api_goes_through_the_proxy_with_its_credentials(servers, monkeypatch):
     proxy = servers()
     monkeypatch.setenv('HTTP_PROXY', 'http://proxy-user:p%%40ss@127.0.0.1:%d' % proxy.port)
-    assert http.HttpClient('http://api.engine.example:8080', retries=0).request('GET', '/v1/x') == {}
+    assert transport.HttpClient('http://api.engine.example:8080', retries=0).request('GET', '/v1/x') == {}
     line, headers, dummy, dummy = proxy.seen[0]
     assert line == 'GET http://api.engine.example:8080/v1/x HTTP/1.1'
     assert headers['Proxy-Authorization'] == 'Basic %s' % base64.b64encode(b'proxy-user:p@ss').decode()
@@ -529,7 +529,7 @@ def test_an_http_api_goes_through_the_proxy_with_its_credentials(servers, monkey
 def test_an_https_api_goes_through_one_tunnel_of_the_proxy(servers, certificate, monkeypatch):
     api, proxy = servers(tls=tls(certificate)), servers()
     monkeypatch.setenv('HTTPS_PROXY', 'http://127.0.0.1:%d' % proxy.port)
-    sent_by = http.HttpClient(api.url, token='tok-3f9a1c7e5b2d', retries=0, ca_path=certificate[0])
+    sent_by = transport.HttpClient(api.url, token='tok-3f9a1c7e5b2d', retries=0, ca_path=certificate[0])
     assert sent_by.request('GET', '/v1/x') == {} and sent_by.request('GET', '/v1/y') == {}
     assert [line.rsplit(' ', 1)[0] for line, dummy, dummy, dummy in proxy.seen] == ['CONNECT localhost:%d' % api.port]
     assert [line for line, dummy, dummy, dummy in api.seen] == ['GET /v1/x HTTP/1.1', 'GET /v1/y HTTP/1.1']
@@ -542,13 +542,13 @@ def test_no_proxy_sends_straight_to_the_api(servers, monkeypatch, closed_port, n
     monkeypatch.setenv('HTTP_PROXY', 'http://127.0.0.1:%d' % closed_port)
     monkeypatch.setenv('NO_PROXY', no_proxy.format(port=api.port))
     url = api.url.replace('localhost', '127.0.0.1') if '/' in no_proxy else api.url
-    assert http.HttpClient(url, retries=0).request('GET', '/v1/x') == {} and len(api.seen) == 1
+    assert transport.HttpClient(url, retries=0).request('GET', '/v1/x') == {} and len(api.seen) == 1
 
 
 @pytest.mark.parametrize('password', ['Zq9xK2m/ss#word', 'Zq9xK2m#w0rd', 'p@ss/w#rd:99', 'simple-password-1'])
 def test_a_proxy_that_fails_is_named_without_any_part_of_its_password(monkeypatch, closed_port, sleeps, password):
     monkeypatch.setenv('HTTP_PROXY', 'http://proxyuser:%s@127.0.0.1:%d/' % (password, closed_port))
-    error = failure(http.HttpClient('http://api.engine.example', retries=2, url_hint='Check api_url'), path='/v1/x')
+    error = failure(transport.HttpClient('http://api.engine.example', retries=2, url_hint='Check api_url'), path='/v1/x')
     message = str(error)
     assert not [password[start:start + 6] for start in range(len(password) - 5) if password[start:start + 6] in message], message
     assert 'Check api_url' not in message, message  # the proxy failed, not the address

@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from ansible_collections.engine.cloud.plugins.module_utils import pipe_rules
+from ansible_collections.engine.cloud.plugins.module_utils import pipe_rules, pipe_settings
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import FIXTURES_PATH, PIPE_KAFKA, PIPE_POSTGRES
 
 with open(FIXTURES_PATH) as handle:
@@ -223,6 +223,6 @@ def test_scaling_plan_and_limits():
 
 def test_settings_plan_is_pipe_settings_rule():
     current = copy.deepcopy(KAFKA['settings'])
-    body, diff = pipe_rules.settings_plan(current, {'streaming_max_insert_wait_ms': None, 'engine_max_insert_threads': 2})
+    body, diff = pipe_settings.settings_plan(current, {'streaming_max_insert_wait_ms': None, 'engine_max_insert_threads': 2})
     assert body == {'streaming_max_insert_wait_ms': None}
     assert diff == {'before': {'streaming_max_insert_wait_ms': 2000}, 'after': {'streaming_max_insert_wait_ms': 5000}}

@@ -10,9 +10,9 @@ __metaclass__ = type
 import pytest
 from hypothesis import given, strategies as st
 
-from ansible_collections.engine.cloud.plugins.module_utils import pipe_rules
+from ansible_collections.engine.cloud.plugins.module_utils import pipe_rules, pipe_settings
 
-# The contract's table, written out again on purpose: a change to pipe_rules.SETTINGS must show here.
+# The contract's table, written out again on purpose: a change to pipe_settings.SETTINGS must show here.
 CONTRACT = {
     'streaming_max_insert_wait_ms': (500, 60000),
     'object_storage_concurrency': (1, 35),
@@ -30,71 +30,71 @@ INTEGERS = sorted(CONTRACT)
 
 
 def test_the_table_has_exactly_the_twelve_contract_settings():
-    assert set(pipe_rules.SETTINGS) == set(CONTRACT) | set(BOOLEANS)
+    assert set(pipe_settings.SETTINGS) == set(CONTRACT) | set(BOOLEANS)
     for name, (low, high) in CONTRACT.items():
-        assert pipe_rules.SETTINGS[name][:3] == ('int', low, high)
-        assert pipe_rules.SETTINGS[name][3] is None if name == 'object_storage_concurrency' else low <= pipe_rules.SETTINGS[name][3] <= high
+        assert pipe_settings.SETTINGS[name][:3] == ('int', low, high)
+        assert pipe_settings.SETTINGS[name][3] is None if name == 'object_storage_concurrency' else low <= pipe_settings.SETTINGS[name][3] <= high
     for name in BOOLEANS:
-        assert pipe_rules.SETTINGS[name][0] == 'bool'
+        assert pipe_settings.SETTINGS[name][0] == 'bool'
 
 
 @pytest.mark.parametrize('name', INTEGERS)
 def test_both_bounds_are_accepted_and_one_past_each_is_refused(name):
     low, high = CONTRACT[name]
-    assert pipe_rules.check_setting(name, low) == (low, None)
-    assert pipe_rules.check_setting(name, high) == (high, None)
+    assert pipe_settings.check_setting(name, low) == (low, None)
+    assert pipe_settings.check_setting(name, high) == (high, None)
     for bad in (low - 1, high + 1):
-        value, error = pipe_rules.check_setting(name, bad)
+        value, error = pipe_settings.check_setting(name, bad)
         assert value is None
         assert error == 'settings.%s must be between %s and %s, got %d' % (name, low, high, bad)
 
 
 @pytest.mark.parametrize('bad', [True, False, 1.5, 2.0, '1.5', 'ten', [], {}])
 def test_integer_settings_refuse_other_types(bad):
-    value, error = pipe_rules.check_setting('engine_max_threads', bad)
+    value, error = pipe_settings.check_setting('engine_max_threads', bad)
     assert value is None
     assert error.startswith('settings.engine_max_threads must be an integer between 0 and 64 or null, got ')
 
 
 def test_integer_strings_from_templating_become_integers():
-    assert pipe_rules.check_setting('engine_max_threads', '8') == (8, None)
-    assert pipe_rules.check_setting('engine_max_threads', ' 64 ') == (64, None)
-    assert pipe_rules.check_setting('engine_max_threads', '65')[1] == 'settings.engine_max_threads must be between 0 and 64, got 65'
+    assert pipe_settings.check_setting('engine_max_threads', '8') == (8, None)
+    assert pipe_settings.check_setting('engine_max_threads', ' 64 ') == (64, None)
+    assert pipe_settings.check_setting('engine_max_threads', '65')[1] == 'settings.engine_max_threads must be between 0 and 64, got 65'
 
 
 @pytest.mark.parametrize('name', BOOLEANS)
 def test_boolean_settings(name):
-    assert pipe_rules.check_setting(name, True) == (True, None)
-    assert pipe_rules.check_setting(name, 'False') == (False, None)
+    assert pipe_settings.check_setting(name, True) == (True, None)
+    assert pipe_settings.check_setting(name, 'False') == (False, None)
     for bad in (1, 0, 'yes', 'on', 2.0):
-        assert pipe_rules.check_setting(name, bad) == (None, 'settings.%s must be true, false or null, got %r' % (name, bad))
+        assert pipe_settings.check_setting(name, bad) == (None, 'settings.%s must be true, false or null, got %r' % (name, bad))
 
 
 def test_null_is_always_valid():
-    for name in pipe_rules.SETTINGS:
-        assert pipe_rules.check_setting(name, None) == (None, None)
+    for name in pipe_settings.SETTINGS:
+        assert pipe_settings.check_setting(name, None) == (None, None)
 
 
 def test_unknown_key_lists_all_valid_keys():
-    checked, errors = pipe_rules.check_settings({'engine_max_thread': 3, 'engine_max_threads': 99})
+    checked, errors = pipe_settings.check_settings({'engine_max_thread': 3, 'engine_max_threads': 99})
     assert checked == {}
     assert len(errors) == 2
     assert "unknown key 'engine_max_thread'" in errors[0]
-    for name in pipe_rules.SETTINGS:
+    for name in pipe_settings.SETTINGS:
         assert name in errors[0]
     assert errors[1] == 'settings.engine_max_threads must be between 0 and 64, got 99'
 
 
 def test_check_settings_converts_values():
-    assert pipe_rules.check_settings({'engine_max_threads': '8', 'engine_parallel_view_processing': 'true',
-                                      'object_storage_concurrency': None}) == (
+    assert pipe_settings.check_settings({'engine_max_threads': '8', 'engine_parallel_view_processing': 'true',
+                                         'object_storage_concurrency': None}) == (
         {'engine_max_threads': 8, 'engine_parallel_view_processing': True, 'object_storage_concurrency': None}, [])
 
 
 @given(st.sampled_from(INTEGERS), st.integers(min_value=-10 ** 12, max_value=10 ** 12))
 def test_range_check_matches_the_contract(name, value):
     low, high = CONTRACT[name]
-    dummy, error = pipe_rules.check_setting(name, value)
+    dummy, error = pipe_settings.check_setting(name, value)
     assert (error is None) == (low <= value <= high)
 
 
@@ -109,27 +109,27 @@ def test_range_check_matches_the_contract(name, value):
 ])
 def test_null_and_default_mean_the_same(current, wanted, differs):
     name = 'streaming_max_insert_wait_ms'
-    assert (pipe_rules.settings_changes({name: current}, {name: wanted}) == {name: wanted}) is differs
-    assert (pipe_rules.settings_changes({name: current}, {name: wanted}) == {}) is not differs
+    assert (pipe_settings.settings_changes({name: current}, {name: wanted}) == {name: wanted}) is differs
+    assert (pipe_settings.settings_changes({name: current}, {name: wanted}) == {}) is not differs
 
 
 def test_booleans_compare_by_type_and_default():
     name = 'object_storage_use_cluster_function'  # default true
-    assert pipe_rules.settings_changes({name: None}, {name: True}) == {}
-    assert pipe_rules.settings_changes({name: False}, {name: None}) == {name: None}
-    assert pipe_rules.settings_changes({name: None}, {name: False}) == {name: False}
-    assert pipe_rules.settings_changes({'engine_max_insert_threads': True}, {'engine_max_insert_threads': 1}) == {}
-    assert pipe_rules.settings_changes({'engine_max_threads': 1}, {'engine_max_threads': 2}) == {'engine_max_threads': 2}
+    assert pipe_settings.settings_changes({name: None}, {name: True}) == {}
+    assert pipe_settings.settings_changes({name: False}, {name: None}) == {name: None}
+    assert pipe_settings.settings_changes({name: None}, {name: False}) == {name: False}
+    assert pipe_settings.settings_changes({'engine_max_insert_threads': True}, {'engine_max_insert_threads': 1}) == {}
+    assert pipe_settings.settings_changes({'engine_max_threads': 1}, {'engine_max_threads': 2}) == {'engine_max_threads': 2}
 
 
 def test_only_requested_keys_are_compared():
     current = {'engine_max_threads': 8, 'engine_max_insert_threads': 2}
-    assert pipe_rules.settings_changes(current, {'engine_max_threads': 4}) == {'engine_max_threads': 4}
+    assert pipe_settings.settings_changes(current, {'engine_max_threads': 4}) == {'engine_max_threads': 4}
 
 
 def test_predicted_settings_show_defaults_for_nulls():
     current = {'engine_max_threads': 8, 'engine_max_insert_threads': 2}
-    assert pipe_rules.predict_settings(current, {'engine_max_threads': None}) == {'engine_max_threads': 3, 'engine_max_insert_threads': 2}
+    assert pipe_settings.predict_settings(current, {'engine_max_threads': None}) == {'engine_max_threads': 3, 'engine_max_insert_threads': 2}
     assert current == {'engine_max_threads': 8, 'engine_max_insert_threads': 2}
 
 
@@ -142,9 +142,9 @@ def test_predicted_settings_show_defaults_for_nulls():
 ])
 def test_object_storage_concurrency_is_at_its_default_only_when_null(current, wanted, differs):
     name = 'object_storage_concurrency'
-    assert (pipe_rules.settings_changes({name: current}, {name: wanted}) == {name: wanted}) is differs
-    assert pipe_rules.at_default(name, 1) is False and pipe_rules.at_default(name, None) is True
-    assert pipe_rules.predict_settings({name: 4}, {name: None}) == {name: None}
+    assert (pipe_settings.settings_changes({name: current}, {name: wanted}) == {name: wanted}) is differs
+    assert pipe_settings.at_default(name, 1) is False and pipe_settings.at_default(name, None) is True
+    assert pipe_settings.predict_settings({name: 4}, {name: None}) == {name: None}
 
 
 def make_pipe(state, kind='kafka'):

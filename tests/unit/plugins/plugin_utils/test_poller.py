@@ -65,7 +65,7 @@ def test_a_listing_stops_at_its_total(total, pages):
 def test_importing_the_sources_leaves_every_other_library_importable():
     code = ('import sys\n'
             'from ansible_collections.engine.cloud.plugins.plugin_utils import events\n'
-            'from ansible_collections.engine.cloud.plugins.module_utils import http\n'
+            'from ansible_collections.engine.cloud.plugins.module_utils import transport\n'
             'blocked = sorted(name for name, module in sys.modules.items() if module is None)\n'
             'assert not blocked, blocked\n'
             'import charset_normalizer, json, ssl, urllib3\n'

@@ -1,15 +1,9 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""The one HTTP client of every module and plugin: a requests Session per run (keep-alive, proxies and CA bundles as
-requests reads them), auth, api_timeout as a bound on the whole request, a size cap, retries that honour the server,
-the rule for lost answers, and every attempt paced (pacing.py). errors.py words the failures."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
+"""The one HTTP client of every module and plugin: a requests Session per run, auth, api_timeout as a bound on the whole
+request, a size cap, retries that honour the server, the rule for lost answers, every attempt paced (pacing.py)."""
 
 import base64
 import email.utils
@@ -44,11 +38,9 @@ _CLASSES = {}
 
 
 class HttpClient:
-    """One keep-alive connection for one run, against one API base address.
-
-    not_replayable: the methods whose lost answer (a timeout or reset after sending, a 502, 503 or 504) may come from a
-    write that was applied, so they are not sent again (a PATCH on either API); envelope: the key every answer but a
-    DELETE's holds its payload under."""
+    """One keep-alive connection for one run, against one API base address. not_replayable: the methods whose lost answer
+    (a timeout or reset after sending, a 502, 503 or 504) may come from a write that was applied, so they are not sent
+    again; envelope: the key every answer but a DELETE's holds its payload under."""
 
     def __init__(self, base_url, auth=None, token=None, timeout=30, validate_certs=True, retries=5, user_agent='engine.cloud',
                  auth_hint=None, url_hint=None, jitter=random.random, pacer=None, not_replayable=frozenset(('PATCH',)),
@@ -79,7 +71,6 @@ class HttpClient:
                              % ('token' if token is not None else 'API key id or secret'))
 
     def backoff(self, attempt):
-        """Between half and all of BACKOFF_BASE * 2**attempt, capped."""
         delay = min(BACKOFF_CAP, BACKOFF_BASE * (2 ** attempt))
         return delay / 2 + self._jitter() * delay / 2
 
@@ -87,10 +78,8 @@ class HttpClient:
         return url_without_credentials(self.base_url) + path
 
     def request(self, method, path, params=None, body=None, once=False, on_send=None):
-        """Send one request, retrying what is safe to retry; return the parsed JSON body.
-
-        once: never replayed whatever not_replayable says (a create or delete of the lifecycle): a lost answer raises
-        ApiError with answer_lost for the caller to judge. on_send() runs when each attempt leaves."""
+        """The parsed JSON answer, retrying what is safe to retry. once: never replayed (a create or delete): a lost
+        answer raises ApiError with answer_lost for the caller to judge. on_send() runs when each attempt leaves."""
         target = self.prefix + path + _query(params)
         headers, data = self.headers, None
         if body is not None:
@@ -178,8 +167,8 @@ class HttpClient:
 
 
 class Connection:
-    """A requests Session against the API's origin: keep-alive, redirects not followed, api_timeout a bound on the whole
-    request (connect, TLS, headers and body), an answer read in chunks up to MAX_ANSWER_BYTES."""
+    """A requests Session against the API's origin: redirects not followed, api_timeout a bound on the whole request
+    (connect, TLS, headers and body), an answer read in chunks up to MAX_ANSWER_BYTES."""
 
     def __init__(self, parts, timeout, validate_certs=True, ca_path=None, client_cert=None, client_key=None):
         self.https = parts.scheme == 'https'
@@ -249,7 +238,6 @@ class Connection:
         return session
 
     def _failure(self, exc, url, watchdog):
-        """The ConnectionFailed of a requests exception: what happened in a word, and its innermost cause."""
         requests, chain, text = self._requests, _chain(exc), _cause(exc)
         if watchdog.finished.is_set():
             return ConnectionFailed('timed out', reached=_REQUEST.connected, timeout=True)
@@ -343,7 +331,7 @@ def _proxy_secrets():
 
 
 def _shut(sockets):
-    """The deadline passed: end the request, wherever it waits (connect, TLS, headers or body)."""
+    """The deadline passed: end the request, wherever it waits."""
     for sock in list(sockets):
         try:
             sock.shutdown(socket.SHUT_RDWR)
@@ -367,7 +355,6 @@ def _verify(validate_certs, ca_path):
 
 
 def _read(response, deadline):
-    """The whole body, read in chunks within the deadline and up to MAX_ANSWER_BYTES."""
     length = response.headers.get('Content-Length', '')
     if length.isdigit() and int(length) > MAX_ANSWER_BYTES:
         raise _too_large('%s bytes' % length)
@@ -421,7 +408,6 @@ def _cause(exc):
 
 
 def _query(params):
-    """The query string of params (a dict or pairs): None values left out, a list as one pair per element."""
     pairs = [(name, value) for name, value in (params.items() if isinstance(params, dict) else params or ()) if value is not None]
     return '?' + urlencode(pairs, doseq=True) if pairs else ''
 
