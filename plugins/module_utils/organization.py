@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -9,10 +8,6 @@ Each entry is run by its own module's code (service.run, pipe.run, dashboard.run
 object of that code, whose reads come from the lists this task read first, whose exit and failure return to the
 planner, and whose writes go through the task's clients. The whole plan is made in check mode first; the rails judge
 it before the first write; an apply then runs the same entries for real, in order, and the deletions last."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import copy
 import os

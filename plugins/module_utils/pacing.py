@@ -5,8 +5,10 @@
 """Request pacing under an API's rate limit, shared by every process of one controller that uses the same key or token
 against the same address (the forks of a play): together they send at most N requests in any W + MARGIN seconds, so
 the server's fixed windows never see more than N. The state (store.py) holds monotonic times only: the sends of the last
-window, the slots reserved by waiting processes (first come, first served) and the hold a 429 sets. MARGIN: the server
-counts a request when it arrives, the pacer when it leaves (measured under load: 4 to 125 ms apart)."""
+window, the slots reserved by waiting processes (first come, first served) and the hold a 429 sets. The server counts a
+request when it arrives, which is between when it leaves and when its answer comes: a send counts from when it leaves
+plus MARGIN, then from its answer (answered), and a waiting process checks its slot again when it wakes. On a loaded
+controller a request can take longer than MARGIN to arrive (measured: 4 ms to over a second)."""
 
 import collections
 import os
@@ -59,6 +61,9 @@ class Unpaced:
         self.waited = 0.0
 
     def acquire(self):
+        return None
+
+    def answered(self, slot):
         pass
 
     def refused(self, wait):
@@ -74,16 +79,29 @@ class Pacer(Unpaced):
         self.warn, self.broken = warn, False
 
     def acquire(self):
-        """Wait until one more request fits, and count it."""
+        """Wait until one more request fits, and count it: its slot, for answered (None: pacing broke)."""
         while not self.broken:
             slot, now = self._update(self._reserve)
             if slot is None or slot <= now:
-                return
+                return slot
             self.waited += slot - now
             CLOCK.sleep(slot - now)
             kept, dummy = self._update(lambda state, now: self._keeps(state, slot))
             if kept is not False:
-                return
+                return slot
+        return None
+
+    def answered(self, slot):
+        """The request sent in slot has its answer (or failed): it counts from now, the latest moment the server can
+        have counted it."""
+        if slot is not None and not self.broken:
+            self._update(lambda state, now: self._moves(state['sends'], slot, now))
+
+    @staticmethod
+    def _moves(sends, slot, now):
+        if slot in sends and slot < now:
+            sends[sends.index(slot)] = now
+            sends.sort()
 
     def refused(self, wait):
         """The server answered 429: hold every process back `wait` seconds (None: UNNAMED_HOLD)."""
@@ -98,10 +116,11 @@ class Pacer(Unpaced):
         sends.append(slot)
         return slot
 
-    @staticmethod
-    def _keeps(state, slot):
-        """A reserved slot that a hold has overtaken is given up."""
-        if state['hold'] <= slot:
+    def _keeps(self, state, slot):
+        """A reserved slot is given up when a hold has overtaken it, or when the sends before it, counted from their
+        answers since, leave it no room."""
+        others = sum(1 for sent in state['sends'] if slot - self.span < sent <= slot) - 1
+        if state['hold'] <= slot and others < self.requests:
             return True
         if slot in state['sends']:
             state['sends'].remove(slot)

@@ -1,14 +1,10 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 """The organization module's plan: what it reads, what each entry's own module code says in check mode, the purge of
-what no entry names, the rails, and the apply in order (organization.py holds the module and its entries)."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
+what no entry names, the rails, and the apply in order (organization.py holds the module, entries.py the module object
+an entry's code runs on)."""
 
 import hashlib
 import json
@@ -18,7 +14,7 @@ from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
 from ansible_collections.engine.cloud.plugins.module_utils import alert, alert_rules, cloud, dashboard, dashboard_rules, observability, pipe, service
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
-from ansible_collections.engine.cloud.plugins.module_utils import reads
+from ansible_collections.engine.cloud.plugins.module_utils.entries import Done, Failed, entry_module
 from ansible_collections.engine.cloud.plugins.module_utils.compare import mask_secrets
 from ansible_collections.engine.cloud.plugins.module_utils.errors import ApiError
 from ansible_collections.engine.cloud.plugins.module_utils.module import CLOUD_CONNECTION, COMMON_SPEC, OBSERVABILITY_CONNECTION
@@ -44,79 +40,7 @@ ENTRY_SPECS = dict(
 ENTRY_RULES = dict(services=dict(required_one_of=[('service_id', 'name')]), pipes=dict(required_one_of=[('pipe_id', 'name')]),
                    dashboards=dict(required_one_of=[('dashboard_id', 'name')]),
                    alerts=dict((key, value) for key, value in alert.OPTIONS.items() if key != 'required_one_of'))
-TEAM_LISTS = (observability.PREFIX + '/sources', observability.PREFIX + '/webhooks')
 APIS = dict(services=cloud.API, pipes=cloud.API, dashboards=observability.API, alerts=observability.API)
-
-
-class Done(Exception):
-    def __init__(self, result):
-        super(Done, self).__init__('done')
-        self.result = result
-
-
-class Failed(Exception):
-    def __init__(self, msg, result):
-        super(Failed, self).__init__(msg)
-        self.result = result
-
-
-class Entry:
-    """The module object one entry's own module code runs on (mixed before CloudModule or ObservabilityModule)."""
-
-    def setup(self, org, kind, params, check_mode, where):
-        self.org, self.kind, self.params, self.check_mode, self.where = org, kind, params, check_mode, where
-        self._diff, self.failure_amends, self.no_log_values = True, [], org.no_log_values
-        self.client, self.shared, self.argument_spec = org.client(kind), reads.Alone(), ENTRY_SPECS[kind]
-        self.alerts_read, self.whole_plan = [], True
-        return self
-
-    def exit_json(self, **result):
-        raise Done(result)
-
-    def exit(self, changed=False, diff=None, **result):  # the planner masks what it returns
-        raise Done(dict(result, changed=changed, diff=diff))
-
-    def fail_json(self, msg, **result):
-        for amend in list(self.failure_amends):
-            msg, result = amend(msg, result)
-        raise Failed('%s: %s' % (self.where, msg), result)
-
-    def warn(self, warning):
-        self.org.warn('%s: %s' % (self.where, warning))
-
-    def planned(self, request):
-        self.org.rendered.append(dict(request, entry=self.where))
-
-    def request(self, method, path, params=None, body=None, once=False):
-        if method == 'GET':
-            kept = self.org.cached(path, params)
-            if kept is not None:
-                return kept
-            if self.org.offline:
-                raise ApiError('not found (rendered: nothing is read)', status=404, method=method, path=path)
-            if path in TEAM_LISTS or path in self.org.known:  # read once more for the entries after this one
-                def read(how, target, query):
-                    return super(Entry, self).request(how, target, params=query)
-                self.org.lists[path] = (observability.list_all(read, path[len(observability.PREFIX):]) if path.endswith('/alerts')
-                                        else read(method, path, None).get('data' if path.startswith(observability.PREFIX) else 'result') or [])
-                return self.org.cached(path, params)
-        elif not self.check_mode:
-            try:
-                answer = super(Entry, self).request(method, path, params=params, body=body, once=once)
-            except ApiError:
-                self.org.wrote(method, path, None)  # the write may have been applied: its list is read again
-                raise
-            self.org.wrote(method, path, answer)
-            return answer
-        return super(Entry, self).request(method, path, params=params, body=body, once=once)
-
-
-class CloudEntry(Entry, cloud.CloudModule):
-    pass
-
-
-class ObservabilityEntry(Entry, observability.ObservabilityModule):
-    pass
 
 
 def summary(items):
@@ -353,8 +277,7 @@ class Planner:
                     diff=result.get('diff'), kind=kind, params=params, where=where, deleted_alerts=result.get('deleted_alerts') or [])
 
     def run(self, kind, params, where, check):
-        entry = (CloudEntry if APIS[kind] is cloud.API else ObservabilityEntry).__new__(
-            CloudEntry if APIS[kind] is cloud.API else ObservabilityEntry).setup(self.module, kind, params, check, where)
+        entry = entry_module(APIS[kind]).setup(self.module, kind, params, check, where, ENTRY_SPECS[kind])
         if kind == 'pipes' and check and (self.module.offline or params['service_id'].startswith('planned-')):
             # a service this plan creates (or, offline, any): as it will be once created, without pipes
             self.module.lists['%s/%s/pipes' % (self.services_path(), params['service_id'])] = []

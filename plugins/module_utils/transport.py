@@ -89,12 +89,13 @@ class HttpClient:
         attempt = 0
         while True:
             attempt += 1
-            self.pacer.acquire()
+            slot = self.pacer.acquire()
             if on_send is not None:
                 on_send()
             try:
                 status, answer_headers, content = self.connection.send(method, target, headers, data)
             except ConnectionFailed as exc:
+                self.pacer.answered(slot)
                 lost = exc.reached and (once or method in self.not_replayable)
                 if lost or exc.final or attempt > self.retries:
                     raise ApiError(self.redactor.failure(exc, self.timeout), method=method, path=path, url=self.url_of(path),
@@ -102,6 +103,7 @@ class HttpClient:
                                        exc, self.url_hint, self.connection.client_cert))
                 CLOCK.sleep(self.backoff(attempt - 1))
                 continue
+            self.pacer.answered(slot)
             lost = status in LOST_ANSWER_STATUSES and (once or method in self.not_replayable)
             if status in RETRY_STATUSES and not lost:
                 wait = self._server_wait(answer_headers, method, path)

@@ -123,7 +123,9 @@ def test_a_429_waits_what_the_server_asks_counts_the_wait_and_holds_the_pacer(si
     sent_by.request('GET', SERVICE)
     slept = 0.75 if wait is None else wait  # nothing readable: the backoff
     assert sim.clock.sleeps == [pytest.approx(slept)] and sent_by.waited == pytest.approx(slept)
-    assert pacer.mock_calls == [mock.call.acquire(), mock.call.refused(wait if wait is None else pytest.approx(wait)), mock.call.acquire()]
+    slot = pacer.acquire.return_value
+    assert pacer.mock_calls == [mock.call.acquire(), mock.call.answered(slot), mock.call.refused(wait if wait is None else pytest.approx(wait)),
+                                mock.call.acquire(), mock.call.answered(slot)]
 
 
 def test_a_429_on_the_last_attempt_still_holds_the_other_processes_back(sim):
@@ -131,7 +133,7 @@ def test_a_429_on_the_last_attempt_still_holds_the_other_processes_back(sim):
     pacer = mock.Mock()
     sim.faults(fault(status=429, headers={'X-RateLimit-Reset': '4'}))
     assert failure(client(pacer=pacer, retries=0)).status == 429
-    assert pacer.mock_calls == [mock.call.acquire(), mock.call.refused(4.0)]
+    assert pacer.mock_calls == [mock.call.acquire(), mock.call.answered(pacer.acquire.return_value), mock.call.refused(4.0)]
 
 
 @pytest.mark.parametrize('value', ['nan', 'inf', '-inf'])

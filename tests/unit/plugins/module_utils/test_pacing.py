@@ -121,6 +121,40 @@ def test_a_hold_that_overtakes_a_reserved_slot_moves_it(clock, tmp_path, during)
         assert json.load(handle)['sends'] == [start + 35]  # the abandoned slot at 10.5 counts no more
 
 
+def test_a_send_counts_from_its_answer_so_a_slow_one_never_crowds_the_server_window(clock, tmp_path):
+    """Three sends at 0, their answers 2 s later (a loaded controller): the fourth goes 10.5 s after the answers, not
+    after the sends, so that however late the three arrived, no window of the server holds four."""
+    paced = pacer(tmp_path, 3, 10)
+    slots = [paced.acquire() for dummy in range(3)]
+    clock.advance(2)
+    for slot in slots:
+        paced.answered(slot)
+    paced.acquire()
+    assert clock.sleeps == [10 + pacing.MARGIN]
+
+
+def test_a_waiting_process_checks_its_slot_again_when_the_sends_before_it_were_answered_late(clock, tmp_path, during):
+    """The second process reserved 10.5 on the first's send at 0; that send's answer comes at 3: the slot no longer
+    leaves a window's room, and the second waits until 13.5."""
+    first, second = pacer(tmp_path), pacer(tmp_path)
+    slot = first.acquire()
+    during(3, lambda: first.answered(slot))
+    start = clock.now
+    second.acquire()
+    assert clock.now - start == 13.5 and clock.sleeps == [10.5, 3.0]
+
+
+def test_an_answer_moves_only_its_own_send_and_never_earlier(clock, tmp_path):
+    paced = pacer(tmp_path, 5, 10)
+    slots = [paced.acquire() for dummy in range(2)]
+    paced.answered(slots[0] - 1)  # not a send of this file: nothing moves
+    clock.advance(1)
+    paced.answered(slots[1])
+    paced.answered(None)
+    with open(paced.path) as handle:
+        assert json.load(handle)['sends'] == [slots[0], slots[1] + 1]
+
+
 @pytest.mark.parametrize('content', [
     'not json', '{"sends": [1000', '{"sends": "999", "hold": 0}', '{"sends": {"999": 1}, "hold": 0}', '{"sends": [NaN], "hold": 0}',
     '{"sends": [], "hold": NaN}', '{"sends": [1%s], "hold": 0}' % ('0' * 400), '{"sends": [true], "hold": 0}',
