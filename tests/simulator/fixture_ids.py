@@ -73,8 +73,8 @@ SECOND_KEY_SECRET = _SECOND['apiKeys'][0]['secret']
 SECOND_TOKEN = _SECOND['tokens'][0]
 SECOND_TEAM = _SECOND['team']['id']
 SECOND_SOURCE_METRICS, SECOND_SOURCE_LOGS = (_by_name_in(_SECOND, 'sources', name) for name in ('Metrics', 'Logs'))
-SECOND_WEBHOOK_PAGER, SECOND_WEBHOOK_CHAT, SECOND_WEBHOOK_INGEST = (_by_name_in(_SECOND, 'webhooks', name)
-                                                                   for name in ('sre-pager', 'ops-chat', 'ingest-team'))
+SECOND_WEBHOOK_PAGER, SECOND_WEBHOOK_CHAT, SECOND_WEBHOOK_INGEST = (
+    _by_name_in(_SECOND, 'webhooks', name) for name in ('sre-pager', 'ops-chat', 'ingest-team'))
 SECOND_SAVED_SEARCH = _by_name_in(_SECOND, 'savedSearches', 'Errors in production')
 
 # The secret no result, log line or error of the collection may ever contain.

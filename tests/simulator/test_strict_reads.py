@@ -86,7 +86,7 @@ def test_the_rate_window_is_one_grid_for_every_token_from_the_servers_start(loca
     local.clock.advance(45)  # the first window of the grid has 15 s left
     first = local.obs('GET', DASHBOARDS)
     assert (first.headers['RateLimit-Remaining'], first.headers['RateLimit-Reset']) == ('99', '15')
-    for _ in range(99):
+    for _request in range(99):
         local.obs('GET', DASHBOARDS)
     assert local.obs('GET', DASHBOARDS).status == 429
     other = local.request('GET', DASHBOARDS, headers={'Authorization': 'Bearer other'})

@@ -239,10 +239,13 @@ GOOD = dict(name='t', x=0, y=0, w=24, h=1, series=None, as_ratio=None, config=di
     (dict(config=dict(displayType='graph')), 'tiles[0].config.displayType must be one of line, stacked_bar'),
     (dict(config=dict(displayType='number', sourceId=SOURCE, select=[dict(aggFn='count'), dict(aggFn='count')])),
      'tiles[0].config.select of a number tile must hold exactly 1 items, got 2'),
-    (dict(config=dict(displayType='line', sourceId=SOURCE, select=[dict(aggFn='count')] * 21)), 'tiles[0].config.select of a line tile must hold between 1 and 20'),
-    (dict(config=dict(displayType='line', sourceId=SOURCE)), 'tiles[0].config.select of a line tile must hold between 1 and 20 items, got null'),
+    (dict(config=dict(displayType='line', sourceId=SOURCE, select=[dict(aggFn='count')] * 21)),
+     'tiles[0].config.select of a line tile must hold between 1 and 20'),
+    (dict(config=dict(displayType='line', sourceId=SOURCE)),
+     'tiles[0].config.select of a line tile must hold between 1 and 20 items, got null'),
     (dict(config=dict(displayType='line', sourceId=SOURCE, select=[dict(aggFn='median')])), 'tiles[0].config.select[0].aggFn must be one of avg'),
-    (dict(config=dict(displayType='line', sourceId=SOURCE, select=[dict(aggFn='count', whereLanguage='kql')])), 'tiles[0].config.select[0].whereLanguage must be one of'),
+    (dict(config=dict(displayType='line', sourceId=SOURCE, select=[dict(aggFn='count', whereLanguage='kql')])),
+     'tiles[0].config.select[0].whereLanguage must be one of'),
     (dict(config=dict(displayType='line', sourceId=SOURCE, select=[dict(aggFn='count')], asRatio=True)), 'tiles[0].config.asRatio needs exactly 2 select items'),
 ])
 def test_bad_tiles_are_refused_with_a_message_naming_the_option(change, message):

@@ -111,7 +111,7 @@ def test_good_lifecycle_options_have_no_error():
 
 def test_create_needs_provider_and_region_and_a_horizontal_band():
     assert service.create_errors(dict(name='a')) == ['provider is required to create service a (no service of that name exists)',
-                                                           'region is required to create service a (no service of that name exists)']
+                                                     'region is required to create service a (no service of that name exists)']
     assert service.create_errors(dict(name='a', provider='aws', region='x', tier='development', release_channel='fast')) == [
         'release_channel is for production services only; tier is development']
     assert service.horizontal_create_errors(dict(autoscaling_mode='horizontal', min_replicas=1)) == [
