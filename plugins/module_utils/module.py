@@ -124,6 +124,14 @@ class EngineModule(AnsibleModule):
             self.fail_on_errors(None if self.params['wait_timeout'] >= 1 else 'wait_timeout must be at least 1 second, got %d'
                                 % self.params['wait_timeout'])
 
+    def _log_invocation(self):
+        """The password of an address (https://user:password@host) is as secret as a no_log option, in the log that
+        ansible-core writes here and in every result."""
+        for value in self.params.values():
+            if isinstance(value, str):
+                self.no_log_values.update(validate.url_passwords(value))
+        super(EngineModule, self)._log_invocation()
+
     def fail_json(self, msg, **kwargs):
         self._leave()
         for name, option in self.argument_spec.items():

@@ -6,7 +6,7 @@
 
 import re
 
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 # \Z, not $: $ also matches before a trailing newline, which would then be sent in the path.
 _UUID = re.compile(r'^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\Z')
@@ -99,6 +99,15 @@ def url_without_credentials(value):
     """value without the user:password@ of any address in it, up to the last @ of the address, so that a password with
     an unescaped / or # (which urlsplit reads as a path) shows no part of itself."""
     return _USERINFO.sub(r'\1', value)
+
+
+def url_passwords(value):
+    """The passwords of the addresses in value (user:password@), as written and unescaped."""
+    passwords = set()
+    for match in _USERINFO.finditer(value):
+        password = match.group(0)[len(match.group(1)):-1].partition(':')[2]
+        passwords.update((password, unquote(password)) if password else ())
+    return passwords
 
 
 def _host_and_port(parts):
