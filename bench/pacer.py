@@ -2,7 +2,7 @@
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""What request pacing costs: the collection's pacer (plugins/module_utils/pacer.py) next to
+"""What request pacing costs: the collection's pacer (plugins/module_utils/pacing.py) next to
 pyrate-limiter with its SQLite bucket behind a file lock, the candidate library of issue 13.
 
     python bench/pacer.py [--pyrate-site DIR] [--rounds 9] [--acquires 2000] [--processes 4]
@@ -45,15 +45,15 @@ PRELOADED = 'import ansible.module_utils.basic, json, hashlib, os, re, stat, tem
 # What runs inside the fresh interpreters ---------------------------------------------------------
 
 def ours_import():
-    from ansible_collections.engine.cloud.plugins.module_utils import pacer  # noqa: F401 pylint: disable=unused-import,import-outside-toplevel
+    from ansible_collections.engine.cloud.plugins.module_utils import pacing  # noqa: F401 pylint: disable=unused-import,import-outside-toplevel
 
 
 def ours_make(directory):
-    from ansible_collections.engine.cloud.plugins.module_utils import pacer  # pylint: disable=import-outside-toplevel
-    os.environ[pacer.DIRECTORY_ENV] = directory
-    made = pacer.shared_pacer((NEVER_NEAR, SHORT_WINDOW), 'https://api.engine.example', 'bench-key-id', warn=print)
+    from ansible_collections.engine.cloud.plugins.module_utils import pacing, store  # pylint: disable=import-outside-toplevel
+    os.environ[store.DIRECTORY_ENV] = directory
+    made = pacing.shared_pacer((NEVER_NEAR, SHORT_WINDOW), 'https://api.engine.example', 'bench-key-id', warn=print)
     made.span = SHORT_WINDOW  # no margin: a margin would keep 0.5 s of sends in the state
-    return made.acquire
+    return lambda: made.answered(made.acquire())  # a request: its slot, then its answer
 
 
 def pyrate_import():
@@ -71,15 +71,15 @@ def pyrate_make(directory):
 def full_state_acquires(directory, acquires):
     """CPU and wall time of `acquires` acquires, each on a state that holds 99 sends of the last
     minute (the observability API's 100 / 60 s one send short of a wait)."""
-    from ansible_collections.engine.cloud.plugins.module_utils import pacer  # pylint: disable=import-outside-toplevel
-    made = pacer.Pacer(os.path.join(directory, 'full.json'), 100, 60)
+    from ansible_collections.engine.cloud.plugins.module_utils import pacing  # pylint: disable=import-outside-toplevel
+    made = pacing.Pacer(os.path.join(directory, 'full.json'), 100, 60, warn=print)
     cpu = wall = 0.0
     for dummy in range(acquires):
-        now = time.time()
+        now = time.monotonic()  # the pacer's clock
         with os.fdopen(os.open(made.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), 'w') as handle:  # private, as the pacer wants
-            json.dump(dict(sends=[now - 50 + index * 0.5 for index in range(99)], hold_until=0.0), handle)
+            json.dump(dict(sends=[now - 50 + index * 0.5 for index in range(99)], hold=0.0), handle)
         start = clocks()
-        made.acquire()
+        made.answered(made.acquire())
         spent = since(start)
         cpu, wall = cpu + spent['cpu'], wall + spent['wall']
     return dict(cpu=cpu, wall=wall)
