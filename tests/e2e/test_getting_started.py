@@ -7,7 +7,7 @@ from the environment, or from module_defaults and the variables the reader defin
 shell's commands, make install and make simulator, then the second shell's, word for word), and the troubleshooting
 guide's secret on the command line.
 
-Only what cannot run here is replaced: the clone (a copy of this tree, made as `make layout`
+Only what cannot run here is replaced: the clone (a copy of this tree, made as `scripts/layout.py`
 makes one), the port (a free one instead of 8080, through SIM_PORT), the creation of .venv
 (a link to this virtualenv, which has requirements-dev.txt: nothing is installed), and a typed vault password (a
 password file)."""
