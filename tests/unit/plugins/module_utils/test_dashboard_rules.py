@@ -246,7 +246,8 @@ GOOD = dict(name='t', x=0, y=0, w=24, h=1, series=None, as_ratio=None, config=di
     (dict(config=dict(displayType='line', sourceId=SOURCE, select=[dict(aggFn='median')])), 'tiles[0].config.select[0].aggFn must be one of avg'),
     (dict(config=dict(displayType='line', sourceId=SOURCE, select=[dict(aggFn='count', whereLanguage='kql')])),
      'tiles[0].config.select[0].whereLanguage must be one of'),
-    (dict(config=dict(displayType='line', sourceId=SOURCE, select=[dict(aggFn='count')], asRatio=True)), 'tiles[0].config.asRatio needs exactly 2 select items'),
+    (dict(config=dict(displayType='line', sourceId=SOURCE, select=[dict(aggFn='count')], asRatio=True)),
+     'tiles[0].config.asRatio needs exactly 2 select items'),
 ])
 def test_bad_tiles_are_refused_with_a_message_naming_the_option(change, message):
     errors = rules.option_errors(dict(name='d', tiles=[dict(GOOD, **change)]))
