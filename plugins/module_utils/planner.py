@@ -309,7 +309,7 @@ class Planner:
                 continue
             if kind == 'services' and item.get('state') == 'failed':
                 doomed.append(dict(type='service', action='skipped', id=item['id'], name=item.get('name'), kind=kind, diff=None,
-                                   reason='failed: the API deletes stopped services only, and a failed service takes no stop'))
+                                   deleted_alerts=[], reason='failed: the API deletes stopped services only, and a failed service takes no stop'))
                 continue
             if kind == 'alerts' and str(dashboard_rules.alert_dashboard(item)).lower() in doomed_boards:
                 continue  # deleted with its dashboard

@@ -18,6 +18,7 @@ import re
 import pytest
 import yaml
 from ansible.module_utils.basic import AnsibleModule
+from ansible.plugins.filter.core import to_nice_yaml
 
 from ansible_collections.engine.cloud.plugins.modules import organization
 from ansible_collections.engine.cloud.tests.simulator import fixture_ids as ids
@@ -73,7 +74,7 @@ def test_an_export_fed_back_changes_nothing_and_a_second_export_is_byte_identica
         verify=lambda result, sim: len(result['summary']['unchanged']) == sum(len(exported[kind]) for kind in ALL))
     again = run(organization, dict(state='gathered'), requests=reads(sim) + [
         ('GET', '%s/%s/pipes/%s/settings' % (SERVICES, pipe['serviceId'], pipe['id'])) for pipe in sim.state()['pipes']])
-    assert yaml.safe_dump(again['gathered']) == yaml.safe_dump(exported)
+    assert to_nice_yaml(again['gathered']) == to_nice_yaml(exported)  # what org_export writes
 
 
 def test_drift_is_found_with_its_diff_and_fixed_by_an_apply_of_the_same_plan(run, sim, exported):
@@ -258,3 +259,42 @@ def test_an_export_without_ids_is_promoted_into_an_empty_organization(run, sim, 
 def test_two_entries_of_one_name_fail_before_any_write(run, sim):
     twice = [dict(name='Twice', tiles=[]), dict(name='Twice', tiles=[])]
     run(organization, dict(config=dict(dashboards=twice)), requests=reads(sim, ['dashboards']), fails='config.dashboards names "Twice" more than once')
+
+
+def test_deleted_deletes_exactly_the_listed_objects_behind_the_same_rails(run, sim, exported):
+    high_cpu = next(item['alert_id'] for item in exported['alerts'] if item['name'] == 'High CPU')
+    config = dict(alerts=[dict(name='High CPU'), dict(name='Never made')])
+    run(organization, dict(state='deleted', config=config), requests=reads(sim, ['alerts']), fails='allow_alert_deletion is false')
+    result = run(organization, dict(state='deleted', config=config, allow_alert_deletion=True), requests=reads(sim, ['alerts']) + [
+        ('DELETE', '/api/v2/alerts/' + high_cpu), ('GET', '/api/v2/alerts/' + high_cpu)],  # found in this task's list, confirmed gone
+        result={'changed': True, 'summary.delete': [dict(type='alert', id=high_cpu, name='High CPU')],
+                'summary.unchanged': [dict(type='alert', id=None, name='Never made')]})
+    assert sorted(item['name'] for item in sim.state()['alerts']) == sorted(item['name'] for item in exported['alerts'] if item['name'] != 'High CPU')
+    run(organization, dict(state='deleted', config=config, allow_alert_deletion=True), requests=reads(sim, ['alerts']), result={'changed': False})
+    assert result['summary']['skipped'] == []
+
+
+def test_an_object_the_api_will_not_delete_in_its_state_is_skipped_with_the_reason(run, sim, exported):
+    sim.edit('services', ids.SERVICE_DEV, {'state': 'failed'})
+    kept = [item for item in exported['services'] if item['name'] != 'dev-sandbox']
+    run(organization, dict(state='overridden', resources=['services'], config=dict(services=kept), allow_service_deletion=True),
+        requests=[('GET', SERVICES)], result={'changed': False, 'summary.delete': [], 'summary.skipped': [dict(
+            type='service', id=ids.SERVICE_DEV, name='dev-sandbox',
+            reason='failed: the API deletes stopped services only, and a failed service takes no stop')]})
+
+
+def test_an_entry_that_two_objects_match_fails_before_any_write_listing_both(run, sim):
+    sim.edit('dashboards', ids.DASHBOARD_INGESTION, {'name': 'Service health'})
+    run(organization, dict(config=dict(dashboards=[dict(name='Service health', tiles=[])])), requests=reads(sim, ['dashboards']),
+        fails='config.dashboards[0]: 2 dashboards are named "Service health" (%s, %s)' % (ids.DASHBOARD_HEALTH, ids.DASHBOARD_INGESTION))
+
+
+def test_an_unnamed_alert_is_found_by_its_source_when_the_source_carries_only_that_one(run, sim, exported):
+    def unnamed(name):
+        return dict((key, value) for key, value in next(item for item in exported['alerts'] if item['name'] == name).items()
+                    if key not in ('name', 'alert_id'))
+    high_cpu = next(item['alert_id'] for item in exported['alerts'] if item['name'] == 'High CPU')
+    run(organization, dict(config=dict(alerts=[unnamed('High CPU')])), requests=reads(sim, ['alerts']),
+        result={'changed': False, 'summary.adopted': [dict(type='alert', id=high_cpu, name='High CPU')]})
+    run(organization, dict(config=dict(alerts=[unnamed('Consumer lag')])), requests=reads(sim, ['alerts']),
+        fails='config.alerts[0] has neither alert_id nor name, and 2 alerts are on its source')

@@ -9,7 +9,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.engine.cloud.plugins.modules import pipe_info
+from ansible_collections.engine.cloud.plugins.modules import pipe, pipe_info
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import (
     CONNECTION_STRING, PIPE_KAFKA, PIPE_OBJECT_STORAGE, PIPE_STREAM, SERVICE_PROD, pipe_path, service_path)
 
@@ -70,3 +70,10 @@ CASES = {
 
 def test_pipe_info(run, case):
     run(pipe_info, **case)
+
+
+def test_each_listed_pipe_s_definition_fed_back_to_pipe_changes_nothing(run, sim):
+    listed = run(pipe_info, dict(service_id=SERVICE_PROD), requests=[('GET', pipe_path('')[:-1])])['pipes']
+    assert listed and all('definition' in item and 'credentials' not in str(item['definition']) for item in listed)
+    for item in listed:
+        run(pipe, item['definition'], requests=[('GET', pipe_path(item['id']))], result={'changed': False})

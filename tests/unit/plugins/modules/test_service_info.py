@@ -14,7 +14,7 @@ try:
 except ImportError:  # Python 2
     from urllib import urlencode
 
-from ansible_collections.engine.cloud.plugins.modules import service_info
+from ansible_collections.engine.cloud.plugins.modules import service, service_info
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import (
     ORGANIZATION, SERVICE_DEV, SERVICE_HORIZONTAL, SERVICE_IDLE, SERVICE_INGEST_EU, SERVICE_INGEST_STAGING, SERVICE_PROD, service_path)
 
@@ -119,3 +119,10 @@ def test_tags_what_the_api_sends_is_checked_again(run, sim):
                  faults=[dict(kind='status', status=200, method='GET', path=LIST, body=everything)],
                  requests=[filtered('tag:env=staging', 'tag:team=ingest')])
     assert len(everything['result']) == 6 and [item['id'] for item in result['services']] == [SERVICE_INGEST_STAGING]
+
+
+def test_each_listed_service_s_definition_fed_back_to_service_changes_nothing(run, sim):
+    listed = run(service_info, dict(), requests=[('GET', LIST)])['services']
+    assert listed and all('definition' in item for item in listed)
+    for item in listed:
+        run(service, item['definition'], requests=[('GET', service_path(item['id']))], result={'changed': False})
