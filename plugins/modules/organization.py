@@ -42,7 +42,7 @@ options:
       - V(merged) converges each entry as its own module would; nothing that is not listed is touched.
       - V(overridden) does what V(merged) does, with exact lists (see the notes), then deletes every object of the types
         in O(resources) that no entry names (with O(owner_tag), that carries the tag).
-      - V(deleted) deletes exactly the objects the entries name (nothing else).
+      - V(deleted) deletes exactly the objects the entries name (nothing else), behind the same rails as V(overridden).
       - V(gathered) only reads, and returns RV(gathered), the entries that describe what there is.
       - V(rendered) reads and sends nothing - it returns, as RV(rendered), the create request of each entry.
     type: str
