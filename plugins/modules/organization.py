@@ -42,9 +42,9 @@ options:
       - V(merged) converges each entry as its own module would; nothing that is not listed is touched.
       - V(overridden) does what V(merged) does, with exact lists (see the notes), then deletes every object of the types
         in O(resources) that no entry names (with O(owner_tag), that carries the tag).
-      - V(deleted) deletes exactly the objects the entries name (nothing else), behind the same rails as V(overridden).
+      - V(deleted) deletes exactly the objects the entries name, behind the same rails.
       - V(gathered) only reads, and returns RV(gathered), the entries that describe what there is.
-      - V(rendered) reads and sends nothing - it returns, as RV(rendered), the create request of each entry.
+      - V(rendered) sends nothing and returns, as RV(rendered), the create request of each entry.
     type: str
     choices: [merged, overridden, deleted, gathered, rendered]
     default: merged
