@@ -92,14 +92,12 @@ class Planner:
         self.clouds = None
         if scope & {'services', 'pipes'}:
             request = _sender(self.module.client('services'))
-            self.clouds = _Background(self.read_cloud, request, 'pipes' in scope)
+            self.clouds = self.module.background = _Background(self.read_cloud, request, 'pipes' in scope)
         if scope & {'dashboards', 'alerts'}:
             request = _sender(self.module.client('dashboards'))
             try:
                 self.keep(dict(read_list('dashboards', '/dashboards', request), **read_list('alerts', '/alerts', request)))
             except ReadFailed as failure:
-                if self.clouds is not None:
-                    self.clouds.join()  # nothing is sent once the task has failed
                 self.module.fail(str(failure))
             self.dashboards, self.alerts = [self.module.lists[observability.PREFIX + path] for path in ('/dashboards', '/alerts')]
 
