@@ -2,7 +2,7 @@
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Fleet jobs at the live rate limit: what shared reads (plugins/module_utils/shared_reads.py) save.
+"""Fleet jobs at the live rate limit: what shared reads (plugins/module_utils/reads.py) save.
 
     python bench/fleet.py [--sizes 20,50] [--two-controllers 25] [--sharing on,off] [--timeline] [--keep]
 
@@ -50,7 +50,7 @@ from tests.simulator.process import SimulatorProcess  # noqa: E402
 # pylint: enable=wrong-import-position
 
 TRANSITION = 10
-LIMIT, WINDOW = 10, 10.5  # the live limit, and the pacer's window with its margin (module_utils/pacer.py)
+LIMIT, WINDOW = 10, 10.5  # the live limit, and the pacer's window with its margin (module_utils/pacing.py)
 CONFIG = dict(rate_limit=True, transition_delay=TRANSITION)
 PIPE_SOURCE = dict(kafka=dict(type='kafka', format='JSONEachRow', brokers='b-1.example:9092', topics='fleet.events',
                               authentication='PLAIN', credentials=dict(username='fleet-reader', password='fleet-secret-1')))

@@ -2,7 +2,7 @@
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""A team's whole observability as code under the token's budget: what the kept reads (module_utils/play_reads.py) save.
+"""A team's whole observability as code under the token's budget: what the shared reads (module_utils/reads.py) save.
 
     python bench/observability.py [--dashboards 30] [--alerts 200] [--before] [--keep]
 
@@ -14,7 +14,7 @@ in a private directory:
 - export: dashboard_info and alert_info write every definition to YAML;
 - apply, apply again: the export applied as it is (no change), twice;
 - apply, one alert changed: the threshold of one alert raised in the file;
-- with --before: the no-op apply with ENGINE_CLOUD_READ_REUSE=off (each task reads as before the kept reads: paced,
+- with --before: the no-op apply with ENGINE_CLOUD_SHARED_READS=off (each task reads as before the kept reads: paced,
   several minutes);
 - first, with --services N (default 20): a play of one engine.cloud.service task for each service (the fixtures' and N more)
   and one engine.cloud.pipe task for each pipe of the production service, by name, nothing to change, at the
@@ -205,7 +205,7 @@ def main(argv=None):
         if not args.dashboards:
             cases = []
         if args.before:
-            cases.append(('apply (no change), kept reads off: before', 'apply.yml', dict(ENGINE_CLOUD_READ_REUSE='off')))
+            cases.append(('apply (no change), kept reads off: before', 'apply.yml', dict(ENGINE_CLOUD_SHARED_READS='off')))
         if args.services:
             with open(os.path.join(work, 'fixtures.json'), encoding='utf-8') as handle:
                 data = json.load(handle)
@@ -213,7 +213,7 @@ def main(argv=None):
                                       [item['name'] for item in data['pipes'] if item['serviceId'] == SERVICE_PROD])
             tasks = len(data['services']) + len([item for item in data['pipes'] if item['serviceId'] == SERVICE_PROD])
             cases = [('%d service and pipe tasks (no change)' % tasks, playbook, {}),
-                     ('%d service and pipe tasks (no change), kept reads off: before' % tasks, playbook, dict(ENGINE_CLOUD_READ_REUSE='off'))] + cases
+                     ('%d service and pipe tasks (no change), kept reads off: before' % tasks, playbook, dict(ENGINE_CLOUD_SHARED_READS='off'))] + cases
         for case, playbook, env in cases:
             if case.startswith('apply, one alert'):
                 progress('changed the threshold of %s' % change_one_alert(os.path.join(work, 'definitions', 'alerts.yml')))
