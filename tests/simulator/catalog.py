@@ -1,5 +1,5 @@
 """The collection's modules as the suites drive them against the simulator's fixture: one entry per
-module. The reliability suite (faults, bad input, secrets) and the bench read it;
+module. The unit tests of every module (tests/unit: faults, bad input, secrets) and the bench read it;
 tests/unit/test_module_checklist.py checks that every module has an entry.
 
 An entry holds the arguments that work against the fixture (a writer's change something), the
