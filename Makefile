@@ -30,15 +30,17 @@ ARTIFACT = $(COPY); $(1)/bin/ansible-galaxy collection build "$$coll" --output-p
 	&& $(1)/bin/ansible-galaxy collection install -p "$$tmp/installed" "$$tmp"/dist/*.tar.gz >/dev/null
 # ansible-test makes a virtualenv for each sanity test and bootstraps pip in it with a get-pip script downloaded
 # from a host that only the internet reaches; scripts/get_pip.py takes its place, with pip's wheel from the index.
-# $(call SANITY,VENV,PYTHON VERSION): ansible-test sanity with that venv's ansible-core, on a copy of the tree.
+# $(call SANITY,VENV,PYTHON VERSION[,TESTS]): ansible-test sanity with that venv's ansible-core, on a copy of the tree
+# (TESTS: --test or --skip-test options; the lock keeps two runs from saving the get-pip script at once).
 SANITY = pip=$$(sed -n "s/^ *pip='\(.*\)',$$/\1/p" $(1)/lib/python*/site-packages/ansible_test/_internal/python_requirements.py); \
-	cache=~/.ansible/test/cache; get_pip=$$cache/get_pip_$${pip//./_}.py; \
-	[ -f $$get_pip ] || { $(BASE_PYTHON) -m pip download -q --no-deps -d $$cache pip==$$pip && cp scripts/get_pip.py $$get_pip; }; \
-	$(COPY); cd "$$coll" && PATH=$(1)/bin:$$PATH ansible-test sanity --local --python $(2) --color no
+	cache=~/.ansible/test/cache; get_pip=$$cache/get_pip_$${pip//./_}.py; mkdir -p $$cache; \
+	(flock 9 && { [ -f $$get_pip ] || { $(BASE_PYTHON) -m pip download -q --no-deps -d $$cache pip==$$pip \
+	    && cp scripts/get_pip.py $$get_pip; }; }) 9>$$cache/.get_pip.lock; \
+	$(COPY); cd "$$coll" && PATH=$(1)/bin:$$PATH ansible-test sanity --local --python $(2) --color no $(3)
 # The integration targets that exercise templating, run on every ansible-core line.
 MATRIX_TARGETS ?= action_groups inventory_services lookup_chart_series roles
 
-.PHONY: help venv build install simulator demo test units sanity lint integration integration-1 integration-2 ci units-2.16 units-2.21 \
+.PHONY: help venv build install simulator demo test units sanity sanity-pylint sanity-rest lint integration integration-1 integration-2 ci units-2.16 units-2.21 \
 	integration-2.16 integration-2.21 demo-2.16 demo-2.21 sanity-2.21 e2e galaxy-importer docs docs-lint \
 	events demo-events load mutants changelog release constraints bench bench-fleet bench-observability \
 	bench-organization clean
@@ -92,13 +94,18 @@ demo-events: .venv-eda/.requirements.stamp  ## a CPU alert fires and clears; the
 	python scripts/demo_events.py
 
 test: venv  ## what every change runs: units, sanity, lint and integration, side by side
-	@$(MAKE) --no-print-directory -k -j5 -O units sanity lint integration-1 integration-2
+	@$(MAKE) --no-print-directory -k -j6 -O units sanity lint integration-1 integration-2
 
 units: venv  ## pytest: tests/unit, tests/simulator and tests/tools, on a copy of the collection
 	@$(COPY); cd "$$coll" && PYTHONPATH=$$tmp python -m pytest tests/unit tests/simulator tests/tools -q -p no:cacheprovider
 
-sanity: venv  ## ansible-test sanity --local (Python 3.11)
-	@$(call SANITY,$(CURDIR)/.venv,3.11)
+sanity: sanity-pylint sanity-rest  ## ansible-test sanity --local (Python 3.11), in two parts that make -j runs side by side
+
+sanity-pylint: venv  ## ansible-test sanity's pylint, about half of sanity's time
+	@$(call SANITY,$(CURDIR)/.venv,3.11,--test pylint)
+
+sanity-rest: venv  ## every other ansible-test sanity test
+	@$(call SANITY,$(CURDIR)/.venv,3.11,--skip-test pylint)
 
 lint: venv  ## ansible-lint --profile production (.ansible-lint)
 	@$(COPY); cd "$$coll" && ANSIBLE_COLLECTIONS_PATH=$$tmp ansible-lint --profile production --nocolor
