@@ -70,4 +70,6 @@ def test_no_body_one_change_away_from_a_read_is_a_server_error(kind, object_id, 
                     errors.append((method, where, replacement, reply))
                 if status == 200:
                     store.reset()  # back to the read the next body is built from
+                elif kind == 'dashboards':
+                    break  # a dashboard's create checks a body with its update's validate(): refused alike
     assert not errors, errors[:5]
