@@ -42,7 +42,7 @@ OBSERVABILITY_CONNECTION = dict(
 )
 DICT_REQUESTED = 'dictionary requested, could not parse JSON or key=value'
 SUB_FIELD = re.compile(r"in the sub parameter field '(\w+)'")
-ELEMENTS_OF = re.compile(r"Elements value for option '(\w+)' is of type str")
+ELEMENTS_OF = re.compile(r"Elements value for option '(\w+)' is of type (?:<class ')?str\b")  # 2.16 writes <class 'str'>
 
 
 def suboption_paths(spec, name, prefix=''):
