@@ -263,7 +263,10 @@ summary:
   type: dict
   contains:
     create: {description: Objects created., type: list, elements: dict}
-    update: {description: Objects changed., type: list, elements: dict}
+    update:
+      description: "Objects changed. Read it as C(summary['update']): in Jinja2, C(summary.update) is the method of a dictionary."
+      type: list
+      elements: dict
     delete: {description: Objects deleted., type: list, elements: dict}
     adopted: {description: 'Objects found by name or source, unchanged.', type: list, elements: dict}
     skipped: {description: 'Objects the API would not delete in their state, with the reason.', type: list, elements: dict}

@@ -33,13 +33,9 @@ def example_play(name, tasks, url):
         name='Examples of engine.cloud.%s' % name, hosts='localhost', connection='local', gather_facts=False,
         # What a vault would hold for the examples that read one.
         vars=dict(vault_staging_password='Examples-Vault-Pw-8'),
-        # Options every module has go to group/engine.cloud.all; each API's credentials to its own
-        # group (a module refuses the other API's options).
-        module_defaults={
-            'group/engine.cloud.all': dict(api_retries=0),
-            'group/engine.cloud.cloud': cloud_connection(url),
-            'group/engine.cloud.observability': observability_connection(url),
-        },
+        # Both APIs' connection once, for group/engine.cloud.all, as the README shows: every module takes the other
+        # API's options and ignores them, and organization (in group all only) needs both.
+        module_defaults={'group/engine.cloud.all': dict(cloud_connection(url), api_retries=0, **observability_connection(url))},
         # The simulator's admin calls go through the integration targets' sim_admin lookup (ADMIN_LOOKUPS), on the
         # controller: an ansible.builtin.uri task would start a module process for each (0.3 CPU-s).
         pre_tasks=[{'name': 'Reset the simulator before the examples of %s' % name, 'ansible.builtin.set_fact': dict(
