@@ -169,6 +169,12 @@ EXAMPLES = r'''
     state: gathered
   register: organization
 
+- name: Make the directory of the files
+  ansible.builtin.file:
+    path: org
+    state: directory
+    mode: "0755"
+
 - name: Write one file per type
   ansible.builtin.copy:
     content: "{{ organization.gathered[item] | to_nice_yaml }}"

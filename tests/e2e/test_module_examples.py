@@ -32,7 +32,10 @@ def example_play(name, tasks, url):
     return dict(
         name='Examples of engine.cloud.%s' % name, hosts='localhost', connection='local', gather_facts=False,
         # What a vault would hold for the examples that read one.
-        vars=dict(vault_staging_password='Examples-Vault-Pw-8'),
+        vars=dict(vault_staging_password='Examples-Vault-Pw-8', vault_kafka_password='Examples-Kafka-Pw-9',
+                  # What a reader supplies to organization's examples: the digest a person reviewed, the team's entries.
+                  reviewed_digest='{{ drift.plan_digest }}', team_dashboards='{{ organization.gathered.dashboards }}',
+                  team_alerts='{{ organization.gathered.alerts }}'),
         # Both APIs' connection once, for group/engine.cloud.all, as the README shows: every module takes the other
         # API's options and ignores them, and organization (in group all only) needs both.
         module_defaults={'group/engine.cloud.all': dict(cloud_connection(url), api_retries=0, **observability_connection(url))},
@@ -79,7 +82,7 @@ def test_examples_run_against_the_simulator(tmp_path, simulator, collections_pat
     playbook.write_text(yaml.safe_dump(plays, sort_keys=False))
     lookups = os.path.join(collections_path, 'ansible_collections', 'engine', 'cloud', ADMIN_LOOKUPS)
     run = subprocess.run([os.path.join(os.path.dirname(sys.executable), 'ansible-playbook'), '-i', 'localhost,', str(playbook)],
-                         env=ansible_env(collections_path, ANSIBLE_LOOKUP_PLUGINS=lookups), stdout=subprocess.PIPE,
+                         cwd=str(tmp_path), env=ansible_env(collections_path, ANSIBLE_LOOKUP_PLUGINS=lookups), stdout=subprocess.PIPE,
                          stderr=subprocess.STDOUT, universal_newlines=True, check=False)
     assert run.returncode == 0, run.stdout[-6000:]
     played = [line for line in run.stdout.splitlines() if line.startswith('PLAY [Examples of engine.cloud.')]
