@@ -124,20 +124,22 @@ class EngineModule(AnsibleModule):
             self.fail_on_errors(None if self.params['wait_timeout'] >= 1 else 'wait_timeout must be at least 1 second, got %d'
                                 % self.params['wait_timeout'])
 
-    def _log_invocation(self):
-        """The password of an address (https://user:password@host) is as secret as a no_log option, in the log that
-        ansible-core writes here and in every result."""
-        for value in self.params.values():
-            if isinstance(value, str):
+    def _mark_secrets(self):
+        """The top-level no_log values, and the password of an address (https://user:password@host), which is as secret:
+        before ansible-core logs the invocation, and again on a failure of its validation, which loses its list."""
+        for name, value in self.params.items():
+            if isinstance(value, str) and value:
+                if self.argument_spec.get(name, {}).get('no_log'):
+                    self.no_log_values.add(value)
                 self.no_log_values.update(validate.url_passwords(value))
+
+    def _log_invocation(self):
+        self._mark_secrets()
         super(EngineModule, self)._log_invocation()
 
     def fail_json(self, msg, **kwargs):
         self._leave()
-        for name, option in self.argument_spec.items():
-            value = self.params.get(name)
-            if option.get('no_log') and isinstance(value, str) and value:
-                self.no_log_values.add(value)
+        self._mark_secrets()
         field = SUB_FIELD.search(msg)
         if field:  # ansible-core names only the innermost option of an element that is not a dict
             paths = suboption_paths(self.argument_spec, field.group(1)) or [field.group(1)]
