@@ -186,7 +186,8 @@ class Connection:
         requests = self._requests
         _REQUEST.sockets, _REQUEST.connected, _REQUEST.reused = [], False, False
         deadline = CLOCK.monotonic() + self.timeout
-        watchdog = threading.Timer(self.timeout, _shut, (_REQUEST.sockets,))
+        expired = threading.Event()  # set by the watchdog before it shuts the sockets: a read that breaks then timed out
+        watchdog = threading.Timer(self.timeout, _shut, (_REQUEST.sockets, expired))
         watchdog.daemon = True
         watchdog.start()
         try:
@@ -196,11 +197,11 @@ class Connection:
                     response = session.request(method, self.origin + target, headers=headers, data=body, stream=True,
                                                timeout=(self.timeout, self.timeout), verify=self.verify, allow_redirects=False)
             except requests.RequestException as exc:
-                raise self._failure(exc, self.origin + target, watchdog)
+                raise self._failure(exc, self.origin + target, expired)
             try:
                 return response.status_code, response.headers, _read(response, deadline)
             except (requests.RequestException, requests.packages.urllib3.exceptions.HTTPError, OSError) as exc:
-                if watchdog.finished.is_set() or isinstance(exc, (requests.Timeout, requests.packages.urllib3.exceptions.TimeoutError)):
+                if expired.is_set() or isinstance(exc, (requests.Timeout, requests.packages.urllib3.exceptions.TimeoutError)):
                     raise ConnectionFailed('timed out', reached=True, timeout=True)
                 raise ConnectionFailed('Connection aborted while reading the answer: %s' % _cause(exc), reached=True)
             finally:
@@ -239,9 +240,9 @@ class Connection:
         self._session = session
         return session
 
-    def _failure(self, exc, url, watchdog):
+    def _failure(self, exc, url, expired):
         requests, chain, text = self._requests, _chain(exc), _cause(exc)
-        if watchdog.finished.is_set():
+        if expired.is_set():
             return ConnectionFailed('timed out', reached=_REQUEST.connected, timeout=True)
         if isinstance(exc, requests.exceptions.ProxyError):
             proxy = url_without_credentials(requests.utils.select_proxy(url, requests.utils.get_environ_proxies(url)) or '')
@@ -332,8 +333,9 @@ def _proxy_secrets():
     return found
 
 
-def _shut(sockets):
-    """The deadline passed: end the request, wherever it waits."""
+def _shut(sockets, expired):
+    """The deadline passed: end the request, wherever it waits (expired first: Timer.finished is set only after this)."""
+    expired.set()
     for sock in list(sockets):
         try:
             sock.shutdown(socket.SHUT_RDWR)
