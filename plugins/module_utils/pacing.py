@@ -7,8 +7,9 @@ against the same address (the forks of a play): together they send at most N req
 the server's fixed windows never see more than N. The state (store.py) holds monotonic times only: the sends of the last
 window, the slots reserved by waiting processes (first come, first served) and the hold a 429 sets. The server counts a
 request when it arrives, which is between when it leaves and when its answer comes: a send counts from when it leaves
-plus MARGIN, then from its answer (answered), and a waiting process checks its slot again when it wakes. On a loaded
-controller a request can take longer than MARGIN to arrive (measured: 4 ms to over a second)."""
+plus MARGIN, then from its answer (answered), and a waiting process checks its slot again when it wakes, moving it
+as far as the window needs. On a loaded controller a request can take longer than MARGIN to arrive (measured: 4 ms to
+over a second)."""
 
 import collections
 import os
@@ -80,16 +81,12 @@ class Pacer(Unpaced):
 
     def acquire(self):
         """Wait until one more request fits, and count it: its slot, for answered (None: pacing broke)."""
-        while not self.broken:
-            slot, now = self._update(self._reserve)
-            if slot is None or slot <= now:
-                return slot
+        slot, now = self._update(self._reserve)
+        while slot is not None and slot > now:
             self.waited += slot - now
             CLOCK.sleep(slot - now)
-            kept, dummy = self._update(lambda state, now: self._keeps(state, slot))
-            if kept is not False:
-                return slot
-        return None
+            slot, now = self._update(lambda state, now, reserved=slot: self._recheck(state, reserved, now))
+        return None if self.broken else slot
 
     def answered(self, slot):
         """The request sent in slot has its answer (or failed): it counts from now, the latest moment the server can
@@ -116,15 +113,20 @@ class Pacer(Unpaced):
         sends.append(slot)
         return slot
 
-    def _keeps(self, state, slot):
-        """A reserved slot is given up when a hold has overtaken it, or when the sends before it, counted from their
-        answers since, leave it no room."""
-        others = sum(1 for sent in state['sends'] if slot - self.span < sent <= slot) - 1
-        if state['hold'] <= slot and others < self.requests:
-            return True
-        if slot in state['sends']:
-            state['sends'].remove(slot)
-        return False
+    def _recheck(self, state, slot, now):
+        """The slot, kept unless a hold has overtaken it or the sends before it, counted from their answers since, leave
+        it no room; then the earliest moment from now that fits: it moves only as far as the window needs (a later
+        waiting process whose window it then crowds moves in turn when it wakes)."""
+        sends = state['sends']
+        if slot in sends:
+            sends.remove(slot)
+        start = max(now, state['hold'])
+        later = sorted(set([start] + [sent + self.span for sent in sends if sent + self.span > start]))
+        moment = next(moment for moment in ([slot] if state['hold'] <= slot else []) + later
+                      if sum(1 for sent in sends if moment - self.span < sent <= moment) < self.requests)
+        sends.append(moment)
+        sends.sort()
+        return moment
 
     def _update(self, change):
         """(change(state, now), now) under the file lock; on a file that cannot be used, pacing ends for this task."""

@@ -144,6 +144,21 @@ def test_a_waiting_process_checks_its_slot_again_when_the_sends_before_it_were_a
     assert clock.now - start == 13.5 and clock.sleeps == [10.5, 3.0]
 
 
+def test_a_slot_crowded_by_a_late_answer_moves_only_as_far_as_the_window_needs(clock, tmp_path, during):
+    """Two per 10 s. Two sends at 0; this process reserves 10.5, then three others reserve 10.5, 21 and 21. The first
+    send's answer comes at 1, so 10.5 no longer leaves this process room: it moves to 11.5, when that answer leaves the
+    window, not behind every other waiting process (31.5)."""
+    sender, waiting, others = pacer(tmp_path, 2, 10), pacer(tmp_path, 2, 10), pacer(tmp_path, 2, 10)
+    start = clock.now
+    first = sender.acquire()
+    sender.acquire()
+    during(0, lambda: [others._update(others._reserve) for dummy in range(3)])  # pylint: disable=protected-access
+    during(1, lambda: sender.answered(first))
+    assert waiting.acquire() - start == 11.5 and clock.sleeps == [10.5, 1.0]
+    with open(waiting.path) as handle:
+        assert [sent - start for sent in json.load(handle)['sends']] == [10.5, 11.5, 21, 21]  # 1 has left the window
+
+
 def test_an_answer_moves_only_its_own_send_and_never_earlier(clock, tmp_path):
     paced = pacer(tmp_path, 5, 10)
     slots = [paced.acquire() for dummy in range(2)]
