@@ -37,12 +37,19 @@ def simulator(tmp_path_factory):
         yield sim
 
 
+def layout(destination):
+    """A copy of this tree's files (git's tracked and untracked-not-ignored ones) at destination, made by
+    scripts/layout.py: destination."""
+    subprocess.check_call([sys.executable, os.path.join(ROOT, 'scripts', 'layout.py'), '--src', ROOT, str(destination)],
+                          stdout=subprocess.DEVNULL)
+    return destination
+
+
 @pytest.fixture(scope='session')
 def collections_path(tmp_path_factory):
     """A directory holding ansible_collections/engine/cloud, copied from this tree."""
     path = tmp_path_factory.mktemp('collections')
-    subprocess.check_call([sys.executable, os.path.join(ROOT, 'scripts', 'layout.py'), '--src', ROOT,
-                           str(path / 'ansible_collections' / 'engine' / 'cloud')], stdout=subprocess.DEVNULL)
+    layout(path / 'ansible_collections' / 'engine' / 'cloud')
     return str(path)
 
 

@@ -26,7 +26,7 @@ import time
 
 import pytest
 
-from conftest import BIN, ROOT, ansible, ansible_env, captioned, console_blocks, recap, simulator_exports
+from conftest import BIN, ROOT, ansible, ansible_env, captioned, console_blocks, layout, recap, simulator_exports
 from tests.simulator import fixture_ids as ids
 from tests.simulator.process import admin_call
 
@@ -88,9 +88,7 @@ def install_as_written(tmp_path):
     A session fixture of conftest.py (guide_install) runs it once; the artifact tests read what it installed."""
     first, dummy = console_blocks('The simulator')
     venv = os.path.dirname(os.path.dirname(os.path.abspath(sys.executable)))
-    clone = tmp_path / 'engine.cloud'
-    subprocess.check_call([sys.executable, os.path.join(ROOT, 'scripts', 'layout.py'), '--src', ROOT, str(clone)],
-                          stdout=subprocess.DEVNULL)
+    clone = layout(tmp_path / 'engine.cloud')
     os.symlink(venv, str(clone / '.venv'))
     stamp = str(clone / '.venv' / '.requirements-dev.stamp')
     if subprocess.call(['make', '-q', stamp], cwd=str(clone), stdout=subprocess.DEVNULL) != 0:
