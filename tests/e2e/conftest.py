@@ -7,10 +7,6 @@
 These tests run the collection as users and AWX do (ansible-playbook, ansible-runner), so they
 need the tools of requirements-docs.txt (make e2e installs them)."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 import ast
 import os
 import re

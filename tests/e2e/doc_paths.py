@@ -13,10 +13,6 @@ and paths that leave the repository (``../shared/``). A path is found when it ex
 repository root or to the document's directory (a role README's ``meta/argument_specs.yml``);
 ``<placeholder>``/``{placeholder}`` segments end it, and ``*`` is a glob that must match."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 import fnmatch
 import glob
 import os

@@ -6,10 +6,6 @@
 credential type of docs/awx/, against the simulator. The job must succeed and no event may
 contain a secret."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 import glob
 import json
 import os

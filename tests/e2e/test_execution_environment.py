@@ -5,10 +5,6 @@
 """meta/execution-environment.yml: ansible-builder creates a build context from it (no container
 engine needed), and introspection of the installed collection finds its runtime dependencies."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 import os
 import shlex
 import shutil

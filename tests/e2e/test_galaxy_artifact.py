@@ -8,10 +8,6 @@ and contributor files stay out (tests/unit/test_version_agrees.py checks its cha
 of a working clone, with the venvs and build output of the Makefile beside the collection, it packs
 the collection's files only."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 import glob
 import os
 import subprocess

@@ -12,10 +12,6 @@ makes one), the port (a free one instead of 8080, through SIM_PORT), the creatio
 (a link to this virtualenv, which has requirements-dev.txt: nothing is installed), and a typed vault password (a
 password file)."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 import os
 import re
 import signal

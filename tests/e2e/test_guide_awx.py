@@ -7,10 +7,6 @@ simulator with the live limit of the management API: two jobs that run at the sa
 container of its own (a home and a pacing directory of its own), send more than the key's budget together and meet
 HTTP 429, which their retries absorb; with the key's budget split between them as the guide says, none is refused."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 import os
 import re
 import subprocess

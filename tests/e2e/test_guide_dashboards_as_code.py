@@ -7,10 +7,6 @@ against the simulator, with the ENGINE_OBSERVABILITY_* variables: its playbooks,
 included), and its YAML snippets put into the exported files where the guide says. What each step sent is
 checked in the simulator's request log and state; the export applied again sends no write."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 import os
 import re
 import shlex

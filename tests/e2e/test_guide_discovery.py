@@ -8,10 +8,6 @@ and its health gate, which passes on the simulator's series. The plays on invent
 playbook_nightly_stop and inventory_services integration targets; the metrics_gate guide's example runs in
 test_guide_roles.py."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 import re
 
 import pytest

@@ -7,10 +7,6 @@ scale.yml holds exactly the variables of the shipped rulebook, with a faster pol
 service; its ansible-rulebook line names files of the collection; its admin commands, run as printed (on this
 simulator's port), make that alert fire and clear. The rulebook itself runs in tests/eda (make events)."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 import os
 import re
 import subprocess

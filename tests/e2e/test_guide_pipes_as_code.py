@@ -6,10 +6,6 @@
 twice, add_table.yml and teardown.yml, against the simulator, with the ENGINE_CLOUD_* variables; what
 each sent is checked in the simulator's request log, and no credential appears in any output."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 import re
 
 import pytest

@@ -9,10 +9,6 @@ variable as printed and a second one, run ``--check --diff`` first, then for rea
 run reports exactly the changes it makes (a probe of the roles is no change) and shows each diff once. The gate fails
 as its guide prints."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 import os
 import re
 

@@ -7,10 +7,6 @@ printed, run against the simulator with the ENGINE_CLOUD_* variables and a passw
 file: each creates, converges or deletes what it says, from the simulator's request log, and no output holds
 the password."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 import base64
 import hashlib
 import os

@@ -5,10 +5,6 @@
 """Every YAML block of the guides is YAML, and no line of it is longer than ansible-lint's production profile
 allows (yaml[line-length], 160): a reader who copies a playbook gets one that lints. The examples tests run them."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 import glob
 import os
 

@@ -5,10 +5,6 @@
 """Every module's EXAMPLES really run: each becomes a play with the connection set once through
 module_defaults for group/engine.cloud.all, against a simulator reset to its fixtures first."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 import glob
 import os
 
