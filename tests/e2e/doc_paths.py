@@ -105,9 +105,9 @@ def missing_paths(root, document, text, top_names, patterns, exists_root=None):
     return sorted(set(missing))
 
 
-def missing_in_documents(root, names=None, exists_root=None, patterns=None):
+def missing_in_documents(root, names=None, exists_root=None):
     """{document: [missing paths]} for the documents of root (or the given names)."""
-    patterns = ignore_patterns(root) if patterns is None else patterns
+    patterns = ignore_patterns(root)
     top_names = top_level_names(root, patterns)
     report = {}
     for document in names or documents(root):

@@ -7,8 +7,6 @@ printed, run against the simulator with the ENGINE_CLOUD_* variables and a passw
 file: each creates, converges or deletes what it says, from the simulator's request log, and no output holds
 the password."""
 
-import base64
-import hashlib
 import os
 import re
 import stat
@@ -17,6 +15,7 @@ import pytest
 
 from conftest import GUIDES, ansible, ansible_env, captioned, cloud_env
 from tests.simulator import fixture_ids as ids
+from tests.simulator.cloud import PASSWORD_FIELDS, password_hashes
 
 yaml = pytest.importorskip('yaml')
 
@@ -34,12 +33,6 @@ def run_lines():
 def as_run_here(argv):
     """A printed command line as this test runs it: the vault password from a file (nobody types it here)."""
     return [('--vault-password-file=vault-pass' if arg == '--ask-vault-pass' else arg) for arg in argv[1:]]
-
-
-def hashes(password):
-    data = password.encode('utf-8')
-    return {'newPasswordHash': base64.b64encode(hashlib.sha256(data).digest()).decode('ascii'),
-            'newDoubleSha1Hash': hashlib.sha1(hashlib.sha1(data).digest()).hexdigest()}
 
 
 def test_the_guide_prints_three_playbooks():
@@ -105,7 +98,7 @@ def test_the_guides_runs_in_order(project, simulator):
     assert [(method, path) for method, path, dummy in created] == [('POST', ''), ('PATCH', created[1][1])]
     tags = [{'key': 'env', 'value': 'production'}, {'key': 'team', 'value': 'data-platform'}]
     assert created[0][2]['name'] == 'analytics-eu' and created[0][2]['tags'] == tags
-    assert created[1][1].endswith('/password') and created[1][2] == hashes(PASSWORD)
+    assert created[1][1].endswith('/password') and created[1][2] == dict(zip(PASSWORD_FIELDS, password_hashes(PASSWORD)))
     assert writes(project('analytics.yml')) == []
 
     # reporting.yml keeps the generated password in a private file
@@ -113,7 +106,7 @@ def test_the_guides_runs_in_order(project, simulator):
     kept = project.path / 'reporting-eu.password'
     assert stat.S_IMODE(os.stat(str(kept)).st_mode) == 0o600
     service = next(item for item in simulator.state()['services'] if item['name'] == 'reporting-eu')
-    assert hashes(kept.read_text())['newPasswordHash'] == service['sim']['passwordHash']
+    assert password_hashes(kept.read_text())[0] == service['sim']['passwordHash']
 
     # staging.yml creates, uses and deletes its service in one play
     log = project('staging.yml', '-e', 'staging_run=e2e')
