@@ -34,10 +34,9 @@ def simulator(tmp_path_factory):
 
 
 def layout(destination):
-    """A copy of this tree's files (git's tracked and untracked-not-ignored ones) at destination, made by
-    scripts/layout.py: destination."""
-    subprocess.check_call([sys.executable, os.path.join(ROOT, 'scripts', 'layout.py'), '--src', ROOT, str(destination)],
-                          stdout=subprocess.DEVNULL)
+    """A copy of this tree's files (git's tracked and untracked-not-ignored ones), made at destination."""
+    script = os.path.join(ROOT, 'scripts', 'layout.py')
+    subprocess.check_call([sys.executable, script, '--src', ROOT, str(destination)], stdout=subprocess.DEVNULL)
     return destination
 
 
@@ -78,8 +77,7 @@ def module_doc_string(path, name):
 
 
 def ansible(command, cwd, env, *args):
-    """One of this virtualenv's Ansible commands (ansible-playbook, ansible-vault, ...) run in cwd: the run, with
-    what it printed in its stdout."""
+    """One of this virtualenv's Ansible commands (ansible-playbook, ansible-vault, ...) run in cwd: the run."""
     return subprocess.run([os.path.join(BIN, command)] + list(args), cwd=str(cwd), env=env, stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, universal_newlines=True, check=False)
 
@@ -136,8 +134,7 @@ def console_blocks(section, guide='getting_started.rst', output=False):
 
 
 def simulator_exports(simulator):
-    """The variables that the getting-started guide's second shell exports for the simulator, pointed at this
-    one."""
+    """The ENGINE_* variables that the getting-started guide's second shell exports, pointed at this simulator."""
     dummy, second = console_blocks('The simulator')
     exported = dict(pair.split('=', 1) for line in second if line.startswith('export ')
                     for pair in line.split()[1:])

@@ -22,8 +22,7 @@ from conftest import ROOT, layout
 
 GALAXY = os.path.join(os.path.dirname(sys.executable), 'ansible-galaxy')
 CONTRIBUTOR_FILES = ('CONTRIBUTING.md', 'Makefile', 'scripts', 'bench', 'requirements-dev.txt', 'requirements-docs.txt',
-                     'requirements-uv.txt', 'constraints.txt',
-                     'constraints-2.16.txt', 'constraints-2.21.txt', '.ci')
+                     'requirements-uv.txt', 'constraints.txt', 'constraints-2.16.txt', 'constraints-2.21.txt', '.ci')
 # The venvs the Makefile makes at the clone's root: the default line's, the event loop's, the version matrix's.
 MAKEFILE_VENVS = ('.venv', '.venv-eda', '.venv-2.16', '.venv-2.21')
 
