@@ -110,7 +110,7 @@ sanity-rest: venv  ## every other ansible-test sanity test
 lint: venv  ## ansible-lint --profile production (.ansible-lint)
 	@$(COPY); cd "$$coll" && ANSIBLE_COLLECTIONS_PATH=$$tmp ansible-lint --profile production --nocolor
 
-integration: venv  ## ansible-test integration --local against a private simulator [TARGETS="services pipes"]
+integration: venv  ## ansible-test integration --local against a private simulator [TARGETS="cloud roles"]
 	scripts/integration.sh $(TARGETS)
 
 # make test runs the integration targets in two halves of about equal time, side by side: the first is these.

@@ -5,10 +5,6 @@
 """A throw-away self-signed certificate for the TLS servers of the unit tests, the simulator's tests and the
 reliability suite (not in the simulator package: the integration tests, which need only jsonschema, import that)."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 import datetime
 import ipaddress
 import os

@@ -7,12 +7,9 @@
 These tests run the collection as users and AWX do (ansible-playbook, ansible-runner), so they
 need the tools of requirements-docs.txt (make e2e installs them)."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 import ast
 import os
+import re
 import subprocess
 import sys
 
@@ -21,7 +18,13 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, ROOT)
 
-from tests.simulator.process import SimulatorProcess  # noqa: E402  pylint: disable=wrong-import-position
+# pylint: disable=wrong-import-position
+from tests.simulator import fixture_ids as ids  # noqa: E402
+from tests.simulator.process import SimulatorProcess  # noqa: E402
+
+BIN = os.path.dirname(sys.executable)
+GUIDES = os.path.join(ROOT, 'docs', 'docsite', 'rst')
+BLOCK = re.compile(r'\.\. code-block:: (\S+)\n(?:   :caption: (.+)\n)?\n((?:   .*\n|\n)+)')
 
 
 @pytest.fixture(scope='session')
@@ -30,12 +33,18 @@ def simulator(tmp_path_factory):
         yield sim
 
 
+def layout(destination):
+    """A copy of this tree's files (git's tracked and untracked-not-ignored ones), made at destination."""
+    script = os.path.join(ROOT, 'scripts', 'layout.py')
+    subprocess.check_call([sys.executable, script, '--src', ROOT, str(destination)], stdout=subprocess.DEVNULL)
+    return destination
+
+
 @pytest.fixture(scope='session')
 def collections_path(tmp_path_factory):
     """A directory holding ansible_collections/engine/cloud, copied from this tree."""
     path = tmp_path_factory.mktemp('collections')
-    subprocess.check_call([sys.executable, os.path.join(ROOT, 'scripts', 'layout.py'), '--src', ROOT,
-                           str(path / 'ansible_collections' / 'engine' / 'cloud')], stdout=subprocess.DEVNULL)
+    layout(path / 'ansible_collections' / 'engine' / 'cloud')
     return str(path)
 
 
@@ -65,3 +74,69 @@ def module_doc_string(path, name):
         if isinstance(node, ast.Assign) and any(getattr(target, 'id', None) == name for target in node.targets):
             return ast.literal_eval(node.value)
     return None
+
+
+def ansible(command, cwd, env, *args):
+    """One of this virtualenv's Ansible commands (ansible-playbook, ansible-vault, ...) run in cwd: the run."""
+    return subprocess.run([os.path.join(BIN, command)] + list(args), cwd=str(cwd), env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, universal_newlines=True, check=False)
+
+
+def recap(output):
+    """(ok, changed, failed) of localhost in the recap of an ansible-playbook run's output."""
+    found = re.search(r'^localhost +: ok=(\d+) +changed=(\d+) +unreachable=\d+ +failed=(\d+)',
+                      output, re.M)
+    assert found, output[-4000:]
+    return tuple(int(value) for value in found.groups())
+
+
+def cloud_env(url):
+    """The ENGINE_CLOUD_* variables of the management API's connection to the simulator at url."""
+    return dict(ENGINE_CLOUD_API_URL=url, ENGINE_CLOUD_KEY_ID=ids.KEY_ID, ENGINE_CLOUD_KEY_SECRET=ids.KEY_SECRET,
+                ENGINE_CLOUD_ORGANIZATION_ID=ids.ORGANIZATION)
+
+
+def code_blocks(guide, *languages):
+    """[(language, caption or None, text)] of the code blocks of a guide (its name in docs/docsite/rst, or a path),
+    those of the given languages only when some are given, unindented."""
+    with open(os.path.join(GUIDES, guide)) as handle:
+        text = handle.read()
+    return [(language, caption or None, '\n'.join(line[3:] for line in block.rstrip('\n').splitlines()) + '\n')
+            for language, caption, block in BLOCK.findall(text) if not languages or language in languages]
+
+
+def captioned(guide):
+    """{caption: text} of a guide's captioned code blocks."""
+    return dict((caption, text) for dummy, caption, text in code_blocks(guide) if caption)
+
+
+def console_blocks(section, guide='getting_started.rst', output=False):
+    """The commands ($ lines) of each console block of one section of a guide; with output, every line of each
+    block (the commands with their $, the output they print) without the indentation."""
+    with open(os.path.join(GUIDES, guide)) as handle:
+        text = handle.read()
+    start = text.index('\n%s\n%s\n' % (section, '-' * len(section)))
+    following = re.search(r'\n[^\n]+\n-{3,}\n', text[start + len(section) + 2:])
+    body = text[start:start + len(section) + 2 + following.start()] if following else text[start:]
+    blocks = []
+    for block in re.split(r'\.\. code-block:: console\n\n', body)[1:]:
+        raw = block.splitlines()
+        indent = len(raw[0]) - len(raw[0].lstrip())
+        lines = []
+        for line in raw:
+            if line.strip() and not line.startswith(' ' * indent):
+                break
+            lines.append(line[indent:])
+        while lines and not lines[-1]:
+            lines.pop()
+        blocks.append(lines if output else [line[2:] for line in lines if line.startswith('$ ')])
+    return blocks
+
+
+def simulator_exports(simulator):
+    """The ENGINE_* variables that the getting-started guide's second shell exports, pointed at this simulator."""
+    dummy, second = console_blocks('The simulator')
+    exported = dict(pair.split('=', 1) for line in second if line.startswith('export ')
+                    for pair in line.split()[1:])
+    return dict((key, value.replace('http://127.0.0.1:8080', simulator.url)) for key, value in exported.items()
+                if key.startswith('ENGINE_'))

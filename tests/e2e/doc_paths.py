@@ -13,10 +13,6 @@ and paths that leave the repository (``../shared/``). A path is found when it ex
 repository root or to the document's directory (a role README's ``meta/argument_specs.yml``);
 ``<placeholder>``/``{placeholder}`` segments end it, and ``*`` is a glob that must match."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 import fnmatch
 import glob
 import os
@@ -109,9 +105,9 @@ def missing_paths(root, document, text, top_names, patterns, exists_root=None):
     return sorted(set(missing))
 
 
-def missing_in_documents(root, names=None, exists_root=None, patterns=None):
+def missing_in_documents(root, names=None, exists_root=None):
     """{document: [missing paths]} for the documents of root (or the given names)."""
-    patterns = ignore_patterns(root) if patterns is None else patterns
+    patterns = ignore_patterns(root)
     top_names = top_level_names(root, patterns)
     report = {}
     for document in names or documents(root):

@@ -5,10 +5,6 @@
 """Every repository path that the READMEs, CONTRIBUTING.md, docs/, meta/ and the tests' READMEs
 name exists (doc_paths.py says what counts as one)."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 import pytest
 
 import doc_paths

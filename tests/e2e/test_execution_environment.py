@@ -5,12 +5,7 @@
 """meta/execution-environment.yml: ansible-builder creates a build context from it (no container
 engine needed), and introspection of the installed collection finds its runtime dependencies."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 import os
-import re
 import shlex
 import shutil
 import subprocess
@@ -18,7 +13,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, code_blocks
 
 yaml = pytest.importorskip('yaml')
 pytest.importorskip('ansible_builder')
@@ -33,9 +28,8 @@ def requirement_lines(path):
 
 def guide_commands():
     """The console commands of the AWX guide (docs/docsite/rst/guide_awx.rst): the copy, then the build."""
-    with open(os.path.join(ROOT, 'docs', 'docsite', 'rst', 'guide_awx.rst')) as handle:
-        block = re.search(r'\.\. code-block:: console\n\n((?:   .*\n|\n)+)', handle.read()).group(1)
-    return [shlex.split(line.strip()[2:]) for line in block.splitlines() if line.strip().startswith('$ ')]
+    block = code_blocks('guide_awx.rst', 'console')[0][2]
+    return [shlex.split(line[2:]) for line in block.splitlines() if line.startswith('$ ')]
 
 
 def test_create_builds_a_context(tmp_path):

@@ -8,10 +8,6 @@ and contributor files stay out (tests/unit/test_version_agrees.py checks its cha
 of a working clone, with the venvs and build output of the Makefile beside the collection, it packs
 the collection's files only."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 import glob
 import os
 import subprocess
@@ -22,12 +18,11 @@ import venv
 import pytest
 
 import doc_paths
-from conftest import ROOT
+from conftest import ROOT, layout
 
 GALAXY = os.path.join(os.path.dirname(sys.executable), 'ansible-galaxy')
 CONTRIBUTOR_FILES = ('CONTRIBUTING.md', 'Makefile', 'scripts', 'bench', 'requirements-dev.txt', 'requirements-docs.txt',
-                     'requirements-uv.txt', 'constraints.txt',
-                     'constraints-2.16.txt', 'constraints-2.21.txt', '.ci')
+                     'requirements-uv.txt', 'constraints.txt', 'constraints-2.16.txt', 'constraints-2.21.txt', '.ci')
 # The venvs the Makefile makes at the clone's root: the default line's, the event loop's, the version matrix's.
 MAKEFILE_VENVS = ('.venv', '.venv-eda', '.venv-2.16', '.venv-2.21')
 
@@ -63,10 +58,9 @@ def installed(request, tmp_path_factory):
     return str(target / 'ansible_collections' / 'engine' / 'cloud')
 
 
-def layout(destination):
-    """A copy of this tree's files (git's tracked and untracked-not-ignored ones) at destination: their paths."""
-    subprocess.check_call([sys.executable, os.path.join(ROOT, 'scripts', 'layout.py'), '--src', ROOT, str(destination)],
-                          stdout=subprocess.DEVNULL)
+def copied_files(destination):
+    """The paths of the files of a copy of this tree made at destination (conftest.layout)."""
+    layout(destination)
     return set(os.path.relpath(os.path.join(folder, name), str(destination))
                for folder, dirs, names in os.walk(str(destination)) if '.git' not in os.path.relpath(folder, str(destination)).split(os.sep)
                for name in names)
@@ -85,14 +79,12 @@ def test_a_build_in_a_working_clone_packs_the_collection_only(tmp_path):
     the lib64 symlink of a 64-bit Linux venv), built and installed, and where every other path .gitignore names exists:
     the artifact holds the clone's own files and nothing else."""
     clone = tmp_path / 'engine.cloud'
-    tracked = layout(clone)
+    tracked = copied_files(clone)
     made = [name + '/' for name in MAKEFILE_VENVS]
     for name in MAKEFILE_VENVS:
         venv.create(str(clone / name), with_pip=False, symlinks=True)
     assert os.path.islink(str(clone / '.venv-eda' / 'lib64')) or sys.platform == 'darwin'
-    with open(os.path.join(ROOT, '.gitignore')) as handle:
-        patterns = [line.strip() for line in handle if line.strip() and not line.startswith('#')]
-    for path in (path for pattern in patterns for path in example_paths(pattern)):
+    for path in (path for pattern in doc_paths.ignore_patterns(ROOT) for path in example_paths(pattern)):
         target = clone / path
         if os.path.lexists(str(target)):
             continue

@@ -12,10 +12,6 @@ makes one), the port (a free one instead of 8080, through SIM_PORT), the creatio
 (a link to this virtualenv, which has requirements-dev.txt: nothing is installed), and a typed vault password (a
 password file)."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 import os
 import re
 import signal
@@ -26,63 +22,20 @@ import time
 
 import pytest
 
-from conftest import ROOT, ansible_env
-from test_guide_yaml import yaml_blocks
+from conftest import BIN, ROOT, ansible, ansible_env, captioned, console_blocks, layout, recap, simulator_exports
 from tests.simulator import fixture_ids as ids
 from tests.simulator.process import admin_call
 
 yaml = pytest.importorskip('yaml')
 
-GUIDE = os.path.join(ROOT, 'docs', 'docsite', 'rst', 'getting_started.rst')
-TROUBLESHOOTING = os.path.join(ROOT, 'docs', 'docsite', 'rst', 'troubleshooting.rst')
 README = os.path.join(ROOT, 'README.md')
 CLONE = 'git clone https://github.com/engine-cloud/engine.cloud && cd engine.cloud'
 SIMULATOR = 'make simulator'
 
 
-def console_blocks(section, guide=GUIDE, output=False):
-    """The commands ($ lines) of each console block of one section of a guide; with output, every line of each block
-    (the commands with their $, the output they print) without the indentation."""
-    with open(guide) as handle:
-        text = handle.read()
-    start = text.index('\n%s\n%s\n' % (section, '-' * len(section)))
-    following = re.search(r'\n[^\n]+\n-{3,}\n', text[start + len(section) + 2:])
-    body = text[start:start + len(section) + 2 + following.start()] if following else text[start:]
-    blocks = []
-    for block in re.split(r'\.\. code-block:: console\n\n', body)[1:]:
-        raw = block.splitlines()
-        indent = len(raw[0]) - len(raw[0].lstrip())
-        lines = []
-        for line in raw:
-            if line.strip() and not line.startswith(' ' * indent):
-                break
-            lines.append(line[indent:])
-        while lines and not lines[-1]:
-            lines.pop()
-        blocks.append(lines if output else [line[2:] for line in lines if line.startswith('$ ')])
-    return blocks
-
-
-def simulator_exports(simulator):
-    """The variables that the guide's second shell exports for the simulator, pointed at this one."""
-    dummy, second = console_blocks('The simulator')
-    exported = dict(pair.split('=', 1) for line in second if line.startswith('export ') for pair in line.split()[1:])
-    return dict((key, value.replace('http://127.0.0.1:8080', simulator.url)) for key, value in exported.items()
-                if key.startswith('ENGINE_'))
-
-
 def playbook(tmp_path, collections_path, name, *args, **env):
     """ansible-playbook run in tmp_path with this collection and env (nothing else of Engine's): the run."""
-    return subprocess.run([os.path.join(os.path.dirname(sys.executable), 'ansible-playbook'), name] + list(args),
-                          cwd=str(tmp_path), env=ansible_env(collections_path, **env), stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, universal_newlines=True, check=False)
-
-
-def recap(run):
-    """(ok, changed, failed) of localhost in a run's recap."""
-    found = re.search(r'^localhost +: ok=(\d+) +changed=(\d+) +unreachable=\d+ +failed=(\d+)', run.stdout, re.M)
-    assert found, run.stdout[-4000:]
-    return tuple(int(value) for value in found.groups())
+    return ansible('ansible-playbook', tmp_path, ansible_env(collections_path, **env), name, *args)
 
 
 def free_port():
@@ -131,9 +84,7 @@ def install_as_written(tmp_path):
     A session fixture of conftest.py (guide_install) runs it once; the artifact tests read what it installed."""
     first, dummy = console_blocks('The simulator')
     venv = os.path.dirname(os.path.dirname(os.path.abspath(sys.executable)))
-    clone = tmp_path / 'engine.cloud'
-    subprocess.check_call([sys.executable, os.path.join(ROOT, 'scripts', 'layout.py'), '--src', ROOT, str(clone)],
-                          stdout=subprocess.DEVNULL)
+    clone = layout(tmp_path / 'engine.cloud')
     os.symlink(venv, str(clone / '.venv'))
     stamp = str(clone / '.venv' / '.requirements-dev.stamp')
     if subprocess.call(['make', '-q', stamp], cwd=str(clone), stdout=subprocess.DEVNULL) != 0:
@@ -177,16 +128,11 @@ def test_the_simulator_steps_work_as_written(guide_install):
         simulator.wait(30)
 
 
-def guide_files(path=GUIDE):
-    """{caption: text} of a guide's captioned YAML blocks."""
-    return dict(yaml_blocks(path))
-
-
 def test_the_credentials_play_runs_on_the_environment_alone(tmp_path, simulator, collections_path):
-    (tmp_path / 'look.yml').write_text(guide_files()['look.yml'])
+    (tmp_path / 'look.yml').write_text(captioned('getting_started.rst')['look.yml'])
     simulator.reset()
     run = playbook(tmp_path, collections_path, 'look.yml', **simulator_exports(simulator))
-    assert recap(run) == (3, 0, 0), run.stdout[-4000:]
+    assert recap(run.stdout) == (3, 0, 0), run.stdout[-4000:]
     firing = [alert for alert in simulator.state()['alerts'] if alert['state'] == 'ALERT']
     assert '"msg": "prod-analytics is running; %d alerts fire"' % len(firing) in run.stdout, run.stdout[-4000:]
 
@@ -195,7 +141,7 @@ def test_the_vault_play_runs_on_the_variables_the_reader_defines(tmp_path, simul
     """engine_vault.yml as the reader fills it in for the simulator (its keys as printed, the simulator's values), encrypted
     as the guide says, and look_vault.yml run as printed. Its module_defaults win over the environment, which points
     nowhere here."""
-    files = guide_files()
+    files = captioned('getting_started.rst')
     values = dict(engine_api_url=simulator.url, engine_organization_id=ids.ORGANIZATION, engine_key_id=ids.KEY_ID,
                   engine_key_secret=ids.KEY_SECRET, engine_observability_url=simulator.url,
                   engine_observability_token=ids.TOKEN)
@@ -206,13 +152,13 @@ def test_the_vault_play_runs_on_the_variables_the_reader_defines(tmp_path, simul
     [[encrypt, run_line]] = console_blocks('Several connections, or the secrets in Ansible Vault: ``module_defaults``')
     assert encrypt.split() == ['ansible-vault', 'encrypt', 'engine_vault.yml']
     assert run_line.split() == ['ansible-playbook', 'look_vault.yml', '--ask-vault-pass']
-    subprocess.run([os.path.join(os.path.dirname(sys.executable), 'ansible-vault')] + encrypt.split()[1:]
-                   + ['--vault-password-file', 'vault-pass'], cwd=str(tmp_path), check=True, capture_output=True)
+    encrypted = ansible('ansible-vault', tmp_path, None, *(encrypt.split()[1:] + ['--vault-password-file', 'vault-pass']))
+    assert encrypted.returncode == 0, encrypted.stdout
     assert ids.KEY_SECRET not in (tmp_path / 'engine_vault.yml').read_text()
     nowhere = dict((key, 'http://127.0.0.1:9' if key.endswith('_URL') else 'not-this-one') for key in simulator_exports(simulator))
     simulator.reset()
     run = playbook(tmp_path, collections_path, 'look_vault.yml', '--vault-password-file', 'vault-pass', **nowhere)
-    assert recap(run) == (2, 0, 0), run.stdout[-4000:]
+    assert recap(run.stdout) == (2, 0, 0), run.stdout[-4000:]
     assert [entry['path'] for entry in simulator.requests()] == [ids.service_path(), '/api/v2/alerts']
 
 
@@ -247,9 +193,9 @@ def test_the_quick_start_runs_as_printed(tmp_path, simulator, collections_path):
     simulator.reset()
     env = simulator_exports(simulator)
     check = playbook(tmp_path, collections_path, 'site.yml', '--check', '--diff', **env)
-    assert recap(check) == (3, 1, 0) and '203.0.113.0/24' in check.stdout, check.stdout[-4000:]
+    assert recap(check.stdout) == (3, 1, 0) and '203.0.113.0/24' in check.stdout, check.stdout[-4000:]
     assert [entry for entry in simulator.requests() if entry['method'] != 'GET'] == []
-    assert recap(playbook(tmp_path, collections_path, 'site.yml', **env)) == (3, 1, 0)
+    assert recap(playbook(tmp_path, collections_path, 'site.yml', **env).stdout) == (3, 1, 0)
     assert [entry['method'] for entry in simulator.requests() if entry['method'] != 'GET'] == ['PATCH']
 
 
@@ -262,19 +208,16 @@ def test_a_secret_on_the_command_line_shows_as_the_troubleshooting_guide_says(tm
     """ansible-core 2.19 and later print a failed ad-hoc task's arguments, the token among them, whatever no_log says: the
     troubleshooting guide's command, run as printed, prints the lines it prints. The same failure with the token in
     the environment shows no token."""
-    [block] = console_blocks('Secrets on the command line', TROUBLESHOOTING, output=True)
+    [block] = console_blocks('Secrets on the command line', 'troubleshooting.rst', output=True)
     command, expected = block[0][2:], [line for line in block[1:] if line]
     token = re.search(r'api_token=(\S+)', command).group(1)
-    shown = subprocess.run(['bash', '-c', 'PATH=%s:$PATH %s' % (os.path.dirname(sys.executable), command)], cwd=str(tmp_path),
-                           env=ansible_env(collections_path), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           universal_newlines=True, check=False)
+    shown = run(['PATH=%s:$PATH %s' % (BIN, command)], str(tmp_path), ansible_env(collections_path), timeout=300)
     assert shown.returncode != 0
     lines = shown.stdout.splitlines()
     assert [line for line in expected if not any(printed_line(line).fullmatch(seen) for seen in lines)] == [], shown.stdout
     assert token in shown.stdout
 
     from_env = command.replace('api_token=%s ' % token, '')
-    hidden = subprocess.run(['bash', '-c', 'PATH=%s:$PATH %s' % (os.path.dirname(sys.executable), from_env)], cwd=str(tmp_path),
-                            env=ansible_env(collections_path, ENGINE_OBSERVABILITY_TOKEN=token), stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, universal_newlines=True, check=False)
+    hidden = run(['PATH=%s:$PATH %s' % (BIN, from_env)], str(tmp_path), ansible_env(collections_path, ENGINE_OBSERVABILITY_TOKEN=token),
+                 timeout=300)
     assert hidden.returncode != 0 and 'Origin: <adhoc' in hidden.stdout and token not in hidden.stdout, hidden.stdout

@@ -7,18 +7,13 @@ simulator with the live limit of the management API: two jobs that run at the sa
 container of its own (a home and a pacing directory of its own), send more than the key's budget together and meet
 HTTP 429, which their retries absorb; with the key's budget split between them as the guide says, none is refused."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 import os
 import re
 import subprocess
-import sys
 
 import pytest
 
-from conftest import ROOT, ansible_env
+from conftest import BIN, ROOT, ansible_env, cloud_env
 from tests.simulator import fixture_ids as ids
 from tests.simulator.process import SimulatorProcess
 
@@ -59,15 +54,12 @@ def jobs_at_once(tmp_path, simulator, collections_path, count, rate_limit=None):
     for index in range(count):
         home = tmp_path / ('job%d' % index)
         home.mkdir()
-        connection = dict(('ENGINE_CLOUD_' + key, value) for key, value in (
-            ('API_URL', simulator.url), ('KEY_ID', ids.KEY_ID), ('KEY_SECRET', ids.KEY_SECRET), ('ORGANIZATION_ID', ids.ORGANIZATION)))
-        env = ansible_env(collections_path, HOME=str(home), ENGINE_CLOUD_PACING_DIR=str(home / 'pacing'), **connection)
+        env = ansible_env(collections_path, HOME=str(home), ENGINE_CLOUD_PACING_DIR=str(home / 'pacing'), **cloud_env(simulator.url))
         env.pop('XDG_RUNTIME_DIR', None)
         if rate_limit:
             env['ENGINE_CLOUD_RATE_LIMIT'] = rate_limit
         hosts = ','.join('fork%d' % fork for fork in range(READS)) + ','
-        started.append(subprocess.Popen([os.path.join(os.path.dirname(sys.executable), 'ansible-playbook'), 'job.yml', '-i', hosts,
-                                         '-f', str(READS)],
+        started.append(subprocess.Popen([os.path.join(BIN, 'ansible-playbook'), 'job.yml', '-i', hosts, '-f', str(READS)],
                                         cwd=str(tmp_path), env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                         universal_newlines=True))
     outputs = [job.communicate(timeout=300)[0] for job in started]

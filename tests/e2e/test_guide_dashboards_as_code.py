@@ -7,50 +7,30 @@ against the simulator, with the ENGINE_OBSERVABILITY_* variables: its playbooks,
 included), and its YAML snippets put into the exported files where the guide says. What each step sent is
 checked in the simulator's request log and state; the export applied again sends no write."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 import os
 import re
 import shlex
 import subprocess
-import sys
 
 import pytest
 
-from conftest import ROOT, ansible_env
+from conftest import BIN, GUIDES, ansible_env, captioned, code_blocks, recap
 from tests.simulator import fixture_ids as ids
 
 yaml = pytest.importorskip('yaml')
 
-GUIDE = os.path.join(ROOT, 'docs', 'docsite', 'rst', 'guide_dashboards_as_code.rst')
-BIN = os.path.dirname(sys.executable)
-BLOCK = re.compile(r'\.\. code-block:: (\S+)\n(?:   :caption: (.+)\n)?\n((?:   .*\n|\n)+)')
+GUIDE = 'guide_dashboards_as_code.rst'
 DASHBOARDS = '/api/v2/dashboards'
 ALERTS = '/api/v2/alerts'
 
 
-def blocks():
-    """[(language, caption or None, text)] of every code block of the guide, in order."""
-    with open(GUIDE) as handle:
-        text = handle.read()
-    return [(language, caption, '\n'.join(line[3:] for line in block.rstrip('\n').splitlines()) + '\n')
-            for language, caption, block in BLOCK.findall(text)]
-
-
-def captioned():
-    return dict((caption, text) for dummy, caption, text in blocks() if caption)
-
-
 def commands():
     """Every '$ ' line of the guide's console blocks, in order."""
-    return [line[2:] for language, dummy, text in blocks() if language == 'console'
-            for line in text.splitlines() if line.startswith('$ ')]
+    return [line[2:] for dummy, dummy2, text in code_blocks(GUIDE, 'console') for line in text.splitlines() if line.startswith('$ ')]
 
 
 def test_the_guide_prints_its_files_snippets_and_commands():
-    files = captioned()
+    files = captioned(GUIDE)
     assert sorted(files) == ['apply.yml', 'checkout.yml.j2', 'environments.yml', 'export.yml', 'moved tile', 'new alert',
                              'new tile']
     for name in ('apply.yml', 'environments.yml', 'export.yml', 'moved tile', 'new alert', 'new tile'):
@@ -94,13 +74,9 @@ def writes(log):
     return [(entry['method'], entry['path'], entry['body']) for entry in log if entry['method'] != 'GET']
 
 
-def recap_changed(output):
-    return int(re.search(r'localhost\s+: ok=\d+\s+changed=(\d+)', output).group(1))
-
-
 @pytest.fixture
 def project(tmp_path, simulator, collections_path):
-    for name, text in captioned().items():
+    for name, text in captioned(GUIDE).items():
         if name.endswith(('.yml', '.j2')):
             (tmp_path / name).write_text(text)
     simulator.reset()
@@ -134,7 +110,7 @@ def add_tile_and_alert(project, files):
 # One project goes through the guide in order: export, commit, apply again, then the merge request's --check of an added
 # tile and its alert, the add, the move and the removal (each ansible-playbook run proves what follows it).
 def test_export_commit_apply_then_add_move_and_remove_a_tile_with_its_alert(project, simulator):
-    files = captioned()
+    files = captioned(GUIDE)
     export, git_init, git_add, git_commit = commands()[:4]
     output, log = project.run(export)
     assert writes(log) == []
@@ -147,7 +123,7 @@ def test_export_commit_apply_then_add_move_and_remove_a_tile_with_its_alert(proj
         'definitions/alerts.yml', 'definitions/dashboards.yml', 'export.yml']
     output, log = project.run('ansible-playbook apply.yml')
     assert writes(log) == []
-    assert recap_changed(output) == 0
+    assert recap(output)[1] == 0
     health_tiles = [tile['id'] for tile in dashboard(simulator, 'Service health')['tiles']]
 
     # The guide suggests --check on a merge request; adding a tile and an alert on it is such a change. In check mode the
@@ -155,7 +131,7 @@ def test_export_commit_apply_then_add_move_and_remove_a_tile_with_its_alert(proj
     dashboards, health, alerts = add_tile_and_alert(project, files)
     output, log = project.run('ansible-playbook apply.yml --check --diff', warnings=True)
     assert writes(log) == []
-    assert recap_changed(output) == 1, output[-4000:]
+    assert recap(output)[1] == 1, output[-4000:]
     assert '+++ after: dashboard Service health' in output and '+++ after: alert Replica lag high' in output, output[-4000:]
 
     # add: the tile to Service health, the alert at the end of alerts.yml
@@ -177,7 +153,7 @@ def test_export_commit_apply_then_add_move_and_remove_a_tile_with_its_alert(proj
     assert writes(log) == []
     assert 'Replica lag' in output
     # The diff shows the keys that the guide says differ, and only those.
-    with open(GUIDE) as handle:
+    with open(os.path.join(GUIDES, GUIDE)) as handle:
         printed = re.search(r'with only what differs \(((?:``\w+``,?\s*)+)\)', handle.read()).group(1)
     shown = re.findall(r'^[-+] +"(\w+)":', output, re.M)
     assert sorted(set(shown)) == sorted(re.findall(r'``(\w+)``', printed)) and len(shown) == 2 * len(set(shown)), output[-3000:]
@@ -195,7 +171,7 @@ def test_export_commit_apply_then_add_move_and_remove_a_tile_with_its_alert(proj
     project.write('alerts.yml', alerts)
     output, log = project.run('ansible-playbook apply.yml', fails=True)
     assert writes(log) == []
-    refusal = re.sub(r'\s+', ' ', next(text for language, dummy, text in blocks() if language == 'text')).strip()
+    refusal = re.sub(r'\s+', ' ', code_blocks(GUIDE, 'text')[0][2]).strip()
     pattern = re.escape(refusal).replace(re.escape('68...'), '[0-9a-f]{24}')
     assert re.search(pattern, re.sub(r'\s+', ' ', output)), output[-4000:]
     output, log = project.run(commands()[-1])
@@ -216,4 +192,4 @@ def test_one_template_makes_the_dashboard_of_each_environment(project, simulator
         assert (alert['tileId'], alert['threshold'], alert['channels'][0]['webhookId']) == (errors['id'], limit, webhook)
     output, log = project.run('ansible-playbook environments.yml')
     assert writes(log) == []
-    assert recap_changed(output) == 0
+    assert recap(output)[1] == 0

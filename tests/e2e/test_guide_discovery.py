@@ -8,33 +8,21 @@ and its health gate, which passes on the simulator's series. The plays on invent
 playbook_nightly_stop and inventory_services integration targets; the metrics_gate guide's example runs in
 test_guide_roles.py."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
-import os
 import re
-import subprocess
-import sys
 
 import pytest
 
-from conftest import ROOT, ansible_env
-from test_getting_started import simulator_exports
+from conftest import ansible, ansible_env, code_blocks, simulator_exports
 
 yaml = pytest.importorskip('yaml')
-
-GUIDE = os.path.join(ROOT, 'docs', 'docsite', 'rst', 'guide_discovery.rst')
 
 
 def plays():
     """The guide's yaml+jinja blocks that run on localhost: its plays on localhost, and its task lists, each
     made a play."""
-    with open(GUIDE) as handle:
-        text = handle.read()
     found = []
-    for block in re.findall(r'\.\. code-block:: yaml\+jinja\n\n((?:   .*\n|\n)+)', text):
-        data = yaml.safe_load('\n'.join(line[3:] for line in block.splitlines()))
+    for dummy, dummy2, text in code_blocks('guide_discovery.rst', 'yaml+jinja'):
+        data = yaml.safe_load(text)
         if not isinstance(data, list):
             continue  # an inventory source
         if 'hosts' not in data[0]:
@@ -52,9 +40,7 @@ def test_the_examples_on_localhost_run_as_printed(tmp_path, simulator, collectio
     (tmp_path / 'discovery.yml').write_text(yaml.safe_dump(books, sort_keys=False))
     simulator.reset()
     exports = simulator_exports(simulator)
-    run = subprocess.run([os.path.join(os.path.dirname(sys.executable), 'ansible-playbook'), 'discovery.yml'], cwd=str(tmp_path),
-                         env=ansible_env(collections_path, **exports), stdout=subprocess.PIPE,
-                         stderr=subprocess.STDOUT, universal_newlines=True, check=False)
+    run = ansible('ansible-playbook', tmp_path, ansible_env(collections_path, **exports), 'discovery.yml')
     assert run.returncode == 0, run.stdout[-6000:]
     assert [key for key, value in exports.items() if key.endswith(('_SECRET', '_TOKEN')) and value in run.stdout] == []
     assert re.findall(r'^PLAY \[(.*)\]', run.stdout, re.M) == [play['name'] for play in books], run.stdout[-6000:]

@@ -7,30 +7,24 @@ scale.yml holds exactly the variables of the shipped rulebook, with a faster pol
 service; its ansible-rulebook line names files of the collection; its admin commands, run as printed (on this
 simulator's port), make that alert fire and clear. The rulebook itself runs in tests/eda (make events)."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 import os
 import re
 import subprocess
 
 import pytest
 
-from conftest import ROOT
-from test_getting_started import console_blocks
+from conftest import ROOT, console_blocks
 from tests.simulator import fixture_ids as ids
 
 yaml = pytest.importorskip('yaml')
 
-GUIDE = os.path.join(ROOT, 'docs', 'docsite', 'rst', 'guide_events.rst')
 SECTION = 'Trying it on the simulator'
 RULEBOOK = os.path.join(ROOT, 'extensions', 'eda', 'rulebooks', 'scale_on_cpu_alert.yml')
 
 
 def steps():
     """(scale.yml as printed, the ansible-rulebook command, the admin commands)."""
-    [run, admin] = console_blocks(SECTION, GUIDE, output=True)
+    [run, admin] = console_blocks(SECTION, 'guide_events.rst', output=True)
     assert run[0] == '$ cat scale.yml', run
     return yaml.safe_load('\n'.join(run[1:-1])), run[-1][2:], [line[2:] for line in admin]
 

@@ -6,36 +6,20 @@
 twice, add_table.yml and teardown.yml, against the simulator, with the ENGINE_CLOUD_* variables; what
 each sent is checked in the simulator's request log, and no credential appears in any output."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
-import os
 import re
-import subprocess
-import sys
 
 import pytest
 
-from conftest import ROOT, ansible_env
+from conftest import ansible, ansible_env, cloud_env, code_blocks
 from tests.simulator import fixture_ids as ids
 
 yaml = pytest.importorskip('yaml')
 
-GUIDE = os.path.join(ROOT, 'docs', 'docsite', 'rst', 'guide_pipes_as_code.rst')
-BIN = os.path.dirname(sys.executable)
-
 
 def guide_files():
     """{file name: content} of the guide's code blocks, each named by its first line (# name)."""
-    with open(GUIDE) as handle:
-        text = handle.read()
-    files = {}
-    for block in re.findall(r'\.\. code-block:: yaml(?:\+jinja)?\n\n((?:   .*\n|\n)+)', text):
-        lines = [line[3:] for line in block.splitlines()]
-        name = re.match(r'# (\S+)', lines[0]).group(1)
-        files[name] = '\n'.join(lines) + '\n'
-    return files
+    return dict((re.match(r'# (\S+)', text).group(1), text) for dummy, caption, text in
+                code_blocks('guide_pipes_as_code.rst', 'yaml', 'yaml+jinja') if not caption)
 
 
 def test_the_guide_names_its_files():
@@ -49,18 +33,14 @@ def test_the_guide_runs_as_written(tmp_path, simulator, collections_path):
     secrets = list(yaml.safe_load(files['vault.yml']).values())
     (tmp_path / 'vault-pass').write_text('guide-vault-password\n')
     env = ansible_env(collections_path, ANSIBLE_VAULT_PASSWORD_FILE=str(tmp_path / 'vault-pass'))
-    subprocess.check_call([os.path.join(BIN, 'ansible-vault'), 'encrypt', 'vault.yml'], cwd=str(tmp_path), env=env,
-                          stdout=subprocess.DEVNULL)
+    assert ansible('ansible-vault', tmp_path, env, 'encrypt', 'vault.yml').returncode == 0
     assert not any(secret in (tmp_path / 'vault.yml').read_text() for secret in secrets)
     simulator.reset(transition_delay=0)
-    connection = ids.cloud_connection(simulator.url)
-    env.update(ENGINE_CLOUD_API_URL=connection['api_url'], ENGINE_CLOUD_KEY_ID=connection['api_key_id'],
-               ENGINE_CLOUD_KEY_SECRET=connection['api_key_secret'], ENGINE_CLOUD_ORGANIZATION_ID=connection['organization_id'])
+    env.update(cloud_env(simulator.url))
 
     def play(name):
         simulator.clear_requests()
-        run = subprocess.run([os.path.join(BIN, 'ansible-playbook'), '-v', name], cwd=str(tmp_path), env=env, stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT, universal_newlines=True, check=False)
+        run = ansible('ansible-playbook', tmp_path, env, '-v', name)
         assert run.returncode == 0, run.stdout[-6000:]
         assert not any(secret in run.stdout for secret in secrets)
         return [(entry['method'], entry['path'].rsplit('/', 1)[-1], entry['body']) for entry in simulator.requests()

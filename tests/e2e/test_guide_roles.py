@@ -9,38 +9,20 @@ variable as printed and a second one, run ``--check --diff`` first, then for rea
 run reports exactly the changes it makes (a probe of the roles is no change) and shows each diff once. The gate fails
 as its guide prints."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 import os
 import re
-import subprocess
-import sys
 
 import pytest
 
-from conftest import ROOT, ansible_env
-from test_getting_started import simulator_exports
-from test_guide_yaml import yaml_blocks
+from conftest import GUIDES, ROOT, ansible, ansible_env, captioned, code_blocks, recap, simulator_exports
 from tests.simulator import fixture_ids as ids
 
 yaml = pytest.importorskip('yaml')
 
-GUIDES = os.path.join(ROOT, 'docs', 'docsite', 'rst')
 
-
-def code_blocks(guide, language):
-    """The code blocks of one language of a guide, unindented."""
-    with open(os.path.join(GUIDES, guide)) as handle:
-        text = handle.read()
-    found = re.findall(r'\.\. code-block:: %s\n\n((?:   .*\n|\n)+)' % re.escape(language), text)
-    return ['\n'.join(line[3:] for line in block.splitlines()) + '\n' for block in found]
-
-
-def run_playbook(path, name, env, *args):
-    return subprocess.run([os.path.join(os.path.dirname(sys.executable), 'ansible-playbook'), name] + list(args), cwd=str(path),
-                          env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True, check=False)
+def printed(guide, language):
+    """The texts of a guide's code blocks of one language that have no caption."""
+    return [text for dummy, caption, text in code_blocks(guide, language) if not caption]
 
 
 @pytest.fixture
@@ -48,30 +30,26 @@ def project(tmp_path, simulator, collections_path):
     """A project with both guides' playbooks: the service_config one, site.yml, beside the services/ directory its
     guide shows, a file per service that holds the variable as the guide prints it (a second one for dev-sandbox);
     run(*args) runs window.yml and site.yml in one ansible-playbook run."""
-    [window] = code_blocks('guide_maintenance_window.rst', 'yaml+jinja')
+    [window] = printed('guide_maintenance_window.rst', 'yaml+jinja')
     (tmp_path / 'window.yml').write_text(window)
-    variable, = code_blocks('guide_service_config.rst', 'yaml')
-    layout, = code_blocks('guide_service_config.rst', 'text')
+    [variable] = printed('guide_service_config.rst', 'yaml')
+    [layout] = printed('guide_service_config.rst', 'text')
     assert layout.split() == ['site.yml', 'services/', 'prod-analytics.yml', 'dev-sandbox.yml'], layout
     (tmp_path / 'services').mkdir()
     (tmp_path / 'services' / 'prod-analytics.yml').write_text(variable)
     dev = dict(service_config_service=dict(id=ids.SERVICE_DEV, name='dev-sandbox-eu'))
     (tmp_path / 'services' / 'dev-sandbox.yml').write_text(yaml.safe_dump(dev))
-    (tmp_path / 'site.yml').write_text(dict(yaml_blocks(os.path.join(GUIDES, 'guide_service_config.rst')))['site.yml'])
+    (tmp_path / 'site.yml').write_text(captioned('guide_service_config.rst')['site.yml'])
     (tmp_path / 'both.yml').write_text('- ansible.builtin.import_playbook: window.yml\n- ansible.builtin.import_playbook: site.yml\n')
     simulator.reset(transition_delay=0)
     env = ansible_env(collections_path, **simulator_exports(simulator))
 
     def run(*args):
         simulator.clear_requests()
-        done = run_playbook(tmp_path, 'both.yml', env, *args)
+        done = ansible('ansible-playbook', tmp_path, env, 'both.yml', *args)
         assert done.returncode == 0, done.stdout[-6000:]
         return done.stdout, simulator.requests()
     return run
-
-
-def changed(output):
-    return int(re.search(r'^localhost +: ok=\d+ +changed=(\d+)', output, re.M).group(1))
 
 
 def test_check_diff_then_run_report_each_change_once(project):
@@ -83,7 +61,7 @@ def test_check_diff_then_run_report_each_change_once(project):
                                      '-    "numReplicas": 3'], output[-6000:]
     # The window stops its pipes, scales, stops the service (in check mode it still runs: no start);
     # service_config changes prod-analytics' details (its IP access list) and scaling, and dev-sandbox's name.
-    assert changed(output) == 6, output[-6000:]
+    assert recap(output)[1] == 6, output[-6000:]
 
     output, log = project()
     prod, dev = ids.service_path(), ids.service_path(ids.SERVICE_DEV)
@@ -94,7 +72,7 @@ def test_check_diff_then_run_report_each_change_once(project):
                       ('PATCH', prod + '/scaling')], writes
     assert [entry['body'] for entry in log if entry['path'] == dev and entry['method'] == 'PATCH'] == [{'name': 'dev-sandbox-eu'}]
     # One change per task that wrote: both pipe stops are one task, both starts another.
-    assert changed(output) == 8, output[-6000:]
+    assert recap(output)[1] == 8, output[-6000:]
 
 
 def without_names(data):
@@ -111,21 +89,29 @@ def test_the_maintenance_window_readme_prints_the_guides_play():
     """roles/maintenance_window/README.md prints the play that the guide prints and the runs above run."""
     with open(os.path.join(ROOT, 'roles', 'maintenance_window', 'README.md')) as handle:
         readme = re.search(r'## Credentials\n.*?```yaml\n(.*?)```', handle.read(), re.S).group(1)
-    [window] = code_blocks('guide_maintenance_window.rst', 'yaml+jinja')
+    [window] = printed('guide_maintenance_window.rst', 'yaml+jinja')
     assert without_names(yaml.safe_load(readme)) == without_names(yaml.safe_load(window))
+
+
+def test_the_service_config_readme_prints_the_guides_gitops_example():
+    """The GitOps example of the service_config role: its README and the guide print the same playbook (the runs above
+    run the guide's, beside a services/ directory of one file per service that holds the variable as printed)."""
+    with open(os.path.join(ROOT, 'roles', 'service_config', 'README.md')) as handle:
+        readme = re.search(r'```yaml\n(.*?)```', handle.read().split('## GitOps', 1)[1], re.S).group(1)
+    assert yaml.safe_load(readme) == yaml.safe_load(captioned('guide_service_config.rst')['site.yml'])
 
 
 def test_the_metrics_gate_fails_as_its_guide_prints(tmp_path, simulator, collections_path):
     """Against the simulator the guide's gate fails on the latency series and the firing alert, with the message the
     guide prints (its values are the simulator's), and the passed check reads as the guide quotes it."""
-    [gate] = code_blocks('guide_metrics_gate.rst', 'yaml+jinja')
+    [gate] = printed('guide_metrics_gate.rst', 'yaml+jinja')
     (tmp_path / 'gate.yml').write_text(gate)
     with open(os.path.join(GUIDES, 'guide_metrics_gate.rst')) as handle:
         text = handle.read()
     failure = ' '.join(re.search(r'in one message[^:]*::\n\n((?:   .*\n)+)', text).group(1).split())
     passed = re.search(r'passed ones included \(``(.*?)``\)', text, re.S).group(1).replace('\n', ' ')
     simulator.reset()
-    done = run_playbook(tmp_path, 'gate.yml', ansible_env(collections_path, **simulator_exports(simulator)))
+    done = ansible('ansible-playbook', tmp_path, ansible_env(collections_path, **simulator_exports(simulator)), 'gate.yml')
     assert done.returncode == 2 and len(re.findall(r'^fatal:', done.stdout, re.M)) == 1, done.stdout[-4000:]
     assert ids.TOKEN not in done.stdout
     assert re.search(any_values(failure), done.stdout) and re.search(any_values(passed), done.stdout), done.stdout[-4000:]

@@ -7,41 +7,26 @@ printed, run against the simulator with the ENGINE_CLOUD_* variables and a passw
 file: each creates, converges or deletes what it says, from the simulator's request log, and no output holds
 the password."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
-import base64
-import hashlib
 import os
 import re
 import stat
-import subprocess
-import sys
 
 import pytest
 
-from conftest import ROOT, ansible_env
+from conftest import GUIDES, ansible, ansible_env, captioned, cloud_env
 from tests.simulator import fixture_ids as ids
+from tests.simulator.cloud import PASSWORD_FIELDS, password_hashes
 
 yaml = pytest.importorskip('yaml')
 
-GUIDE = os.path.join(ROOT, 'docs', 'docsite', 'rst', 'guide_service_lifecycle.rst')
+GUIDE = 'guide_service_lifecycle.rst'
 PASSWORD = 'Guide-Vault-Secret-31'
 SERVICES = '/v1/organizations/%s/services' % ids.ORGANIZATION
 
 
-def playbooks():
-    """{caption: playbook text} of every yaml+jinja block of the guide."""
-    with open(GUIDE) as handle:
-        text = handle.read()
-    found = re.findall(r'\.\. code-block:: yaml\+jinja\n   :caption: (\S+)\n\n((?:   .*\n|\n)+)', text)
-    return dict((caption, '\n'.join(line[3:] for line in block.splitlines()) + '\n') for caption, block in found)
-
-
 def run_lines():
     """Every ``ansible-playbook ...`` command the guide prints, as argument lists."""
-    with open(GUIDE) as handle:
+    with open(os.path.join(GUIDES, GUIDE)) as handle:
         return [line.split() for line in re.findall(r'``(ansible-playbook [^`]+)``', handle.read())]
 
 
@@ -50,14 +35,8 @@ def as_run_here(argv):
     return [('--vault-password-file=vault-pass' if arg == '--ask-vault-pass' else arg) for arg in argv[1:]]
 
 
-def hashes(password):
-    data = password.encode('utf-8')
-    return {'newPasswordHash': base64.b64encode(hashlib.sha256(data).digest()).decode('ascii'),
-            'newDoubleSha1Hash': hashlib.sha1(hashlib.sha1(data).digest()).hexdigest()}
-
-
 def test_the_guide_prints_three_playbooks():
-    books = playbooks()
+    books = captioned(GUIDE)
     assert sorted(books) == ['analytics.yml', 'reporting.yml', 'staging.yml']
     for text in books.values():
         assert isinstance(yaml.safe_load(text), list)
@@ -73,28 +52,23 @@ def test_the_guide_prints_how_to_run_the_playbooks_of_a_shell():
 def project(tmp_path, simulator, collections_path):
     """A project directory with the guide's playbooks and an encrypted group_vars/all/vault.yml; run(name)
     runs one of them against the simulator (reset once, here)."""
-    for caption, text in playbooks().items():
+    for caption, text in captioned(GUIDE).items():
         (tmp_path / caption).write_text(text)
     (tmp_path / 'group_vars' / 'all').mkdir(parents=True)
     vault = tmp_path / 'group_vars' / 'all' / 'vault.yml'
     vault.write_text(yaml.safe_dump({'vault_analytics_password': PASSWORD}))
     (tmp_path / 'vault-pass').write_text('guide-vault-key\n')
-    bindir = os.path.dirname(sys.executable)
-    subprocess.run([os.path.join(bindir, 'ansible-vault'), 'encrypt', '--vault-password-file', 'vault-pass', str(vault)],
-                   cwd=str(tmp_path), check=True, capture_output=True)
-    assert PASSWORD not in vault.read_text()
+    encrypted = ansible('ansible-vault', tmp_path, None, 'encrypt', '--vault-password-file', 'vault-pass', str(vault))
+    assert encrypted.returncode == 0 and PASSWORD not in vault.read_text(), encrypted.stdout
     simulator.reset(transition_delay=0)
-    connection = ids.cloud_connection(simulator.url)
-    env = ansible_env(collections_path, ENGINE_CLOUD_API_URL=connection['api_url'], ENGINE_CLOUD_KEY_ID=connection['api_key_id'],
-                      ENGINE_CLOUD_KEY_SECRET=connection['api_key_secret'], ENGINE_CLOUD_ORGANIZATION_ID=connection['organization_id'])
+    env = ansible_env(collections_path, **cloud_env(simulator.url))
 
     def run(name, *extra):
         """The guide's run line of the playbook name (the first one printed, or -v with the vault file for one
         without, staging.yml), with extra arguments; its request log (and its output as run.output)."""
         printed = next((as_run_here(argv) for argv in run_lines() if argv[1] == name), ['-v', '--vault-password-file=vault-pass', name])
         simulator.clear_requests()
-        done = subprocess.run([os.path.join(bindir, 'ansible-playbook')] + printed + list(extra), cwd=str(tmp_path), env=env,
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True, check=False)
+        done = ansible('ansible-playbook', tmp_path, env, *(printed + list(extra)))
         assert done.returncode == 0, done.stdout[-6000:]
         assert PASSWORD not in done.stdout
         log = simulator.requests()
@@ -124,7 +98,7 @@ def test_the_guides_runs_in_order(project, simulator):
     assert [(method, path) for method, path, dummy in created] == [('POST', ''), ('PATCH', created[1][1])]
     tags = [{'key': 'env', 'value': 'production'}, {'key': 'team', 'value': 'data-platform'}]
     assert created[0][2]['name'] == 'analytics-eu' and created[0][2]['tags'] == tags
-    assert created[1][1].endswith('/password') and created[1][2] == hashes(PASSWORD)
+    assert created[1][1].endswith('/password') and created[1][2] == dict(zip(PASSWORD_FIELDS, password_hashes(PASSWORD)))
     assert writes(project('analytics.yml')) == []
 
     # reporting.yml keeps the generated password in a private file
@@ -132,7 +106,7 @@ def test_the_guides_runs_in_order(project, simulator):
     kept = project.path / 'reporting-eu.password'
     assert stat.S_IMODE(os.stat(str(kept)).st_mode) == 0o600
     service = next(item for item in simulator.state()['services'] if item['name'] == 'reporting-eu')
-    assert hashes(kept.read_text())['newPasswordHash'] == service['sim']['passwordHash']
+    assert password_hashes(kept.read_text())[0] == service['sim']['passwordHash']
 
     # staging.yml creates, uses and deletes its service in one play
     log = project('staging.yml', '-e', 'staging_run=e2e')

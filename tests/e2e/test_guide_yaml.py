@@ -5,35 +5,24 @@
 """Every YAML block of the guides is YAML, and no line of it is longer than ansible-lint's production profile
 allows (yaml[line-length], 160): a reader who copies a playbook gets one that lints. The examples tests run them."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 import glob
 import os
-import re
 
 import pytest
 
-from conftest import ROOT
+from conftest import GUIDES, code_blocks
 
 yaml = pytest.importorskip('yaml')
 
-GUIDES = sorted(glob.glob(os.path.join(ROOT, 'docs', 'docsite', 'rst', '*.rst')))
-BLOCK = re.compile(r'\.\. code-block:: (yaml|yaml\+jinja)\n(?:   :caption: (.+)\n)?\n((?:   .*\n|\n)+)')
 MAX_LINE = 160
 
 
-def yaml_blocks(path):
-    with open(path) as handle:
-        text = handle.read()
-    return [(caption or 'block %d' % index, '\n'.join(line[3:] for line in block.rstrip('\n').splitlines()) + '\n')
-            for index, (dummy, caption, block) in enumerate(BLOCK.findall(text))]
+GUIDE_NAMES = sorted(os.path.basename(path) for path in glob.glob(os.path.join(GUIDES, '*.rst')))
 
 
-@pytest.mark.parametrize('path', GUIDES, ids=[os.path.basename(path) for path in GUIDES])
-def test_yaml_blocks_parse_and_fit_the_line_length(path):
-    for name, text in yaml_blocks(path):
+@pytest.mark.parametrize('guide', GUIDE_NAMES)
+def test_yaml_blocks_parse_and_fit_the_line_length(guide):
+    for index, (dummy, caption, text) in enumerate(code_blocks(guide, 'yaml', 'yaml+jinja')):
         yaml.safe_load(text)
         long_lines = [line for line in text.splitlines() if len(line) > MAX_LINE]
-        assert long_lines == [], '%s, %s' % (os.path.basename(path), name)
+        assert long_lines == [], '%s, %s' % (guide, caption or 'block %d' % index)

@@ -5,18 +5,12 @@
 """Every module's EXAMPLES really run: each becomes a play with the connection set once through
 module_defaults for group/engine.cloud.all, against a simulator reset to its fixtures first."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 import glob
 import os
-import subprocess
-import sys
 
 import pytest
 
-from conftest import ROOT, ansible_env, module_doc_string
+from conftest import ROOT, ansible, ansible_env, module_doc_string
 from tests.simulator.fixture_ids import cloud_connection, observability_connection
 
 yaml = pytest.importorskip('yaml')
@@ -81,9 +75,8 @@ def test_examples_run_against_the_simulator(tmp_path, simulator, collections_pat
     playbook = tmp_path / 'examples.yml'
     playbook.write_text(yaml.safe_dump(plays, sort_keys=False))
     lookups = os.path.join(collections_path, 'ansible_collections', 'engine', 'cloud', ADMIN_LOOKUPS)
-    run = subprocess.run([os.path.join(os.path.dirname(sys.executable), 'ansible-playbook'), '-i', 'localhost,', str(playbook)],
-                         cwd=str(tmp_path), env=ansible_env(collections_path, ANSIBLE_LOOKUP_PLUGINS=lookups), stdout=subprocess.PIPE,
-                         stderr=subprocess.STDOUT, universal_newlines=True, check=False)
+    env = ansible_env(collections_path, ANSIBLE_LOOKUP_PLUGINS=lookups)
+    run = ansible('ansible-playbook', tmp_path, env, '-i', 'localhost,', str(playbook))
     assert run.returncode == 0, run.stdout[-6000:]
     played = [line for line in run.stdout.splitlines() if line.startswith('PLAY [Examples of engine.cloud.')]
     assert len(played) == len(MODULES), run.stdout[-6000:]

@@ -7,10 +7,6 @@ rulebook test (tests/eda/test_rulebooks.py) and the demo (scripts/demo_events.py
 on the collections path, the connection from the ENGINE_* variables, what it printed in a file, the request log read
 through the simulator's admin interface."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 import ast
 import os
 import re

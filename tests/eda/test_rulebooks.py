@@ -11,10 +11,6 @@ reports nothing, the next one reports the clear once, and the service is scaled 
 reported each time, throttled, scaled no more. A production service stops: it is started once; it goes idle: it is
 woken once. No 429 all along, and no secret in what ansible-rulebook printed."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 import os
 import sys
 

@@ -12,10 +12,6 @@ requests per 10 s per API key) and the default api_retries: every task succeeds,
 state with one write, and the modules' shared pacing keeps the 429s at 1 % of the requests or fewer. Prints the 429s
 and the time against the floor (the requests at the limit's pace)."""
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
 import copy
 import datetime
 import ipaddress

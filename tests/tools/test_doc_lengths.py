@@ -1,6 +1,7 @@
 """ansible-doc pages stay usable (issue 38): each option's description says what a user needs to choose a
 value, in one to three sentences (at most MAX_CHARS characters); edge cases go to the plugin's notes or to
-the guides (docs/docsite/rst/), which the description may point to."""
+the guides (docs/docsite/rst/), which the description may point to. And what RETURN promises about values the API
+shows in more than one form."""
 
 import glob
 import os
@@ -55,3 +56,14 @@ def test_a_long_description_is_found(tmp_path):
     source.write_text("DOCUMENTATION = r'''\noptions:\n  a:\n    description: [short]\n    suboptions:\n"
                       "      b:\n        description:\n          - %s\n          - %s\n'''\n" % ('x' * 300, 'y' * 300))
     assert too_long(str(source)) == {'DOCUMENTATION a.b': 601}
+
+
+# The reference: after a reset, a GET of the settings may show either null or the default value.
+@pytest.mark.parametrize('module', ['pipe_settings', 'pipe_settings_info'])
+def test_settings_at_their_default_may_show_null_or_the_default_value(module):
+    with open(os.path.join(ROOT, 'plugins', 'modules', module + '.py'), encoding='utf-8') as handle:
+        returned = yaml.safe_load(dict(DOC.findall(handle.read()))['RETURN'])
+    description = returned['settings']['description']
+    description = ' '.join([description] if isinstance(description, str) else description)
+    assert 'V(null) or as its default value' in description, description
+    assert 'V(null) means the setting is at its default' not in description, description

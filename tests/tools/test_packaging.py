@@ -55,27 +55,21 @@ def test_the_shipped_test_tree_points_inside_the_repository():
     assert leaving == {}
 
 
-@pytest.mark.parametrize('text, leaves', [
-    ('the contract (`%sshared/contract/`)' % (('..' + '/') * 3), True),
-    ('CONFIG=../../integration_config.yml', False),
-    ('PATCH .../pipes/{id}', False),
-    ('cd %s/tests' % ROOT, True),
-])
-def test_a_path_that_leaves_is_found(text, leaves):
-    path = os.path.join(ROOT, 'tests', 'simulator', 'README.md')
-    assert bool(leaving_paths(path, text)) is leaves
+# A clone in /tmp, which must find its own paths only. (Its path made here, not written: this file is in the tree
+# that the test above reads, from any clone.)
+CLONE_IN_TMP = os.path.join(os.sep, 'tmp', 'a-clone')
 
 
-@pytest.mark.parametrize('text, leaves', [
-    ('python -m tests.simulator --port-file /tmp/sim.port', False),
-    ('the contract ({parent}/shared/contract/)', True),
-    ('cd {root}/tests', True),
+@pytest.mark.parametrize('text, root, leaves', [
+    ('the contract (`%sshared/contract/`)' % (('..' + '/') * 3), ROOT, True),
+    ('CONFIG=../../integration_config.yml', ROOT, False),
+    ('PATCH .../pipes/{id}', ROOT, False),
+    ('cd %s/tests' % ROOT, ROOT, True),
+    ('python -m tests.simulator --port-file /tmp/sim.port', CLONE_IN_TMP, False),
+    ('the contract (%s/shared/contract/)' % os.path.dirname(CLONE_IN_TMP), CLONE_IN_TMP, True),
+    ('cd %s/tests' % CLONE_IN_TMP, CLONE_IN_TMP, True),
 ])
-def test_a_clone_in_tmp_finds_its_own_paths_only(text, leaves):
-    # (The paths made here, not written: this file is in the tree that the test above reads, from any clone.)
-    parent = os.path.join(os.sep, 'tmp')
-    root = os.path.join(parent, 'a-clone')
-    text = text.format(root=root, parent=parent)
+def test_a_path_that_leaves_is_found(text, root, leaves):
     assert bool(leaving_paths(os.path.join(root, 'tests', 'simulator', 'README.md'), text, root)) is leaves
 
 
