@@ -227,11 +227,6 @@ def dropped_errors(sent, answer):
     return errors
 
 
-def one_channel(alerts):
-    """Whether the reads of alerts show a server that keeps one channel per alert."""
-    return any('channel' in alert and 'channels' not in alert for alert in alerts)
-
-
 def definition(alert):
     """The options of engine.cloud.alert that describe a read alert: fed back, they change nothing."""
     found = dict(alert_id=alert.get('id'))
@@ -348,14 +343,8 @@ def plan(current, params, source):
 
 def channels_error(alerts, wanted):
     """A server that keeps one channel only cannot hold several: every run would report a change."""
-    if wanted is None or len(wanted) < 2 or not one_channel(alerts):
+    shown = next((alert for alert in alerts if 'channel' in alert and 'channels' not in alert), None)
+    if wanted is None or len(wanted) < 2 or shown is None:
         return None
-    shown = next(alert for alert in alerts if 'channel' in alert and 'channels' not in alert)
     return ('this server keeps one channel per alert (alert %s reads channel, and no channels), so channels cannot '
             'hold %d webhooks (%s): give one' % (_named(shown), len(wanted), ', '.join(wanted)))
-
-
-def predicted(merged, current=None):
-    alert = dict(current or {})
-    alert.update(body(merged))
-    return alert
