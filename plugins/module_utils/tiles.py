@@ -25,8 +25,7 @@ PLACES = (('container_id', 'containerId'), ('tab_id', 'tabId'))
 
 
 def camel(key):
-    head, dummy, rest = key.partition('_')
-    return head + ''.join(part[:1].upper() + part[1:] for part in rest.split('_')) if rest else head
+    return re.sub(r'_([a-z])', lambda match: match.group(1).upper(), key)
 
 
 def snake(key):
