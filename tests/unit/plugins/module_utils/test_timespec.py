@@ -87,5 +87,3 @@ def test_invalid_values_raise_a_message_naming_the_option(value, fragment):
         timespec.parse('start_time', value, NOW)
     assert str(info.value).startswith('start_time ')
     assert fragment in str(info.value)
-
-
