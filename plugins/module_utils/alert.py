@@ -74,13 +74,10 @@ def run(module):
     update(module, life, current, source, doomed, seen)
 
 
-NOTHING_SENT = '. Nothing was sent'
-
-
 def refuse(module, errors):
     """Fail with every message among errors (Nones are fine values), saying once that nothing was sent."""
-    errors = [error[:-len(NOTHING_SENT)] if error.endswith(NOTHING_SENT) else error for error in errors if error]
-    module.fail_on_errors(errors and '; '.join(errors) + NOTHING_SENT)
+    errors = [error for error in errors if error]
+    module.fail_on_errors(errors and '; '.join(errors) + '. Nothing was sent')
 
 
 def create(module, life, merged):

@@ -169,7 +169,7 @@ def write_errors(alert, sent):
     if sent.get('channels'):
         return None
     return ('alert %s has no channel (a legacy alert, made before alerts needed one), and the API refuses any write without one: '
-            'give channels (1 to %d webhook ids) with this change. Nothing was sent' % (json.dumps(alert.get('name') or alert.get('id')), MAX_CHANNELS))
+            'give channels (1 to %d webhook ids) with this change' % (json.dumps(alert.get('name') or alert.get('id')), MAX_CHANNELS))
 
 
 def channel_ids(alert):
