@@ -66,8 +66,8 @@ def test_epoch_milliseconds_and_iso_date_times_with_and_without_zones_whatever_n
     assert timespec.parse('end_time', value, NOW) == timespec.parse('end_time', value, 0) == expected
 
 
-NO_POINT_IN_TIME = ['', 'yesterday', 'now-', 'now-15', 'now-15y', 'now-15M', '15m', 'now-1.5h', 'now-15m-1h', 'NOW', None, True, [1], 1.5,
-                    '2024-10-12T13:37:00 UTC', '2024-10-12Z', '12/10/2024']
+NO_POINT_IN_TIME = ['', 'yesterday', 'now-', 'now-15', 'now-15y', 'now-15M', '15m', 'now-1.5h', 'now-15m-1h', 'NOW',
+                    None, True, [1], 1.5, '2024-10-12T13:37:00 UTC', '2024-10-12Z', '12/10/2024']
 
 
 @pytest.mark.parametrize('value, fragment', [(value, 'must be epoch milliseconds') for value in NO_POINT_IN_TIME] + [
