@@ -74,19 +74,16 @@ def run(module):
     update(module, life, current, source, doomed, seen)
 
 
-NOTHING_SENT = '. Nothing was sent'
-
-
 def refuse(module, errors):
     """Fail with every message among errors (Nones are fine values), saying once that nothing was sent."""
-    errors = [error[:-len(NOTHING_SENT)] if error.endswith(NOTHING_SENT) else error for error in errors if error]
-    module.fail_on_errors(errors and '; '.join(errors) + NOTHING_SENT)
+    errors = [error for error in errors if error]
+    module.fail_on_errors(errors and '; '.join(errors) + '. Nothing was sent')
 
 
 def create(module, life, merged):
     """POST the alert; an answer without a field sent (a server older than its reads showed) fails the task."""
     sent = alert_rules.body(merged)
-    alert = life.create(sent, alert_rules.predicted(merged))
+    alert = life.create(sent, sent)
     dropped = alert_rules.dropped_errors(sent, alert)
     if dropped:
         module.fail('alert %s was created, but %s' % (alert.get('id'), '; '.join(dropped)), changed=True, alert=alert)

@@ -169,7 +169,7 @@ def write_errors(alert, sent):
     if sent.get('channels'):
         return None
     return ('alert %s has no channel (a legacy alert, made before alerts needed one), and the API refuses any write without one: '
-            'give channels (1 to %d webhook ids) with this change. Nothing was sent' % (json.dumps(alert.get('name') or alert.get('id')), MAX_CHANNELS))
+            'give channels (1 to %d webhook ids) with this change' % (json.dumps(alert.get('name') or alert.get('id')), MAX_CHANNELS))
 
 
 def channel_ids(alert):
@@ -225,11 +225,6 @@ def dropped_errors(sent, answer):
         errors.append('the server kept the first of the channels only (servers before version %s keep one): give one'
                       % _version(CHANNELS_SINCE))
     return errors
-
-
-def one_channel(alerts):
-    """Whether the reads of alerts show a server that keeps one channel per alert."""
-    return any('channel' in alert and 'channels' not in alert for alert in alerts)
 
 
 def definition(alert):
@@ -348,14 +343,8 @@ def plan(current, params, source):
 
 def channels_error(alerts, wanted):
     """A server that keeps one channel only cannot hold several: every run would report a change."""
-    if wanted is None or len(wanted) < 2 or not one_channel(alerts):
+    shown = next((alert for alert in alerts if 'channel' in alert and 'channels' not in alert), None)
+    if wanted is None or len(wanted) < 2 or shown is None:
         return None
-    shown = next(alert for alert in alerts if 'channel' in alert and 'channels' not in alert)
     return ('this server keeps one channel per alert (alert %s reads channel, and no channels), so channels cannot '
             'hold %d webhooks (%s): give one' % (_named(shown), len(wanted), ', '.join(wanted)))
-
-
-def predicted(merged, current=None):
-    alert = dict(current or {})
-    alert.update(body(merged))
-    return alert

@@ -4,6 +4,7 @@
 
 """Normalised comparison, diffs of exactly the differing keys, and secret masking."""
 
+import functools
 import json
 import re
 
@@ -90,15 +91,9 @@ def merge_diffs(diffs):
 
 
 # Results repeat the same few keys thousands of times (10 000 chart rows): the verdict is kept per key.
-_SECRET_NAMES = {}
-
-
+@functools.lru_cache(maxsize=None)
 def is_secret_name(name):
-    try:
-        return _SECRET_NAMES[name]
-    except KeyError:
-        verdict = _SECRET_NAMES[name] = bool(_SECRET_NAME.search(name))
-        return verdict
+    return bool(_SECRET_NAME.search(name))
 
 
 def mask_secrets(value):

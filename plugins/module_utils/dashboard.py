@@ -79,7 +79,7 @@ def update(module, life, current):
         finish(module, False, dashboard=current, deleted_alerts=[])
     module.fail_on_errors(*rules.placement_errors(body['tiles'], body.get('containers', current.get('containers') or [])))
     module.fail_on_errors(*sources_errors(module, body))
-    doomed = allowed_deletions(module, rules.deleted_by_update(alerts(module), current, body['tiles']))
+    doomed = allowed_deletions(module, rules.deleted_by_update(module.list_all('/alerts'), current, body['tiles']))
     diff = rules.with_alerts(diff, doomed)
     if module.check_mode:
         finish(module, True, diff, dashboard=rules.predicted(current, body), deleted_alerts=doomed)
@@ -99,12 +99,8 @@ def sources_errors(module, body):
 
 def delete(module, life, current):
     """DELETE, confirmed by a read (the API answers a delete of nothing with 200 too)."""
-    doomed = allowed_deletions(module, rules.deleted_by_delete(alerts(module), current))
+    doomed = allowed_deletions(module, rules.deleted_by_delete(module.list_all('/alerts'), current))
     life.delete(current, before=rules.with_alerts(dict(before=current, after={}), doomed)['before'], deleted_alerts=doomed)
-
-
-def alerts(module):
-    return module.list_all('/alerts')
 
 
 def allowed_deletions(module, doomed):

@@ -27,7 +27,6 @@ MAX_SELECT, MAX_GROUP_BY = 20, 10
 
 # The config schema by display type (reference, "more of the config form"): the server drops any other key, so a
 # task's key outside it fails before any request; every key in it is sent, stored, read back and compared.
-RAW_SQL_DISPLAY = ('line', 'stacked_bar', 'table', 'number', 'pie', 'bar')
 _CHART = ('displayType', 'sourceId', 'select', 'groupBy', 'numberFormat')
 CONFIG_KEYS = dict(
     line=_CHART + RAW_SQL + ('asRatio', 'fillNulls', 'fitYAxisToData', 'compareToPreviousPeriod', 'alignDateRangeToGranularity',
@@ -48,25 +47,17 @@ PROMQL = ('PromQL tiles cannot be managed: the server leaves them out of every r
 
 def kept_tags(tags):
     """tags as the server keeps them: duplicates removed, the first kept."""
-    kept = []
-    for tag in tags:
-        if tag not in kept:
-            kept.append(tag)
-    return kept
+    return list(dict.fromkeys(tags))
 
 
 def masked(result):
     """mask_secrets(result), except that the names of tiles (the keys of the diff's tiles maps) are not taken for the
     names of secret fields: a tile named "API token usage" is shown."""
-    diff = result.get('diff') or {}
-    named = [side for side, part in diff.items() if isinstance(part, dict) and isinstance(part.get('tiles'), dict)]
-    if named:
-        pairs = dict((side, dict(diff[side], tiles=[[name, change] for name, change in diff[side]['tiles'].items()])) for side in named)
-        result = dict(result, diff=dict(diff, **pairs))
-    result = mask_secrets(result)
-    for side in named:
-        result['diff'][side]['tiles'] = dict((name, change) for name, change in result['diff'][side]['tiles'])
-    return result
+    shown = mask_secrets(result)
+    for side, part in (result.get('diff') or {}).items():
+        if isinstance(part, dict) and isinstance(part.get('tiles'), dict):
+            shown['diff'][side]['tiles'] = dict((name, mask_secrets(change)) for name, change in part['tiles'].items())
+    return shown
 
 
 class PlanError(ValueError):
@@ -239,28 +230,16 @@ def option_errors(params):
               validate.max_length('name', params.get('name'), MAX_NAME)]
     if params.get('name') is not None and not params['name'].strip():
         errors.append('name must not be empty')
-    errors.extend(tag_errors(params.get('tags')))
-    errors.extend(tiles_errors(params.get('tiles')))
-    return [error for error in errors if error]
-
-
-def tag_errors(tags):
-    if tags is None:
-        return []
-    errors = ['tags[%d] must be at most %d characters long, got %d' % (index, MAX_TAG, len(tag))
-              for index, tag in enumerate(tags) if len(tag) > MAX_TAG]
+    tags, given = params.get('tags') or [], params.get('tiles') or []
+    errors.extend('tags[%d] must be at most %d characters long, got %d' % (index, MAX_TAG, len(tag))
+                  for index, tag in enumerate(tags) if len(tag) > MAX_TAG)
     if len(kept_tags(tags)) > MAX_TAGS:
         errors.append('tags must hold at most %d different tags, got %d' % (MAX_TAGS, len(kept_tags(tags))))
-    return errors
-
-
-def tiles_errors(given):
-    if given is None:
-        return []
-    errors = [] if len(given) <= MAX_TILES else ['tiles must hold at most %d tiles, got %d' % (MAX_TILES, len(given))]
+    if len(given) > MAX_TILES:
+        errors.append('tiles must hold at most %d tiles, got %d' % (MAX_TILES, len(given)))
     for index, tile in enumerate(given):
         errors.extend(tile_errors('tiles[%d]' % index, tile))
-    return errors
+    return [error for error in errors if error]
 
 
 def tile_errors(where, tile):

@@ -25,8 +25,7 @@ PLACES = (('container_id', 'containerId'), ('tab_id', 'tabId'))
 
 
 def camel(key):
-    head, dummy, rest = key.partition('_')
-    return head + ''.join(part[:1].upper() + part[1:] for part in rest.split('_')) if rest else head
+    return re.sub(r'_([a-z])', lambda match: match.group(1).upper(), key)
 
 
 def snake(key):
@@ -246,12 +245,6 @@ def label(key):
     return name if not index else '%s #%d' % (name, index + 1)
 
 
-def _normal_pairs(current, desired):
-    read = dict(keyed(current))
-    desired_normal = dict((key, seen_as(normal_tile(tile), read.get(key))) for key, tile in keyed(desired))
-    return dict((key, normal_tile(tile)) for key, tile in keyed(current)), desired_normal
-
-
 def seen_as(normal, current):
     """A normal tile as a read in the form of current can show it: a server that reads tiles in series form shows nothing
     of what only the config form holds, and only the oldest servers keep a sort order."""
@@ -271,14 +264,15 @@ def seen_as(normal, current):
 
 
 def tiles_differ(current, desired):
-    current_normal, desired_normal = _normal_pairs(current, desired)
-    return current_normal != desired_normal
+    return tiles_diff(current, desired, set()) != ({}, {})
 
 
 def tiles_diff(current, desired, series_keys=None):
     """(before, after): the tiles by name with only what differs; a tile given in series form shows in series form on
     both sides when nothing but series keys differ, else in config form (every key a write changes shows)."""
-    current_normal, desired_normal = _normal_pairs(current, desired)
+    read = dict(keyed(current))
+    current_normal = dict((key, normal_tile(tile)) for key, tile in read.items())
+    desired_normal = dict((key, seen_as(normal_tile(tile), read.get(key))) for key, tile in keyed(desired))
     if series_keys is None:
         series_keys = set(key for key, tile in keyed(desired) if tile.get('series') is not None)
     before, after = {}, {}

@@ -33,11 +33,9 @@ def now_ms():
 
 
 def parse(option, value, now):
-    if isinstance(value, bool) or value is None:
-        raise TimeSpecError('%s must be %s, got %r' % (option, FORMS, value))
     if isinstance(value, float) and value.is_integer():
         value = int(value)
-    if isinstance(value, int):
+    if isinstance(value, int) and not isinstance(value, bool):
         return _epoch(option, value)
     if not isinstance(value, str):
         raise TimeSpecError('%s must be %s, got %r' % (option, FORMS, value))
