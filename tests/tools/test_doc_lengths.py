@@ -67,3 +67,20 @@ def test_settings_at_their_default_may_show_null_or_the_default_value(module):
     description = ' '.join([description] if isinstance(description, str) else description)
     assert 'V(null) or as its default value' in description, description
     assert 'V(null) means the setting is at its default' not in description, description
+
+
+def test_every_test_the_docs_cite_exists():
+    """docs/*.md, bench/NOTES.md and CONTRIBUTING.md name the tests that hold each guarantee: a test removed or renamed
+    must take its citation along."""
+    defined = set()
+    for path in glob.glob(os.path.join(ROOT, 'tests', '**', '*.py'), recursive=True):
+        defined.add(os.path.basename(path)[:-3])
+        with open(path, encoding='utf-8') as handle:
+            defined.update(re.findall(r'^\s*def (test_\w+)', handle.read(), re.M))
+    cited = {}
+    documents = glob.glob(os.path.join(ROOT, 'docs', '*.md')) + [os.path.join(ROOT, name) for name in ('bench/NOTES.md', 'CONTRIBUTING.md')]
+    for path in documents:
+        with open(path, encoding='utf-8') as handle:
+            for name in re.findall(r'`(?:[\w/.]+::)?(test_\w+)(?:\[[^\]`]*\])?`', handle.read()):
+                cited.setdefault(name, os.path.relpath(path, ROOT))
+    assert sorted('%s (%s)' % (name, path) for name, path in cited.items() if name not in defined) == []
