@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -6,10 +5,6 @@
 """The idle service, in one place (CloudModule.request): a pipe call that the API refuses with 424
 "Current state: idle" wakes the service once (service_state's awake), waits until it runs and is sent
 again; a stopped service is never started. pipe_info, pipe_state and pipe_settings alike."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import json
 
@@ -85,16 +80,6 @@ def warned(text):
     return lambda result, sim: text in json.dumps(result.get('warnings'))
 
 
-@pytest.mark.parametrize('state', ['starting', 'awaking', 'provisioning'])
-def test_a_transition_is_waited_out_on_a_424_and_the_call_sent_again(run, state):
-    """A create refused while the service starts is sent again once it runs: no command to the service, no failure."""
-    prod_pipes = service_path(SERVICE_PROD, '/pipes')
-    run(pipe, dict(service_id=SERVICE_PROD, name='new-stream', wait=False, source=STREAM, destination=TABLE),
-        edits=[('services', SERVICE_PROD, {'state': state, 'then': {'state': 'running', 'reads': 1}})],
-        requests=[('GET', prod_pipes), ('POST', prod_pipes)] + [('GET', service_path(SERVICE_PROD))] * 2 + [('POST', prod_pipes)],
-        result={'changed': True}, verify=warned('was %s: the pipe call was refused until it ran, then sent again' % state))
-
-
 # What check mode foresees for a pipe create in each service state, and what apply then does: the same outcome.
 # (service, edits, check mode's failure or warning, apply's failure or warning, apply's requests after the list)
 POST_AGAIN = ['POST', 'GET service', 'GET service', 'POST']
@@ -105,15 +90,17 @@ FORESEEN = {
     'idle: check mode warns that apply wakes it, apply wakes it': (
         SERVICE_IDLE, [], dict(warning='the real run would then wake the service (awake'),
         dict(warning='was idle: it was woken (awake) for a pipe call'), ['POST', 'GET service', 'awake', 'GET service', 'POST']),
-    'starting: check mode warns that apply waits, apply waits': (
-        SERVICE_PROD, [('services', SERVICE_PROD, {'state': 'starting', 'then': {'state': 'running', 'reads': 1}})],
-        dict(warning='is starting: the API refuses the pipe create until the service runs; the real run would wait'),
-        dict(warning='was starting: the pipe call was refused until it ran, then sent again'), POST_AGAIN),
     'failed: both fail, naming the state': (
         SERVICE_PROD, [('services', SERVICE_PROD, {'state': 'failed'})],
         dict(fails='is failed; the API allows this pipe call only while the service runs'),
         dict(fails='is failed; the API allows this pipe call only while the service runs'), ['POST']),
 }
+# A transition is waited out: no command to the service, and the refused create is sent again once it runs.
+FORESEEN.update(('%s: check mode warns that apply waits, apply waits' % state, (
+    SERVICE_PROD, [('services', SERVICE_PROD, {'state': state, 'then': {'state': 'running', 'reads': 1}})],
+    dict(warning='is %s: the API refuses the pipe create until the service runs; the real run would wait' % state),
+    dict(warning='was %s: the pipe call was refused until it ran, then sent again' % state), POST_AGAIN))
+    for state in ('starting', 'awaking', 'provisioning'))
 
 
 def _request(service, name):
