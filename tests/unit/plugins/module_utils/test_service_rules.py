@@ -148,8 +148,8 @@ SERVICE = {
 def test_nothing_asked_or_everything_equal_is_an_empty_body():
     assert service_rules.service_patch(SERVICE, {}) == ({}, {'before': {}, 'after': {}})
     same = dict(name='prod-analytics', release_channel='default', transparent_data_encryption_key_id='tde-1',
-                  ip_access_list=list(reversed(CURRENT_IPS)), private_endpoint_ids=['vpce-a'],
-                  endpoints=[{'protocol': 'mysql', 'enabled': False}], purge_ip_access_list=True, purge_private_endpoint_ids=True)
+                ip_access_list=list(reversed(CURRENT_IPS)), private_endpoint_ids=['vpce-a'],
+                endpoints=[{'protocol': 'mysql', 'enabled': False}], purge_ip_access_list=True, purge_private_endpoint_ids=True)
     assert service_rules.service_patch(SERVICE, same)[0] == {}
 
 
