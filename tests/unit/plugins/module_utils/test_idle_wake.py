@@ -119,14 +119,9 @@ def test_check_mode_foresees_what_apply_does(run, service, edits, check, apply, 
         verify=warned(apply.get('warning', '')))
 
 
-def test_a_write_that_may_be_refused_on_a_stopped_service_warns_in_check_mode(run):
-    dev_pipe = pipe_path(PIPE_DEV, service_id=SERVICE_DEV)
-    run(pipe_settings, dict(service_id=SERVICE_DEV, pipe_id=PIPE_DEV, settings={'engine_max_threads': 8}), check=True,
-        requests=[('GET', dev_pipe + '/settings'), ('GET', service_path(SERVICE_DEV))], result={'changed': True},
-        verify=warned('the API may refuse the pipe settings change while the service is not running'))
-
-
-def test_a_running_service_adds_no_warning(run):
-    run(pipe_settings, dict(service_id=SERVICE_PROD, pipe_id=PIPE_KAFKA, settings={'engine_max_threads': 8}), check=True,
-        requests=[('GET', pipe_path(PIPE_KAFKA, '/settings')), ('GET', service_path(SERVICE_PROD))], result={'changed': True},
-        verify=lambda result, sim: 'warnings' not in result)
+@pytest.mark.parametrize('service, pipe_id, warning', [
+    (SERVICE_DEV, PIPE_DEV, 'the API may refuse the pipe settings change while the service is not running'), (SERVICE_PROD, PIPE_KAFKA, None)])
+def test_check_mode_warns_of_a_write_a_service_that_is_not_running_may_refuse(run, service, pipe_id, warning):
+    run(pipe_settings, dict(service_id=service, pipe_id=pipe_id, settings={'engine_max_threads': 8}), check=True,
+        requests=[('GET', pipe_path(pipe_id, '/settings', service)), ('GET', service_path(service))], result={'changed': True},
+        verify=warned(warning) if warning else lambda result, sim: 'warnings' not in result)
