@@ -53,7 +53,6 @@ SERVICE_TABLE = ServiceStates(
 
 
 AUTH_HINT = 'The management API refused the API key: check api_key_id and api_key_secret (ENGINE_CLOUD_KEY_ID, ENGINE_CLOUD_KEY_SECRET)'
-REFUSED_COMMAND_ROUNDS = 3  # a command refused in the current state (409, 400 "already") is decided again this often
 WAKE_TIMEOUT = 900  # waking an idle service for a pipe call, unless the module has its own wait_timeout
 IDLE_REFUSAL = re.compile(r'Current state: (\w+)')
 
@@ -130,12 +129,10 @@ class CloudModule(EngineModule):
         return services_path(self.params['organization_id']), self.params['service_id']
 
     def send_list(self, collection, on_send):
-        """A list read for the shared reads: its items, or None when it failed (each task then reads alone, and its own
-        read reports the error)."""
         try:
             answer = self.client.request('GET', collection, on_send=on_send)
         except ApiError:
-            return None
+            return None  # each task then reads alone, and its own read reports the error
         self.no_log_values.update(secret_values(answer))
         return answer.get('result')
 
@@ -201,11 +198,9 @@ class CloudModule(EngineModule):
         return foreseen
 
     def write(self, method, body, *parts):
-        """A write under the service's path; an API error raises ApiError."""
         return self.request(method, self.path(*parts), body=body).get('result')
 
     def reach(self, table, goal, key, *parts):
-        """Bring the resource at parts to goal and exit."""
         resource, changed, diff = self.bring(table, goal, key, *parts)
         self.exit(changed=changed, diff=diff, **{key: resource})
 

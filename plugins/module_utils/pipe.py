@@ -82,7 +82,8 @@ SPEC = dict(
                               version_column_id=_str(), column_ids=_STRS)),
             sorting_key=dict(_STRS, no_log=False), partition_by=_str(), primary_key=_str(no_log=False))))),
     field_mappings=_dicts(dict(source_field=_str(required=True), destination_field=_str(required=True))),
-    scaling=_dict(dict(replicas=_INT, replica_cpu_millicores=_INT, replica_memory_gb=dict(type='float'))),
+    scaling=_dict(dict(replicas=_INT, replica_cpu_millicores=_INT, replica_memory_gb=dict(type='float')),
+                  required_one_of=[('replicas', 'replica_cpu_millicores', 'replica_memory_gb')]),
     settings=dict(type='dict'),
     update_credentials=_str(choices=['on_create', 'always'], default='on_create'),
     **wait_options(600))
@@ -153,9 +154,7 @@ def settings_step(pipe, settings):
 def step(module, diffs, pipe_id, pipe, plan, write, predict, what):
     """One converge step (EngineModule.apply); in check mode the pipe predicted from the body, nested fields kept."""
     if module.check_mode:
-        body, diff = plan(pipe)
-        if body:
-            module.foresee_pipe_write(what)
+        body, diff = module.foreseeing(plan, what)(pipe)
         diffs.append(diff)
         return predict(pipe, body) if body else pipe
     pipe, diff = module.apply(lambda: module.read('pipes', pipe_id), plan, write, current=pipe)

@@ -34,15 +34,11 @@ PIPE_STATES = tuple(PIPE_ACTIONS['started'])
 
 def later(moment, than):
     """Whether the ISO 8601 time moment is later than than (False when either does not parse)."""
-    instants = [_instant(value) for value in (moment, than)]
-    return None not in instants and instants[0] > instants[1]
-
-
-def _instant(value):
     try:
-        return datetime.datetime.fromisoformat(value.strip().replace('Z', '+00:00'))
+        instants = [datetime.datetime.fromisoformat(value.strip().replace('Z', '+00:00')) for value in (moment, than)]
     except (AttributeError, TypeError, ValueError):
-        return None
+        return False
+    return instants[0] > instants[1]
 
 
 class PipeStates(StateTable):
@@ -219,16 +215,13 @@ def without_write_only(kind, source):
     return shown
 
 
-def predict_created(body, service_id, settings_defaults=None):
+def predict_created(body, service_id):
     kind = next(iter(body['source']))
     source = dict((name, without_write_only(kind, body['source'][kind]) if name == kind else None) for dummy, name in KIND_OPTIONS)
     destination = dict(body['destination'])
     destination.pop('roles', None)
-    pipe = dict(serviceId=service_id, name=body['name'], state='Provisioning', source=source, destination=destination,
+    return dict(serviceId=service_id, name=body['name'], state='Provisioning', source=source, destination=destination,
                 fieldMappings=body.get('fieldMappings', []))
-    if settings_defaults is not None:
-        pipe['settings'] = dict(settings_defaults, **body.get('settings', {}))
-    return pipe
 
 
 def _leaves(value, prefix):
@@ -348,10 +341,6 @@ def mapping_key(mapping):
     return (mapping.get('sourceSchemaName'), mapping.get('sourceTable'))
 
 
-def _mapping_differs(current, wanted):
-    return any(not equal(current.get(key, MAPPING_DEFAULTS.get(key)), value, field=key) for key, value in wanted.items())
-
-
 def mapping_edits(current, desired):
     """(the edits that bring a postgres pipe's table mappings to desired, the tables whose mapping changed). Tables not
     desired are removed, new ones added, in one edit; a changed mapping is removed in that edit and added back in a
@@ -365,7 +354,7 @@ def mapping_edits(current, desired):
         found = by_key.get(mapping_key(mapping))
         if found is None:
             add.append(mapping)
-        elif _mapping_differs(found, mapping):
+        elif any(not equal(found.get(key, MAPPING_DEFAULTS.get(key)), value, field=key) for key, value in mapping.items()):
             remove.append(found)
             readd.append(mapping)
             changed.append('%s.%s' % mapping_key(mapping))
@@ -377,16 +366,12 @@ def _edit(remove, add):
     return non_empty(tableMappingsToRemove=remove, tableMappingsToAdd=add)
 
 
-def apply_mapping_edit(mappings, edit):
-    removed = [mapping_key(mapping) for mapping in edit.get('tableMappingsToRemove', [])]
-    return [m for m in mappings or [] if mapping_key(m) not in removed] + list(edit.get('tableMappingsToAdd', []))
-
-
 def mappings_diff(name, current, edits, changed):
     """The diff of the table mappings, and the warning when a changed table takes a new snapshot."""
     after = list(current or [])
     for edit in edits:
-        after = apply_mapping_edit(after, edit)
+        removed = [mapping_key(mapping) for mapping in edit.get('tableMappingsToRemove', [])]
+        after = [mapping for mapping in after if mapping_key(mapping) not in removed] + edit.get('tableMappingsToAdd', [])
     diff = dict(before=dict(tableMappings=current), after=dict(tableMappings=after))
     if changed:
         diff['after']['newSnapshotOf'] = changed
@@ -412,13 +397,8 @@ SCALING_LIMITS = (('replicas', 1, 40), ('replica_cpu_millicores', 125, 2000), ('
 
 
 def scaling_errors(scaling):
-    """The scaling endpoint's limits; an empty scaling is refused too."""
-    if scaling is None:
-        return []
-    given = dict((key, value) for key, value in scaling.items() if value is not None)
-    if not given:
-        return ['scaling needs at least one of replicas, replica_cpu_millicores, replica_memory_gb (the API refuses an empty one)']
-    return [validate.number_range('scaling.%s' % key, given[key], low, high) for key, low, high in SCALING_LIMITS if key in given]
+    """The scaling endpoint's limits (the spec refuses an empty scaling, as the API does)."""
+    return [validate.number_range('scaling.%s' % key, (scaling or {}).get(key), low, high) for key, low, high in SCALING_LIMITS]
 
 
 def edit_applied(mappings, edit):

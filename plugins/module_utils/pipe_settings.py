@@ -70,13 +70,12 @@ def at_default(name, value):
 
 
 def same_setting(name, current, wanted):
-    if wanted is None or (SETTINGS[name][3] is not None and wanted == SETTINGS[name][3]):
+    if at_default(name, wanted):
         return at_default(name, current)
     return current == wanted and isinstance(current, bool) == isinstance(wanted, bool)
 
 
 def settings_changes(current, wanted):
-    """The PUT body: the requested keys whose value differs from the current one."""
     return dict((name, value) for name, value in wanted.items() if not same_setting(name, current.get(name), value))
 
 

@@ -22,7 +22,6 @@ KIND = Kind(noun='service', key='service', id_option='service_id',
             item=lambda module, service_id: '%s/%s' % (services_path(module.params['organization_id']), service_id),
             ready=('running', 'idle'), failures=('failed',), deleting=('terminating', 'softdeleting'),
             gone=('terminated', 'softdeleted'), answer_key='service')
-PROVIDERS = ('aws', 'gcp', 'azure')
 REPLICA_MEMORY = (8, 356, 4)  # minimum, maximum, step
 REPLICAS = (REPLICAS_MIN, REPLICAS_MAX)
 LIMITS = (('min_replica_memory_gb', REPLICA_MEMORY), ('max_replica_memory_gb', REPLICA_MEMORY), ('num_replicas', REPLICAS),
@@ -43,13 +42,12 @@ FIXED_OPTIONS = ('provider', 'region', 'tier', 'encryption_key', 'encryption_ass
 # Sent at creation and not fixed: no request sets them directly, but the deprecated total memory bounds of the scaling
 # PATCH move them.
 REPLICA_MEMORY_TOTALS = (('min_replica_memory_gb', 'min_total_memory_gb'), ('max_replica_memory_gb', 'max_total_memory_gb'))
-PASSWORD_DIFF = dict(before={}, after=dict(password=MASK))
 
 
 SPEC = dict(
     state=dict(type='str', default='present', choices=['present', 'absent']),
     name=dict(type='str'),
-    provider=dict(type='str', choices=list(PROVIDERS)),
+    provider=dict(type='str', choices=['aws', 'gcp', 'azure']),
     region=dict(type='str'),
     tier=dict(type='str'),
     backup_id=dict(type='str'),
@@ -126,7 +124,7 @@ def run(module):
     service, scaled = module.apply(module.read, service_rules.scaling_plan(module, scaling), service_rules.scaling_write(module), current=service)
     password_diff = None
     if params['password'] is not None and params['update_password'] == 'always':
-        password_diff = PASSWORD_DIFF
+        password_diff = dict(before={}, after=dict(password=MASK))
         if not module.check_mode:
             set_password(module, params['password'])
     diff = merge_diffs([patched, scaled, password_diff])
@@ -154,7 +152,7 @@ def create(module, life, params, tags):
     """Create the service, set its password, wait until it runs, set what the create request does not take; exit. A
     failure after the create reports the service and its password, or that none was set."""
     if params['service_id'] is None:
-        module.fail_on_errors(*create_errors(params) + horizontal_create_errors(params))
+        module.fail_on_errors(*create_errors(params))
     body = create_body(params, tags)
     predicted = predicted_service(body, params)
     answer = life.create(body, predicted)
@@ -261,10 +259,14 @@ def replica_memory_errors(params, current):
 
 
 def create_errors(params):
-    return ['%s is required to create service %s (no service of that name exists)' % (option, params.get('name'))
-            for option in ('provider', 'region') if not params.get(option)] + (
-        ['release_channel is for production services only; tier is %s' % params['tier']]
-        if params.get('release_channel') and params.get('tier') not in (None, 'production') else [])
+    errors = ['%s is required to create service %s (no service of that name exists)' % (option, params.get('name'))
+              for option in ('provider', 'region') if not params.get(option)]
+    if params.get('release_channel') and params.get('tier') not in (None, 'production'):
+        errors.append('release_channel is for production services only; tier is %s' % params['tier'])
+    if params.get('autoscaling_mode') == 'horizontal':
+        errors += ['%s is required to create a service with autoscaling_mode=horizontal' % option
+                   for option in ('min_replicas', 'max_replicas') if params.get(option) is None]
+    return errors
 
 
 def lifecycle_errors(params):
@@ -290,13 +292,6 @@ def lifecycle_errors(params):
     if params.get('readonly') and not params.get('data_warehouse_id'):
         errors.append('readonly=true needs data_warehouse_id: a read-only service joins an existing data warehouse')
     return errors
-
-
-def horizontal_create_errors(params):
-    if params.get('autoscaling_mode') != 'horizontal':
-        return []
-    return ['%s is required to create a service with autoscaling_mode=horizontal' % option
-            for option in ('min_replicas', 'max_replicas') if params.get(option) is None]
 
 
 def password_body(password):

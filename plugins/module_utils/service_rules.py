@@ -114,10 +114,6 @@ def private_endpoints_patch(current, desired, purge):
     return add, remove, after
 
 
-def list_patch(add, remove):
-    return non_empty(remove=remove, add=add) or None
-
-
 # The reference's ResourceTagsV1: key 1 to 128, value (optional) up to 256 characters of these.
 TAG_CHARACTERS = re.compile(r'^[a-zA-Z0-9._-]+\Z')
 TAG_KEY_MAX, TAG_VALUE_MAX, TAGS_MAX = 128, 256, 50
@@ -171,7 +167,6 @@ def tags_patch(current, desired, purge):
 
 
 def endpoint_enabled(endpoints, protocol):
-    """Listed, and not flagged enabled=false."""
     return any(item.get('protocol') == protocol and item.get('enabled', True) is not False for item in endpoints or [])
 
 
@@ -213,16 +208,15 @@ def service_patch(current, params):
                                           ('tags', 'purge_tags', 'tags', tags_patch)):
         if params.get(option) is not None:
             add, remove, listed = compute(current.get(field), params[option], params.get(purge))
-            if list_patch(add, remove):
-                body[field] = list_patch(add, remove)
+            if add or remove:
+                body[field] = non_empty(remove=remove, add=add)
                 before[field], after[field] = current.get(field) or [], listed
     if params.get('endpoints') is not None:
         toggles, listed = endpoints_patch(current.get('endpoints'), params['endpoints'])
         if toggles:
             body['endpoints'] = toggles
             before['endpoints'], after['endpoints'] = current.get('endpoints') or [], listed
-    diff = make_diff(before, after)
-    return body, diff
+    return body, make_diff(before, after)
 
 
 VERTICAL_ONLY_OPTIONS = (('num_replicas', 'numReplicas'), ('min_total_memory_gb', 'minTotalMemoryGb'),
@@ -264,13 +258,8 @@ def not_running_warning(service, change):
             'and waits until it runs' % (service.get('name') or service.get('id'), state, change))
 
 
-SCALING_FIELDS = (
-    ('min_total_memory_gb', 'minTotalMemoryGb'),
-    ('max_total_memory_gb', 'maxTotalMemoryGb'),
-    ('num_replicas', 'numReplicas'),
-    ('idle_scaling', 'idleScaling'),
-    ('idle_timeout_minutes', 'idleTimeoutMinutes'),
-)
+SCALING_FIELDS = (('min_total_memory_gb', 'minTotalMemoryGb'), ('max_total_memory_gb', 'maxTotalMemoryGb'),
+                  ('num_replicas', 'numReplicas'), ('idle_scaling', 'idleScaling'), ('idle_timeout_minutes', 'idleTimeoutMinutes'))
 DEPRECATED_SCALING_OPTIONS = ('min_total_memory_gb', 'max_total_memory_gb')
 
 
@@ -299,16 +288,12 @@ def memory_order_error(params, current=None):
         requested_max, 'min_total_memory_gb' if requested_min is not None else 'the current minTotalMemoryGb', minimum)
 
 
-def scaling_request(params):
-    return dict((field, params.get(option)) for option, field in SCALING_FIELDS)
-
-
 def scaling_plan(module, params):
     """The converge step of service_scaling and of service (its scaling options on an existing service): plan(current)
     checks what the service just read allows, and gives (body, diff) of the scaling PATCH with only what differs."""
     def plan(current):
         module.fail_on_errors(*service_errors(current, params) + [memory_order_error(params, current)])
-        body = changes(current, scaling_request(params))
+        body = changes(current, dict((field, params.get(option)) for option, field in SCALING_FIELDS))
         module.warn_in_check_mode(body and not_running_warning(current, 'scaling changes'))
         return body, make_diff(current, body)
     return plan

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -6,10 +5,6 @@
 """The idle service, in one place (CloudModule.request): a pipe call that the API refuses with 424
 "Current state: idle" wakes the service once (service_state's awake), waits until it runs and is sent
 again; a stopped service is never started. pipe_info, pipe_state and pipe_settings alike."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import json
 
@@ -85,16 +80,6 @@ def warned(text):
     return lambda result, sim: text in json.dumps(result.get('warnings'))
 
 
-@pytest.mark.parametrize('state', ['starting', 'awaking', 'provisioning'])
-def test_a_transition_is_waited_out_on_a_424_and_the_call_sent_again(run, state):
-    """A create refused while the service starts is sent again once it runs: no command to the service, no failure."""
-    prod_pipes = service_path(SERVICE_PROD, '/pipes')
-    run(pipe, dict(service_id=SERVICE_PROD, name='new-stream', wait=False, source=STREAM, destination=TABLE),
-        edits=[('services', SERVICE_PROD, {'state': state, 'then': {'state': 'running', 'reads': 1}})],
-        requests=[('GET', prod_pipes), ('POST', prod_pipes)] + [('GET', service_path(SERVICE_PROD))] * 2 + [('POST', prod_pipes)],
-        result={'changed': True}, verify=warned('was %s: the pipe call was refused until it ran, then sent again' % state))
-
-
 # What check mode foresees for a pipe create in each service state, and what apply then does: the same outcome.
 # (service, edits, check mode's failure or warning, apply's failure or warning, apply's requests after the list)
 POST_AGAIN = ['POST', 'GET service', 'GET service', 'POST']
@@ -105,15 +90,17 @@ FORESEEN = {
     'idle: check mode warns that apply wakes it, apply wakes it': (
         SERVICE_IDLE, [], dict(warning='the real run would then wake the service (awake'),
         dict(warning='was idle: it was woken (awake) for a pipe call'), ['POST', 'GET service', 'awake', 'GET service', 'POST']),
-    'starting: check mode warns that apply waits, apply waits': (
-        SERVICE_PROD, [('services', SERVICE_PROD, {'state': 'starting', 'then': {'state': 'running', 'reads': 1}})],
-        dict(warning='is starting: the API refuses the pipe create until the service runs; the real run would wait'),
-        dict(warning='was starting: the pipe call was refused until it ran, then sent again'), POST_AGAIN),
     'failed: both fail, naming the state': (
         SERVICE_PROD, [('services', SERVICE_PROD, {'state': 'failed'})],
         dict(fails='is failed; the API allows this pipe call only while the service runs'),
         dict(fails='is failed; the API allows this pipe call only while the service runs'), ['POST']),
 }
+# A transition is waited out: no command to the service, and the refused create is sent again once it runs.
+FORESEEN.update(('%s: check mode warns that apply waits, apply waits' % state, (
+    SERVICE_PROD, [('services', SERVICE_PROD, {'state': state, 'then': {'state': 'running', 'reads': 1}})],
+    dict(warning='is %s: the API refuses the pipe create until the service runs; the real run would wait' % state),
+    dict(warning='was %s: the pipe call was refused until it ran, then sent again' % state), POST_AGAIN))
+    for state in ('starting', 'awaking', 'provisioning'))
 
 
 def _request(service, name):
@@ -132,14 +119,9 @@ def test_check_mode_foresees_what_apply_does(run, service, edits, check, apply, 
         verify=warned(apply.get('warning', '')))
 
 
-def test_a_write_that_may_be_refused_on_a_stopped_service_warns_in_check_mode(run):
-    dev_pipe = pipe_path(PIPE_DEV, service_id=SERVICE_DEV)
-    run(pipe_settings, dict(service_id=SERVICE_DEV, pipe_id=PIPE_DEV, settings={'engine_max_threads': 8}), check=True,
-        requests=[('GET', dev_pipe + '/settings'), ('GET', service_path(SERVICE_DEV))], result={'changed': True},
-        verify=warned('the API may refuse the pipe settings change while the service is not running'))
-
-
-def test_a_running_service_adds_no_warning(run):
-    run(pipe_settings, dict(service_id=SERVICE_PROD, pipe_id=PIPE_KAFKA, settings={'engine_max_threads': 8}), check=True,
-        requests=[('GET', pipe_path(PIPE_KAFKA, '/settings')), ('GET', service_path(SERVICE_PROD))], result={'changed': True},
-        verify=lambda result, sim: 'warnings' not in result)
+@pytest.mark.parametrize('service, pipe_id, warning', [
+    (SERVICE_DEV, PIPE_DEV, 'the API may refuse the pipe settings change while the service is not running'), (SERVICE_PROD, PIPE_KAFKA, None)])
+def test_check_mode_warns_of_a_write_a_service_that_is_not_running_may_refuse(run, service, pipe_id, warning):
+    run(pipe_settings, dict(service_id=service, pipe_id=pipe_id, settings={'engine_max_threads': 8}), check=True,
+        requests=[('GET', pipe_path(pipe_id, '/settings', service)), ('GET', service_path(service))], result={'changed': True},
+        verify=warned(warning) if warning else lambda result, sim: 'warnings' not in result)

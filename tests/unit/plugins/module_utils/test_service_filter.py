@@ -1,13 +1,8 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 """The tag filter of the list (checks, query, the check of the answer) and the inventory plugin's own filters."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import pytest
 from hypothesis import given, strategies as st
@@ -34,16 +29,13 @@ def test_an_integer_value_is_its_digits_and_a_bool_is_refused():
         {'n': '7'}, ['tags.b must be 1 to 256 letters, digits, dots, underscores or hyphens, or null for any value, got False'])
 
 
-@pytest.mark.parametrize('tags, expected', [
-    ({'team': 'ingest'}, True), ({'gdpr': None}, True), ({'team': None, 'gdpr': None}, True),
-    ({'gdpr': 'yes'}, False), ({'team': 'Ingest'}, False), ({'team': 'ingest', 'env': None}, False), ({}, True),
+@pytest.mark.parametrize('service, tags, expected', [
+    (SERVICE, {'team': 'ingest'}, True), (SERVICE, {'gdpr': None}, True), (SERVICE, {'team': None, 'gdpr': None}, True),
+    (SERVICE, {'gdpr': 'yes'}, False), (SERVICE, {'team': 'Ingest'}, False), (SERVICE, {'team': 'ingest', 'env': None}, False),
+    (SERVICE, {}, True), ({'tags': None}, {}, True), ({}, {'team': None}, False),
 ])
-def test_has_tags(tags, expected):
-    assert has_tags(SERVICE, tags) is expected
-
-
-def test_a_service_without_tags_has_none():
-    assert has_tags({'tags': None}, {}) and not has_tags({}, {'team': None})
+def test_has_tags(service, tags, expected):
+    assert has_tags(service, tags) is expected
 
 
 @pytest.mark.parametrize('filters, expected', [

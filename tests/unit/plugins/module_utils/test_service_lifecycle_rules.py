@@ -1,14 +1,9 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 """The lifecycle rules of engine.cloud.service: the create body, the fields fixed at creation, the password hashes,
 the local checks of the creation and scaling options."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import base64
 import hashlib
@@ -106,7 +101,7 @@ def test_good_lifecycle_options_have_no_error():
     assert [error for error in service.lifecycle_errors(EVERY_OPTION) if error] == []
     horizontal = dict(autoscaling_mode='horizontal', min_replicas=1, max_replicas=4, min_replica_memory_gb=32, max_replica_memory_gb=32)
     assert [error for error in service.lifecycle_errors(horizontal) if error] == []
-    assert service.horizontal_create_errors(horizontal) == []
+    assert service.create_errors(dict(horizontal, name='a', provider='aws', region='x')) == []
 
 
 def test_create_needs_provider_and_region_and_a_horizontal_band():
@@ -114,5 +109,5 @@ def test_create_needs_provider_and_region_and_a_horizontal_band():
                                                      'region is required to create service a (no service of that name exists)']
     assert service.create_errors(dict(name='a', provider='aws', region='x', tier='development', release_channel='fast')) == [
         'release_channel is for production services only; tier is development']
-    assert service.horizontal_create_errors(dict(autoscaling_mode='horizontal', min_replicas=1)) == [
+    assert service.create_errors(dict(name='a', provider='aws', region='x', autoscaling_mode='horizontal', min_replicas=1)) == [
         'max_replicas is required to create a service with autoscaling_mode=horizontal']

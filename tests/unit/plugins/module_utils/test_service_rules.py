@@ -1,11 +1,6 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import pytest
 from hypothesis import given, strategies as st
@@ -30,54 +25,23 @@ def apply_patch(current, add, remove):
 
 # --- IP access list -----------------------------------------------------------------------
 
-def test_same_entries_in_another_order_change_nothing():
-    add, remove, after = service_rules.ip_access_list_patch(CURRENT_IPS, list(reversed(CURRENT_IPS)), purge=True)
-    assert (add, remove) == ([], [])
-    assert after == CURRENT_IPS
+VPC = {'source': '10.0.0.0/8', 'description': 'VPC'}
+CI_2 = {'source': '198.51.100.17', 'description': 'CI runner 2'}
 
 
-def test_new_source_is_added_and_others_kept_without_purge():
-    desired = [{'source': '10.0.0.0/8', 'description': 'VPC'}]
-    add, remove, after = service_rules.ip_access_list_patch(CURRENT_IPS, desired, purge=False)
-    assert add == [{'source': '10.0.0.0/8', 'description': 'VPC'}]
-    assert remove == []
-    assert after == CURRENT_IPS + add
-
-
-def test_purge_removes_unlisted_entries_with_their_current_description():
-    desired = [{'source': '203.0.113.0/24', 'description': 'Office Berlin'}]
-    add, remove, after = service_rules.ip_access_list_patch(CURRENT_IPS, desired, purge=True)
-    assert add == []
-    assert remove == CURRENT_IPS[1:]
-    assert after == CURRENT_IPS[:1]
-
-
-def test_changed_description_is_a_remove_plus_an_add():
-    desired = [{'source': '198.51.100.17', 'description': 'CI runner 2'}]
-    add, remove, after = service_rules.ip_access_list_patch(CURRENT_IPS, desired, purge=False)
-    assert remove == [{'source': '198.51.100.17', 'description': 'CI runner'}]
-    assert add == [{'source': '198.51.100.17', 'description': 'CI runner 2'}]
-    assert [entry['description'] for entry in after] == ['Office Berlin', 'CI runner 2', 'VPN egress']
-
-
-def test_description_left_out_keeps_the_current_one():
-    desired = [{'source': '198.51.100.17', 'description': None}, {'source': '10.1.0.0/16', 'description': None}]
-    add, remove, dummy = service_rules.ip_access_list_patch(CURRENT_IPS, desired, purge=False)
-    assert remove == []
-    assert add == [{'source': '10.1.0.0/16'}]
-
-
-def test_host_and_slash_32_are_the_same_source_and_the_current_spelling_is_removed():
-    desired = [{'source': '198.51.100.17/32', 'description': 'CI runner'}]
-    add, remove, dummy = service_rules.ip_access_list_patch(CURRENT_IPS, desired, purge=True)
-    assert add == []
-    assert [entry['source'] for entry in remove] == ['203.0.113.0/24', '192.0.2.64/26']
-
-
-def test_empty_list_with_purge_removes_everything():
-    add, remove, after = service_rules.ip_access_list_patch(CURRENT_IPS, [], purge=True)
-    assert (add, after) == ([], [])
-    assert remove == CURRENT_IPS
+@pytest.mark.parametrize('desired, purge, add, remove, after', [
+    pytest.param(list(reversed(CURRENT_IPS)), True, [], [], CURRENT_IPS, id='the same entries in another order'),
+    pytest.param([VPC], False, [VPC], [], CURRENT_IPS + [VPC], id='a new source added, the others kept without purge'),
+    pytest.param(CURRENT_IPS[:1], True, [], CURRENT_IPS[1:], CURRENT_IPS[:1], id='purge removes with the current description'),
+    pytest.param([CI_2], False, [CI_2], CURRENT_IPS[1:2], [CURRENT_IPS[0], CI_2, CURRENT_IPS[2]], id='a new description: remove and add'),
+    pytest.param([dict(CI_2, description=None), {'source': '10.1.0.0/16', 'description': None}], False, [{'source': '10.1.0.0/16'}], [],
+                 CURRENT_IPS + [{'source': '10.1.0.0/16'}], id='a description left out keeps the current one'),
+    pytest.param([{'source': '198.51.100.17/32', 'description': 'CI runner'}], True, [], CURRENT_IPS[::2], CURRENT_IPS[1:2],
+                 id='a host and its /32 are one source'),
+    pytest.param([], True, [], CURRENT_IPS, [], id='an empty list with purge removes everything'),
+])
+def test_ip_access_list_patch(desired, purge, add, remove, after):
+    assert service_rules.ip_access_list_patch(CURRENT_IPS, desired, purge) == (add, remove, after)
 
 
 @pytest.mark.parametrize('source', ['203.0.113.5/24', '300.1.1.1', 'example.com', '', '2001:db8::/32'])
@@ -127,12 +91,6 @@ def test_private_endpoints_add_and_purge():
     assert service_rules.private_endpoints_patch(current, ['vpce-b', 'vpce-a'], purge=True) == ([], [], current)
 
 
-def test_list_patch_leaves_out_empty_sides():
-    assert service_rules.list_patch([], []) is None
-    assert service_rules.list_patch(['a'], []) == {'add': ['a']}
-    assert service_rules.list_patch([], ['b']) == {'remove': ['b']}
-
-
 # --- endpoints ----------------------------------------------------------------------------
 
 LISTED = [{'protocol': 'https', 'port': 8443}, {'protocol': 'nativesecure', 'port': 9440}]
@@ -145,22 +103,17 @@ def test_an_endpoint_is_enabled_when_listed_and_not_flagged_off():
     assert service_rules.endpoint_enabled(LISTED + [{'protocol': 'mysql', 'enabled': True}], 'mysql')
 
 
-def test_enabling_an_unlisted_endpoint_is_one_change_and_lists_the_endpoint_not_the_request():
-    changes, after = service_rules.endpoints_patch(LISTED, [{'protocol': 'mysql', 'enabled': True}])
-    assert changes == [{'protocol': 'mysql', 'enabled': True}]
-    assert after == LISTED + [{'protocol': 'mysql'}]
+MYSQL = {'protocol': 'mysql', 'port': 3306}
 
 
-def test_endpoint_already_as_asked_is_no_change():
-    assert service_rules.endpoints_patch(LISTED, [{'protocol': 'mysql', 'enabled': False}]) == ([], LISTED)
-    mysql = {'protocol': 'mysql', 'port': 3306}
-    assert service_rules.endpoints_patch(LISTED + [mysql], [{'protocol': 'mysql', 'enabled': True}]) == ([], LISTED + [mysql])
-
-
-def test_disabling_a_listed_endpoint_drops_it_from_the_prediction():
-    changes, after = service_rules.endpoints_patch(LISTED + [{'protocol': 'mysql', 'port': 3306}], [{'protocol': 'mysql', 'enabled': False}])
-    assert changes == [{'protocol': 'mysql', 'enabled': False}]
-    assert after == LISTED
+@pytest.mark.parametrize('current, enabled, changes, after', [
+    pytest.param(LISTED, True, [{'protocol': 'mysql', 'enabled': True}], LISTED + [{'protocol': 'mysql'}], id='enabled: listed as the endpoint'),
+    pytest.param(LISTED, False, [], LISTED, id='already disabled'),
+    pytest.param(LISTED + [MYSQL], True, [], LISTED + [MYSQL], id='already enabled'),
+    pytest.param(LISTED + [MYSQL], False, [{'protocol': 'mysql', 'enabled': False}], LISTED, id='disabled: no longer listed'),
+])
+def test_endpoints_patch(current, enabled, changes, after):
+    assert service_rules.endpoints_patch(current, [{'protocol': 'mysql', 'enabled': enabled}]) == (changes, after)
 
 
 def test_duplicate_protocols_are_refused():
@@ -192,24 +145,16 @@ SERVICE = {
 }
 
 
-def params(**values):
-    base = dict(name=None, release_channel=None, transparent_data_encryption_key_id=None, ip_access_list=None,
-                purge_ip_access_list=False, private_endpoint_ids=None, purge_private_endpoint_ids=False, endpoints=None,
-                tags=None, purge_tags=False, enable_core_dumps=None)
-    base.update(values)
-    return base
-
-
 def test_nothing_asked_or_everything_equal_is_an_empty_body():
-    assert service_rules.service_patch(SERVICE, params()) == ({}, {'before': {}, 'after': {}})
-    same = params(name='prod-analytics', release_channel='default', transparent_data_encryption_key_id='tde-1',
-                  ip_access_list=list(reversed(CURRENT_IPS)), private_endpoint_ids=['vpce-a'],
-                  endpoints=[{'protocol': 'mysql', 'enabled': False}], purge_ip_access_list=True, purge_private_endpoint_ids=True)
+    assert service_rules.service_patch(SERVICE, {}) == ({}, {'before': {}, 'after': {}})
+    same = dict(name='prod-analytics', release_channel='default', transparent_data_encryption_key_id='tde-1',
+                ip_access_list=list(reversed(CURRENT_IPS)), private_endpoint_ids=['vpce-a'],
+                endpoints=[{'protocol': 'mysql', 'enabled': False}], purge_ip_access_list=True, purge_private_endpoint_ids=True)
     assert service_rules.service_patch(SERVICE, same)[0] == {}
 
 
 def test_one_body_carries_every_change_and_the_diff_only_changed_fields():
-    body, diff = service_rules.service_patch(SERVICE, params(
+    body, diff = service_rules.service_patch(SERVICE, dict(
         name='prod analytics', release_channel='default', transparent_data_encryption_key_id='tde-2',
         ip_access_list=[{'source': '10.0.0.0/8', 'description': 'VPC'}], private_endpoint_ids=['vpce-b'],
         purge_private_endpoint_ids=True, endpoints=[{'protocol': 'mysql', 'enabled': True}]))
@@ -265,38 +210,29 @@ def test_the_tags_patch_brings_the_api_to_the_predicted_tags(current, desired, p
     assert tags == expected
 
 
+KEY_RULE = 'tags keys must be 1 to 128 letters, digits, dots, underscores or hyphens, got %r'
+VALUE_RULE = 'tags.team must be 1 to 256 letters, digits, dots, underscores or hyphens, or null for a tag without a value, got %r'
+
+
 @pytest.mark.parametrize('tags, errors', [
     ({'team': 'ingest', 'cost-center': 4711, 'pii': None}, []),
-    ({'a b': 'x'}, ["tags keys must be 1 to 128 letters, digits, dots, underscores or hyphens, got 'a b'"]),
-    ({'k' * 129: 'x'}, ['tags keys must be 1 to 128 letters, digits, dots, underscores or hyphens, got %r' % ('k' * 129)]),
-    ({'': 'x'}, ["tags keys must be 1 to 128 letters, digits, dots, underscores or hyphens, got ''"]),
-    ({'team': ''}, ["tags.team must be 1 to 256 letters, digits, dots, underscores or hyphens, or null for a tag without a value, got ''"]),
-    ({'team': 'v' * 257}, ['tags.team must be 1 to 256 letters, digits, dots, underscores or hyphens, or null for a tag without a value, '
-                           'got %r' % ('v' * 257)]),
-    ({'team': True}, ['tags.team must be 1 to 256 letters, digits, dots, underscores or hyphens, or null for a tag without a value, got True']),
-    ({'team': ['a']}, ["tags.team must be 1 to 256 letters, digits, dots, underscores or hyphens, or null for a tag without a value, got ['a']"]),
+    ({'a b': 'x'}, [KEY_RULE % 'a b']), ({'k' * 129: 'x'}, [KEY_RULE % ('k' * 129)]), ({'': 'x'}, [KEY_RULE % '']),
+    ({'team': ''}, [VALUE_RULE % '']), ({'team': 'v' * 257}, [VALUE_RULE % ('v' * 257)]), ({'team': True}, [VALUE_RULE % True]),
+    ({'team': ['a']}, [VALUE_RULE % ['a']]),
+    (dict(('k%d' % n, None) for n in range(51)), ["tags may hold at most 50 tags (the API's limit), got 51"]),
 ])
 def test_tags_are_checked_against_the_reference_rules(tags, errors):
     assert service_rules.check_tags('tags', tags)[1] == errors
 
 
-def test_more_than_fifty_tags_fail_naming_the_limit():
-    assert service_rules.check_tags('tags', dict(('k%d' % n, None) for n in range(51)))[1] == [
-        "tags may hold at most 50 tags (the API's limit), got 51"]
-
-
-def test_integer_tag_values_become_strings():
-    assert service_rules.check_tags('tags', {'cost-center': 4711, 'pii': None}) == ({'cost-center': '4711', 'pii': None}, [])
-
-
 def test_tags_and_core_dumps_in_the_service_patch():
     current = dict(SERVICE, tags=TAGS, enableCoreDumps=False)
-    body, diff = service_rules.service_patch(current, params(tags={'env': 'prod'}, purge_tags=False, enable_core_dumps=True))
+    body, diff = service_rules.service_patch(current, dict(tags={'env': 'prod'}, purge_tags=False, enable_core_dumps=True))
     assert body == {'tags': {'remove': [{'key': 'env', 'value': 'production'}], 'add': [{'key': 'env', 'value': 'prod'}]},
                     'enableCoreDumps': True}
     assert diff['before'] == {'tags': TAGS, 'enableCoreDumps': False}
     assert diff['after']['tags'][1] == {'key': 'env', 'value': 'prod'}
-    assert service_rules.service_patch(current, params(tags={'pii': None}, enable_core_dumps=False))[0] == {}
+    assert service_rules.service_patch(current, dict(tags={'pii': None}, enable_core_dumps=False))[0] == {}
 
 
 # --- what the service just read allows ------------------------------------------------------
@@ -346,43 +282,27 @@ def test_a_change_that_needs_a_running_service_warns_otherwise(state):
 
 # --- service_scaling ----------------------------------------------------------------------
 
-def scaling(**values):
-    base = dict(min_total_memory_gb=None, max_total_memory_gb=None, num_replicas=None, idle_scaling=None, idle_timeout_minutes=None)
-    base.update(values)
-    return base
-
-
 @pytest.mark.parametrize('option, value, text', [
     ('min_total_memory_gb', 12, 'between 24 and 1068 and a multiple of 12'),
     ('min_total_memory_gb', 1080, 'between 24 and 1068 and a multiple of 12'),
     ('max_total_memory_gb', 50, 'between 24 and 1068 and a multiple of 12'),
-    ('num_replicas', 0, 'between 1 and 20'),
-    ('num_replicas', 21, 'between 1 and 20'),
-    ('idle_timeout_minutes', 4, 'at least 5'),
+    ('num_replicas', 0, 'between 1 and 20'), ('num_replicas', 21, 'between 1 and 20'), ('idle_timeout_minutes', 4, 'at least 5'),
+    ('min_total_memory_gb', 24, None), ('min_total_memory_gb', 1068, None), ('num_replicas', 1, None), ('num_replicas', 20, None),
+    ('idle_timeout_minutes', 5, None),
 ])
-def test_each_limit_names_the_option_and_range(option, value, text):
-    errors = [error for error in service_rules.scaling_errors(scaling(**{option: value})) if error]
-    assert errors == ['%s must be %s, got %d' % (option, text, value)]
-
-
-@pytest.mark.parametrize('option, value', [('min_total_memory_gb', 24), ('min_total_memory_gb', 1068), ('num_replicas', 1),
-                                           ('num_replicas', 20), ('idle_timeout_minutes', 5)])
-def test_bounds_themselves_are_allowed(option, value):
-    assert not any(service_rules.scaling_errors(scaling(**{option: value})))
+def test_each_limit_names_the_option_and_range_and_allows_its_bounds(option, value, text):
+    errors = [error for error in service_rules.scaling_errors({option: value}) if error]
+    assert errors == ([] if text is None else ['%s must be %s, got %d' % (option, text, value)])
 
 
 def test_max_must_be_at_least_the_requested_or_current_min():
-    assert service_rules.memory_order_error(scaling(min_total_memory_gb=96, max_total_memory_gb=48)) == \
+    current = {'minTotalMemoryGb': 48, 'maxTotalMemoryGb': 360}
+    assert service_rules.memory_order_error(dict(min_total_memory_gb=96, max_total_memory_gb=48)) == \
         'max_total_memory_gb (48) must be at least min_total_memory_gb (96)'
-    assert service_rules.memory_order_error(scaling(max_total_memory_gb=48)) is None  # current min unknown yet
-    assert service_rules.memory_order_error(scaling(max_total_memory_gb=36), {'minTotalMemoryGb': 48, 'maxTotalMemoryGb': 360}) == \
+    assert service_rules.memory_order_error(dict(max_total_memory_gb=48)) is None  # current min unknown yet
+    assert service_rules.memory_order_error(dict(max_total_memory_gb=36), current) == \
         'max_total_memory_gb (36) must be at least the current minTotalMemoryGb (48)'
     assert 'min_total_memory_gb (372) must be at most the current maxTotalMemoryGb (360)' in service_rules.memory_order_error(
-        scaling(min_total_memory_gb=372), {'minTotalMemoryGb': 48, 'maxTotalMemoryGb': 360})
-    assert service_rules.memory_order_error(scaling(max_total_memory_gb=48), {'minTotalMemoryGb': 48, 'maxTotalMemoryGb': 360}) is None
-    assert service_rules.memory_order_error(scaling(num_replicas=3), {'minTotalMemoryGb': 48, 'maxTotalMemoryGb': 24}) is None
-
-
-def test_scaling_request_uses_the_api_names():
-    assert service_rules.scaling_request(scaling(num_replicas=3, idle_scaling=False)) == {
-        'minTotalMemoryGb': None, 'maxTotalMemoryGb': None, 'numReplicas': 3, 'idleScaling': False, 'idleTimeoutMinutes': None}
+        dict(min_total_memory_gb=372), current)
+    assert service_rules.memory_order_error(dict(max_total_memory_gb=48), current) is None
+    assert service_rules.memory_order_error(dict(num_replicas=3), {'minTotalMemoryGb': 48, 'maxTotalMemoryGb': 24}) is None

@@ -170,7 +170,7 @@ def test_two_pipes_of_one_name_fail_before_any_write(run):
     ('postgres', dict(field_mappings=MAPPINGS), 'field_mappings is not possible with a postgres source'),
     ('postgres', dict(scaling=dict(replicas=2)), 'scaling is not possible with a postgres source'),
     ('postgres', dict(destination=dict(database='r', table_definition=dict(primary_key='id'))), 'destination.table_definition'),
-    ('kafka', dict(scaling=dict()), 'scaling needs at least one'),
+    ('kafka', dict(scaling=dict()), 'one of the following is required: replicas, replica_cpu_millicores, replica_memory_gb'),
     ('kafka', dict(name='x' * 256), 'name must be 1 to 255 characters long'),
     ('kafka', dict(settings=dict(engine_max_threads=99)), 'settings.engine_max_threads must be between 0 and 64, got 99'),
     ('kafka', dict(source=dict(kafka=SOURCES['kafka']['kafka'], stream=SOURCES['stream']['stream'])), 'mutually exclusive'),
