@@ -5,21 +5,13 @@
 """The collection's one source of time: backoff, waits and pacing read and sleep through CLOCK, so a test replaces its
 methods once and all of them run on fake time."""
 
-import time
+import time as system_time
 
 
 class Clock:
-    @staticmethod
-    def time():
-        return time.time()
-
-    @staticmethod
-    def monotonic():
-        return time.monotonic()
-
-    @staticmethod
-    def sleep(seconds):
-        time.sleep(seconds)
+    time = staticmethod(system_time.time)
+    monotonic = staticmethod(system_time.monotonic)
+    sleep = staticmethod(system_time.sleep)
 
 
 CLOCK = Clock()

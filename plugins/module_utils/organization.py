@@ -42,7 +42,7 @@ class OrganizationModule(EngineModule):
         self.failure_amends, self._clients, self.lists, self.rendered, self.offline = [], {}, {}, [], False
         self.written = set()  # ids of what this task wrote: never served from the lists
         self.known = set()  # the lists read at the start: read again when a write dropped one
-        self.entries, self.entry_errors, self.background = None, [], None  # background: the thread reading the cloud lists
+        self.entries, self.entry_errors, self.background = None, [], None  # background: the executor reading the cloud lists
         AnsibleModule.__init__(self, argument_spec=SPEC, supports_check_mode=True)  # pylint: disable=non-parent-init-called
         self.check_entries()
 
@@ -67,7 +67,7 @@ class OrganizationModule(EngineModule):
 
     def _leave(self):
         if self.background is not None:
-            self.background.join()  # the task ends with none of its reads still on the way, whatever ended it
+            self.background.shutdown()  # the task ends with none of its reads still on the way, whatever ended it
         for api, client in self._clients.items():
             warning = api.wait_warning(client)
             if warning:

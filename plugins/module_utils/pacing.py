@@ -88,19 +88,18 @@ class Pacer(Unpaced):
             self.waited += slot - now
             CLOCK.sleep(slot - now)
             slot, now = self._update(lambda state, now, reserved=slot: self._recheck(state, reserved, now))
-        return None if self.broken else slot
+        return slot
 
     def answered(self, slot):
         """The request sent in slot has its answer (or failed): it counts from now, the latest moment the server can
         have counted it."""
-        if slot is not None and not self.broken:
-            self._update(lambda state, now: self._moves(state['sends'], slot, now))
-
-    @staticmethod
-    def _moves(sends, slot, now):
-        if slot in sends and slot < now:
-            sends[sends.index(slot)] = now
-            sends.sort()
+        def move(state, now):
+            sends = state['sends']
+            if slot in sends and slot < now:
+                sends[sends.index(slot)] = now
+                sends.sort()
+        if slot is not None:
+            self._update(move)
 
     def refused(self, wait):
         """The server answered 429: hold every process back `wait` seconds (None: UNNAMED_HOLD)."""
@@ -132,6 +131,8 @@ class Pacer(Unpaced):
 
     def _update(self, change):
         """(change(state, now), now) under the file lock; on a file that cannot be used, pacing ends for this task."""
+        if self.broken:
+            return None, CLOCK.monotonic()
         try:
             with store.locked(self.path) as locked:
                 now = CLOCK.monotonic()

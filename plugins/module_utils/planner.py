@@ -8,7 +8,7 @@ an entry's code runs on)."""
 
 import hashlib
 import json
-import threading
+from concurrent.futures import ThreadPoolExecutor
 
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
@@ -26,9 +26,7 @@ PURGES = ('purge_ip_access_list', 'purge_private_endpoint_ids', 'purge_tags')
 
 
 def _entry_spec(spec, **more):
-    entry = dict((name, option) for name, option in spec.items() if name not in ('state', 'wait', 'wait_timeout'))
-    entry.update(more)
-    return entry
+    return dict(dict((name, option) for name, option in spec.items() if name not in ('state', 'wait', 'wait_timeout')), **more)
 
 
 ENTRY_SPECS = dict(
@@ -92,7 +90,8 @@ class Planner:
         self.clouds = None
         if scope & {'services', 'pipes'}:
             request = _sender(self.module.client('services'))
-            self.clouds = self.module.background = _Background(self.read_cloud, request, 'pipes' in scope)
+            self.module.background = ThreadPoolExecutor(max_workers=1)
+            self.clouds = self.module.background.submit(self.read_cloud, request, 'pipes' in scope)
         if scope & {'dashboards', 'alerts'}:
             request = _sender(self.module.client('dashboards'))
             try:
@@ -114,7 +113,12 @@ class Planner:
     def cloud_lists(self):
         """Wait for the cloud lists (once): the services and pipes of the plan."""
         if self.clouds is not None:
-            self.services, lists = self.clouds.result(self.module)
+            try:
+                self.services, lists = self.clouds.result()
+            except ReadFailed as failure:
+                self.module.fail(str(failure))
+            except Exception as failure:  # pylint: disable=broad-except
+                self.module.fail('reading the cloud lists failed, so nothing was planned and nothing was sent: %r' % failure)
             self.clouds = None
             self.keep(lists)
             self.pipes = [dict(item, serviceId=item.get('serviceId') or owner['id']) for owner in self.services
@@ -386,29 +390,6 @@ def _sender(client):
 
 class ReadFailed(Exception):
     pass
-
-
-class _Background(threading.Thread):
-    """target(*args) in a thread; result(module) its return value, or the task failed with its failure."""
-
-    def __init__(self, target, *args):
-        super(_Background, self).__init__(target=self._run, args=(target,) + args)
-        self.daemon, self.value, self.failure = True, None, None
-        self.start()
-
-    def _run(self, target, *args):
-        try:
-            self.value = target(*args)
-        except ReadFailed as failure:
-            self.failure = str(failure)
-        except Exception as failure:  # pylint: disable=broad-except
-            self.failure = 'reading the cloud lists failed, so nothing was planned and nothing was sent: %r' % failure
-
-    def result(self, module):
-        self.join()
-        if self.failure is not None:
-            module.fail(self.failure)
-        return self.value
 
 
 def _listed(items):

@@ -41,9 +41,11 @@ class Alone:
     """Sharing off: every read is the task's own."""
 
     def item(self, collection, item_id, single, send_list, max_age=0):
-        return single()
+        """The resource from a shared list read (ABSENT when it does not hold it), or single()."""
+        items = self.listing(collection, send_list, max_age)
+        return single() if items is None else _find(items, item_id)
 
-    def listing(self, collection, send_list):
+    def listing(self, collection, send_list, max_age=0):
         return None
 
     def peek(self, collection, item_id):
@@ -69,17 +71,10 @@ class SharedReads(Alone):
         self.seen = {}  # per list: the send time of the newest answer this task took, or of its own last read
         self.lists = set()
 
-    def item(self, collection, item_id, single, send_list, max_age=0):
-        """The resource from a shared list read (ABSENT when it does not hold it), or single()."""
+    def listing(self, collection, send_list, max_age=0):
+        """Every item of the list from a shared read sent after this call (a poll: at most max_age seconds before it), or
+        None: the task reads it alone."""
         items = self._shared(collection, send_list, max_age)
-        if items is None:
-            self.seen[collection] = CLOCK.monotonic()
-            return single()
-        return _find(items, item_id)
-
-    def listing(self, collection, send_list):
-        """Every item of the list from a shared read sent after this call, or None: the task reads it alone."""
-        items = self._shared(collection, send_list, 0)
         if items is None:
             self.seen[collection] = CLOCK.monotonic()
         return items

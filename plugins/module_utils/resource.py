@@ -55,9 +55,6 @@ class Kind:
         self.answer_key, self.unwrap = answer_key, unwrap
         self.listing = listing or (lambda module: unwrap(module.request('GET', collection(module))) or [])
 
-    def resource(self, answer):
-        return answer[self.answer_key] if self.answer_key else answer
-
 
 class Lifecycle:
     """Find, create, wait for and delete one resource of a kind, for one module run (any EngineModule with the options
@@ -126,7 +123,7 @@ class Lifecycle:
                 module.fail_api(error)
             found = self.adopt(body['name'], error)
             answer = {kind.answer_key: found} if kind.answer_key else found
-        self._report_created(kind.resource(answer))
+        self._report_created(answer[kind.answer_key] if kind.answer_key else answer)
         return answer
 
     def adopt(self, name, lost):

@@ -209,11 +209,6 @@ class Connection:
         finally:
             watchdog.cancel()
 
-    def close(self):
-        if self._session is not None:
-            self._session.close()
-            self._session = None
-
     def _open(self):
         try:
             import requests  # pylint: disable=import-outside-toplevel

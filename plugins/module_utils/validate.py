@@ -81,15 +81,10 @@ def url(option, value):
     if parts is None or parts.scheme not in ('http', 'https') or not host or any(char.isspace() for char in value):
         shown = 'a value with credentials in it' if '@' in value else repr(value)
         return '%s must be an http:// or https:// address with a host name, like https://api.example.com, got %s' % (option, shown)
-    return api_path_error(option, value)
-
-
-def api_path_error(option, value):
-    parts = urlsplit(value)
     path = parts.path.rstrip('/')
     for api_path in API_PATHS:
         if path.lower().endswith(api_path):
-            base = urlunsplit((parts.scheme, _host_and_port(parts), path[:-len(api_path)], '', ''))
+            base = urlunsplit((parts.scheme, parts.netloc.rpartition('@')[2], path[:-len(api_path)], '', ''))
             return '%s must be the base address without the API path: drop %s and use %r (got %r)' % (
                 option, path[-len(api_path):], base, url_without_credentials(value))
     return None
@@ -108,7 +103,3 @@ def url_passwords(value):
         password = match.group(0)[len(match.group(1)):-1].partition(':')[2]
         passwords.update((password, unquote(password)) if password else ())
     return passwords
-
-
-def _host_and_port(parts):
-    return parts.netloc.rpartition('@')[2]

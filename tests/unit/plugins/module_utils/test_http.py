@@ -194,13 +194,6 @@ def test_a_2xx_answer_without_the_envelope_is_an_error_but_for_a_delete(sim, api
     assert says in str(error) and error.status == 200 and len(sim.requests()) == 1, str(error)
 
 
-def test_a_service_state_task_fails_on_an_answer_without_the_envelope(run):
-    """It once raised 'NoneType' object has no attribute 'get'."""
-    from ansible_collections.engine.cloud.plugins.modules import service_state  # pylint: disable=import-outside-toplevel
-    run(service_state, dict(service_id=SERVICE_PROD, state='started'), faults=[fault(status=200, method='GET', body={})],
-        requests=[('GET', SERVICE)], fails='the response has no "result" field')
-
-
 # Real servers on 127.0.0.1 ------------------------------------------------------------------------------------------
 
 class Handler(BaseHTTPRequestHandler):
