@@ -81,8 +81,6 @@ class Pacer(Unpaced):
 
     def acquire(self):
         """Wait until one more request fits, and count it: its slot, for answered (None: pacing broke)."""
-        if self.broken:
-            return None
         slot, now = self._update(self._reserve)
         while slot is not None and slot > now:
             self.waited += slot - now
