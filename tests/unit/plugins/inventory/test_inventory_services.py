@@ -163,17 +163,17 @@ def test_include_deleted_makes_hosts_of_deleted_services(sim, shown_warnings):
     assert list(chosen.hosts) == ['ingest-staging'] and host_vars(chosen, 'ingest-staging')['engine_id'] == SERVICE_DEV
 
 
-def test_api_data_is_never_templated(sim, tmp_path):
+@pytest.mark.parametrize('prefix, suffix', [('engine_', ''), ('svc_', '_x')])
+def test_api_data_is_never_templated(sim, tmp_path, prefix, suffix):
     """A service name, tag or endpoint that holds a template stays that text when a task reads it: on ansible-core
     before 2.19 only the unsafe mark stops the templar (2.19 and later trust no inventory data)."""
     marker = tmp_path / 'ran'
     template = "{{ lookup('pipe', 'touch %s') }}{{ 6 * 7 }}" % marker
     sim.edit('services', SERVICE_DEV, {'name': template, 'tags': [{'key': 'owner', 'value': template}]})
-    inventory = parse(plugin_with(sim, hostname='id'))
-    variables = host_vars(inventory, SERVICE_DEV)
-    templar = Templar(loader=DataLoader(), variables=variables)
-    for expression in ('{{ engine_name }}', '{{ engine_tags.owner }}', '{{ engine_service.name }}', '{{ engine_service.tags[0].value }}'):
-        assert templar.template(trust_as_template(expression)) == template
+    inventory = parse(plugin_with(sim, hostname='id', hostvars_prefix=prefix, hostvars_suffix=suffix))
+    templar = Templar(loader=DataLoader(), variables=host_vars(inventory, SERVICE_DEV))
+    for expression in ('{{ %sname%s }}', '{{ %stags%s.owner }}', '{{ %sservice%s.name }}', '{{ %sservice%s.tags[0].value }}'):
+        assert templar.template(trust_as_template(expression % (prefix, suffix))) == template
     assert not marker.exists()
 
 
@@ -262,18 +262,6 @@ def test_the_connection_options_reach_the_client(sim):
     assert sim.clock.now - started == pytest.approx(7 + sum(backoff) + 7)
 
 
-@pytest.mark.parametrize('options, message', [
-    (dict(organization_id='acme'), "organization_id must be a UUID (8-4-4-4-12 hexadecimal digits), got 'acme'"),
-    (dict(api_url='api.example'), 'api_url must be an http:// or https:// address'),
-    (dict(api_timeout=0), 'api_timeout must be at least 1 second, got 0'),
-    (dict(api_url='https://api.example/v1'), "api_url must be the base address without the API path: drop /v1"),
-])
-def test_bad_options_fail_naming_them_before_any_request(sim, options, message):
-    with pytest.raises(AnsibleError) as raised:
-        parse(plugin_with(sim, **options))
-    assert message in str(raised.value) and sim.requests() == []
-
-
 def a_404_for_the_list(sim):
     sim.faults(dict(kind='status', status=404, method='GET', path=LIST))
     return {}
@@ -301,18 +289,13 @@ def test_api_errors_say_what_to_check(sim, options, path, error, hint):
     (dict(kind='status', status=200, body={'status': 200, 'requestId': 'r-1', 'result': {'id': SERVICE_PROD}}),
      'GET %s answered without a list of services' % LIST),
     (dict(kind='status', status=200, body={'status': 200, 'requestId': 'r-1'}), 'HTTP 200: the response has no "result" field'),
-], ids=['an object', 'no result'])
-def test_an_answer_without_a_list_fails(sim, fault, message):
+    (dict(kind='malformed_json'), '%s failed: HTTP 200: the response is not valid JSON' % LIST),
+], ids=['an object', 'no result', 'not JSON'])
+def test_an_answer_without_a_list_fails_naming_the_request(sim, fault, message):
     sim.faults(dict(fault, method='GET', path=LIST))
     with pytest.raises(AnsibleError, match=re.escape(message)):
         parse(plugin_with(sim))
     assert sent(sim) == [('GET', LIST, 200)]
-
-
-def test_a_body_that_is_not_json_fails_naming_the_request(sim):
-    sim.faults(dict(kind='malformed_json', method='GET', path=LIST))
-    with pytest.raises(AnsibleError, match=re.escape('GET %s%s failed: HTTP 200: the response is not valid JSON' % (sim.url, LIST))):
-        parse(plugin_with(sim))
 
 
 @pytest.mark.parametrize('name, accepted', [
@@ -395,8 +378,12 @@ def test_what_the_api_sends_for_tags_is_checked_again(sim, run):
     (dict(hostvars_suffix='.x'), "hostvars_suffix must be letters, digits and underscores (it makes variable names), got '.x'"),
     (dict(hostname='engine_name'), 'hostname must be name, id or a template such as "{{ engine_name }}-{{ engine_region }}", '
                                    "got 'engine_name'"),
+    (dict(organization_id='acme'), "organization_id must be a UUID (8-4-4-4-12 hexadecimal digits), got 'acme'"),
+    (dict(api_url='api.example'), 'api_url must be an http:// or https:// address'),
+    (dict(api_timeout=0), 'api_timeout must be at least 1 second, got 0'),
+    (dict(api_url='https://api.example/v1'), "api_url must be the base address without the API path: drop /v1"),
 ])
-def test_bad_filters_and_names_fail_before_any_request(sim, options, message):
+def test_bad_options_fail_naming_them_before_any_request(sim, options, message):
     with pytest.raises(AnsibleError) as raised:
         parse(plugin_with(sim, **options))
     assert message in str(raised.value) and sim.requests() == []
@@ -463,13 +450,3 @@ def test_the_host_variables_are_named_with_the_prefix_and_suffix(sim, prefix, su
     assert variables[name('name')] == 'ingest-eu' and variables['team'] == 'ingest' and 'engine_name' not in variables
     assert [host.name for host in inventory.groups['tier_production'].get_hosts()] == [SERVICE_INGEST_EU]
 
-
-def test_prefixed_api_data_is_never_templated(sim, tmp_path):
-    marker = tmp_path / 'ran'
-    template = "{{ lookup('pipe', 'touch %s') }}" % marker
-    sim.edit('services', SERVICE_DEV, {'name': template, 'tags': [{'key': 'owner', 'value': template}]})
-    variables = host_vars(parse(plugin_with(sim, hostname='id', hostvars_prefix='svc_', hostvars_suffix='_x')), SERVICE_DEV)
-    templar = Templar(loader=DataLoader(), variables=variables)
-    for expression in ('{{ svc_name_x }}', '{{ svc_tags_x.owner }}', '{{ svc_service_x.name }}'):
-        assert templar.template(trust_as_template(expression)) == template
-    assert not marker.exists()
