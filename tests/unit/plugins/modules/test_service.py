@@ -46,33 +46,10 @@ CASES = {
         result={'changed': True, 'service.name': 'prod analytics'},
         verify=lambda result, sim: (sorted(result['diff']['after']) == ['endpoints', 'ipAccessList', 'name', 'privateEndpointIds']
                                     and prod_is_unchanged(result, sim))),
-    'the diff shows an enabled endpoint as the service will list it, not the request': dict(
-        args=dict(PROD, endpoints=[{'protocol': 'mysql', 'enabled': True}]), diff=True,
-        requests=[('GET', service_path()), ('PATCH', service_path(), {'endpoints': [{'protocol': 'mysql', 'enabled': True}]})],
-        result={'changed': True, 'diff.after.endpoints.2': {'protocol': 'mysql'}},
-        verify=lambda result, sim: ([item['protocol'] for item in result['diff']['after']['endpoints']]
-                                    == [item['protocol'] for item in result['service']['endpoints']])),
     'without diff mode there is no diff': dict(
         args=dict(PROD, name='renamed'),
         requests=[('GET', service_path()), ('PATCH', service_path(), {'name': 'renamed'})],
         result={'changed': True, 'service.name': 'renamed'}, absent=['diff']),
-    'a changed tag is a remove plus an add; core dumps; a rerun changes nothing': dict(
-        args=dict(PROD, tags={'env': 'prod', 'cost-center': 4711}, enable_core_dumps=True), diff=True,
-        requests=[('GET', service_path()), ('PATCH', service_path(), {
-            'tags': {'remove': [{'key': 'env', 'value': 'production'}],
-                     'add': [{'key': 'env', 'value': 'prod'}, {'key': 'cost-center', 'value': '4711'}]},
-            'enableCoreDumps': True})],
-        result={'changed': True, 'service.enableCoreDumps': True, 'diff.before.enableCoreDumps': False},
-        then=dict(args=dict(PROD, tags={'cost-center': '4711'}, purge_tags=True),
-                  requests=[('GET', service_path()), ('PATCH', service_path(), {
-                      'tags': {'remove': [{'key': 'team', 'value': 'data-platform'}, {'key': 'env', 'value': 'prod'}]}})],
-                  result={'changed': True, 'service.tags': [{'key': 'cost-center', 'value': '4711'}]},
-                  then=dict(args=dict(PROD, tags={'cost-center': '4711'}, purge_tags=True, enable_core_dumps=True),
-                            requests=[('GET', service_path())], result={'changed': False}))),
-    'a release channel for a development service fails after the read, naming the tier': dict(
-        args=dict(service_id=SERVICE_DEV, release_channel='fast'),
-        requests=[('GET', service_path(SERVICE_DEV))],
-        fails='release_channel is for production services only; service dev-sandbox is a development service (tier development)'),
     'key rotation in check mode on a service that is not running warns': dict(
         args=dict(PROD, transparent_data_encryption_key_id='tde-2'), check=True, edits=[('services', SERVICE_PROD, {'state': 'idle'})],
         requests=[('GET', service_path())], result={'changed': True},
@@ -236,9 +213,6 @@ LIFECYCLE_CASES = {
         verify=lambda result, sim: 'min_replica_memory_gb cannot change on service prod-analytics with this module: it is 16 now '
         '(got 32); no request sets the replica memory directly, only the deprecated min_total_memory_gb of '
         'engine.cloud.service_scaling moves it' in result['msg'] and 'fixed at creation as 16' not in result['msg']),
-    'a replica memory bound that the deprecated total memory moved is not called fixed at creation': dict(
-        args=dict(name='prod-analytics', max_replica_memory_gb=64), requests=[LIST],
-        fails='max_replica_memory_gb cannot change on service prod-analytics with this module: it is'),
     'an existing service found by name: the PATCH, then scaling through service_scaling\'s rules': dict(
         args=dict(name='prod-analytics', provider='aws', tags={'tier': 'gold'}, num_replicas=4, idle_timeout_minutes=15), diff=True,
         requests=[LIST, ('PATCH', service_path(), {'tags': {'add': [{'key': 'tier', 'value': 'gold'}]}}),

@@ -83,9 +83,6 @@ CASES = {
     'tags: a key alone and a value': dict(
         args=dict(tags=dict(team=None, env='production')),
         requests=[filtered('tag:env=production', 'tag:team')], verify=ids(SERVICE_PROD, SERVICE_INGEST_EU)),
-    'tags: an integer value is sent as its digits': dict(
-        args=dict(tags=dict(tier=2)), edits=[('services', SERVICE_DEV, {'tags': [{'key': 'tier', 'value': '2'}]})],
-        requests=[filtered('tag:tier=2')], verify=ids(SERVICE_DEV)),
     'tags: no service has them': dict(
         args=dict(tags=dict(team='events', env='production')),
         requests=[filtered('tag:env=production', 'tag:team=events')], result={'services': []}),
