@@ -87,10 +87,9 @@ CASES = {
         requests=[('POST', SERIES)], fails='', result={'msg': 'POST http://simulator.test%s failed: HTTP 404: Source not found for series 1' % SERIES}),
 }
 
+# Besides what test_bad_input.py generates from the documentation.
 BAD_INPUT = [
-    (dict(series=[]), 'series must have 1 to 5 elements, got 0'),
     (dict(series=series(6)), 'series must have 1 to 5 elements, got 6'),
-    (dict(series=series(source_id='metrics')), "series[0].source_id must be an object id of 24 hexadecimal digits, got 'metrics'"),
     (dict(series=series(agg_fn='avg')), 'series[0].field is required for agg_fn avg (only count and count_distinct work without it)'),
     (dict(series=series(agg_fn='p99', field='')), 'series[0].field is required for agg_fn p99'),
     (dict(series=series(group_by=['f%d' % index for index in range(11)])), 'series[0].group_by must have at most 10 fields, got 11'),
