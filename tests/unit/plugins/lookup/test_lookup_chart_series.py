@@ -33,6 +33,7 @@ from ansible_collections.engine.cloud.plugins.lookup.chart_series import SPEC, L
 from ansible_collections.engine.cloud.plugins.doc_fragments.observability import ModuleDocFragment
 from ansible_collections.engine.cloud.plugins.modules import chart_series
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import SOURCE_METRICS, TOKEN, observability_connection
+from ansible_collections.engine.cloud.tests.unit.conftest import SIM_URL
 
 try:
     from ansible.template import trust_as_template
@@ -139,10 +140,13 @@ def test_the_connection_options_reach_the_client(sim):
     assert sim.clock.now - started == pytest.approx(7 + sum(backoff) + 7)
 
 
-def test_connection_from_the_environment(sim, monkeypatch):
-    monkeypatch.setenv('ENGINE_OBSERVABILITY_URL', sim.url)
-    monkeypatch.setenv('ENGINE_OBSERVABILITY_TOKEN', TOKEN)
-    assert loaded().run([], variables={}, **ONE_HOUR)
+@pytest.mark.parametrize('url, token, given', [(SIM_URL, TOKEN, False), ('https://observability.engine.example', 'not-the-token', True)],
+                         ids=['from the environment', 'an argument wins'])
+def test_the_connection_from_the_environment_and_an_argument_that_wins_over_it(sim, monkeypatch, url, token, given):
+    monkeypatch.setenv('ENGINE_OBSERVABILITY_URL', url)
+    monkeypatch.setenv('ENGINE_OBSERVABILITY_TOKEN', token)
+    options = dict(observability_connection(sim.url), **ONE_HOUR) if given else ONE_HOUR
+    assert loaded().run([], variables={}, **options)
     assert [(method, path, status) for method, path, dummy, status in sent(sim)] == [('POST', PATH, 200)]
 
 
@@ -271,13 +275,6 @@ def test_the_rate_limit_from_the_environment_is_checked_and_an_argument_wins(sim
     assert sim.requests() == []
     assert lookup(sim, api_rate_limit='off', **ONE_HOUR)
     assert len(sim.requests()) == 1
-
-
-def test_an_argument_wins_over_the_environment(sim, monkeypatch):
-    monkeypatch.setenv('ENGINE_OBSERVABILITY_URL', 'https://observability.engine.example')
-    monkeypatch.setenv('ENGINE_OBSERVABILITY_TOKEN', 'not-the-token')
-    assert lookup(sim, **ONE_HOUR)
-    assert [status for dummy, dummy, dummy, status in sent(sim)] == [200]
 
 
 def test_a_query_that_waited_long_for_the_rate_limit_warns(sim, shown_warnings):
