@@ -103,14 +103,6 @@ def test_more_than_one_page_is_two_requests_per_poll_and_one_event(sim, warnings
     assert listings(sim, ALERTS_PATH) == [('GET', '0', 200), ('GET', '1000', 200)]
 
 
-def test_an_unpaged_server_is_one_request(sim, warnings):
-    sim.config(alerts_paging=False, alert_count=1000)
-    poller = alerts(warnings)
-    sim.clear_requests()
-    poller.poll()
-    assert listings(sim, ALERTS_PATH) == [('GET', '0', 200)]
-
-
 def test_initial_current_reports_each_watched_alert_at_the_first_listing(sim, warnings):
     poller = alerts(warnings, initial='current', names=['High CPU', 'QPS drop', 'Staging errors'])
     assert sorted(transitions(poller.poll())) == [('High CPU', None, 'OK'), ('QPS drop', None, 'ALERT'),
