@@ -297,4 +297,3 @@ def test_a_lost_stop_before_a_delete_is_not_sent_again_once_it_took_effect(run, 
     assert result['changed'] is True and not result.get('failed'), result.get('msg')
     assert [(entry['method'], entry['path']) for entry in sim.requests() if entry['method'] != 'GET'] == [
         ('PATCH', service_path(SERVICE_PROD, '/state')), ('DELETE', service_path(SERVICE_PROD))]
-

@@ -437,4 +437,3 @@ def test_the_host_variables_are_named_with_the_prefix_and_suffix(sim, prefix, su
         name(key) for key in ('id', 'name', 'state', 'tier', 'provider', 'region', 'tags', 'endpoints', 'service'))
     assert variables[name('name')] == 'ingest-eu' and variables['team'] == 'ingest' and 'engine_name' not in variables
     assert [host.name for host in inventory.groups['tier_production'].get_hosts()] == [SERVICE_INGEST_EU]
-

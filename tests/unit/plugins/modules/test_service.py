@@ -277,6 +277,7 @@ LIFECYCLE_CASES = {
         fails='409'),
 }
 
+
 @pytest.mark.parametrize('lifecycle_case', list(LIFECYCLE_CASES.values()), ids=list(LIFECYCLE_CASES))
 def test_service_lifecycle(run, lifecycle_case):
     run(service, **lifecycle_case)

@@ -59,6 +59,6 @@ CASES = {
         result={'msg': 'max_total_memory_gb (24) must be at least the current minTotalMemoryGb (48)'}, fails=''),
 }
 
+
 def test_service_scaling(run, case):
     run(service_scaling, **case)
-
