@@ -115,13 +115,9 @@ def without_key(mapping, key):
     return dict((name, value) for name, value in mapping.items() if name != key)
 
 
+# Besides the tile rules test_dashboard_rules.py holds.
 BAD = {
-    'series of mixed types': (dict(tiles=[dict(REQUESTS, series=[dict(type='time'), dict(type='table')])]),
-                              'tiles[0].series must be all of one type, got table, time'),
-    'both series and config': (dict(tiles=[dict(REQUESTS, config=NOTES['config'])]), 'tiles[0] must have exactly one of series and config'),
-    'an unknown display type': (dict(tiles=[dict(NOTES, config=dict(displayType='gauge'))]), 'tiles[0].config.displayType must be one of'),
     'a series item that is not a dict': (dict(tiles=[dict(REQUESTS, series=[42])]), "not 'int' (tiles[].series)"),
-    'a long tag': (dict(tags=['t' * 33]), 'tags[0] must be at most 32 characters long, got 33'),
     'a time item without where': (dict(tiles=[dict(REQUESTS, series=[dict(REQUESTS['series'][0], where=None)])]),
                                   'tiles[0].series[0].where is required for a time item'),
     'a table item without group_by': (dict(tiles=[dict(REQUESTS, series=[dict(REQUESTS['series'][0], type='table', group_by=None)])]),
