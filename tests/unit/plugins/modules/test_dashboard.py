@@ -367,6 +367,8 @@ def test_a_section_or_tab_the_dashboard_does_not_have_fails_before_any_write(run
         fails='tiles[0].container_id: the dashboard has no section "nope" (its sections: "ops", "misc")')
     run(dashboard, dict(dashboard_id=DASHBOARD_STAGING_A, tiles=[dict(tile, container_id='misc', tab_id='io')]),
         requests=[('GET', item(DASHBOARD_STAGING_A))], fails='tiles[0].tab_id: section "misc" has no tab "io"')
-    for check in (True, False):
-        run(dashboard, dict(NEW, tiles=[dict(NOTES, container_id='ops')]), check=check, requests=[LIST],
-            fails='tiles[0].container_id: the dashboard has no section "ops" (its sections: none)')
+    # a new dashboard, and one without sections, in check mode too
+    for task, read in ((NEW, LIST), (dict(dashboard_id=DASHBOARD_INGESTION, allow_alert_deletion=True), ('GET', item(DASHBOARD_INGESTION)))):
+        for check in (True, False):
+            run(dashboard, dict(task, tiles=[dict(NOTES, container_id='ops')]), check=check, requests=[read],
+                fails='tiles[0].container_id: the dashboard has no section "ops" (its sections: none)')
