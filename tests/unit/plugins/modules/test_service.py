@@ -60,6 +60,7 @@ BAD_INPUT = [
     (dict(private_endpoint_ids=['']), 'private_endpoint_ids must not hold empty ids'),
     (dict(tags={'env': 'a/b'}), 'tags.env must be 1 to 256 letters, digits, dots, underscores or hyphens, or null'),
     (dict(password=''), 'password must not be empty'),
+    (dict(num_replicas=2, min_replicas=1, max_replicas=3, autoscaling_mode='horizontal'), 'mutually exclusive'),
 ]
 
 
