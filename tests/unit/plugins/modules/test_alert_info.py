@@ -71,6 +71,10 @@ CASES = {
     'a missing alert_id fails': dict(
         args=dict(alert_id='65c0000000000000000000ff'), requests=[('GET', '/api/v2/alerts/65c0000000000000000000ff')],
         fails='alert 65c0000000000000000000ff not found (GET /api/v2/alerts/65c0000000000000000000ff answered HTTP 404)'),
+    'a refused token says so': dict(
+        args=dict(api_token='wrong-token-4d1f'),
+        requests=[page(0)], fails='GET http://simulator.test/api/v2/alerts failed: HTTP 401: Unauthorized',
+        verify=lambda result, sim: 'refused the token' in result['msg']),
 }
 
 FILTERS = [
