@@ -82,6 +82,10 @@ CASES = {
         args=query(), faults=[answer([])], requests=[('POST', SERIES)], result={'rows': []}),
     'check mode runs the query': dict(
         args=query(), check=True, requests=[('POST', SERIES)], result={'changed': False}, verify=numbers_in_rows),
+    'every problem is reported at once': dict(
+        args=query(series=series(agg_fn='sum', source_id='x'), start_time='soon', end_time='-1h'),
+        requests=[], fails='series[0].source_id',
+        verify=lambda result, sim: 'series[0].field' in result['msg'] and 'start_time must be' in result['msg']),
     'an API error fails with the API message': dict(
         args=query(series=series(source_id=SOURCE_METRICS[:-1] + '9')),  # well formed, but no such source
         requests=[('POST', SERIES)], fails='', result={'msg': 'POST http://simulator.test%s failed: HTTP 404: Source not found for series 1' % SERIES}),
