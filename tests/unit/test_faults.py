@@ -298,6 +298,7 @@ def test_a_lost_stop_before_a_delete_is_not_sent_again_once_it_took_effect(run, 
     assert [(entry['method'], entry['path']) for entry in sim.requests() if entry['method'] != 'GET'] == [
         ('PATCH', service_path(SERVICE_PROD, '/state')), ('DELETE', service_path(SERVICE_PROD))]
 
+
 @pytest.mark.parametrize('action', ['create', 'delete'])
 @pytest.mark.parametrize('kind', sorted(KINDS))
 def test_check_mode_of_a_create_or_a_delete_sends_nothing(run, sim, kind, action):
