@@ -22,6 +22,7 @@ def test_no_plugin_imports_six():
     for folder in ('plugins', 'tests/integration', 'tests/simulator'):
         for path in glob.glob(os.path.join(ROOT, folder, '**', '*.py'), recursive=True):
             with open(path) as handle:
-                if re.search(r'\bansible\.module_utils\.six\b|^\s*(from|import) six\b', handle.read(), re.M):
-                    found.append(os.path.relpath(path, ROOT))
+                text = handle.read()
+            if re.search(r'\bansible\.module_utils\.six\b|^\s*(from|import) six\b', text, re.M):
+                found.append(os.path.relpath(path, ROOT))
     assert found == []
