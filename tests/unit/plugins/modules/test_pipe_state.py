@@ -59,9 +59,6 @@ CASES = {
                   result={'changed': True, 'pipe.state': 'Running'},
                   then=dict(args=pipe(PIPE_POSTGRES, state='resynced'), check=True, requests=[get(PIPE_POSTGRES), ('GET', service_path(SERVICE_PROD))],
                             result={'changed': True}))),
-    'resync of a kafka pipe is refused after one read': dict(
-        args=pipe(PIPE_KAFKA, state='resynced'),
-        requests=[get(PIPE_KAFKA)], fails='has a kafka source'),
     'the wait timeout fails with the last state and the masked pipe': dict(
         args=pipe(PIPE_OBJECT_STORAGE, state='stopped', wait_timeout=30), config={'transition_delay': 1000},
         requests=[get(PIPE_OBJECT_STORAGE), command(PIPE_OBJECT_STORAGE, 'stop')] + [get(PIPE_OBJECT_STORAGE)] * 6,

@@ -51,10 +51,6 @@ CASES = {
         result={'changed': True, 'service.state': 'running'},
         then=dict(args=dict(PROD, state='awake', wait=False), edits=[prod_in('stopped')], requests=[GET, START],
                   result={'changed': True, 'service.state': 'starting'})),
-    'a terminated service fails before any write, naming the state': dict(
-        args=dict(PROD, state='stopped'), edits=[prod_in('terminated')],
-        requests=[GET],
-        fails='service %s is terminated: a terminating, terminated, softdeleting or softdeleted service takes no command' % SERVICE_PROD),
     'a timeout in the state from before the command says the command may not have taken effect': dict(
         args=dict(PROD, state='started', wait_timeout=3), edits=[prod_in('stopped')],
         faults=[dict(kind='status', status=200, method='PATCH', path=STATE_COMMANDS,
