@@ -10,24 +10,19 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import glob
 import os
 import re
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def python_files(*folders):
-    for folder in folders:
-        for directory, dummy, names in os.walk(os.path.join(ROOT, folder)):
-            for name in names:
-                if name.endswith('.py'):
-                    yield os.path.join(directory, name)
-
-
 def test_no_plugin_imports_six():
     found = []
-    for path in python_files('plugins', 'tests/integration', 'tests/simulator'):
-        with open(path) as handle:
-            if re.search(r'\bansible\.module_utils\.six\b|^\s*(from|import) six\b', handle.read(), re.M):
+    for folder in ('plugins', 'tests/integration', 'tests/simulator'):
+        for path in glob.glob(os.path.join(ROOT, folder, '**', '*.py'), recursive=True):
+            with open(path) as handle:
+                text = handle.read()
+            if re.search(r'\bansible\.module_utils\.six\b|^\s*(from|import) six\b', text, re.M):
                 found.append(os.path.relpath(path, ROOT))
     assert found == []

@@ -16,7 +16,7 @@ from ansible_collections.engine.cloud.plugins.modules import chart_series
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import SOURCE_METRICS
 
 NOW = 1728740220125  # 2024-10-12T13:37:00.125Z
-MINUTE, HOUR = 60 * 1000, 3600 * 1000
+HOUR = 3600 * 1000
 SERIES = '/api/v2/charts/series'
 
 
@@ -91,42 +91,22 @@ CASES = {
         requests=[('POST', SERIES)], fails='', result={'msg': 'POST http://simulator.test%s failed: HTTP 404: Source not found for series 1' % SERIES}),
 }
 
-TIMES = [
-    ('now-15m', 'now', (NOW - 15 * MINUTE, NOW)),
-    ('-2h', '-1h', (NOW - 2 * HOUR, NOW - HOUR)),
-    ('now-1d', 'now+1h', (NOW - 24 * HOUR, NOW + HOUR)),
-    (1728700000000, '1728740000000', (1728700000000, 1728740000000)),
-    ('2024-10-12T00:00:00Z', 'now', (1728691200000, NOW)),
-]
-
+# Besides what test_bad_input.py generates from the documentation.
 BAD_INPUT = [
-    (dict(series=[]), 'series must have 1 to 5 elements, got 0'),
     (dict(series=series(6)), 'series must have 1 to 5 elements, got 6'),
-    (dict(series=series(source_id='metrics')), "series[0].source_id must be an object id of 24 hexadecimal digits, got 'metrics'"),
     (dict(series=series(agg_fn='avg')), 'series[0].field is required for agg_fn avg (only count and count_distinct work without it)'),
     (dict(series=series(agg_fn='p99', field='')), 'series[0].field is required for agg_fn p99'),
     (dict(series=series(group_by=['f%d' % index for index in range(11)])), 'series[0].group_by must have at most 10 fields, got 11'),
     (dict(series=series(group_by=['host']) + series(group_by=['service'])), "series[1].group_by must equal series[0].group_by"),
     (dict(series=series(group_by=['host', 'level']) + series(group_by=['level', 'host'])), "got ['level', 'host'] and ['host', 'level']"),
     (dict(series=series() + series(group_by=['host'])), 'series[1].group_by must equal series[0].group_by'),
-    (dict(end_time='now-5x'), "end_time must be epoch milliseconds"),
-    (dict(start_time='2024-10-12T25:00:00Z'), 'start_time is no valid date-time'),
     (dict(start_time='now', end_time='-1h'), 'end_time (1728736620125, 2024-10-12T12:37:00.125Z) must be after start_time'),
-    (dict(start_time='now', end_time='now'), 'end_time (1728740220125, 2024-10-12T13:37:00.125Z) must be after start_time'),
     (dict(series=[dict(agg_fn='count')]), 'source_id'),
 ]
 
 
 def test_chart_series(run, case):
     run(chart_series, **case)
-
-
-@pytest.mark.parametrize('start, end, expected', TIMES)
-def test_times_in_every_form(run, start, end, expected):
-    run(chart_series, query(start_time=start, end_time=end),
-        requests=[post({'series': [{'sourceId': SOURCE_METRICS, 'aggFn': 'count', 'where': '', 'groupBy': []}],
-                        'startTime': expected[0], 'endTime': expected[1]})],
-        result={'start_time_ms': expected[0], 'end_time_ms': expected[1]})
 
 
 @pytest.mark.parametrize('args, text', BAD_INPUT)

@@ -54,6 +54,11 @@ def reads(sim, kinds=None):
     return found
 
 
+def gathering(sim):
+    """The requests of state=gathered: those of a plan, and each pipe's settings."""
+    return reads(sim) + [('GET', '%s/%s/pipes/%s/settings' % (SERVICES, pipe['serviceId'], pipe['id'])) for pipe in sim.state()['pipes']]
+
+
 def writes(sim):
     return [(entry['method'], entry['path']) for entry in sim.requests() if entry['method'] != 'GET']
 
@@ -61,8 +66,7 @@ def writes(sim):
 @pytest.fixture
 def exported(run, sim):
     """The organization's export (ids kept), as the test's starting point."""
-    result = run(organization, dict(state='gathered'), requests=reads(sim) + [
-        ('GET', '%s/%s/pipes/%s/settings' % (SERVICES, pipe['serviceId'], pipe['id'])) for pipe in sim.state()['pipes']])
+    result = run(organization, dict(state='gathered'), requests=gathering(sim))
     assert result['changed'] is False and set(result['gathered']) == set(ALL)
     assert 'services[0].password' in result['omitted_secrets'] and any('credentials' in path for path in result['omitted_secrets'])
     return result['gathered']
@@ -72,8 +76,7 @@ def test_an_export_fed_back_changes_nothing_and_a_second_export_is_byte_identica
     run(organization, dict(state='overridden', resources=ALL, config=exported), requests=reads(sim),
         result={'changed': False, 'summary.create': [], 'summary.update': [], 'summary.delete': []},
         verify=lambda result, sim: len(result['summary']['unchanged']) == sum(len(exported[kind]) for kind in ALL))
-    again = run(organization, dict(state='gathered'), requests=reads(sim) + [
-        ('GET', '%s/%s/pipes/%s/settings' % (SERVICES, pipe['serviceId'], pipe['id'])) for pipe in sim.state()['pipes']])
+    again = run(organization, dict(state='gathered'), requests=gathering(sim))
     assert to_nice_yaml(again['gathered']) == to_nice_yaml(exported)  # what org_export writes
 
 
@@ -231,10 +234,8 @@ def test_a_whole_seeded_organization_round_trips_on_every_read_era(run, sim, das
     settings and table mappings; dashboards with sections; alerts of every form) fed back changes nothing."""
     sim.admin('POST', 'seed', dict(services=6, pipes_per_service=4, dashboards=5, alerts=30))
     sim.config(dashboard_read_form=dashboards, alert_read_form=alerts)
-    planned = reads(sim)
-    gathered = run(organization, dict(state='gathered'), requests=planned + [
-        ('GET', '%s/%s/pipes/%s/settings' % (SERVICES, pipe['serviceId'], pipe['id'])) for pipe in sim.state()['pipes']])['gathered']
-    run(organization, dict(state='overridden', resources=ALL, config=gathered), requests=planned, result={'changed': False})
+    gathered = run(organization, dict(state='gathered'), requests=gathering(sim))['gathered']
+    run(organization, dict(state='overridden', resources=ALL, config=gathered), requests=reads(sim), result={'changed': False})
 
 
 def test_an_export_without_ids_is_promoted_into_an_empty_organization(run, sim, exported):

@@ -3,8 +3,6 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""engine.cloud.pipe_info against the simulator in process (tests/unit/conftest.py)."""
-
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type

@@ -3,8 +3,6 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""engine.cloud.pipe_settings against the simulator in process (tests/unit/conftest.py)."""
-
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
@@ -44,14 +42,6 @@ CASES = {
                   then=dict(args=dict(STORAGE, settings=dict(object_storage_concurrency='8', object_storage_use_cluster_function=True,
                                                              engine_max_threads=3)),
                             diff=True, requests=[GET], result={'changed': False}, absent=['diff']))),
-    'object_storage_concurrency has no published default: null stays null, and 1 is a value of its own': dict(
-        args=dict(STORAGE, settings=dict(object_storage_concurrency=None)),
-        requests=[GET, ('PUT', pipe_path(PIPE_OBJECT_STORAGE, '/settings'), {'object_storage_concurrency': None})],
-        result={'changed': True, 'settings.object_storage_concurrency': None},
-        then=dict(args=dict(STORAGE, settings=dict(object_storage_concurrency=None)), requests=[GET], result={'changed': False},
-                  then=dict(args=dict(STORAGE, settings=dict(object_storage_concurrency=1)),
-                            requests=[GET, ('PUT', pipe_path(PIPE_OBJECT_STORAGE, '/settings'), {'object_storage_concurrency': 1})],
-                            result={'changed': True, 'settings.object_storage_concurrency': 1}))),
     'check mode predicts the settings and sends no PUT': dict(
         args=dict(STORAGE, settings=dict(object_storage_concurrency=None, engine_max_insert_threads=4)), check=True, diff=True,
         requests=[GET, ('GET', service_path(SERVICE_PROD))],

@@ -3,8 +3,6 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""engine.cloud.service against the simulator in process (tests/unit/conftest.py)."""
-
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
@@ -35,59 +33,24 @@ CHANGE_BODY = {
 }
 
 
-def prod_is_unchanged(result, sim):
-    return sim.find('services', SERVICE_PROD)['name'] == 'prod-analytics'
-
-
 CASES = {
-    'check mode predicts the change without writing': dict(
-        args=CHANGE, check=True, diff=True,
-        requests=[('GET', service_path())],
-        result={'changed': True, 'service.name': 'prod analytics'},
-        verify=lambda result, sim: (sorted(result['diff']['after']) == ['endpoints', 'ipAccessList', 'name', 'privateEndpointIds']
-                                    and prod_is_unchanged(result, sim))),
-    'the diff shows an enabled endpoint as the service will list it, not the request': dict(
-        args=dict(PROD, endpoints=[{'protocol': 'mysql', 'enabled': True}]), diff=True,
-        requests=[('GET', service_path()), ('PATCH', service_path(), {'endpoints': [{'protocol': 'mysql', 'enabled': True}]})],
-        result={'changed': True, 'diff.after.endpoints.2': {'protocol': 'mysql'}},
-        verify=lambda result, sim: ([item['protocol'] for item in result['diff']['after']['endpoints']]
-                                    == [item['protocol'] for item in result['service']['endpoints']])),
     'without diff mode there is no diff': dict(
         args=dict(PROD, name='renamed'),
         requests=[('GET', service_path()), ('PATCH', service_path(), {'name': 'renamed'})],
         result={'changed': True, 'service.name': 'renamed'}, absent=['diff']),
-    'a changed tag is a remove plus an add; core dumps; a rerun changes nothing': dict(
-        args=dict(PROD, tags={'env': 'prod', 'cost-center': 4711}, enable_core_dumps=True), diff=True,
-        requests=[('GET', service_path()), ('PATCH', service_path(), {
-            'tags': {'remove': [{'key': 'env', 'value': 'production'}],
-                     'add': [{'key': 'env', 'value': 'prod'}, {'key': 'cost-center', 'value': '4711'}]},
-            'enableCoreDumps': True})],
-        result={'changed': True, 'service.enableCoreDumps': True, 'diff.before.enableCoreDumps': False},
-        then=dict(args=dict(PROD, tags={'cost-center': '4711'}, purge_tags=True),
-                  requests=[('GET', service_path()), ('PATCH', service_path(), {
-                      'tags': {'remove': [{'key': 'team', 'value': 'data-platform'}, {'key': 'env', 'value': 'prod'}]}})],
-                  result={'changed': True, 'service.tags': [{'key': 'cost-center', 'value': '4711'}]},
-                  then=dict(args=dict(PROD, tags={'cost-center': '4711'}, purge_tags=True, enable_core_dumps=True),
-                            requests=[('GET', service_path())], result={'changed': False}))),
-    'a release channel for a development service fails after the read, naming the tier': dict(
-        args=dict(service_id=SERVICE_DEV, release_channel='fast'),
-        requests=[('GET', service_path(SERVICE_DEV))],
-        fails='release_channel is for production services only; service dev-sandbox is a development service (tier development)'),
     'key rotation in check mode on a service that is not running warns': dict(
         args=dict(PROD, transparent_data_encryption_key_id='tde-2'), check=True, edits=[('services', SERVICE_PROD, {'state': 'idle'})],
         requests=[('GET', service_path())], result={'changed': True},
         verify=lambda result, sim: 'allows a key rotation only while a service is running' in json.dumps(result['warnings'])),
 }
 
+# The rules themselves: test_service_rules.py and test_service_lifecycle_rules.py; here those no rules test holds.
 BAD_INPUT = [
-    (dict(name='bad_name'), 'name must be 1 to 50 letters'),
-    (dict(ip_access_list=[{'source': '10.0.0.1/8'}]), 'ip_access_list[0].source must be an IPv4 address or CIDR block'),
-    (dict(ip_access_list=[{'source': '10.0.0.1'}, {'source': '10.0.0.1/32'}]), 'ip_access_list lists the source'),
-    (dict(endpoints=[{'protocol': 'mysql', 'enabled': True}, {'protocol': 'mysql', 'enabled': False}]), 'endpoints lists the protocol mysql'),
     (dict(transparent_data_encryption_key_id=' '), 'transparent_data_encryption_key_id must not be empty'),
     (dict(private_endpoint_ids=['']), 'private_endpoint_ids must not hold empty ids'),
-    (dict(tags={'cost center': 'x'}), "tags keys must be 1 to 128 letters, digits, dots, underscores or hyphens, got 'cost center'"),
     (dict(tags={'env': 'a/b'}), 'tags.env must be 1 to 256 letters, digits, dots, underscores or hyphens, or null'),
+    (dict(password=''), 'password must not be empty'),
+    (dict(num_replicas=2, min_replicas=1, max_replicas=3, autoscaling_mode='horizontal'), 'mutually exclusive'),
 ]
 
 
@@ -95,8 +58,11 @@ def test_service(run, case):
     run(service, **case)
 
 
-def test_apply_sends_one_patch_with_the_checked_diff_then_a_rerun_sends_one_get(run):
-    checked = run(service, CHANGE, check=True, diff=True, requests=[('GET', service_path())])
+def test_check_mode_predicts_and_apply_sends_one_patch_with_the_checked_diff_then_a_rerun_sends_one_get(run):
+    checked = run(service, CHANGE, check=True, diff=True, requests=[('GET', service_path())],
+                  result={'changed': True, 'service.name': 'prod analytics'},
+                  verify=lambda result, sim: (sorted(result['diff']['after']) == ['endpoints', 'ipAccessList', 'name', 'privateEndpointIds']
+                                              and sim.find('services', SERVICE_PROD)['name'] == 'prod-analytics'))
     run(service, CHANGE, diff=True,
         requests=[('GET', service_path()), ('PATCH', service_path(), CHANGE_BODY)],
         result={'changed': True, 'diff': checked['diff'], 'service.name': 'prod analytics'},
@@ -239,9 +205,6 @@ LIFECYCLE_CASES = {
         verify=lambda result, sim: 'min_replica_memory_gb cannot change on service prod-analytics with this module: it is 16 now '
         '(got 32); no request sets the replica memory directly, only the deprecated min_total_memory_gb of '
         'engine.cloud.service_scaling moves it' in result['msg'] and 'fixed at creation as 16' not in result['msg']),
-    'a replica memory bound that the deprecated total memory moved is not called fixed at creation': dict(
-        args=dict(name='prod-analytics', max_replica_memory_gb=64), requests=[LIST],
-        fails='max_replica_memory_gb cannot change on service prod-analytics with this module: it is'),
     'an existing service found by name: the PATCH, then scaling through service_scaling\'s rules': dict(
         args=dict(name='prod-analytics', provider='aws', tags={'tier': 'gold'}, num_replicas=4, idle_timeout_minutes=15), diff=True,
         requests=[LIST, ('PATCH', service_path(), {'tags': {'add': [{'key': 'tier', 'value': 'gold'}]}}),
@@ -308,33 +271,20 @@ LIFECYCLE_CASES = {
         fails='409'),
 }
 
-LIFECYCLE_BAD_INPUT = [
-    (dict(name='new one', provider='aws'), 'region is required to create service new one'),
-    (dict(name='x', num_replicas=2, min_replicas=1, max_replicas=3, autoscaling_mode='horizontal'), 'mutually exclusive'),
-    (dict(name='x', min_replicas=1, max_replicas=3), 'needs autoscaling_mode=horizontal'),
-    (dict(name='x', provider='aws', region='eu-central-1', autoscaling_mode='horizontal', min_replicas=2),
-     'max_replicas is required to create a service with autoscaling_mode=horizontal'),
-    (dict(name='x', readonly=True), 'readonly=true needs data_warehouse_id'),
-    (dict(name='x', password=''), 'password must not be empty'),
-    (dict(name='bad/name'), 'name must be'),
-    (dict(provider='aws'), 'one of the following is required: service_id, name'),
-    (dict(service_id=NEW, provider='aws', region='eu-central-1'), None),
-]
-
 
 @pytest.mark.parametrize('lifecycle_case', list(LIFECYCLE_CASES.values()), ids=list(LIFECYCLE_CASES))
 def test_service_lifecycle(run, lifecycle_case):
     run(service, **lifecycle_case)
 
 
-@pytest.mark.parametrize('args, text', LIFECYCLE_BAD_INPUT[:-1])
-def test_lifecycle_bad_input_fails_before_any_request(run, args, text):
-    lists = [LIST] if 'region is required' in text or 'max_replicas is required' in text else []
-    run(service, args=dict(args, password=args.get('password', PASSWORD)), requests=lists, fails=text)
+def test_without_service_id_or_name_nothing_is_sent_and_a_create_needs_what_the_list_does_not_show(run):
+    run(service, dict(provider='aws'), requests=[], fails='one of the following is required: service_id, name')
+    run(service, dict(name='new one', provider='aws'), requests=[LIST], fails='region is required to create service new one')
 
 
 def test_an_unknown_service_id_is_not_created(run):
-    run(service, args=LIFECYCLE_BAD_INPUT[-1][0], requests=[('GET', service_path(NEW))], fails='does not exist, and a service is created from its name alone')
+    run(service, dict(service_id=NEW, provider='aws', region='eu-central-1'), requests=[('GET', service_path(NEW))],
+        fails='does not exist, and a service is created from its name alone')
 
 
 # What the reference leaves open, as the simulator's switches: (config, the method whose answer is lost after it was applied).

@@ -3,8 +3,6 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""engine.cloud.service_info against the simulator in process (tests/unit/conftest.py)."""
-
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
@@ -77,18 +75,6 @@ CASES = {
         args=dict(tags=dict(team='ingest', env='production')), check=True,
         requests=[filtered('tag:env=production', 'tag:team=ingest')],
         result={'changed': False}, absent=['service'], verify=ids(SERVICE_INGEST_EU)),
-    'tags: a null value is the key with any value, a tag without a value too': dict(
-        args=dict(tags=dict(gdpr=None)),
-        requests=[filtered('tag:gdpr')], verify=ids(SERVICE_INGEST_EU)),
-    'tags: a key alone and a value': dict(
-        args=dict(tags=dict(team=None, env='production')),
-        requests=[filtered('tag:env=production', 'tag:team')], verify=ids(SERVICE_PROD, SERVICE_INGEST_EU)),
-    'tags: an integer value is sent as its digits': dict(
-        args=dict(tags=dict(tier=2)), edits=[('services', SERVICE_DEV, {'tags': [{'key': 'tier', 'value': '2'}]})],
-        requests=[filtered('tag:tier=2')], verify=ids(SERVICE_DEV)),
-    'tags: no service has them': dict(
-        args=dict(tags=dict(team='events', env='production')),
-        requests=[filtered('tag:env=production', 'tag:team=events')], result={'services': []}),
     'tags: an empty dict filters nothing': dict(
         args=dict(tags={}), requests=[('GET', LIST)],
         verify=ids(SERVICE_PROD, SERVICE_DEV, SERVICE_IDLE, SERVICE_INGEST_STAGING, SERVICE_INGEST_EU, SERVICE_HORIZONTAL)),

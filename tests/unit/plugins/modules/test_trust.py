@@ -71,21 +71,6 @@ def test_an_alerts_tile_is_read_live_so_a_tile_renamed_since_the_last_task_is_no
     run(alert, dict(args, threshold=200), requests=[ALERTS_PAGE, LIST], fails='no tile on dashboard "Ingestion"')
 
 
-ADOPTED = {
-    'heatmap': dict(displayType='heatmap', sourceId=ids.SOURCE_METRICS, select=[dict(aggFn='count', countExpression='1')]),
-    'event patterns': dict(displayType='event_patterns', sourceId=ids.SOURCE_LOGS, select=[dict(aggFn='count')]),
-    'an empty groupBy': dict(displayType='table', sourceId=ids.SOURCE_METRICS, groupBy='', select=[dict(aggFn='avg', valueExpression='cpu')]),
-}
-
-
-@pytest.mark.parametrize('config', list(ADOPTED.values()), ids=list(ADOPTED))
-def test_a_config_shape_the_server_holds_is_exported_and_fed_back_unchanged(run, sim, config):
-    sim.edit('dashboards', BOARD, {'tiles': [dict(id='6f00000000000000000000ab', name='Odd', x=0, y=0, w=6, h=3, config=config)]})
-    sim.config(dashboard_read_form='config')
-    exported = run(dashboard_info, dict(dashboard_id=BOARD), requests=[item()])['dashboard']['definition']
-    run(dashboard, exported, requests=[item()], result={'changed': False})
-
-
 @pytest.mark.parametrize('era', ['as_sent', 'series', 'config'])
 @pytest.mark.parametrize('series', [
     dict(type='time', source_id=ids.SOURCE_METRICS, agg_fn='avg', where='', group_by=[]),
@@ -99,26 +84,6 @@ def test_a_series_task_converges_in_one_run_and_its_export_feeds_back(run, sim, 
     run(dashboard, dict(dashboard_id=BOARD, tiles=[tile]), requests=[item()], result={'changed': False})
     exported = run(dashboard_info, dict(dashboard_id=BOARD), requests=[item()])['dashboard']['definition']
     run(dashboard, exported, requests=[item()], result={'changed': False})
-
-
-def test_the_contracts_oldest_series_form_is_adopted_on_the_oldest_servers(run, sim):
-    sim.edit('dashboards', BOARD, {'tiles': [dict(id='6f00000000000000000000ac', name='Legacy', x=0, y=0, w=6, h=3, series=[
-        dict(type='time', dataSource='metrics', aggFn='count', where='', groupBy=[])])]})
-    exported = run(dashboard_info, dict(dashboard_id=BOARD), requests=[item()])['dashboard']['definition']
-    assert exported['tiles'][0]['series'][0]['data_source'] == 'metrics'
-    run(dashboard, exported, requests=[item()], result={'changed': False})
-
-
-def test_a_section_on_a_dashboard_without_sections_fails_before_any_write_and_in_check_mode(run, sim):
-    tile = dict(SERIES_ROWS, container_id='section-1')
-    for check in (True, False):
-        run(dashboard, dict(dashboard_id=BOARD, tiles=[tile], allow_alert_deletion=True), check=check, requests=[item()],
-            fails='tiles[0].container_id: the dashboard has no section "section-1"')
-
-
-def test_a_builder_config_without_a_source_fails_before_any_request(run, sim):
-    run(dashboard, dict(dashboard_id=BOARD, tiles=[dict(name='x', x=0, y=0, w=1, h=1, config=dict(displayType='line', select=[
-        dict(aggFn='count')]))]), requests=[], fails='tiles[0].config.sourceId is required for a line tile')
 
 
 def test_check_mode_predicts_a_refusal_of_a_source_or_webhook_the_team_does_not_have(run, sim):

@@ -3,8 +3,9 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The event sources' logic (plugins/plugin_utils/events.py) without ansible-rulebook: options, one listing per poll
-(every page), one event per transition, failed polls that report nothing and lose nothing, no secret in any event or
-warning. Against the simulator in process (tests/unit/conftest.py), on the fake clock."""
+(every page, up to its total), one event per transition, failed polls that report nothing and lose nothing, a memory of
+what recent listings showed only, no secret in any event or warning, and importing the sources leaves every other library
+of the ansible-rulebook process importable. Against the simulator in process (tests/unit/conftest.py), on the fake clock."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -15,10 +16,13 @@ import asyncio
 import json
 import importlib.util
 import os
+import subprocess
+import sys
 
 import pytest
 import yaml
 
+from ansible_collections.engine.cloud.plugins.module_utils import observability
 from ansible_collections.engine.cloud.plugins.plugin_utils import events
 from ansible_collections.engine.cloud.tests.simulator import fixture_ids as ids
 from ansible_collections.engine.cloud.plugins.modules import dashboard_info
@@ -97,14 +101,6 @@ def test_more_than_one_page_is_two_requests_per_poll_and_one_event(sim, warnings
     sim.clear_requests()
     assert transitions(poller.poll()) == [('Memory pressure', 'inactive', 'ALERT')]
     assert listings(sim, ALERTS_PATH) == [('GET', '0', 200), ('GET', '1000', 200)]
-
-
-def test_an_unpaged_server_is_one_request(sim, warnings):
-    sim.config(alerts_paging=False, alert_count=1000)
-    poller = alerts(warnings)
-    sim.clear_requests()
-    poller.poll()
-    assert listings(sim, ALERTS_PATH) == [('GET', '0', 200)]
 
 
 def test_initial_current_reports_each_watched_alert_at_the_first_listing(sim, warnings):
@@ -265,6 +261,40 @@ def test_a_poll_error_keeps_what_is_known():
     assert [poller.poll() for dummy in range(3)] == [[], [], []]
 
 
+def test_an_object_gone_briefly_comes_back_without_an_event():
+    gone = events.FORGET_AFTER_POLLS - 1
+    poller = scripted(*[[('a', 'OK')]] + [[]] * gone + [[('a', 'OK')], [('a', 'ALERT')]])
+    assert [poller.poll() for dummy in range(gone + 3)] == [[]] * (gone + 2) + [[('a', 'OK', 'ALERT')]]
+
+
+def test_an_object_gone_for_a_while_is_forgotten_and_new_when_it_comes_back():
+    gone = events.FORGET_AFTER_POLLS
+    poller = scripted(*[[('a', 'OK'), ('b', 'OK')]] + [[('b', 'OK')]] * gone + [[('a', 'OK'), ('b', 'OK')]])
+    found = [poller.poll() for dummy in range(gone + 2)]
+    assert poller.known == dict(a='OK', b='OK') and poller.missing == {}
+    assert found == [[]] * (gone + 1) + [[('a', None, 'OK')]]
+
+
+def test_the_memory_holds_only_what_recent_listings_showed():
+    poller = scripted(*[[(str(index), 'OK')] for index in range(50)])
+    for dummy in range(50):
+        poller.poll()
+    assert len(poller.known) == events.FORGET_AFTER_POLLS and len(poller.missing) == events.FORGET_AFTER_POLLS - 1
+
+
+@pytest.mark.parametrize('total, pages', [(0, 1), (3, 2), (4, 2), (5, 3)])
+def test_a_listing_stops_at_its_total(total, pages):
+    sent = []
+
+    def request(method, path, params):  # a server whose pages never run dry: only the total ends the listing
+        sent.append(params['offset'])
+        return dict(data=[dict(id='%s' % (params['offset'] + index)) for index in range(params['limit'])], meta=dict(total=total))
+
+    items = observability.list_all(request, '/alerts', page_size=2)
+    assert sent == [offset * 2 for offset in range(pages)]
+    assert len(items) >= total
+
+
 def test_run_puts_the_events_in_order_and_survives_an_unexpected_error(warnings):
     polls = [[1, 2], RuntimeError('bug'), [3]]
 
@@ -375,3 +405,17 @@ def test_the_documentation_names_every_option_with_its_default_and_choices(name,
     assert sorted(documented) == sorted(spec)
     for option, doc in documented.items():
         assert (doc.get('default'), doc.get('choices')) == (spec[option].get('default'), spec[option].get('choices')), option
+
+
+def test_importing_the_sources_leaves_every_other_library_importable():
+    """What the ansible-rulebook process imports besides them stays importable (no None written into sys.modules)."""
+    code = ('import sys\n'
+            'from ansible_collections.engine.cloud.plugins.plugin_utils import events\n'
+            'from ansible_collections.engine.cloud.plugins.module_utils import transport\n'
+            'blocked = sorted(name for name, module in sys.modules.items() if module is None)\n'
+            'assert not blocked, blocked\n'
+            'import charset_normalizer, json, ssl, urllib3\n'
+            'print("ok")\n')
+    done = subprocess.run([sys.executable, '-c', code], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True,
+                          env=dict(os.environ, PYTHONPATH=':'.join(sys.path)), check=False)
+    assert done.stdout.strip().endswith('ok'), done.stdout
