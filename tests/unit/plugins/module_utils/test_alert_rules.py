@@ -180,6 +180,23 @@ def test_merged_rules_after_the_read():
         'group_by goes only with an alert on a saved search (saved_search_id), and this one is on a tile']
 
 
+
+@pytest.mark.parametrize('current, given, message', [
+    (NEW, dict(schedule_offset_minutes=5), 'schedule_offset_minutes (5) must be below the minutes of the interval (5m: 5)'),
+    (dict(NEW, scheduleOffsetMinutes=10, interval='15m'), dict(interval='1m'),
+     'schedule_offset_minutes (10) must be below the minutes of the interval (1m: 1)'),
+    (SEARCH, dict(schedule_offset_minutes=3), 'schedule_offset_minutes must be 0 when schedule_start_at is set'),
+])
+def test_the_schedule_rules_hold_for_the_alert_as_it_would_be(current, given, message):
+    errors = alert_rules.merged_errors(alert_rules.merge(alert_rules.definition(current), params(**given), None), params(**given), False)
+    assert len(errors) == 1 and errors[0].startswith(message), errors
+
+
+def test_an_empty_message_removes_it_and_nothing_else():
+    body, diff = alert_rules.plan(NEW, params(alert_message=''), None)
+    assert 'message' not in body and body['name'] == 'High CPU'
+    assert diff == dict(before=dict(message='CPU above 85%'), after=dict(message=None))
+
 # --- the source -------------------------------------------------------------------------------------
 
 TILES = [dict(id='65f000000000000000000010', name='CPU usage'), dict(id='t-mem', name='Memory'), dict(id='t-mem2', name='Memory'),
