@@ -180,7 +180,6 @@ def test_merged_rules_after_the_read():
         'group_by goes only with an alert on a saved search (saved_search_id), and this one is on a tile']
 
 
-
 @pytest.mark.parametrize('current, given, message', [
     (NEW, dict(schedule_offset_minutes=5), 'schedule_offset_minutes (5) must be below the minutes of the interval (5m: 5)'),
     (dict(NEW, scheduleOffsetMinutes=10, interval='15m'), dict(interval='1m'),
@@ -196,6 +195,7 @@ def test_an_empty_message_removes_it_and_nothing_else():
     body, diff = alert_rules.plan(NEW, params(alert_message=''), None)
     assert 'message' not in body and body['name'] == 'High CPU'
     assert diff == dict(before=dict(message='CPU above 85%'), after=dict(message=None))
+
 
 # --- the source -------------------------------------------------------------------------------------
 
