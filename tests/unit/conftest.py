@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -21,10 +20,6 @@ the tests outside tests/unit/plugins/module_utils: module_utils.clock.CLOCK (tim
 transport's send (module_utils.transport.Connection.send) and its exception (errors.ConnectionFailed), and the kept
 answers' view of the play around the process (reads.play_tasks).
 """
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import base64
 import calendar

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -7,10 +6,6 @@
 ranges, multiples and lengths its descriptions state) and the options every module shares: wrong type, out of
 range, not a multiple, wrong choice, malformed id, address or URL, unknown or malformed key, empty or long list,
 over-long text. Each fails naming the option and what is allowed, and sends nothing."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import copy
 import importlib

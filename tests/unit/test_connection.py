@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -7,10 +6,6 @@
 credential fields) or holding the API path, an address that leads nowhere; the pacing under each API's live rate
 limit; TLS against a server with a self-signed certificate (a real HTTPS server in a thread: the one place where the
 module's requests leave the process)."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import ssl
 import threading

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -6,10 +5,6 @@
 """What every module of tests/simulator/catalog.py promises: check mode sends no write and predicts the change the
 real run makes (the same diff), a second run changes nothing and sends no write, and no secret shows in any output
 (every run of the unit tests is scanned: conftest.leaks), here also where a secret is at hand on a failure path."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import importlib
 import json

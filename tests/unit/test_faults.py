@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -14,10 +13,6 @@ within and beyond api_retries, asserted from the simulator's request log and sta
 - a create whose answer is lost, or that the server finishes after api_timeout, is never sent again (every kind with a
   lifecycle): the collection is read by name and the one found adopted, or the task fails saying so; a lost delete is
   confirmed by a read; check mode of a create or a delete sends nothing."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import importlib
 import re

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -6,10 +5,6 @@
 """CONTRIBUTING.md's "adding a module" checklist, enforced: every module has its unit test file, a
 real pass in an integration target, its catalog entry, its README row and its action group, and
 nothing in those places names a module that does not exist."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import functools
 import os

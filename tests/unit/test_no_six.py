@@ -1,14 +1,9 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 """No plugin imports ansible.module_utils.six: ansible-core is removing it, and every supported Python has
 what it gave (urllib.parse, str)."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import glob
 import os

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -8,10 +7,6 @@ changelog, the execution environment's image and Galaxy requirement, and every v
 
 Between two releases the fragments in changelogs/fragments/ wait for the version of galaxy.yml, which no release
 holds yet; `antsibull-changelog release` (make release) folds them into it and removes them."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import glob
 import json

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -6,10 +5,6 @@
 """Every loop of every role names its variable after the role (loop_control.loop_var), so that a
 role included in a loop over `item` still sees the caller's item (the role_loops integration
 target shows what goes wrong otherwise). Read from the role files, statically."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import glob
 import os

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -7,10 +6,6 @@ one list request, the engine_* host variables, host names (and the services whos
 one), constructed groups and variables, the cache, templated credentials, and API errors. Its
 options are set directly here; the integration target inventory_services runs it through
 ansible-inventory and ansible-playbook."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import re
 

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -10,10 +9,6 @@ message. "Now" is the fake clock's, set to NOW for every test here.
 The lookup is loaded as Ansible loads it (its DOCUMENTATION, fragments included, gives set_options its
 options), and called both directly and from templates, where Ansible hands it what a play gives a
 lookup: from ansible-core 2.19 on, lazy containers that render their items when read."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import os
 import re

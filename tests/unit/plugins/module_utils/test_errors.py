@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -6,10 +5,6 @@
 """What a failed call says (module_utils/errors.py): the error bodies of both APIs and of a proxy in between, the
 URL without credentials, what to check, and no piece of a credential, however the server quotes it and wherever the
 shortening cuts. Each message path: an error body, a body that is not JSON, a redirect target, an exception text."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import base64
 import email.message

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -7,10 +6,6 @@
 simulator in process (tests/unit/conftest.py); what only a real transport shows against servers on 127.0.0.1: a
 connection that never carried the request, a deadline over the whole request, the size cap, TLS, proxies, redirects
 and the connection kept alive."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import base64
 import gzip

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -6,10 +5,6 @@
 """What every module does the same way (module_utils/module.py), through real modules on the simulator: the checks of
 the connection options before any request, no secret in a failure that ansible-core's own validation raised, the
 converge step after a lost answer, and the warning of a task that waited for the rate limit, whoever caused it."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import pytest
 

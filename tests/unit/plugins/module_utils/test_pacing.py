@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -6,10 +5,6 @@
 """Request pacing (module_utils/pacing.py): the option, the window arithmetic and the hold after a 429 on fake time
 (several Pacers on one file stand for several processes), states that this clock cannot have written, real processes
 sharing one file, and the state file of a module's pacer."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import json
 import multiprocessing

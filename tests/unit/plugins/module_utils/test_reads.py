@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -6,10 +5,6 @@
 """Reads shared by the tasks of one controller (module_utils/reads.py): a fleet of real processes served by one list
 read, a task alone, how fresh an answer must be (before acting, while polling, after the task's own write), a reader
 that was killed, a list read that fails, settle hints, and the state file (bad contents, no secret, one per identity)."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import json
 import multiprocessing

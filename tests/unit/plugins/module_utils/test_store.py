@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -6,10 +5,6 @@
 """The private directory and the locked state files (module_utils/store.py) as an execution environment, another
 local user, a stuck process and a full disk meet them. What needs another user id runs as root (it skips otherwise),
 in a forked child that takes that id (in_child)."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import errno
 import fcntl

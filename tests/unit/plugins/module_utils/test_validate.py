@@ -1,14 +1,9 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 """Properties of the local validators (and of the compare helpers the modules build writes with):
 a value is accepted exactly when it is allowed, and every refusal names the option and what is allowed."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import re
 import uuid as uuid_module

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -6,10 +5,6 @@
 """engine.cloud.alert against the simulator in process (tests/unit/conftest.py): create, update (the whole
 alert), delete, the refusals before any write, channels on both kinds of server, lost create answers, and the
 definition round trip of every alert of the simulator's data in every read form."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import json
 

@@ -1,14 +1,9 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 """engine.cloud.chart_series against the simulator in process (tests/unit/conftest.py); "now" is
 the fake clock's, set to NOW for every test here."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import pytest
 

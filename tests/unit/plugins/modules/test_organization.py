@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -6,10 +5,6 @@
 """engine.cloud.organization against the simulator, in process: the round trip of an export, drift found and fixed,
 every rail stopping a plan before any write, a partial read failing closed, check mode equal to the apply, plan_digest,
 the order of writes, and the entries' own checks naming the entry. Each assertion on writes reads the request log."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import copy
 import json

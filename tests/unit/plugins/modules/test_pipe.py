@@ -1,14 +1,9 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 """engine.cloud.pipe against the simulator in process: create, converge and delete for each source kind,
 check mode, the request log, secrets, lost answers and the simulator's switches."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import json
 import types

@@ -1,14 +1,9 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 """engine.cloud.pipe_state against the simulator in process (tests/unit/conftest.py): waits run on
 the fake clock; the simulator's transitions take transition_delay (1 s unless a case sets it)."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import pytest
 

@@ -1,16 +1,8 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
-
-try:
-    from urllib.parse import urlencode
-except ImportError:  # Python 2
-    from urllib import urlencode
+from urllib.parse import urlencode
 
 from ansible_collections.engine.cloud.plugins.modules import service, service_info
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import (

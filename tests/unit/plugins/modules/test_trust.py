@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -7,10 +6,6 @@
 behind an empty diff, no write on a read of an earlier task, every shape a server holds adopted, bad input stopped
 before any request (or, in check mode, before any write, as the API would refuse it), a requested change sent, and a
 2xx answer without the API's envelope taken for an error."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import pytest
 

@@ -1,4 +1,3 @@
-# -*- coding: utf-8 -*-
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -6,10 +5,6 @@
 (every page, up to its total), one event per transition, failed polls that report nothing and lose nothing, a memory of
 what recent listings showed only, no secret in any event or warning, and importing the sources leaves every other library
 of the ansible-rulebook process importable. Against the simulator in process (tests/unit/conftest.py), on the fake clock."""
-
-from __future__ import absolute_import, division, print_function
-
-__metaclass__ = type
 
 import ast
 import asyncio
