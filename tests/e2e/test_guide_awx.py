@@ -62,7 +62,8 @@ def jobs_at_once(tmp_path, simulator, collections_path, count, rate_limit=None):
                                         cwd=str(tmp_path), env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                         universal_newlines=True))
     outputs = [job.communicate(timeout=300)[0] for job in started]
-    assert [job.returncode for job in started] == [0] * count, outputs
+    failures = [line for output in outputs for line in output.splitlines() if line.startswith(('fatal:', 'failed:'))]
+    assert [job.returncode for job in started] == [0] * count, failures or outputs
     return [entry['status'] for entry in simulator.requests()]
 
 
