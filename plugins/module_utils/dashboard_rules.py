@@ -115,9 +115,11 @@ def plan(params, current):
         before['tags'], after['tags'] = list(current.get('tags') or []), kept_tags(params['tags'])
     if params.get('containers') is not None and params['containers'] != (current.get('containers') or []):
         before['containers'], after['containers'] = current.get('containers') or [], params['containers']
-    if params.get('tiles') is not None and tiles.tiles_differ(stored, wanted):
+    if params.get('tiles') is not None:
         series = set(key for key, tile in tiles.keyed(params['tiles']) if tile.get('series') is not None)
-        before['tiles'], after['tiles'] = tiles.tiles_diff(stored, wanted, series)
+        changed_tiles = tiles.tiles_diff(stored, wanted, series)
+        if changed_tiles != ({}, {}):
+            before['tiles'], after['tiles'] = changed_tiles
     if not after and not before:
         return {}, None
     return update_body(params.get('name') or current.get('name'), wanted, params.get('tags'), params.get('containers')), dict(
