@@ -60,13 +60,29 @@ def test_list_order_never_matters(items, rnd):
     assert compare.equal(items, shuffled)
 
 
-@given(st.dictionaries(st.sampled_from(['a', 'b', 'c', 'd']), json_values), st.dictionaries(st.sampled_from(['a', 'b', 'c', 'd']), json_values))
-def test_applying_changes_makes_desired_hold(current, desired):
-    wanted = compare.changes(current, desired)
-    updated = dict(current)
-    updated.update(wanted)
-    assert compare.changes(updated, desired) == {}
-    assert all(compare.equal(updated[key], value) for key, value in desired.items() if value is not None)
+KEYED = st.dictionaries(st.sampled_from(['a', 'b', 'c', 'd']), json_values)
+
+
+@given(KEYED, KEYED)
+def test_changes_hold_only_what_differs_and_writing_them_makes_desired_hold(current, desired):
+    changed = compare.changes(current, desired)
+    assert set(changed) <= set(key for key, value in desired.items() if value is not None)
+    for key, value in desired.items():
+        if value is not None and key not in changed:
+            assert compare.equal(current.get(key), value)
+    assert compare.changes(dict(current, **changed), desired) == {}
+
+
+@given(KEYED, KEYED)
+def test_diff_has_the_keys_of_the_change_on_both_sides(before, after):
+    result = compare.diff(before, after)
+    assert set(result['before']) == set(result['after']) == set(after)
+
+
+@given(json_values, json_values)
+def test_equal_is_symmetric_and_reflexive(value, other):
+    assert compare.equal(value, value)
+    assert compare.equal(value, other) == compare.equal(other, value)
 
 
 ORDERED = ['sortingKey', 'sorting_keys', 'destination.table_definition.sorting_key', 'series', 'group_by']

@@ -50,32 +50,34 @@ def test_as_ratio_holds_only_with_exactly_two_items_and_line_is_the_default_disp
     assert 'groupBy' not in config
 
 
-def test_a_config_tile_without_defaults_equals_its_read_with_defaults():
-    sent = dict(name='n', x=0, y=0, w=4, h=2, config=dict(displayType='number', sourceId=SOURCE, select=[dict(aggFn='count')]))
-    read = dict(sent, id='x', config=dict(sent['config'], fillNulls=True, asRatio=False,
-                                          select=[dict(aggFn='count', where='', whereLanguage='lucene', valueExpression='')]))
-    assert tiles.normal_tile(sent) == tiles.normal_tile(read)
-    assert not tiles.tiles_differ([read], [sent])
+def config_tile(name='n', **config):
+    return dict(name=name, x=0, y=0, w=4, h=2, config=config)
 
 
-def test_a_setting_that_differs_from_a_default_still_differs():
-    sent = dict(name='n', x=0, y=0, w=4, h=2, config=dict(displayType='line', select=[dict(aggFn='count')], fillNulls=False))
-    read = dict(sent, config=dict(sent['config'], fillNulls=True))
-    assert tiles.tiles_differ([read], [sent])
+NUMBER = config_tile(displayType='number', sourceId=SOURCE, select=[dict(aggFn='count')])
+TWO = [dict(aggFn='count'), dict(aggFn='avg', valueExpression='x')]
+MARKDOWN = config_tile(displayType='markdown', markdown='hi')
+SENT = config_tile(displayType='line', sourceId=SOURCE, fillNulls=False, having='x > 1',
+                   select=[dict(aggFn='count', numberFormat=dict(output='percent'))])
+SERIES_READ = dict(name='n', x=0, y=0, w=4, h=2, asRatio=False, series=[
+    dict(type='time', sourceId=SOURCE, aggFn='count', field='', where='', whereLanguage='lucene', groupBy=[], displayType='line')])
 
 
-def test_select_order_counts_and_tile_order_does_not():
-    two = [dict(aggFn='count'), dict(aggFn='avg', valueExpression='x')]
-    tile = dict(name='n', x=0, y=0, w=4, h=2, config=dict(displayType='line', select=two))
-    swapped = dict(tile, config=dict(tile['config'], select=two[::-1]))
-    assert tiles.tiles_differ([tile], [swapped])
-    other = dict(tile, name='m')
-    assert not tiles.tiles_differ([tile, other], [other, tile])
-
-
-def test_two_read_tiles_of_one_name_always_differ():
-    tile = dict(name='n', x=0, y=0, w=4, h=2, config=dict(displayType='markdown', markdown='hi'))
-    assert tiles.tiles_differ([tile, dict(tile)], [tile])
+@pytest.mark.parametrize('read, sent, differ', [
+    pytest.param([dict(NUMBER, id='x', config=dict(NUMBER['config'], fillNulls=True, asRatio=False, select=[
+        dict(aggFn='count', where='', whereLanguage='lucene', valueExpression='')]))], [NUMBER], False, id='the defaults a read adds'),
+    pytest.param([config_tile(displayType='line', select=[dict(aggFn='count')], fillNulls=True)],
+                 [config_tile(displayType='line', select=[dict(aggFn='count')], fillNulls=False)], True, id='a setting other than the default'),
+    pytest.param([config_tile(displayType='line', select=TWO)], [config_tile(displayType='line', select=TWO[::-1])], True, id='select order'),
+    pytest.param([config_tile(displayType='line', select=TWO), config_tile('m', displayType='line', select=TWO)],
+                 [config_tile('m', displayType='line', select=TWO), config_tile(displayType='line', select=TWO)], False, id='tile order'),
+    pytest.param([MARKDOWN, MARKDOWN], [MARKDOWN], True, id='two read tiles of one name'),
+    pytest.param([SERIES_READ], [SENT], False, id='what a series read cannot show'),
+    pytest.param([dict(SERIES_READ, series=[dict(SERIES_READ['series'][0], aggFn='sum')])], [SENT], True, id='what a series read shows'),
+    pytest.param([config_tile(**dict(SENT['config'], fillNulls=True))], [SENT], True, id='a config read shows every setting'),
+])
+def test_tiles_differ(read, sent, differ):
+    assert tiles.tiles_differ(read, sent) is differ
 
 
 def test_the_diff_shows_tiles_by_name_with_only_what_differs():
@@ -232,14 +234,3 @@ def test_every_fixture_tile_read_in_every_form_has_the_normal_form_of_the_tile_s
         assert rules.display_type(read) == dashboards.display_type(tile), (dashboard, tile['name'])
         fed_back = tiles.api_tile(dict(dict(series=None, config=None, as_ratio=None), **tiles.option_tile(read)))
         assert not tiles.tiles_differ([read], [fed_back]), (dashboard, tile['name'])
-
-
-def test_what_the_series_form_cannot_show_is_not_compared_against_a_series_read_only():
-    sent = dict(name='n', x=0, y=0, w=4, h=2, config=dict(displayType='line', sourceId=SOURCE, fillNulls=False, having='x > 1',
-                                                          select=[dict(aggFn='count', numberFormat=dict(output='percent'))]))
-    series_read = dict(name='n', x=0, y=0, w=4, h=2, asRatio=False, series=[
-        dict(type='time', sourceId=SOURCE, aggFn='count', field='', where='', whereLanguage='lucene', groupBy=[], displayType='line')])
-    assert not tiles.tiles_differ([series_read], [sent])
-    assert tiles.tiles_differ([dict(series_read, series=[dict(series_read['series'][0], aggFn='sum')])], [sent])
-    config_read = dict(name='n', x=0, y=0, w=4, h=2, config=dict(sent['config'], fillNulls=True))
-    assert tiles.tiles_differ([config_read], [sent])

@@ -2,8 +2,8 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""Properties of the local validators (and of the compare helpers the modules build writes with):
-a value is accepted exactly when it is allowed, and every refusal names the option and what is allowed."""
+"""Properties of the local validators: a value is accepted exactly when it is allowed, and every refusal names the option
+and what is allowed."""
 
 import re
 import uuid as uuid_module
@@ -11,7 +11,7 @@ import uuid as uuid_module
 import pytest
 from hypothesis import example, given, strategies as st
 
-from ansible_collections.engine.cloud.plugins.module_utils import compare, validate
+from ansible_collections.engine.cloud.plugins.module_utils import validate
 
 OPTIONS = st.from_regex(r'\A[a-z][a-z_]{0,20}\Z')
 HEX = '0123456789abcdefABCDEF'
@@ -135,32 +135,3 @@ def test_a_base_address_with_the_api_path_is_refused_naming_what_to_drop(scheme,
 def test_a_url_is_shown_without_its_credentials(value, shown):
     assert validate.url_without_credentials(value) == shown
 
-
-# --- compare helpers ----------------------------------------------------------------------------
-
-JSON = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(-100, 100), st.text(max_size=8)),
-                    lambda children: st.one_of(st.lists(children, max_size=4), st.dictionaries(st.text(max_size=6), children, max_size=4)),
-                    max_leaves=12)
-
-
-@given(st.dictionaries(st.text(max_size=6), JSON, max_size=6), st.dictionaries(st.text(max_size=6), JSON, max_size=6))
-def test_changes_hold_only_what_differs_and_writing_them_makes_desired_hold(current, desired):
-    changed = compare.changes(current, desired)
-    assert set(changed) <= set(key for key, value in desired.items() if value is not None)
-    for key, value in desired.items():
-        if value is not None and key not in changed:
-            assert compare.equal(current.get(key), value)
-    after = dict(current, **changed)
-    assert compare.changes(after, desired) == {}
-
-
-@given(st.dictionaries(st.text(max_size=6), JSON, max_size=6), st.dictionaries(st.text(max_size=6), JSON, max_size=6))
-def test_diff_has_the_keys_of_the_change_on_both_sides(before, after):
-    result = compare.diff(before, after)
-    assert set(result['before']) == set(result['after']) == set(after)
-
-
-@given(JSON, JSON)
-def test_equal_is_symmetric_and_reflexive(value, other):
-    assert compare.equal(value, value)
-    assert compare.equal(value, other) == compare.equal(other, value)

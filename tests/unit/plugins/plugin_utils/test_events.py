@@ -234,47 +234,29 @@ def scripted(*listings_):
     return events.Poller('test', list_items, lambda item, before, seen: (item['id'], before, item['state']), 10)
 
 
-def test_an_object_that_appears_later_has_no_previous_state():
-    poller = scripted([('a', 'OK')], [('a', 'OK'), ('b', 'ALERT')])
-    poller.poll()
-    assert poller.poll() == [('b', None, 'ALERT')]
+FORGET = events.FORGET_AFTER_POLLS
 
 
-def test_an_object_missing_from_a_listing_keeps_its_last_state():
-    poller = scripted([('a', 'OK')], [], [('a', 'OK')], [('a', 'ALERT')])
-    assert [poller.poll() for dummy in range(4)] == [[], [], [], [('a', 'OK', 'ALERT')]]
-
-
-def test_an_object_listed_twice_is_one_event():
-    poller = scripted([('a', 'OK')], [('a', 'ALERT'), ('a', 'ALERT')])
-    poller.poll()
-    assert poller.poll() == [('a', 'OK', 'ALERT')]
-
-
-def test_a_poll_error_keeps_what_is_known():
-    poller = scripted([('a', 'OK')], events.PollError('cut short'), [('a', 'OK')])
-    assert [poller.poll() for dummy in range(3)] == [[], [], []]
-
-
-def test_an_object_gone_briefly_comes_back_without_an_event():
-    gone = events.FORGET_AFTER_POLLS - 1
-    poller = scripted(*[[('a', 'OK')]] + [[]] * gone + [[('a', 'OK')], [('a', 'ALERT')]])
-    assert [poller.poll() for dummy in range(gone + 3)] == [[]] * (gone + 2) + [[('a', 'OK', 'ALERT')]]
-
-
-def test_an_object_gone_for_a_while_is_forgotten_and_new_when_it_comes_back():
-    gone = events.FORGET_AFTER_POLLS
-    poller = scripted(*[[('a', 'OK'), ('b', 'OK')]] + [[('b', 'OK')]] * gone + [[('a', 'OK'), ('b', 'OK')]])
-    found = [poller.poll() for dummy in range(gone + 2)]
-    assert poller.known == dict(a='OK', b='OK') and poller.missing == {}
-    assert found == [[]] * (gone + 1) + [[('a', None, 'OK')]]
+@pytest.mark.parametrize('listed, found', [
+    ([[('a', 'OK')], [('a', 'OK'), ('b', 'ALERT')]], [[], [('b', None, 'ALERT')]]),
+    ([[('a', 'OK')], [], [('a', 'OK')], [('a', 'ALERT')]], [[], [], [], [('a', 'OK', 'ALERT')]]),
+    ([[('a', 'OK')], [('a', 'ALERT'), ('a', 'ALERT')]], [[], [('a', 'OK', 'ALERT')]]),
+    ([[('a', 'OK')], events.PollError('cut short'), [('a', 'OK')]], [[], [], []]),
+    ([[('a', 'OK')]] + [[]] * (FORGET - 1) + [[('a', 'OK')], [('a', 'ALERT')]], [[]] * (FORGET + 1) + [[('a', 'OK', 'ALERT')]]),
+    ([[('a', 'OK'), ('b', 'OK')]] + [[('b', 'OK')]] * FORGET + [[('a', 'OK'), ('b', 'OK')]], [[]] * (FORGET + 1) + [[('a', None, 'OK')]]),
+], ids=['an object that appears later has no previous state', 'an object missing from a listing keeps its last state',
+        'an object listed twice is one event', 'a poll error keeps what is known', 'an object gone briefly comes back without an event',
+        'an object gone for a while is forgotten and new when it comes back'])
+def test_the_events_of_a_sequence_of_listings(listed, found):
+    poller = scripted(*listed)
+    assert [poller.poll() for dummy in listed] == found
 
 
 def test_the_memory_holds_only_what_recent_listings_showed():
     poller = scripted(*[[(str(index), 'OK')] for index in range(50)])
     for dummy in range(50):
         poller.poll()
-    assert len(poller.known) == events.FORGET_AFTER_POLLS and len(poller.missing) == events.FORGET_AFTER_POLLS - 1
+    assert len(poller.known) == FORGET and len(poller.missing) == FORGET - 1
 
 
 @pytest.mark.parametrize('total, pages', [(0, 1), (3, 2), (4, 2), (5, 3)])
@@ -330,6 +312,7 @@ OPTION_CASES = {
     'url': (alerts, dict(observability_url='ftp://x'), 'observability_url'),
     'rate limit': (alerts, dict(api_rate_limit='fast'), 'api_rate_limit must be REQUESTS/SECONDS'),
     'timeout': (services, dict(api_timeout=0), 'api_timeout must be at least 1 second'),
+    'a secret, masked': (alerts, dict(api_retries=ids.TOKEN), 'api_retries'),
 }
 
 
@@ -341,12 +324,6 @@ def test_a_bad_option_fails_at_start_naming_it_and_sends_nothing(sim, warnings, 
     assert says in str(failure.value) and str(failure.value).startswith('engine.cloud.')
     assert sim.requests() == [] and warnings == []
     assert_no_secret(str(failure.value))
-
-
-def test_a_secret_in_a_bad_option_is_masked(sim, warnings):
-    with pytest.raises(events.OptionError) as failure:
-        events.alert_poller(dict(ids.observability_connection(SIM_URL), api_retries=ids.TOKEN), warnings)
-    assert 'api_retries' in str(failure.value) and ids.TOKEN not in str(failure.value)
 
 
 def test_the_connection_from_the_environment(sim, warnings, monkeypatch):
@@ -386,9 +363,8 @@ def test_a_source_with_a_bad_option_fails_at_start(sim, name, option, monkeypatc
     spec = importlib.util.spec_from_file_location('engine_cloud_test_%s' % name, os.path.join(SOURCES, name + '.py'))
     source = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(source)
-    main = source.main
     with pytest.raises(events.OptionError, match=option):
-        asyncio.run(main(asyncio.Queue(), {}))
+        asyncio.run(source.main(asyncio.Queue(), {}))
 
 
 @pytest.mark.parametrize('name, spec', [('alert_events', events.ALERT_SPEC), ('service_events', events.SERVICE_SPEC)])
