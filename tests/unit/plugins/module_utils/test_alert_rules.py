@@ -52,19 +52,15 @@ TILE_DEFINITION = dict(alert_id=NEW['id'], name='High CPU', dashboard=DASHBOARD,
     (SEARCH, dict(alert_id=SEARCH['id'], name='Slow queries', saved_search_id='65f0000000000000000000aa', group_by='service', threshold=1,
                   threshold_type='between', threshold_max=5, interval='1h', note='see runbook', num_consecutive_windows=3,
                   schedule_start_at='2026-01-01T00:00:00.000Z', channels=[HOOK_C])),
-], ids=['new', 'old', 'search'])
+    # The PUT keeps thresholdMax when it is left out: an alert turned from between to above still stores it.
+    (dict(NEW, thresholdMax=99), dict(TILE_DEFINITION, channels=[HOOK_A, HOOK_B])),
+], ids=['new', 'old', 'search', 'a stored maximum of a kind without range'])
 def test_the_definition_of_a_read_alert(alert, definition):
     assert alert_rules.definition(alert) == definition
 
 
-def test_a_stored_maximum_of_a_kind_without_range_is_not_part_of_the_definition():
-    # The PUT keeps thresholdMax when it is left out: an alert turned from between to above still stores it.
-    alert = dict(NEW, thresholdMax=99)
-    assert 'threshold_max' not in alert_rules.definition(alert)
-    assert alert_rules.plan(alert, params(**alert_rules.definition(alert)), None) == (None, None)
-
-
-@pytest.mark.parametrize('alert', [NEW, OLD, SEARCH, dict(NEW, name=None, message=None)], ids=['new', 'old', 'search', 'unnamed'])
+@pytest.mark.parametrize('alert', [NEW, OLD, SEARCH, dict(NEW, name=None, message=None), dict(NEW, thresholdMax=99)],
+                         ids=['new', 'old', 'search', 'unnamed', 'a stored maximum of a kind without range'])
 def test_a_definition_fed_back_plans_nothing(alert):
     definition = alert_rules.definition(alert)
     source = dict((option, definition[option]) for option in alert_rules.TILE_SOURCE + ('saved_search_id',) if option in definition)
@@ -96,10 +92,6 @@ def test_channels_compare_in_their_order():
     body, diff = alert_rules.plan(NEW, params(channels=[HOOK_B, HOOK_A]), None)
     assert body['channel'] == {'type': 'webhook', 'webhookId': HOOK_B}
     assert sorted(diff['after']) == ['channel', 'channels']
-
-
-def test_numbers_compare_as_numbers():
-    assert alert_rules.plan(dict(NEW, threshold='85'), params(threshold=85.0), None) == (None, None)
 
 
 def test_a_new_source_replaces_the_other_kind():
@@ -256,16 +248,23 @@ def test_removing_values_send_null_where_a_put_would_keep_the_field():
     assert body['groupBy'] is None and body['scheduleStartAt'] is None and 'numConsecutiveWindows' not in body
     assert diff == dict(before=dict(groupBy='service', numConsecutiveWindows=3, scheduleStartAt='2026-01-01T00:00:00.000Z'),
                         after=dict(groupBy=None, numConsecutiveWindows=None, scheduleStartAt=None))
-    removed = dict((key, value) for key, value in SEARCH.items() if key not in ('groupBy', 'scheduleStartAt', 'numConsecutiveWindows'))
-    assert alert_rules.plan(removed, params(group_by='', schedule_start_at='', num_consecutive_windows=0), None) == (None, None)
-    assert alert_rules.plan(dict(SEARCH, groupBy=''), params(**alert_rules.definition(dict(SEARCH, groupBy=''))), None) == (None, None)
 
 
-def test_a_start_compares_as_an_instant_and_no_offset_as_zero():
-    assert alert_rules.plan(SEARCH, params(schedule_start_at='2026-01-01T00:00:00Z'), None) == (None, None)
-    assert alert_rules.plan(SEARCH, params(schedule_start_at='2026-01-01T00:00:00.0009Z'), None) == (None, None)
+REMOVED = dict((key, value) for key, value in SEARCH.items() if key not in ('groupBy', 'scheduleStartAt', 'numConsecutiveWindows'))
+
+
+@pytest.mark.parametrize('alert, given', [
+    (dict(NEW, threshold='85'), dict(threshold=85.0)), (NEW, dict(schedule_offset_minutes=0)),
+    (SEARCH, dict(schedule_start_at='2026-01-01T00:00:00Z')), (SEARCH, dict(schedule_start_at='2026-01-01T00:00:00.0009Z')),
+    (REMOVED, dict(group_by='', schedule_start_at='', num_consecutive_windows=0)),
+    (dict(SEARCH, groupBy=''), alert_rules.definition(dict(SEARCH, groupBy=''))),
+], ids=['numbers as numbers', 'no offset as zero', 'a start as an instant', 'below a millisecond', 'removed', 'an empty group_by'])
+def test_the_same_meaning_plans_nothing(alert, given):
+    assert alert_rules.plan(alert, params(**given), None) == (None, None)
+
+
+def test_a_later_start_or_a_new_offset_is_sent():
     assert alert_rules.plan(SEARCH, params(schedule_start_at='2026-01-01T00:00:01Z'), None)[0] is not None
-    assert alert_rules.plan(NEW, params(schedule_offset_minutes=0), None) == (None, None)
     assert alert_rules.plan(dict(NEW, scheduleOffsetMinutes=0), params(schedule_offset_minutes=3), None)[0]['scheduleOffsetMinutes'] == 3
 
 

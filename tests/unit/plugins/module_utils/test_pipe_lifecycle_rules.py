@@ -130,14 +130,6 @@ def test_a_reordered_sorting_key_is_a_change_of_a_fixed_field():
     assert Lifecycle(None, pipe_kind()).fixed_errors(KAFKA, pipe_rules.fixed_pairs(args, KAFKA)) == []
 
 
-def test_a_reordered_sorting_keys_of_a_mapping_is_removed_and_added_back():
-    current = [dict(USERS, useCustomSortingKey=True, sortingKeys=['id', 'created_at'])]
-    desired = [dict(USERS, useCustomSortingKey=True, sortingKeys=['created_at', 'id'])]
-    edits, changed = pipe_rules.mapping_edits(current, desired)
-    assert changed == ['public.users'] and edits == [{'tableMappingsToRemove': current}, {'tableMappingsToAdd': desired}]
-    assert pipe_rules.mapping_edits(current, [dict(desired[0], sortingKeys=['id', 'created_at'])]) == ([], [])
-
-
 def test_patch_has_only_what_differs_and_credentials_only_when_always():
     current = KAFKA['source']['kafka']
     args = params(name='orders-kafka', source=dict(kafka=dict(brokers=current['brokers'], authentication='SCRAM-SHA-512',
@@ -171,18 +163,26 @@ def test_postgres_settings_split_between_fixed_and_changeable():
     assert predicted['source']['postgres']['settings']['pullBatchSize'] == 10000
 
 
-def test_mapping_edits_add_and_remove_together():
-    current = POSTGRES['source']['postgres']['tableMappings']
-    desired = [USERS, {'sourceSchemaName': 'public', 'sourceTable': 'accounts', 'targetTable': 'public_accounts'},
-               {'sourceSchemaName': 'public', 'sourceTable': 'orders', 'targetTable': 'public_orders'}]
-    edits, changed = pipe_rules.mapping_edits(current, desired)
-    assert changed == [] and len(edits) == 1
-    assert [m['sourceTable'] for m in edits[0]['tableMappingsToRemove']] == ['invoices']
-    assert edits[0]['tableMappingsToAdd'] == [desired[2]]
+MAPPINGS = POSTGRES['source']['postgres']['tableMappings']
+ORDERS = {'sourceSchemaName': 'public', 'sourceTable': 'orders', 'targetTable': 'public_orders'}
+SORTED, RESORTED = (dict(USERS, useCustomSortingKey=True, sortingKeys=keys) for keys in (['id', 'created_at'], ['created_at', 'id']))
+
+
+@pytest.mark.parametrize('current, desired, edits, changed', [
+    pytest.param([SORTED], [RESORTED], [{'tableMappingsToRemove': [SORTED]}, {'tableMappingsToAdd': [RESORTED]}], ['public.users'],
+                 id='reordered sorting keys: removed and added back'),
+    pytest.param([SORTED], [dict(SORTED)], [], [], id='the same sorting keys'),
+    pytest.param(MAPPINGS, [USERS, {'sourceSchemaName': 'public', 'sourceTable': 'accounts', 'targetTable': 'public_accounts'}, ORDERS],
+                 [{'tableMappingsToRemove': MAPPINGS[2:], 'tableMappingsToAdd': [ORDERS]}], [], id='added and removed together'),
+    pytest.param(MAPPINGS, [dict(USERS, excludedColumns=['password_hash'], useCustomSortingKey=False, sortingKeys=[])] + [
+        dict((key, mapping[key]) for key in ('sourceSchemaName', 'sourceTable')) for mapping in MAPPINGS[1:]], [], [], id='the defaults'),
+])
+def test_mapping_edits(current, desired, edits, changed):
+    assert pipe_rules.mapping_edits(current, desired) == (edits, changed)
 
 
 def test_a_changed_mapping_is_removed_then_added_and_warned():
-    current = POSTGRES['source']['postgres']['tableMappings']
+    current = MAPPINGS
     desired = [dict(USERS, targetTable='users_v2')] + [dict((k, m[k]) for k in ('sourceSchemaName', 'sourceTable', 'targetTable')) for m in current[1:]]
     edits, changed = pipe_rules.mapping_edits(current, desired)
     assert changed == ['public.users']
@@ -191,13 +191,6 @@ def test_a_changed_mapping_is_removed_then_added_and_warned():
     assert 'new snapshot' in warning and 'public.users' in warning
     assert diff['after']['newSnapshotOf'] == ['public.users']
     assert [m.get('targetTable') for m in diff['after']['tableMappings']][-1] == 'users_v2'
-
-
-def test_mapping_defaults_count_as_equal():
-    current = POSTGRES['source']['postgres']['tableMappings']
-    desired = [dict(USERS, excludedColumns=['password_hash'], useCustomSortingKey=False, sortingKeys=[])]
-    desired += [dict((k, m[k]) for k in ('sourceSchemaName', 'sourceTable')) for m in current[1:]]
-    assert pipe_rules.mapping_edits(current, desired) == ([], [])
 
 
 def test_scaling_plan_and_limits():

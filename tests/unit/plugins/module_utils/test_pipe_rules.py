@@ -30,6 +30,8 @@ def test_the_table_has_exactly_the_twelve_contract_settings():
         assert pipe_settings.SETTINGS[name][3] is None if name == 'object_storage_concurrency' else low <= pipe_settings.SETTINGS[name][3] <= high
     for name in BOOLEANS:
         assert pipe_settings.SETTINGS[name][0] == 'bool'
+    for name in pipe_settings.SETTINGS:
+        assert pipe_settings.check_setting(name, None) == (None, None)  # null is always valid
 
 
 @pytest.mark.parametrize('name', INTEGERS)
@@ -58,11 +60,6 @@ def test_boolean_settings(name):
         assert pipe_settings.check_setting(name, bad) == (None, 'settings.%s must be true, false or null, got %r' % (name, bad))
 
 
-def test_null_is_always_valid():
-    for name in pipe_settings.SETTINGS:
-        assert pipe_settings.check_setting(name, None) == (None, None)
-
-
 def test_unknown_key_lists_all_valid_keys():
     checked, errors = pipe_settings.check_settings({'engine_max_thread': 3, 'engine_max_threads': 99})
     assert checked == {}
@@ -80,7 +77,7 @@ def test_strings_from_templating_become_the_api_s_types():
     assert pipe_settings.check_setting('engine_max_threads', '65')[1] == 'settings.engine_max_threads must be between 0 and 64, got 65'
 
 
-WAIT_MS, CONCURRENCY = 'streaming_max_insert_wait_ms', 'object_storage_concurrency'
+WAIT_MS, CONCURRENCY, CLUSTER = 'streaming_max_insert_wait_ms', 'object_storage_concurrency', 'object_storage_use_cluster_function'
 
 
 @pytest.mark.parametrize('name, current, wanted, differs', [
@@ -96,18 +93,11 @@ WAIT_MS, CONCURRENCY = 'streaming_max_insert_wait_ms', 'object_storage_concurren
     (CONCURRENCY, None, 1, True),
     (CONCURRENCY, 1, 1, False),
     (CONCURRENCY, 4, 1, True),
+    (CLUSTER, None, True, False), (CLUSTER, False, None, True),   # default true
+    (CLUSTER, None, False, True), ('engine_max_insert_threads', True, 1, False), ('engine_max_threads', 1, 2, True),
 ])
 def test_null_and_default_mean_the_same(name, current, wanted, differs):
     assert pipe_settings.settings_changes({name: current}, {name: wanted}) == ({name: wanted} if differs else {})
-
-
-def test_booleans_compare_by_type_and_default():
-    name = 'object_storage_use_cluster_function'  # default true
-    assert pipe_settings.settings_changes({name: None}, {name: True}) == {}
-    assert pipe_settings.settings_changes({name: False}, {name: None}) == {name: None}
-    assert pipe_settings.settings_changes({name: None}, {name: False}) == {name: False}
-    assert pipe_settings.settings_changes({'engine_max_insert_threads': True}, {'engine_max_insert_threads': 1}) == {}
-    assert pipe_settings.settings_changes({'engine_max_threads': 1}, {'engine_max_threads': 2}) == {'engine_max_threads': 2}
 
 
 def test_only_requested_keys_are_compared():

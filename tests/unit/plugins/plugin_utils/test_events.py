@@ -30,24 +30,18 @@ SERVICES_PATH = '/v1/organizations/%s/services' % ids.ORGANIZATION
 SOURCES = os.path.join(os.path.dirname(__file__), '..', '..', '..', '..', 'extensions', 'eda', 'plugins', 'event_source')
 
 
-class Log(list):
-    """The warnings a source logs."""
-
-    def __call__(self, text):
-        self.append(text)
-
-
 @pytest.fixture
 def warnings():
-    return Log()
+    """The warnings a source logs (its log is the list's append)."""
+    return []
 
 
 def alerts(warnings, **args):
-    return events.alert_poller(dict(ids.observability_connection(SIM_URL), **args), warnings)
+    return events.alert_poller(dict(ids.observability_connection(SIM_URL), **args), warnings.append)
 
 
 def services(warnings, **args):
-    return events.service_poller(dict(ids.cloud_connection(SIM_URL), **args), warnings)
+    return events.service_poller(dict(ids.cloud_connection(SIM_URL), **args), warnings.append)
 
 
 def listings(sim, path):
@@ -287,7 +281,7 @@ def test_run_puts_the_events_in_order_and_survives_an_unexpected_error(warnings)
 
     async def scenario():
         queue = asyncio.Queue()
-        task = asyncio.ensure_future(events.run(Stub(), queue, warnings))
+        task = asyncio.ensure_future(events.run(Stub(), queue, warnings.append))
         found = [await asyncio.wait_for(queue.get(), 5) for dummy in range(3)]
         task.cancel()
         return found
@@ -320,7 +314,7 @@ OPTION_CASES = {
 def test_a_bad_option_fails_at_start_naming_it_and_sends_nothing(sim, warnings, make, args, says):
     sim.clear_requests()
     with pytest.raises(events.OptionError) as failure:
-        make(warnings, **args) if make in (alerts, services) else make(args, warnings)
+        make(warnings, **args) if make in (alerts, services) else make(args, warnings.append)
     assert says in str(failure.value) and str(failure.value).startswith('engine.cloud.')
     assert sim.requests() == [] and warnings == []
     assert_no_secret(str(failure.value))
@@ -330,7 +324,7 @@ def test_the_connection_from_the_environment(sim, warnings, monkeypatch):
     for name, value in (('ENGINE_CLOUD_API_URL', SIM_URL), ('ENGINE_CLOUD_KEY_ID', ids.KEY_ID), ('ENGINE_CLOUD_KEY_SECRET', ids.KEY_SECRET),
                         ('ENGINE_CLOUD_ORGANIZATION_ID', ids.ORGANIZATION), ('ENGINE_CLOUD_RATE_LIMIT', '7/10')):
         monkeypatch.setenv(name, value)
-    poller = events.service_poller({'initial': 'current', 'names': ['prod-analytics']}, warnings)
+    poller = events.service_poller({'initial': 'current', 'names': ['prod-analytics']}, warnings.append)
     assert transitions(poller.poll(), 'service') == [('prod-analytics', None, 'running')]
 
 
