@@ -22,12 +22,6 @@ def test_equal_meanings_compare_equal_and_different_ones_differ(left, right, sam
     assert compare.equal(left, right) is same
 
 
-def test_changes_skip_unrequested_and_equal_keys():
-    current = {'name': 'svc', 'numReplicas': 3, 'idleScaling': True, 'idleTimeoutMinutes': 15}
-    desired = {'name': 'svc', 'numReplicas': '3', 'idleScaling': False, 'idleTimeoutMinutes': None}
-    assert compare.changes(current, desired) == {'idleScaling': False}
-
-
 def test_diff_has_exactly_the_changed_keys_and_masks_secrets():
     before = {'name': 'a', 'numReplicas': 3, 'connectionString': 'AccountKey=abc'}
     result = compare.diff(before, {'name': 'b', 'connectionString': 'AccountKey=def'})

@@ -111,18 +111,14 @@ def test_a_pipe_that_cannot_be_started_names_the_state_and_what_is_possible(stat
         'from any state (state=stopped)' % state)
 
 
-def test_goals_as_a_wait_names_them():
-    assert SERVICE_TABLE.goal_text('started', {}) == 'idle or running'
-    assert PIPE_TABLE.goal_text('stopped', pipe('Running')) == 'Paused'
-    assert PIPE_TABLE.goal_text('stopped', pipe('Running', 'objectStorage')) == 'Completed or Stopped'
-    assert PIPE_TABLE.goal_text('resynced', pipe('Running')) == 'Running after a resync'
-
-
-def test_targets():
-    assert [SERVICE_TABLE.target(goal, {}) for goal in ('started', 'awake', 'stopped')] == ['running', 'running', 'stopped']
-    assert PIPE_TABLE.target('stopped', pipe('Running')) == 'Paused'
-    assert PIPE_TABLE.target('stopped', pipe('Running', 'kafka')) == 'Stopped'
-    assert PIPE_TABLE.target('resynced', pipe('Running')) == 'Resync'
+@pytest.mark.parametrize('table, goal, resource, target, waited_for', [
+    (SERVICE_TABLE, 'started', {}, 'running', 'idle or running'), (SERVICE_TABLE, 'awake', {}, 'running', 'running'),
+    (SERVICE_TABLE, 'stopped', {}, 'stopped', 'stopped'), (PIPE_TABLE, 'stopped', pipe('Running'), 'Paused', 'Paused'),
+    (PIPE_TABLE, 'stopped', pipe('Running', 'objectStorage'), 'Stopped', 'Completed or Stopped'),
+    (PIPE_TABLE, 'resynced', pipe('Running'), 'Resync', 'Running after a resync'),
+])
+def test_the_target_of_a_goal_and_its_wait_s_name(table, goal, resource, target, waited_for):
+    assert (table.target(goal, resource), table.goal_text(goal, resource)) == (target, waited_for)
 
 
 # --- how a wait ends ----------------------------------------------------------------------------------
