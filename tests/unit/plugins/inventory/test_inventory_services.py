@@ -306,25 +306,19 @@ def hosts_and_queries(sim, **options):
     return [host for host in EVERY_HOST if host in inventory.hosts], [entry['query'] for entry in sim.requests()]
 
 
-# Each filter's matching itself: test_service_filter.py (test_matches).
-@pytest.mark.parametrize('filters, hosts', [
-    (dict(state=['stopped', 'idle']), ['dev-sandbox', SERVICE_IDLE]),
-    (dict(name=['reporting ?eplica', 'dev-*']), ['dev-sandbox', SERVICE_IDLE]),
-    (dict(state='running', tier='production', provider='aws'), ['prod-analytics', 'events-horizontal']),
-    (dict(state='running', region='nowhere-1'), []),
-    (dict(state=None), EVERY_HOST),
-    ({}, EVERY_HOST),
-], ids=['states', 'names', 'three filters', 'no match', 'a null filter', 'none'])
-def test_the_plugin_filters_by_state_tier_provider_region_and_name(sim, filters, hosts):
-    assert hosts_and_queries(sim, filters=filters) == (hosts, [{}])
-
-
+# Each filter's matching itself: test_service_filter.py (test_matches). The API filters by tag only.
 @pytest.mark.parametrize('filters, hosts, query', [
+    (dict(state=['stopped', 'idle']), ['dev-sandbox', SERVICE_IDLE], {}),
+    (dict(name=['reporting ?eplica', 'dev-*']), ['dev-sandbox', SERVICE_IDLE], {}),
+    (dict(state='running', tier='production', provider='aws'), ['prod-analytics', 'events-horizontal'], {}),
+    (dict(state='running', region='nowhere-1'), [], {}),
+    (dict(state=None), EVERY_HOST, {}),
+    ({}, EVERY_HOST, {}),
     (dict(tags=dict(gdpr=None, team='ingest')), ['ingest-eu'], {'filter': ['tag:gdpr', 'tag:team=ingest']}),
     (dict(tags=dict(env='production'), state='running', name='prod-*'), ['prod-analytics'], {'filter': 'tag:env=production'}),
     (dict(tags={}), EVERY_HOST, {}),
-], ids=['two tags', 'tags and the plugin filters', 'empty'])
-def test_the_api_filters_by_tag(sim, filters, hosts, query):
+], ids=['states', 'names', 'three filters', 'no match', 'a null filter', 'none', 'two tags', 'tags and the plugin filters', 'no tags'])
+def test_the_api_filters_by_tag_and_the_plugin_by_state_tier_provider_region_and_name(sim, filters, hosts, query):
     assert hosts_and_queries(sim, filters=filters) == (hosts, [query])
 
 

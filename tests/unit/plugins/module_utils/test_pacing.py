@@ -121,17 +121,6 @@ def test_a_send_counts_from_its_answer_so_a_slow_one_never_crowds_the_server_win
     assert clock.sleeps == [10 + pacing.MARGIN]
 
 
-def test_a_waiting_process_checks_its_slot_again_when_the_sends_before_it_were_answered_late(clock, tmp_path, during):
-    """The second process reserved 10.5 on the first's send at 0; that send's answer comes at 3: the slot no longer
-    leaves a window's room, and the second waits until 13.5."""
-    first, second = pacer(tmp_path), pacer(tmp_path)
-    slot = first.acquire()
-    during(3, lambda: first.answered(slot))
-    start = clock.now
-    second.acquire()
-    assert clock.now - start == 13.5 and clock.sleeps == [10.5, 3.0]
-
-
 def test_a_slot_crowded_by_a_late_answer_moves_only_as_far_as_the_window_needs(clock, tmp_path, during):
     """Two per 10 s. Two sends at 0; this process reserves 10.5, then three others reserve 10.5, 21 and 21. The first
     send's answer comes at 1, so 10.5 no longer leaves this process room: it moves to 11.5, when that answer leaves the
