@@ -30,14 +30,9 @@ CONFIG_READ = dict(id='t1', name='Error ratio', x=6, y=3, w=6, h=3, config=dict(
              whereLanguage='sql')]))
 
 
-def as_sent():
-    """The tile as the module sends it, read back as sent (the oldest servers), with an id."""
-    return dict(tiles.api_tile(OPTION_TILE), id='t1')
-
-
 def test_the_series_and_config_reads_and_the_task_meet_in_one_normal_form():
     desired = tiles.normal_tile(tiles.api_tile(OPTION_TILE))
-    assert tiles.normal_tile(as_sent()) == desired
+    assert tiles.normal_tile(dict(tiles.api_tile(OPTION_TILE), id='t1')) == desired  # read back as sent (the oldest servers)
     assert tiles.normal_tile(CONFIG_READ) == desired
     assert 'id' not in desired
 

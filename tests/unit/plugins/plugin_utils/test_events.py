@@ -132,14 +132,11 @@ def test_service_names(sim, warnings):
 
 # Failed polls ---------------------------------------------------------------------------------------
 
-FAILURES = {
+FAILURES = {  # how the client fails a request itself, each kind: test_http.py
     '500': dict(fault={'path': ALERTS_PATH, 'kind': 'status', 'status': 500, 'count': 1}, says='HTTP 500'),
     '429': dict(fault={'path': ALERTS_PATH, 'kind': 'status', 'status': 429, 'count': 1}, says='HTTP 429'),
-    '503': dict(fault={'path': ALERTS_PATH, 'kind': 'status', 'status': 503, 'count': 1}, says='HTTP 503'),
     'reset': dict(fault={'path': ALERTS_PATH, 'kind': 'reset', 'count': 1}, says='connection failed'),
     'timeout': dict(fault={'path': ALERTS_PATH, 'kind': 'delay', 'delay': 60, 'count': 1}, says='no response within api_timeout'),
-    'html': dict(fault={'path': ALERTS_PATH, 'kind': 'html', 'count': 1}, says='HTTP'),
-    'not json': dict(fault={'path': ALERTS_PATH, 'kind': 'malformed_json', 'status': 200, 'count': 1}, says='not valid JSON'),
     'no list': dict(fault={'path': ALERTS_PATH, 'kind': 'status', 'status': 200, 'body': {'data': 'none'}, 'count': 1},
                     says='no list of items'),
 }
