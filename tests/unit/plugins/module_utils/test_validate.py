@@ -134,4 +134,3 @@ def test_a_base_address_with_the_api_path_is_refused_naming_what_to_drop(scheme,
 ])
 def test_a_url_is_shown_without_its_credentials(value, shown):
     assert validate.url_without_credentials(value) == shown
-
