@@ -111,7 +111,6 @@ def test_the_contracts_older_read_form_gives_the_dashboard_id(sim, warnings):
 
 def test_a_service_that_stops_is_one_event(sim, warnings):
     poller = services(warnings, tags={'env': 'production'}, states=['stopped', 'idle'])
-    sim.clear_requests()
     assert poller.poll() == []
     sim.edit('services', ids.SERVICE_PROD, {'state': 'stopped'})
     sim.edit('services', ids.SERVICE_DEV, {'state': 'running'})  # no env=production tag
@@ -198,7 +197,6 @@ def test_a_refused_connection_reports_nothing(sim, warnings):
 def test_api_retries_retry_within_the_poll(sim, warnings):
     poller = alerts(warnings, api_retries=2)
     sim.faults({'path': ALERTS_PATH, 'kind': 'status', 'status': 503, 'count': 1})
-    sim.clear_requests()
     poller.poll()
     assert [status for dummy, dummy, status in listings(sim, ALERTS_PATH)] == [503, 200] and warnings == []
 
@@ -301,7 +299,6 @@ OPTION_CASES = {
 
 @pytest.mark.parametrize('make, args, says', list(OPTION_CASES.values()), ids=list(OPTION_CASES))
 def test_a_bad_option_fails_at_start_naming_it_and_sends_nothing(sim, warnings, make, args, says):
-    sim.clear_requests()
     with pytest.raises(events.OptionError) as failure:
         make(warnings, **args) if make in (alerts, services) else make(args, warnings.append)
     assert says in str(failure.value) and str(failure.value).startswith('engine.cloud.')
