@@ -44,17 +44,12 @@ def test_ip_access_list_patch(desired, purge, add, remove, after):
     assert service_rules.ip_access_list_patch(CURRENT_IPS, desired, purge) == (add, remove, after)
 
 
-@pytest.mark.parametrize('source', ['203.0.113.5/24', '300.1.1.1', 'example.com', '', '2001:db8::/32'])
-def test_bad_sources_are_named(source):
+@pytest.mark.parametrize('source, error', [(source, 'ip_access_list[1].source must be an IPv4 address or CIDR block')
+                                           for source in ['203.0.113.5/24', '300.1.1.1', 'example.com', '', '2001:db8::/32']] + [
+    ('10.0.0.1/32', 'ip_access_list lists the source 10.0.0.1/32 more than once'), ('10.0.0.2', None)])
+def test_bad_and_duplicate_sources_are_named(source, error):
     errors = service_rules.ip_access_list_errors('ip_access_list', [{'source': '10.0.0.1'}, {'source': source}])
-    assert len(errors) == 1
-    assert errors[0].startswith('ip_access_list[1].source must be an IPv4 address or CIDR block')
-
-
-def test_duplicate_sources_are_refused():
-    errors = service_rules.ip_access_list_errors('ip_access_list', [{'source': '10.0.0.1'}, {'source': '10.0.0.1/32'}])
-    assert errors == ['ip_access_list lists the source 10.0.0.1/32 more than once']
-    assert service_rules.ip_access_list_errors('ip_access_list', CURRENT_IPS) == []
+    assert errors == [] if error is None else len(errors) == 1 and errors[0].startswith(error), errors
 
 
 _OCTET = st.integers(min_value=0, max_value=255)
@@ -158,12 +153,10 @@ def test_one_body_carries_every_change_and_the_diff_only_changed_fields():
         'privateEndpointIds': {'remove': ['vpce-a'], 'add': ['vpce-b']},
         'endpoints': [{'protocol': 'mysql', 'enabled': True}],
     }
-    changed = {'name', 'transparentDataEncryptionKeyId', 'ipAccessList', 'privateEndpointIds', 'endpoints'}
-    assert set(diff['before']) == set(diff['after']) == changed
-    assert diff['before']['privateEndpointIds'] == ['vpce-a']
-    assert diff['after']['privateEndpointIds'] == ['vpce-b']
-    assert diff['before']['name'] == 'prod-analytics'
-    assert len(diff['after']['ipAccessList']) == 4
+    assert diff == dict(before=dict(name='prod-analytics', transparentDataEncryptionKeyId='tde-1', ipAccessList=CURRENT_IPS,
+                                    privateEndpointIds=['vpce-a'], endpoints=LISTED),
+                        after=dict(name='prod analytics', transparentDataEncryptionKeyId='tde-2', ipAccessList=CURRENT_IPS + [VPC],
+                                   privateEndpointIds=['vpce-b'], endpoints=LISTED + [{'protocol': 'mysql'}]))
 
 
 # --- tags and core dumps -------------------------------------------------------------------
@@ -231,34 +224,30 @@ DEVELOPMENT = {'name': 'sandbox', 'autoscalingMode': 'vertical', 'tier': 'develo
 PRIMARY = {'name': 'prod', 'autoscalingMode': 'vertical', 'tier': 'production', 'isPrimary': True, 'state': 'running'}
 
 
-@pytest.mark.parametrize('option, field', [('num_replicas', 'numReplicas'), ('min_total_memory_gb', 'minTotalMemoryGb'),
-                                           ('max_total_memory_gb', 'maxTotalMemoryGb')])
-def test_a_horizontal_service_has_no_replica_count_or_total_memory(option, field):
-    assert service_rules.service_errors(HORIZONTAL, {option: 48}) == [
-        '%s cannot be set on service events: it uses horizontal autoscaling (autoscalingMode horizontal), which has no %s '
-        '(its replica count scales between minReplicas and maxReplicas)' % (option, field)]
-    assert service_rules.service_errors(PRIMARY, {option: 48}) == []
+HORIZONTAL_ONLY = ('%s cannot be set on service events: it uses horizontal autoscaling (autoscalingMode horizontal), which has no %s '
+                   '(its replica count scales between minReplicas and maxReplicas)')
+PRODUCTION_ONLY = '%s is for production services only; service sandbox is a development service (tier development)'
+CROWDED = dict(PRIMARY, tags=[{'key': 'k%d' % n} for n in range(45)])
+SIX_TAGS = dict(('n%d' % n, None) for n in range(6))
 
 
-@pytest.mark.parametrize('option', ['min_total_memory_gb', 'max_total_memory_gb', 'release_channel'])
-def test_production_only_options_name_the_tier(option):
-    assert service_rules.service_errors(DEVELOPMENT, {option: 48}) == [
-        '%s is for production services only; service sandbox is a development service (tier development)' % option]
-
-
-def test_the_primary_service_keeps_two_replicas():
-    assert service_rules.service_errors(PRIMARY, {'num_replicas': 1}) == [
-        'num_replicas must be at least 2 for service prod, the primary service of its warehouse (isPrimary), got 1']
-    assert service_rules.service_errors(PRIMARY, {'num_replicas': 2}) == []
-    assert service_rules.service_errors(DEVELOPMENT, {'num_replicas': 1}) == []
-
-
-def test_tags_beyond_fifty_in_all_fail_after_the_read():
-    service = dict(PRIMARY, tags=[{'key': 'k%d' % n} for n in range(45)])
-    wanted = dict(('n%d' % n, None) for n in range(6))
-    assert service_rules.service_errors(service, {'tags': wanted, 'purge_tags': False}) == [
-        "tags would leave service prod with 51 tags, more than the API's limit of 50; set purge_tags=true or list fewer"]
-    assert service_rules.service_errors(service, {'tags': wanted, 'purge_tags': True}) == []
+@pytest.mark.parametrize('current, given, errors', [
+    (HORIZONTAL, {'num_replicas': 48}, [HORIZONTAL_ONLY % ('num_replicas', 'numReplicas')]),
+    (HORIZONTAL, {'min_total_memory_gb': 48}, [HORIZONTAL_ONLY % ('min_total_memory_gb', 'minTotalMemoryGb')]),
+    (HORIZONTAL, {'max_total_memory_gb': 48}, [HORIZONTAL_ONLY % ('max_total_memory_gb', 'maxTotalMemoryGb')]),
+    (PRIMARY, {'num_replicas': 48, 'min_total_memory_gb': 48, 'max_total_memory_gb': 48, 'release_channel': 'fast'}, []),
+    (DEVELOPMENT, {'min_total_memory_gb': 48}, [PRODUCTION_ONLY % 'min_total_memory_gb']),
+    (DEVELOPMENT, {'max_total_memory_gb': 48}, [PRODUCTION_ONLY % 'max_total_memory_gb']),
+    (DEVELOPMENT, {'release_channel': 'fast'}, [PRODUCTION_ONLY % 'release_channel']),
+    (PRIMARY, {'num_replicas': 1},
+     ['num_replicas must be at least 2 for service prod, the primary service of its warehouse (isPrimary), got 1']),
+    (PRIMARY, {'num_replicas': 2}, []), (DEVELOPMENT, {'num_replicas': 1}, []),
+    (CROWDED, {'tags': SIX_TAGS, 'purge_tags': False},
+     ["tags would leave service prod with 51 tags, more than the API's limit of 50; set purge_tags=true or list fewer"]),
+    (CROWDED, {'tags': SIX_TAGS, 'purge_tags': True}, []),
+])
+def test_what_the_service_just_read_allows(current, given, errors):
+    assert service_rules.service_errors(current, given) == errors
 
 
 @pytest.mark.parametrize('state', ['idle', 'stopped', 'starting', 'awaking'])
