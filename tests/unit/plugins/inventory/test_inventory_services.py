@@ -107,13 +107,6 @@ def test_one_request_one_host_per_service_with_the_engine_variables(sim, run, sh
                                 'by its id.' % SERVICE_IDLE]
 
 
-def test_hostname_id(sim, shown_warnings):
-    inventory = parse(plugin_with(sim, hostname='id'))
-    assert sorted(inventory.hosts) == sorted(item['id'] for item in sim.state()['services'])
-    assert host_vars(inventory, SERVICE_IDLE)['engine_name'] == 'reporting replica'
-    assert shown_warnings() == []
-
-
 @pytest.mark.parametrize('renamed, problems', [
     ({SERVICE_DEV: 'localhost'}, {SERVICE_DEV: "its name 'localhost' is a name Ansible reserves"}),
     ({SERVICE_DEV: 'all', SERVICE_INGEST_EU: 'ungrouped'}, {SERVICE_DEV: "its name 'all' is a name Ansible reserves",
@@ -158,13 +151,15 @@ def test_include_deleted_makes_hosts_of_deleted_services(sim, shown_warnings):
 
 
 @pytest.mark.parametrize('prefix, suffix', [('engine_', ''), ('svc_', '_x')])
-def test_api_data_is_never_templated(sim, tmp_path, prefix, suffix):
-    """A service name, tag or endpoint that holds a template stays that text when a task reads it: on ansible-core
-    before 2.19 only the unsafe mark stops the templar (2.19 and later trust no inventory data)."""
+def test_hostname_id_and_api_data_never_templated(sim, tmp_path, shown_warnings, prefix, suffix):
+    """hostname: id names every host by its id, without a warning. A service name, tag or endpoint that holds a template
+    stays that text when a task reads it: on ansible-core before 2.19 only the unsafe mark stops the templar (2.19 and
+    later trust no inventory data)."""
     marker = tmp_path / 'ran'
     template = "{{ lookup('pipe', 'touch %s') }}{{ 6 * 7 }}" % marker
     sim.edit('services', SERVICE_DEV, {'name': template, 'tags': [{'key': 'owner', 'value': template}]})
     inventory = parse(plugin_with(sim, hostname='id', hostvars_prefix=prefix, hostvars_suffix=suffix))
+    assert sorted(inventory.hosts) == sorted(item['id'] for item in sim.state()['services']) and shown_warnings() == []
     templar = Templar(loader=DataLoader(), variables=host_vars(inventory, SERVICE_DEV))
     for expression in ('{{ %sname%s }}', '{{ %stags%s.owner }}', '{{ %sservice%s.name }}', '{{ %sservice%s.tags[0].value }}'):
         assert templar.template(trust_as_template(expression % (prefix, suffix))) == template

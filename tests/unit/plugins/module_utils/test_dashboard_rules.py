@@ -40,9 +40,7 @@ def test_the_series_and_config_reads_and_the_task_meet_in_one_normal_form():
 def test_as_ratio_holds_only_with_exactly_two_items_and_line_is_the_default_display():
     tile = dict(name='one', x=0, y=0, w=1, h=1, asRatio=True, series=[dict(type='time', sourceId=SOURCE, aggFn='count', where='', groupBy=[])])
     config = tiles.normal_tile(tile)['config']
-    assert config['asRatio'] is False
-    assert config['displayType'] == 'line'
-    assert 'groupBy' not in config
+    assert (config['asRatio'], config['displayType'], 'groupBy' in config) == (False, 'line', False)
 
 
 def config_tile(name='n', **config):
@@ -108,15 +106,12 @@ ALERTS = [
 ]
 
 
-def test_an_update_deletes_the_alerts_of_tiles_left_out_and_of_tiles_read_never():
+def test_an_update_deletes_the_alerts_of_tiles_left_out_and_read_never_and_a_delete_every_tile_alert_in_either_form():
     body = [dict(id='t-line', name='Line', x=0, y=0, w=1, h=1, config=dict(displayType='line'))]
     doomed = rules.deleted_by_update(ALERTS, DASHBOARD, body)
     assert [alert['id'] for alert in doomed] == ['a2', 'a3']
     assert doomed[0] == dict(id='a2', name='on gone', tile_id='t-gone', tile='Gone', reason='its tile is left out')
     assert 'PromQL' in doomed[1]['reason']
-
-
-def test_a_delete_deletes_every_tile_alert_of_the_dashboard_in_either_form():
     assert [alert['id'] for alert in rules.deleted_by_delete(ALERTS, DASHBOARD)] == ['a1', 'a2', 'a3']
 
 
@@ -170,13 +165,9 @@ def params(**given):
     return dict(dict(name=None, tags=None, tiles=None), **given)
 
 
-def test_the_plan_of_a_dashboard_read_back_in_config_form_is_empty():
+def test_the_plan_puts_name_tiles_with_ids_and_tags_only_when_given_and_predicts_the_update():
     current = dict(id='d1', name='d', tags=['a'], tiles=[CONFIG_READ])
-    assert rules.plan(params(name='d', tags=['a', 'a'], tiles=[OPTION_TILE]), current) == ({}, None)
-
-
-def test_the_plan_puts_name_tiles_with_ids_and_tags_only_when_given():
-    current = dict(id='d1', name='d', tags=['a'], tiles=[CONFIG_READ])
+    assert rules.plan(params(name='d', tags=['a', 'a'], tiles=[OPTION_TILE]), current) == ({}, None)  # read back in config form
     moved = dict(OPTION_TILE, x=0)
     body, diff = rules.plan(params(name='e', tiles=[moved]), current)
     sent = body['tiles'][0]  # over a stored config tile, sent as a config that keeps every key of it
@@ -186,16 +177,12 @@ def test_the_plan_puts_name_tiles_with_ids_and_tags_only_when_given():
     body, diff = rules.plan(params(tags=['b', 'b']), current)
     assert body == dict(name='d', tiles=[CONFIG_READ], tags=['b'])
     assert diff == dict(before=dict(tags=['a']), after=dict(tags=['b']))
+    assert rules.predicted(current, dict(name='e', tiles=[])) == dict(id='d1', name='e', tags=['a'], tiles=[])
 
 
 def test_a_create_body_has_no_tile_ids_and_empty_tiles_when_left_out():
     assert rules.create_body(params(name='d')) == dict(name='d', tiles=[])
     assert rules.create_body(params(name='d', tiles=[OPTION_TILE], tags=['x']))['tiles'] == [tiles.api_tile(OPTION_TILE)]
-
-
-def test_the_prediction_of_an_update():
-    current = dict(id='d1', name='d', tags=['a'], tiles=[CONFIG_READ])
-    assert rules.predicted(current, dict(name='e', tiles=[])) == dict(id='d1', name='e', tags=['a'], tiles=[])
 
 
 @pytest.mark.parametrize('item, config', [

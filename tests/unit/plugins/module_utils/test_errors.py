@@ -16,8 +16,7 @@ import pytest
 from ansible_collections.engine.cloud.plugins.module_utils import errors, transport
 from ansible_collections.engine.cloud.plugins.module_utils.errors import ApiError, ConnectionFailed
 from ansible_collections.engine.cloud.plugins.module_utils.validate import url_without_credentials
-from ansible_collections.engine.cloud.tests.simulator.fixture_ids import (KEY_ID, KEY_SECRET, SOURCE_METRICS, TOKEN,
-                                                                          service_path)
+from ansible_collections.engine.cloud.tests.simulator.fixture_ids import KEY_ID, KEY_SECRET, TOKEN, service_path
 
 SIM_URL = 'http://simulator.test'
 URL_HINT = 'Check api_url or the ENGINE_CLOUD_API_URL environment variable'
@@ -84,9 +83,6 @@ def test_the_observability_apis_error_body_and_its_request_id_header(sim):
     error = sim_failure(sent_by, 'POST', '/api/v2/charts/series', {})
     assert str(error) == ('POST %s/api/v2/charts/series failed: HTTP 400: Body validation failed: startTime: Timestamp must be in '
                           'milliseconds (request id hdr-1)' % SIM_URL)
-    series = {'series': [{'sourceId': SOURCE_METRICS[:-1] + '9', 'aggFn': 'count', 'where': '', 'groupBy': []}],
-              'startTime': 1728736620000, 'endTime': 1728740220000}
-    assert str(sim_failure(sent_by, 'POST', '/api/v2/charts/series', series)).endswith('failed: HTTP 404: Source not found for series 1')
 
 
 @pytest.mark.parametrize('fault, says', [

@@ -73,12 +73,6 @@ def test_number_range_refuses_what_is_not_a_number(option, value, bounds):
     assert error and error.startswith(option + ' must be a number')
 
 
-@given(st.integers(-1000, 1000), st.integers(0, 1000), st.integers(1, 50))
-def test_describe_range_states_every_bound(minimum, width, step):
-    text = validate.describe_range(minimum, minimum + width, step)
-    assert text == 'between %d and %d and a multiple of %d' % (minimum, minimum + width, step)
-
-
 # --- max_length ---------------------------------------------------------------------------------
 
 @given(OPTIONS, st.text(max_size=120), st.integers(0, 100))

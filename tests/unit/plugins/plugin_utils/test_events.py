@@ -124,11 +124,6 @@ def test_a_service_that_stops_is_one_event(sim, warnings):
     assert transitions(poller.poll(), 'service') == [('ingest-eu', 'running', 'idle')]
 
 
-def test_service_names(sim, warnings):
-    poller = services(warnings, names=['dev-sandbox'], initial='current')
-    assert transitions(poller.poll(), 'service') == [('dev-sandbox', None, 'stopped')]
-
-
 # Failed polls ---------------------------------------------------------------------------------------
 
 FAILURES = {  # how the client fails a request itself, each kind: test_http.py
