@@ -100,13 +100,9 @@ def test_null_and_default_mean_the_same(name, current, wanted, differs):
     assert pipe_settings.settings_changes({name: current}, {name: wanted}) == ({name: wanted} if differs else {})
 
 
-def test_only_requested_keys_are_compared():
+def test_only_requested_keys_are_compared_and_predicted_settings_show_defaults_for_nulls():
     current = {'engine_max_threads': 8, 'engine_max_insert_threads': 2}
     assert pipe_settings.settings_changes(current, {'engine_max_threads': 4}) == {'engine_max_threads': 4}
-
-
-def test_predicted_settings_show_defaults_for_nulls():
-    current = {'engine_max_threads': 8, 'engine_max_insert_threads': 2}
     assert pipe_settings.predict_settings(current, {'engine_max_threads': None}) == {'engine_max_threads': 3, 'engine_max_insert_threads': 2}
     assert current == {'engine_max_threads': 8, 'engine_max_insert_threads': 2}
     assert pipe_settings.predict_settings({CONCURRENCY: 4}, {CONCURRENCY: None}) == {CONCURRENCY: None}  # no default to show

@@ -36,11 +36,8 @@ def test_the_create_body_holds_every_creation_field_in_the_api_names():
     }
     # the API takes no password, no private endpoints at creation (set afterwards) and no key rotation
     assert not set(body) & {'password', 'privateEndpointIds', 'transparentDataEncryptionKeyId'}
-
-
-def test_options_left_out_are_left_out_of_the_body():
     assert service.create_body(dict(name='a', provider='gcp', region='us-east1', idle_scaling=False), None) == {
-        'name': 'a', 'provider': 'gcp', 'region': 'us-east1', 'idleScaling': False}
+        'name': 'a', 'provider': 'gcp', 'region': 'us-east1', 'idleScaling': False}  # options left out are left out
 
 
 def test_the_predicted_service_adds_the_private_endpoints_and_a_provisioning_state():

@@ -150,16 +150,6 @@ def test_a_failed_poll_reports_nothing_and_the_next_one_reports_the_change_once(
     assert_no_secret(warnings)
 
 
-def test_a_failed_first_poll_is_no_start(sim, warnings):
-    sim.faults({'path': ALERTS_PATH, 'kind': 'status', 'status': 502, 'count': 1})
-    poller = alerts(warnings)
-    assert poller.poll() == [] and poller.known is None
-    sim.edit('alerts', HIGH_CPU, {'state': 'ALERT'})
-    assert poller.poll() == []  # the first complete listing: initial: changes reports nothing yet
-    sim.edit('alerts', HIGH_CPU, {'state': 'OK'})
-    assert transitions(poller.poll()) == [('High CPU', 'ALERT', 'OK')]
-
-
 def test_a_page_that_fails_halfway_reports_nothing(sim, warnings, monkeypatch):
     sim.config(alert_count=1000)
     poller = alerts(warnings)
@@ -218,11 +208,12 @@ FORGET = events.FORGET_AFTER_POLLS
     ([[('a', 'OK')], [], [('a', 'OK')], [('a', 'ALERT')]], [[], [], [], [('a', 'OK', 'ALERT')]]),
     ([[('a', 'OK')], [('a', 'ALERT'), ('a', 'ALERT')]], [[], [('a', 'OK', 'ALERT')]]),
     ([[('a', 'OK')], events.PollError('cut short'), [('a', 'OK')]], [[], [], []]),
+    ([events.PollError('HTTP 502'), [('a', 'ALERT')], [('a', 'OK')]], [[], [], [('a', 'ALERT', 'OK')]]),
     ([[('a', 'OK')]] + [[]] * (FORGET - 1) + [[('a', 'OK')], [('a', 'ALERT')]], [[]] * (FORGET + 1) + [[('a', 'OK', 'ALERT')]]),
     ([[('a', 'OK'), ('b', 'OK')]] + [[('b', 'OK')]] * FORGET + [[('a', 'OK'), ('b', 'OK')]], [[]] * (FORGET + 1) + [[('a', None, 'OK')]]),
 ], ids=['an object that appears later has no previous state', 'an object missing from a listing keeps its last state',
-        'an object listed twice is one event', 'a poll error keeps what is known', 'an object gone briefly comes back without an event',
-        'an object gone for a while is forgotten and new when it comes back'])
+        'an object listed twice is one event', 'a poll error keeps what is known', 'a failed first poll is no start',
+        'an object gone briefly comes back without an event', 'an object gone for a while is forgotten and new when it comes back'])
 def test_the_events_of_a_sequence_of_listings(listed, found):
     poller = scripted(*listed)
     assert [poller.poll() for dummy in listed] == found
