@@ -275,10 +275,7 @@ OPTION_CASES = {
     'names': (services, dict(names=['']), 'names must hold names'),
     'tags': (services, dict(tags={'env': 'two words'}), 'tags.env must be'),
     'tags type': (services, dict(tags='env'), 'tags'),
-    'organization': (services, dict(organization_id='org-1'), 'organization_id'),
-    'url': (alerts, dict(observability_url='ftp://x'), 'observability_url'),
-    'rate limit': (alerts, dict(api_rate_limit='fast'), 'api_rate_limit must be REQUESTS/SECONDS'),
-    'timeout': (services, dict(api_timeout=0), 'api_timeout must be at least 1 second'),
+    'timeout': (services, dict(api_timeout=0), 'api_timeout must be at least 1 second'),  # the modules' checks (test_module.py)
     'a secret, masked': (alerts, dict(api_retries=ids.TOKEN), 'api_retries'),
 }
 
