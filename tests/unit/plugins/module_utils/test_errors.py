@@ -17,8 +17,8 @@ from ansible_collections.engine.cloud.plugins.module_utils import errors, transp
 from ansible_collections.engine.cloud.plugins.module_utils.errors import ApiError, ConnectionFailed
 from ansible_collections.engine.cloud.plugins.module_utils.validate import url_without_credentials
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import KEY_ID, KEY_SECRET, TOKEN, service_path
+from ansible_collections.engine.cloud.tests.unit.plugins.module_utils import test_http
 
-SIM_URL = 'http://simulator.test'
 URL_HINT = 'Check api_url or the ENGINE_CLOUD_API_URL environment variable'
 
 
@@ -57,32 +57,21 @@ def leaks(message, *secrets):
 
 # Error bodies --------------------------------------------------------------------------------------------------------
 
-def cloud_client():
-    return transport.HttpClient(SIM_URL, auth=(KEY_ID, KEY_SECRET), retries=0, auth_hint='The key was refused', envelope='result')
-
-
-def sim_failure(sent_by, method, path, body=None):
-    with pytest.raises(ApiError) as info:
-        sent_by.request(method, path, body=body)
-    return info.value
-
-
 def test_the_management_apis_error_body_gives_code_message_and_request_id(sim):
-    error = sim_failure(cloud_client(), 'PATCH', service_path(suffix='/scaling'), {'numReplicas': 40})
+    error = test_http.failure(test_http.client(retries=0), 'PATCH', service_path(suffix='/scaling'), body={'numReplicas': 40})
     assert (error.status, error.code) == (400, 'BAD_REQUEST') and error.request_id
     assert str(error) == ('PATCH %s%s failed: HTTP 400 BAD_REQUEST: request body.numReplicas: must be between 1 and 20 (request id %s)'
-                          % (SIM_URL, service_path(suffix='/scaling'), error.request_id))
+                          % (test_http.SIM_URL, service_path(suffix='/scaling'), error.request_id))
     assert error.as_result() == dict(status=400, code='BAD_REQUEST', method='PATCH', path=service_path(suffix='/scaling'),
                                      request_id=error.request_id, attempts=1)
 
 
 def test_the_observability_apis_error_body_and_its_request_id_header(sim):
-    sent_by = transport.HttpClient(SIM_URL, token=TOKEN, retries=0, envelope='data')
     sim.faults(dict(kind='status', status=400, path='.', headers={'X-Request-Id': 'hdr-1'},
                     body={'message': 'Body validation failed: startTime: Timestamp must be in milliseconds'}))
-    error = sim_failure(sent_by, 'POST', '/api/v2/charts/series', {})
+    error = test_http.failure(test_http.client('observability', retries=0), 'POST', '/api/v2/charts/series', body={})
     assert str(error) == ('POST %s/api/v2/charts/series failed: HTTP 400: Body validation failed: startTime: Timestamp must be in '
-                          'milliseconds (request id hdr-1)' % SIM_URL)
+                          'milliseconds (request id hdr-1)' % test_http.SIM_URL)
 
 
 @pytest.mark.parametrize('fault, says', [
@@ -95,7 +84,7 @@ def test_the_observability_apis_error_body_and_its_request_id_header(sim):
 ], ids=['proxy page', 'page without title', 'empty', 'not a text', 'no message', '401 in plain text'])
 def test_any_other_error_body_is_summed_up(sim, fault, says):
     sim.faults(dict(fault, path='.'))
-    assert str(sim_failure(cloud_client(), 'GET', service_path())).endswith(says)
+    assert str(test_http.failure(test_http.client(retries=0, auth_hint='The key was refused'))).endswith(says)
 
 
 def test_a_long_text_loses_its_middle_on_one_line():

@@ -84,10 +84,14 @@ def test_more_than_one_page_is_two_requests_per_poll_and_one_event(sim, warnings
     assert listings(sim, ALERTS_PATH) == [('GET', '0', 200), ('GET', '1000', 200)] and len(sim.requests()) == 2
 
 
-def test_initial_current_reports_each_watched_alert_at_the_first_listing(sim, warnings):
+@pytest.mark.parametrize('read_form', ['current', 'contract'])  # dashboardId, or the contract's older dashboard
+def test_initial_current_reports_each_watched_alert_at_the_first_listing(sim, warnings, read_form):
+    sim.config(alert_read_form=read_form)
     poller = alerts(warnings, initial='current', names=['High CPU', 'QPS drop', 'Staging errors'])
-    assert sorted(transitions(poller.poll())) == [('High CPU', None, 'OK'), ('QPS drop', None, 'ALERT'),
-                                                  ('Staging errors', None, 'DISABLED'), ('Staging errors', None, 'OK')]
+    found = poller.poll()
+    assert sorted(transitions(found)) == [('High CPU', None, 'OK'), ('QPS drop', None, 'ALERT'),
+                                          ('Staging errors', None, 'DISABLED'), ('Staging errors', None, 'OK')]
+    assert [event['alert']['dashboard_id'] for event in found if event['alert']['name'] == 'High CPU'] == [ids.DASHBOARD_HEALTH]
     assert poller.poll() == []
 
 
@@ -101,12 +105,6 @@ def test_names_and_states_filter_what_is_reported_not_what_is_known(sim, warning
     assert poller.poll() == []  # into OK: not reported, but known
     sim.edit('alerts', HIGH_CPU, {'state': 'ALERT'})
     assert transitions(poller.poll()) == [('High CPU', 'OK', 'ALERT')]
-
-
-def test_the_contracts_older_read_form_gives_the_dashboard_id(sim, warnings):
-    sim.config(alert_read_form='contract')
-    poller = alerts(warnings, initial='current', names=['High CPU'])
-    assert poller.poll()[0]['alert']['dashboard_id'] == ids.DASHBOARD_HEALTH
 
 
 def test_a_service_that_stops_is_one_event(sim, warnings):
