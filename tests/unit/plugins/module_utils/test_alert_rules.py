@@ -52,17 +52,13 @@ TILE_DEFINITION = dict(alert_id=NEW['id'], name='High CPU', dashboard=DASHBOARD,
     (SEARCH, dict(alert_id=SEARCH['id'], name='Slow queries', saved_search_id='65f0000000000000000000aa', group_by='service', threshold=1,
                   threshold_type='between', threshold_max=5, interval='1h', note='see runbook', num_consecutive_windows=3,
                   schedule_start_at='2026-01-01T00:00:00.000Z', channels=[HOOK_C])),
+    (dict(NEW, name=None, message=None),
+     dict((key, value) for key, value in dict(TILE_DEFINITION, channels=[HOOK_A, HOOK_B]).items() if key not in ('name', 'alert_message'))),
     # The PUT keeps thresholdMax when it is left out: an alert turned from between to above still stores it.
     (dict(NEW, thresholdMax=99), dict(TILE_DEFINITION, channels=[HOOK_A, HOOK_B])),
-], ids=['new', 'old', 'search', 'a stored maximum of a kind without range'])
-def test_the_definition_of_a_read_alert(alert, definition):
+], ids=['new', 'old', 'search', 'unnamed', 'a stored maximum of a kind without range'])
+def test_the_definition_of_a_read_alert_fed_back_plans_nothing(alert, definition):
     assert alert_rules.definition(alert) == definition
-
-
-@pytest.mark.parametrize('alert', [NEW, OLD, SEARCH, dict(NEW, name=None, message=None), dict(NEW, thresholdMax=99)],
-                         ids=['new', 'old', 'search', 'unnamed', 'a stored maximum of a kind without range'])
-def test_a_definition_fed_back_plans_nothing(alert):
-    definition = alert_rules.definition(alert)
     source = dict((option, definition[option]) for option in alert_rules.TILE_SOURCE + ('saved_search_id',) if option in definition)
     assert alert_rules.plan(alert, params(**definition), source) == (None, None)
     assert alert_rules.option_errors(params(**definition)) == []
@@ -81,17 +77,29 @@ def test_a_threshold_change_sends_the_whole_alert_and_keeps_the_message():
     assert diff == dict(before=dict(threshold=85), after=dict(threshold=90))
 
 
-def test_an_old_form_read_is_updated_with_channels_and_channel():
-    body, diff = alert_rules.plan(OLD, params(alert_message='CPU high'), None)
-    assert body['channel'] == {'type': 'webhook', 'webhookId': HOOK_A} and body['channels'] == [body['channel']]
-    assert body['dashboardId'] == DASHBOARD and 'dashboard' not in body and 'team' not in body
-    assert diff == dict(before=dict(message='CPU above 85%'), after=dict(message='CPU high'))
+ABSENT = 'not in the body'
+CHANNEL_A, CHANNEL_B = ({'type': 'webhook', 'webhookId': hook} for hook in (HOOK_A, HOOK_B))
 
 
-def test_channels_compare_in_their_order():
-    body, diff = alert_rules.plan(NEW, params(channels=[HOOK_B, HOOK_A]), None)
-    assert body['channel'] == {'type': 'webhook', 'webhookId': HOOK_B}
-    assert sorted(diff['after']) == ['channel', 'channels']
+@pytest.mark.parametrize('alert, given, sent, diff', [
+    (OLD, dict(alert_message='CPU high'), dict(channel=CHANNEL_A, channels=[CHANNEL_A], dashboardId=DASHBOARD, dashboard=ABSENT, team=ABSENT),
+     dict(before=dict(message='CPU above 85%'), after=dict(message='CPU high'))),
+    (NEW, dict(channels=[HOOK_B, HOOK_A]), dict(channel=CHANNEL_B),
+     dict(before=dict(channel=CHANNEL_A, channels=[CHANNEL_A, CHANNEL_B]), after=dict(channel=CHANNEL_B, channels=[CHANNEL_B, CHANNEL_A]))),
+    (NEW, dict(alert_message=''), dict(message=ABSENT, name='High CPU'), dict(before=dict(message='CPU above 85%'), after=dict(message=None))),
+    (SEARCH, dict(group_by='', schedule_start_at='', num_consecutive_windows=0),
+     dict(groupBy=None, scheduleStartAt=None, numConsecutiveWindows=ABSENT),
+     dict(before=dict(groupBy='service', numConsecutiveWindows=3, scheduleStartAt='2026-01-01T00:00:00.000Z'),
+          after=dict(groupBy=None, numConsecutiveWindows=None, scheduleStartAt=None))),
+    (SEARCH, dict(schedule_start_at='2026-01-01T00:00:01Z'), {},
+     dict(before=dict(scheduleStartAt='2026-01-01T00:00:00.000Z'), after=dict(scheduleStartAt='2026-01-01T00:00:01Z'))),
+    (dict(NEW, scheduleOffsetMinutes=0), dict(schedule_offset_minutes=3), dict(scheduleOffsetMinutes=3),
+     dict(before=dict(scheduleOffsetMinutes=0), after=dict(scheduleOffsetMinutes=3))),
+], ids=['an old form read: updated with channels and channel', 'channels compare in their order', 'an empty message removes it alone',
+        'removing values: null where a PUT would keep the field', 'a later start', 'a new offset'])
+def test_what_a_change_sends_and_shows(alert, given, sent, diff):
+    body, planned = alert_rules.plan(alert, params(**given), None)
+    assert dict((key, body.get(key, ABSENT)) for key in sent) == sent and planned == diff
 
 
 def test_a_new_source_replaces_the_other_kind():
@@ -166,12 +174,6 @@ def test_the_rules_hold_for_the_alert_as_it_would_be(current, given, message):
     assert len(errors) == 1 and errors[0].startswith(message), errors
 
 
-def test_an_empty_message_removes_it_and_nothing_else():
-    body, diff = alert_rules.plan(NEW, params(alert_message=''), None)
-    assert 'message' not in body and body['name'] == 'High CPU'
-    assert diff == dict(before=dict(message='CPU above 85%'), after=dict(message=None))
-
-
 # --- the source -------------------------------------------------------------------------------------
 
 TILES = [dict(id='65f000000000000000000010', name='CPU usage'), dict(id='t-mem', name='Memory'), dict(id='t-mem2', name='Memory'),
@@ -241,14 +243,7 @@ def test_the_answer_to_a_write_shows_what_the_server_dropped():
     assert alert_rules.dropped_errors(sent, dict(NEW, scheduleStartAt='2026-01-01T00:00:00.000Z')) == []
 
 
-# --- removing, comparing the schedule, legacy alerts ----------------------------------------------------
-
-def test_removing_values_send_null_where_a_put_would_keep_the_field():
-    body, diff = alert_rules.plan(SEARCH, params(group_by='', schedule_start_at='', num_consecutive_windows=0), None)
-    assert body['groupBy'] is None and body['scheduleStartAt'] is None and 'numConsecutiveWindows' not in body
-    assert diff == dict(before=dict(groupBy='service', numConsecutiveWindows=3, scheduleStartAt='2026-01-01T00:00:00.000Z'),
-                        after=dict(groupBy=None, numConsecutiveWindows=None, scheduleStartAt=None))
-
+# --- comparing the schedule, legacy alerts ----------------------------------------------------
 
 REMOVED = dict((key, value) for key, value in SEARCH.items() if key not in ('groupBy', 'scheduleStartAt', 'numConsecutiveWindows'))
 
@@ -261,11 +256,6 @@ REMOVED = dict((key, value) for key, value in SEARCH.items() if key not in ('gro
 ], ids=['numbers as numbers', 'no offset as zero', 'a start as an instant', 'below a millisecond', 'removed', 'an empty group_by'])
 def test_the_same_meaning_plans_nothing(alert, given):
     assert alert_rules.plan(alert, params(**given), None) == (None, None)
-
-
-def test_a_later_start_or_a_new_offset_is_sent():
-    assert alert_rules.plan(SEARCH, params(schedule_start_at='2026-01-01T00:00:01Z'), None)[0] is not None
-    assert alert_rules.plan(dict(NEW, scheduleOffsetMinutes=0), params(schedule_offset_minutes=3), None)[0]['scheduleOffsetMinutes'] == 3
 
 
 LEGACY = dict((key, value) for key, value in SEARCH.items() if key not in ('channel', 'channels'))
