@@ -53,18 +53,16 @@ def during(clock, monkeypatch):
 
 # The option ----------------------------------------------------------------------------------------------------------
 
+BAD = 'bad'
+
+
 @pytest.mark.parametrize('value, limit', [
     (None, (10, 10)), ('', (10, 10)), ('off', None), (' OFF ', None), (False, None), ('20/10', (20, 10.0)), (' 5 / 2.5 ', (5, 2.5)),
-])
-def test_api_rate_limit_values(value, limit):
-    assert pacing.rate_limit('api_rate_limit', value, (10, 10)) == (limit, None)
-
-
-@pytest.mark.parametrize('value', ['0/10', '10/0', 'ten', '10', '10/10/10', '-1/10', '10 per 10', True, 10, ['10/10']])
-def test_a_bad_api_rate_limit_names_the_option_and_the_form(value):
-    limit, error = pacing.rate_limit('api_rate_limit', value, (10, 10))
-    assert limit == (10, 10) and error == ('api_rate_limit must be REQUESTS/SECONDS with at least 1 request and more than 0 seconds '
-                                           '(for example 20/10), or off; got %r' % (value,))
+] + [(value, BAD) for value in ['0/10', '10/0', 'ten', '10', '10/10/10', '-1/10', '10 per 10', True, 10, ['10/10']]])
+def test_api_rate_limit_values_and_a_bad_one_named_with_the_form(value, limit):
+    error = ('api_rate_limit must be REQUESTS/SECONDS with at least 1 request and more than 0 seconds (for example 20/10), or off; '
+             'got %r' % (value,))
+    assert pacing.rate_limit('api_rate_limit', value, (10, 10)) == (((10, 10), error) if limit == BAD else (limit, None))
 
 
 # The window ----------------------------------------------------------------------------------------------------------
