@@ -154,7 +154,8 @@ def test_include_deleted_makes_hosts_of_deleted_services(sim, shown_warnings):
 def test_hostname_id_and_api_data_never_templated(sim, tmp_path, shown_warnings, prefix, suffix):
     """hostname: id names every host by its id, without a warning. A service name, tag or endpoint that holds a template
     stays that text when a task reads it: on ansible-core before 2.19 only the unsafe mark stops the templar (2.19 and
-    later trust no inventory data)."""
+    later trust no inventory data). A hostname template is trusted (it comes from the source); the service's name it
+    reads is not: the name stays its text, is no valid host name, and the host is named by its id."""
     marker = tmp_path / 'ran'
     template = "{{ lookup('pipe', 'touch %s') }}{{ 6 * 7 }}" % marker
     sim.edit('services', SERVICE_DEV, {'name': template, 'tags': [{'key': 'owner', 'value': template}]})
@@ -164,14 +165,6 @@ def test_hostname_id_and_api_data_never_templated(sim, tmp_path, shown_warnings,
     for expression in ('{{ %sname%s }}', '{{ %stags%s.owner }}', '{{ %sservice%s.name }}', '{{ %sservice%s.tags[0].value }}'):
         assert templar.template(trust_as_template(expression % (prefix, suffix))) == template
     assert not marker.exists()
-
-
-def test_a_hostname_template_renders_api_data_as_text(sim, tmp_path, shown_warnings):
-    """A hostname template is trusted (it comes from the source); the service's name it reads is not: the name
-    stays its text, is no valid host name, and the host is named by its id."""
-    marker = tmp_path / 'ran'
-    template = "{{ lookup('pipe', 'touch %s') }}" % marker
-    sim.edit('services', SERVICE_DEV, {'name': template})
     inventory = parse(plugin_with(sim, hostname=trust_as_template('{{ engine_name }}.{{ engine_provider }}')))
     assert SERVICE_DEV in inventory.hosts and 'prod-analytics.aws' in inventory.hosts and not marker.exists()
     assert host_vars(inventory, SERVICE_DEV)['engine_name'] == template
