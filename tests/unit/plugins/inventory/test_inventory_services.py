@@ -46,9 +46,9 @@ REQUEST_ID = r'\(request id [0-9a-f-]{36}\)'
 pytestmark = pytest.mark.usefixtures('controller', 'shown_warnings')
 
 
-def plugin_with(sim, **options):
+def plugin_with(sim, stored=None, **options):
     """The plugin with these options (others at their documented defaults), connected to the simulator,
-    and a cache in a dict."""
+    and a cache in a dict (stored: one that another run filled)."""
     values = dict(plugin='engine.cloud.services', hostname='name', hostvars_prefix='engine_', hostvars_suffix='', filters={},
                   include_deleted=False,
                   validate_certs=True, ca_path=None, client_cert=None, client_key=None, api_timeout=30, api_retries=5, api_rate_limit=None,
@@ -59,7 +59,7 @@ def plugin_with(sim, **options):
     plugin = InventoryModule()
     plugin.get_option = values.__getitem__
     plugin._read_config_data = lambda path: values
-    plugin._cache = {}
+    plugin._cache = {} if stored is None else stored
     return plugin
 
 
@@ -334,13 +334,10 @@ def test_every_bad_option_is_named_at_once(sim):
 def test_the_cache_holds_the_answer_to_each_tag_filter_and_the_plugin_filters_it_again(sim):
     plugin = plugin_with(sim, cache=True, filters=dict(tags=dict(team='ingest')))
     assert sorted(parse(plugin).hosts) == ['ingest-eu', 'ingest-staging']
-    cache = plugin._cache
-    plugin = plugin_with(sim, cache=True, filters=dict(tags=dict(team='ingest'), provider='gcp'))
-    plugin._cache = cache
+    plugin = plugin_with(sim, plugin._cache, cache=True, filters=dict(tags=dict(team='ingest'), provider='gcp'))
     assert sorted(parse(plugin).hosts) == ['ingest-staging']  # from the cache, filtered again
     assert len(sim.requests()) == 1
-    plugin = plugin_with(sim, cache=True, filters=dict(tags=dict(team='events')))
-    plugin._cache = cache
+    plugin = plugin_with(sim, plugin._cache, cache=True, filters=dict(tags=dict(team='events')))
     assert sorted(parse(plugin).hosts) == ['events-horizontal']  # another tag filter: another answer
     assert [entry['query'] for entry in sim.requests()] == [{'filter': 'tag:team=ingest'}, {'filter': 'tag:team=events'}]
 
