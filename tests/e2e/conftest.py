@@ -6,7 +6,6 @@
 These tests run the collection as users and AWX do (ansible-playbook, ansible-runner), so they
 need the tools of requirements-docs.txt (make e2e installs them)."""
 
-import ast
 import os
 import re
 import subprocess
@@ -65,16 +64,6 @@ def ansible_env(collections_path, **extra):
     return env
 
 
-def module_doc_string(path, name):
-    """The DOCUMENTATION, EXAMPLES or RETURN string of a module file, read without importing it."""
-    with open(path) as handle:
-        tree = ast.parse(handle.read(), path)
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and any(getattr(target, 'id', None) == name for target in node.targets):
-            return ast.literal_eval(node.value)
-    return None
-
-
 def ansible(command, cwd, env, *args):
     """One of this virtualenv's Ansible commands (ansible-playbook, ansible-vault, ...) run in cwd: the run."""
     return subprocess.run([os.path.join(BIN, command)] + list(args), cwd=str(cwd), env=env, stdout=subprocess.PIPE,
@@ -87,6 +76,11 @@ def recap(output):
                       output, re.M)
     assert found, output[-4000:]
     return tuple(int(value) for value in found.groups())
+
+
+def writes(log):
+    """(method, path, body) of each request of a simulator's request log that is not a GET."""
+    return [(entry['method'], entry['path'], entry['body']) for entry in log if entry['method'] != 'GET']
 
 
 def cloud_env(url):

@@ -13,7 +13,7 @@ import subprocess
 
 import pytest
 
-from conftest import BIN, GUIDES, ansible_env, captioned, code_blocks, recap
+from conftest import BIN, GUIDES, ansible_env, captioned, code_blocks, recap, writes
 from tests.simulator import fixture_ids as ids
 
 yaml = pytest.importorskip('yaml')
@@ -67,10 +67,6 @@ class Project(object):
     def write(self, name, data):
         with open(str(self.path / 'definitions' / name), 'w') as handle:
             yaml.safe_dump(data, handle, sort_keys=False)
-
-
-def writes(log):
-    return [(entry['method'], entry['path'], entry['body']) for entry in log if entry['method'] != 'GET']
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from conftest import ansible, ansible_env, cloud_env, code_blocks
+from conftest import ansible, ansible_env, cloud_env, code_blocks, writes
 from tests.simulator import fixture_ids as ids
 
 yaml = pytest.importorskip('yaml')
@@ -42,8 +42,7 @@ def test_the_guide_runs_as_written(tmp_path, simulator, collections_path):
         run = ansible('ansible-playbook', tmp_path, env, '-v', name)
         assert run.returncode == 0, run.stdout[-6000:]
         assert not any(secret in run.stdout for secret in secrets)
-        return [(entry['method'], entry['path'].rsplit('/', 1)[-1], entry['body']) for entry in simulator.requests()
-                if entry['method'] != 'GET']
+        return [(method, path.rsplit('/', 1)[-1], body) for method, path, body in writes(simulator.requests())]
 
     created = play('pipes.yml')
     assert [method for method, dummy, dummy2 in created] == ['POST', 'PATCH', 'POST']

@@ -12,7 +12,7 @@ import stat
 
 import pytest
 
-from conftest import GUIDES, ansible, ansible_env, captioned, cloud_env
+from conftest import GUIDES, ansible, ansible_env, captioned, cloud_env, writes
 from tests.simulator import fixture_ids as ids
 from tests.simulator.cloud import PASSWORD_FIELDS, password_hashes
 
@@ -80,10 +80,6 @@ def project(tmp_path, simulator, collections_path):
     return run
 
 
-def writes(log):
-    return [(entry['method'], entry['path'][len(SERVICES):], entry['body']) for entry in log if entry['method'] != 'GET']
-
-
 # One project, one encrypted vault, the guide's runs in the order a reader makes them: analytics.yml with --check --diff
 # first (it writes nothing), then for real (created once: the run after it sends only reads), reporting.yml, staging.yml.
 def test_the_guides_runs_in_order(project, simulator):
@@ -94,7 +90,7 @@ def test_the_guides_runs_in_order(project, simulator):
 
     log = project('analytics.yml')
     created = writes(log)
-    assert [(method, path) for method, path, dummy in created] == [('POST', ''), ('PATCH', created[1][1])]
+    assert [(method, path) for method, path, dummy in created] == [('POST', SERVICES), ('PATCH', created[1][1])]
     tags = [{'key': 'env', 'value': 'production'}, {'key': 'team', 'value': 'data-platform'}]
     assert created[0][2]['name'] == 'analytics-eu' and created[0][2]['tags'] == tags
     assert created[1][1].endswith('/password') and created[1][2] == dict(zip(PASSWORD_FIELDS, password_hashes(PASSWORD)))
@@ -109,6 +105,6 @@ def test_the_guides_runs_in_order(project, simulator):
 
     # staging.yml creates, uses and deletes its service in one play
     log = project('staging.yml', '-e', 'staging_run=e2e')
-    assert [(method, re.sub(r'/[0-9a-f-]{36}', '/S', path)) for method, path, dummy in writes(log)] == [
+    assert [(method, re.sub(r'/[0-9a-f-]{36}', '/S', path[len(SERVICES):])) for method, path, dummy in writes(log)] == [
         ('POST', ''), ('PATCH', '/S/password'), ('PATCH', '/S/state'), ('DELETE', '/S')]
     assert [item for item in simulator.state()['services'] if item['name'] == 'staging-e2e'] == []
