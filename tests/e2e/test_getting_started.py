@@ -21,13 +21,12 @@ import time
 
 import pytest
 
-from conftest import BIN, ROOT, ansible, ansible_env, captioned, console_blocks, layout, recap, simulator_exports, writes
+from conftest import BIN, ROOT, ansible, ansible_env, captioned, console_blocks, layout, read, recap, simulator_exports, writes
 from tests.simulator import fixture_ids as ids
 from tests.simulator.process import admin_call
 
 yaml = pytest.importorskip('yaml')
 
-README = os.path.join(ROOT, 'README.md')
 CLONE = 'git clone https://github.com/engine-cloud/engine.cloud && cd engine.cloud'
 SIMULATOR = 'make simulator'
 
@@ -161,8 +160,7 @@ def test_the_vault_play_runs_on_the_variables_the_reader_defines(tmp_path, simul
 
 
 def readme_block(heading, language):
-    with open(README) as handle:
-        section = handle.read().split('\n## %s\n' % heading, 1)[1].split('\n## ', 1)[0]
+    section = read('README.md').split('\n## %s\n' % heading, 1)[1].split('\n## ', 1)[0]
     return re.findall(r'```%s\n(.*?)```' % language, section, re.S)
 
 
@@ -176,8 +174,7 @@ def test_the_readme_names_two_commands_of_the_makefile():
         dry = subprocess.run(command.split() + ['-n', '-C', ROOT], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                              universal_newlines=True, check=False)
         assert dry.returncode == 0, dry.stdout[-2000:]
-    with open(os.path.join(ROOT, '.ci', 'run')) as handle:
-        assert [line.split()[:2] for line in handle.read().splitlines() if line.startswith('make ')][0] == ['make', 'test']
+    assert [line.split()[:2] for line in read('.ci', 'run').splitlines() if line.startswith('make ')][0] == ['make', 'test']
 
 
 def test_the_quick_start_runs_as_printed(tmp_path, simulator, collections_path):

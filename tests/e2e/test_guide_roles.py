@@ -8,12 +8,11 @@ variable as printed and a second one, run ``--check --diff`` first, then for rea
 run reports exactly the changes it makes (a probe of the roles is no change) and shows each diff once. The gate fails
 as its guide prints."""
 
-import os
 import re
 
 import pytest
 
-from conftest import GUIDES, ROOT, ansible, ansible_env, captioned, code_blocks, recap, simulator_exports, writes
+from conftest import GUIDES, ansible, ansible_env, captioned, code_blocks, read, recap, simulator_exports, writes
 from tests.simulator import fixture_ids as ids
 
 yaml = pytest.importorskip('yaml')
@@ -86,8 +85,7 @@ def without_names(data):
 
 def test_the_maintenance_window_readme_prints_the_guides_play():
     """roles/maintenance_window/README.md prints the play that the guide prints and the runs above run."""
-    with open(os.path.join(ROOT, 'roles', 'maintenance_window', 'README.md')) as handle:
-        readme = re.search(r'## Credentials\n.*?```yaml\n(.*?)```', handle.read(), re.S).group(1)
+    readme = re.search(r'## Credentials\n.*?```yaml\n(.*?)```', read('roles', 'maintenance_window', 'README.md'), re.S).group(1)
     [window] = printed('guide_maintenance_window.rst', 'yaml+jinja')
     assert without_names(yaml.safe_load(readme)) == without_names(yaml.safe_load(window))
 
@@ -95,8 +93,7 @@ def test_the_maintenance_window_readme_prints_the_guides_play():
 def test_the_service_config_readme_prints_the_guides_gitops_example():
     """The GitOps example of the service_config role: its README and the guide print the same playbook (the runs above
     run the guide's, beside a services/ directory of one file per service that holds the variable as printed)."""
-    with open(os.path.join(ROOT, 'roles', 'service_config', 'README.md')) as handle:
-        readme = re.search(r'```yaml\n(.*?)```', handle.read().split('## GitOps', 1)[1], re.S).group(1)
+    readme = re.search(r'```yaml\n(.*?)```', read('roles', 'service_config', 'README.md').split('## GitOps', 1)[1], re.S).group(1)
     assert yaml.safe_load(readme) == yaml.safe_load(captioned('guide_service_config.rst')['site.yml'])
 
 
@@ -105,8 +102,7 @@ def test_the_metrics_gate_fails_as_its_guide_prints(tmp_path, simulator, collect
     guide prints (its values are the simulator's), and the passed check reads as the guide quotes it."""
     [gate] = printed('guide_metrics_gate.rst', 'yaml+jinja')
     (tmp_path / 'gate.yml').write_text(gate)
-    with open(os.path.join(GUIDES, 'guide_metrics_gate.rst')) as handle:
-        text = handle.read()
+    text = read(GUIDES, 'guide_metrics_gate.rst')
     failure = ' '.join(re.search(r'in one message[^:]*::\n\n((?:   .*\n)+)', text).group(1).split())
     passed = re.search(r'passed ones included \(``(.*?)``\)', text, re.S).group(1).replace('\n', ' ')
     simulator.reset()

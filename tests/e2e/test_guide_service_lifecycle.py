@@ -1,9 +1,9 @@
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The playbooks of the guide "The life of a service" (docs/docsite/rst/guide_service_lifecycle.rst), as
-printed, run against the simulator with the ENGINE_CLOUD_* variables and a password in an encrypted vault
-file: each creates, converges or deletes what it says, from the simulator's request log, and no output holds
+"""The playbooks of the guide "The life of a service" (docs/docsite/rst/guide_service_lifecycle.rst), as printed, run
+against the simulator with the ENGINE_* variables the getting-started guide exports and a password in an encrypted
+vault file: each creates, converges or deletes what it says, from the simulator's request log, and no output holds
 the password."""
 
 import os
@@ -12,7 +12,7 @@ import stat
 
 import pytest
 
-from conftest import GUIDES, ansible, ansible_env, captioned, cloud_env, writes
+from conftest import GUIDES, ansible, ansible_env, captioned, read, simulator_exports, writes
 from tests.simulator import fixture_ids as ids
 from tests.simulator.cloud import PASSWORD_FIELDS, password_hashes
 
@@ -25,8 +25,7 @@ SERVICES = '/v1/organizations/%s/services' % ids.ORGANIZATION
 
 def run_lines():
     """Every ``ansible-playbook ...`` command the guide prints, as argument lists."""
-    with open(os.path.join(GUIDES, GUIDE)) as handle:
-        return [line.split() for line in re.findall(r'``(ansible-playbook [^`]+)``', handle.read())]
+    return [line.split() for line in re.findall(r'``(ansible-playbook [^`]+)``', read(GUIDES, GUIDE))]
 
 
 def as_run_here(argv):
@@ -60,7 +59,7 @@ def project(tmp_path, simulator, collections_path):
     encrypted = ansible('ansible-vault', tmp_path, None, 'encrypt', '--vault-password-file', 'vault-pass', str(vault))
     assert encrypted.returncode == 0 and PASSWORD not in vault.read_text(), encrypted.stdout
     simulator.reset(transition_delay=0)
-    env = ansible_env(collections_path, **cloud_env(simulator.url))
+    env = ansible_env(collections_path, **simulator_exports(simulator))
 
     def run(name, *extra):
         """The guide's run line of the playbook name (the first one printed, or -v with the vault file for one
