@@ -6,7 +6,6 @@
 These tests run the collection as users and AWX do (ansible-playbook, ansible-runner), so they
 need the tools of requirements-docs.txt (make e2e installs them)."""
 
-import ast
 import os
 import re
 import subprocess
@@ -18,12 +17,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, ROOT)
 
 # pylint: disable=wrong-import-position
-from tests.simulator import fixture_ids as ids  # noqa: E402
 from tests.simulator.process import SimulatorProcess  # noqa: E402
 
 BIN = os.path.dirname(sys.executable)
 GUIDES = os.path.join(ROOT, 'docs', 'docsite', 'rst')
-BLOCK = re.compile(r'\.\. code-block:: (\S+)\n(?:   :caption: (.+)\n)?\n((?:   .*\n|\n)+)')
+BLOCK = re.compile(r'^( *)\.\. code-block:: (\S+)\n(?:\1   :caption: (.+)\n)?\n((?:\1   .*\n|\n)+)', re.M)
 
 
 @pytest.fixture(scope='session')
@@ -65,16 +63,6 @@ def ansible_env(collections_path, **extra):
     return env
 
 
-def module_doc_string(path, name):
-    """The DOCUMENTATION, EXAMPLES or RETURN string of a module file, read without importing it."""
-    with open(path) as handle:
-        tree = ast.parse(handle.read(), path)
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and any(getattr(target, 'id', None) == name for target in node.targets):
-            return ast.literal_eval(node.value)
-    return None
-
-
 def ansible(command, cwd, env, *args):
     """One of this virtualenv's Ansible commands (ansible-playbook, ansible-vault, ...) run in cwd: the run."""
     return subprocess.run([os.path.join(BIN, command)] + list(args), cwd=str(cwd), env=env, stdout=subprocess.PIPE,
@@ -89,19 +77,26 @@ def recap(output):
     return tuple(int(value) for value in found.groups())
 
 
-def cloud_env(url):
-    """The ENGINE_CLOUD_* variables of the management API's connection to the simulator at url."""
-    return dict(ENGINE_CLOUD_API_URL=url, ENGINE_CLOUD_KEY_ID=ids.KEY_ID, ENGINE_CLOUD_KEY_SECRET=ids.KEY_SECRET,
-                ENGINE_CLOUD_ORGANIZATION_ID=ids.ORGANIZATION)
+def read(*path):
+    """The text of a file: its path relative to this tree's root, in parts, or absolute."""
+    with open(os.path.join(ROOT, *path)) as handle:
+        return handle.read()
 
 
-def code_blocks(guide, *languages):
+def writes(log):
+    """(method, path, body) of each request of a simulator's request log that is not a GET."""
+    return [(entry['method'], entry['path'], entry['body']) for entry in log if entry['method'] != 'GET']
+
+
+def code_blocks(guide, *languages, section=None):
     """[(language, caption or None, text)] of the code blocks of a guide (its name in docs/docsite/rst, or a path),
-    those of the given languages only when some are given, unindented."""
-    with open(os.path.join(GUIDES, guide)) as handle:
-        text = handle.read()
-    return [(language, caption or None, '\n'.join(line[3:] for line in block.rstrip('\n').splitlines()) + '\n')
-            for language, caption, block in BLOCK.findall(text) if not languages or language in languages]
+    or of one section of it, those of the given languages only when some are given, unindented."""
+    text = read(GUIDES, guide)
+    if section:
+        text = text.split('\n%s\n%s\n' % (section, '-' * len(section)), 1)[1]
+        text = re.split(r'\n[^\n]+\n-{3,}\n', text, maxsplit=1)[0]
+    return [(language, caption or None, re.sub(r'(?m)^%s   ' % indent, '', block.rstrip('\n')) + '\n')
+            for indent, language, caption, block in BLOCK.findall(text) if not languages or language in languages]
 
 
 def captioned(guide):
@@ -111,25 +106,9 @@ def captioned(guide):
 
 def console_blocks(section, guide='getting_started.rst', output=False):
     """The commands ($ lines) of each console block of one section of a guide; with output, every line of each
-    block (the commands with their $, the output they print) without the indentation."""
-    with open(os.path.join(GUIDES, guide)) as handle:
-        text = handle.read()
-    start = text.index('\n%s\n%s\n' % (section, '-' * len(section)))
-    following = re.search(r'\n[^\n]+\n-{3,}\n', text[start + len(section) + 2:])
-    body = text[start:start + len(section) + 2 + following.start()] if following else text[start:]
-    blocks = []
-    for block in re.split(r'\.\. code-block:: console\n\n', body)[1:]:
-        raw = block.splitlines()
-        indent = len(raw[0]) - len(raw[0].lstrip())
-        lines = []
-        for line in raw:
-            if line.strip() and not line.startswith(' ' * indent):
-                break
-            lines.append(line[indent:])
-        while lines and not lines[-1]:
-            lines.pop()
-        blocks.append(lines if output else [line[2:] for line in lines if line.startswith('$ ')])
-    return blocks
+    block (the commands with their $, the output they print)."""
+    blocks = [text.splitlines() for dummy, dummy2, text in code_blocks(guide, 'console', section=section)]
+    return blocks if output else [[line[2:] for line in lines if line.startswith('$ ')] for lines in blocks]
 
 
 def simulator_exports(simulator):

@@ -88,9 +88,11 @@ def resolve(path):
     return '/'.join(kept)
 
 
-def missing_paths(root, document, text, top_names, patterns, exists_root=None):
+def missing_paths(root, document, text, exists_root=None):
     """The paths text (the content of document, relative to root) names that exist neither relative
     to exists_root (default: root) nor to the document's directory there."""
+    patterns = ignore_patterns(root)
+    top_names = top_level_names(root, patterns)
     exists_root = exists_root or root
     doc_dir = os.path.join(exists_root, os.path.dirname(document))
     missing = []
@@ -106,12 +108,10 @@ def missing_paths(root, document, text, top_names, patterns, exists_root=None):
 
 def missing_in_documents(root, names=None, exists_root=None):
     """{document: [missing paths]} for the documents of root (or the given names)."""
-    patterns = ignore_patterns(root)
-    top_names = top_level_names(root, patterns)
     report = {}
     for document in names or documents(root):
         with open(os.path.join(exists_root or root, document)) as handle:
-            missing = missing_paths(root, document, handle.read(), top_names, patterns, exists_root)
+            missing = missing_paths(root, document, handle.read(), exists_root)
         if missing:
             report[document] = missing
     return report

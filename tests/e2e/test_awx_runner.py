@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, read
 from tests.simulator.fixture_ids import (CONNECTION_STRING, KEY_ID, KEY_SECRET, ORGANIZATION, PIPE_KAFKA,
                                          PIPE_OBJECT_STORAGE, PIPE_STREAM, SERVICE_PROD, SOURCE_METRICS, TOKEN)
 
@@ -72,10 +72,8 @@ PLAYBOOK = """
 def injected_env(inputs):
     """The environment variables the credential type injects for a credential with these inputs,
     rendered as AWX renders injectors (Jinja2, sandboxed; a field left out renders empty)."""
-    with open(os.path.join(AWX, 'credential_type_inputs.yml')) as handle:
-        fields = yaml.safe_load(handle)['fields']
-    with open(os.path.join(AWX, 'credential_type_injectors.yml')) as handle:
-        injectors = yaml.safe_load(handle)
+    fields = yaml.safe_load(read(AWX, 'credential_type_inputs.yml'))['fields']
+    injectors = yaml.safe_load(read(AWX, 'credential_type_injectors.yml'))
     namespace = dict((field['id'], inputs.get(field['id'], '')) for field in fields)
     environment = sandbox.SandboxedEnvironment(undefined=StrictUndefined)
     return dict((name, environment.from_string(template).render(**namespace)) for name, template in injectors['env'].items())
@@ -85,16 +83,13 @@ def env_names(folder, pattern):
     """ENGINE_* variable names that pattern finds in the Python files of plugins/<folder>."""
     names = set()
     for path in glob.glob(os.path.join(ROOT, 'plugins', folder, '*.py')):
-        with open(path) as handle:
-            names.update(re.findall(pattern, handle.read()))
+        names.update(re.findall(pattern, read(path)))
     return names
 
 
 def test_credential_type_is_awx_shaped():
-    with open(os.path.join(AWX, 'credential_type_inputs.yml')) as handle:
-        inputs = yaml.safe_load(handle)
-    with open(os.path.join(AWX, 'credential_type_injectors.yml')) as handle:
-        injectors = yaml.safe_load(handle)
+    inputs = yaml.safe_load(read(AWX, 'credential_type_inputs.yml'))
+    injectors = yaml.safe_load(read(AWX, 'credential_type_injectors.yml'))
     ids = [field['id'] for field in inputs['fields']]
     assert len(ids) == len(set(ids))
     assert set(inputs['required']) <= set(ids)
@@ -151,6 +146,5 @@ def test_job_through_ansible_runner(tmp_path, monkeypatch, simulator, collection
     shown = dict(('event %s (%s)' % (event.get('counter'), event['event']), json.dumps(event)) for event in events)
     shown['stdout'] = stdout
     for path in glob.glob(str(private / 'artifacts' / '*' / 'job_events' / '*.json')) + glob.glob(str(private / 'artifacts' / '*' / 'stdout')):
-        with open(path) as handle:
-            shown[path] = handle.read()
+        shown[path] = read(path)
     assert [where for where, text in shown.items() if any(secret in text for secret in secrets)] == [], 'these hold a secret'

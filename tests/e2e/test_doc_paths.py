@@ -10,11 +10,6 @@ import doc_paths
 from conftest import ROOT
 
 
-def missing(text, document='docs/awx/README.md'):
-    patterns = doc_paths.ignore_patterns(ROOT)
-    return doc_paths.missing_paths(ROOT, document, text, doc_paths.top_level_names(ROOT, patterns), patterns)
-
-
 def test_every_path_named_in_the_documents_exists():
     assert doc_paths.missing_in_documents(ROOT) == {}
 
@@ -36,7 +31,7 @@ def test_the_documents_scanned_are_those_a_newcomer_reads():
     ('README.md', 'see [the AWX guide](docs/awx/GUIDE.md).', 'docs/awx/GUIDE.md'),
 ])
 def test_a_stale_reference_is_found(document, text, stale):
-    assert missing(text, document) == [stale]
+    assert doc_paths.missing_paths(ROOT, document, text) == [stale]
 
 
 @pytest.mark.parametrize('text', [
@@ -54,4 +49,4 @@ def test_a_stale_reference_is_found(document, text, stale):
 ])
 def test_what_is_not_a_missing_repository_path(text):
     document = 'roles/service_config/README.md' if 'argument_specs' in text else 'docs/awx/README.md'
-    assert missing(text, document) == []
+    assert doc_paths.missing_paths(ROOT, document, text) == []

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT, code_blocks
+from conftest import ROOT, code_blocks, read
 
 yaml = pytest.importorskip('yaml')
 pytest.importorskip('ansible_builder')
@@ -21,8 +21,7 @@ BUILDER = os.path.join(os.path.dirname(sys.executable), 'ansible-builder')
 
 
 def requirement_lines(path):
-    with open(path) as handle:
-        return [line.strip() for line in handle if line.strip() and not line.startswith('#')]
+    return [line.strip() for line in read(path).splitlines() if line.strip() and not line.startswith('#')]
 
 
 def guide_commands():
@@ -56,8 +55,7 @@ def test_create_builds_a_context(tmp_path):
 
 
 def test_definition_is_version_3_with_runtime_dependencies_only():
-    with open(os.path.join(ROOT, 'meta', 'execution-environment.yml')) as handle:
-        definition = yaml.safe_load(handle)
+    definition = yaml.safe_load(read('meta', 'execution-environment.yml'))
     assert definition['version'] == 3
     assert definition['dependencies']['python'] == 'meta/ee-requirements.txt'
     assert definition['dependencies']['system'] == 'meta/ee-bindep.txt'

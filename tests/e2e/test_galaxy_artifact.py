@@ -17,7 +17,7 @@ import venv
 import pytest
 
 import doc_paths
-from conftest import ROOT, layout
+from conftest import ROOT, layout, read
 
 GALAXY = os.path.join(os.path.dirname(sys.executable), 'ansible-galaxy')
 CONTRIBUTOR_FILES = ('CONTRIBUTING.md', 'Makefile', 'scripts', 'bench', 'requirements-dev.txt', 'requirements-docs.txt',
@@ -57,14 +57,6 @@ def installed(request, tmp_path_factory):
     return str(target / 'ansible_collections' / 'engine' / 'cloud')
 
 
-def copied_files(destination):
-    """The paths of the files of a copy of this tree made at destination (conftest.layout)."""
-    layout(destination)
-    return set(os.path.relpath(os.path.join(folder, name), str(destination))
-               for folder, dirs, names in os.walk(str(destination)) if '.git' not in os.path.relpath(folder, str(destination)).split(os.sep)
-               for name in names)
-
-
 def example_paths(pattern):
     """Paths that a .gitignore pattern matches: at the root when it is anchored (a leading /), else at the root and
     below tests/unit; its * filled in; a directory (ending in /) or a file."""
@@ -77,8 +69,9 @@ def test_a_build_in_a_working_clone_packs_the_collection_only(tmp_path):
     """`ansible-galaxy collection build` at the root of a clone where the Makefile made its venvs (each a real venv, with
     the lib64 symlink of a 64-bit Linux venv), built and installed, and where every other path .gitignore names exists:
     the artifact holds the clone's own files and nothing else."""
-    clone = tmp_path / 'engine.cloud'
-    tracked = copied_files(clone)
+    clone = layout(tmp_path / 'engine.cloud')
+    tracked = set(os.path.relpath(os.path.join(folder, name), str(clone)) for folder, dirs, names in os.walk(str(clone))
+                  if '.git' not in os.path.relpath(folder, str(clone)).split(os.sep) for name in names)
     made = [name + '/' for name in MAKEFILE_VENVS]
     for name in MAKEFILE_VENVS:
         venv.create(str(clone / name), with_pip=False, symlinks=True)
@@ -115,5 +108,4 @@ def test_contributor_files_stay_out(installed):
 
 
 def test_the_licence_text_ships(installed):
-    with open(os.path.join(ROOT, 'COPYING')) as source, open(os.path.join(installed, 'COPYING')) as shipped:
-        assert shipped.read() == source.read()
+    assert read(installed, 'COPYING') == read('COPYING')

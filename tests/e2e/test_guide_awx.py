@@ -12,11 +12,10 @@ import subprocess
 
 import pytest
 
-from conftest import BIN, ROOT, ansible_env, cloud_env
+from conftest import BIN, GUIDES, ROOT, ansible_env, read, simulator_exports
 from tests.simulator import fixture_ids as ids
 from tests.simulator.process import SimulatorProcess
 
-GUIDE = os.path.join(ROOT, 'docs', 'docsite', 'rst', 'guide_awx.rst')
 READS = 7  # per job, one per fork: together more than one window of the key's budget, sent at once
 JOB = '''- name: A job of %d forks on one key
   hosts: all
@@ -31,8 +30,7 @@ JOB = '''- name: A job of %d forks on one key
 
 def the_split():
     """(the api_rate_limit of each job, the number of jobs, the key's budget as requests per seconds) the guide prints."""
-    with open(GUIDE) as handle:
-        text = ' '.join(handle.read().split())
+    text = ' '.join(read(GUIDES, 'guide_awx.rst').split())
     found = re.search(r'(\w+) jobs at ``(\d+/\d+)`` each stay within (\d+) requests per (\d+) seconds together', text)
     assert found, 'the guide no longer splits a key between jobs'
     return found.group(2), {'two': 2, 'three': 3}[found.group(1)], (int(found.group(3)), int(found.group(4)))
@@ -53,7 +51,8 @@ def jobs_at_once(tmp_path, simulator, collections_path, count, rate_limit=None):
     for index in range(count):
         home = tmp_path / ('job%d' % index)
         home.mkdir()
-        env = ansible_env(collections_path, HOME=str(home), ENGINE_CLOUD_PACING_DIR=str(home / 'pacing'), **cloud_env(simulator.url))
+        env = ansible_env(collections_path, HOME=str(home), ENGINE_CLOUD_PACING_DIR=str(home / 'pacing'),
+                          **simulator_exports(simulator))
         env.pop('XDG_RUNTIME_DIR', None)
         if rate_limit:
             env['ENGINE_CLOUD_RATE_LIMIT'] = rate_limit

@@ -13,7 +13,7 @@ import subprocess
 
 import pytest
 
-from conftest import BIN, GUIDES, ansible_env, captioned, code_blocks, recap
+from conftest import BIN, GUIDES, ansible_env, captioned, code_blocks, read, recap, writes
 from tests.simulator import fixture_ids as ids
 
 yaml = pytest.importorskip('yaml')
@@ -61,16 +61,11 @@ class Project(object):
         return done.stdout, self.simulator.requests()
 
     def definitions(self, name):
-        with open(str(self.path / 'definitions' / name)) as handle:
-            return yaml.safe_load(handle)
+        return yaml.safe_load(read(self.path / 'definitions' / name))
 
     def write(self, name, data):
         with open(str(self.path / 'definitions' / name), 'w') as handle:
             yaml.safe_dump(data, handle, sort_keys=False)
-
-
-def writes(log):
-    return [(entry['method'], entry['path'], entry['body']) for entry in log if entry['method'] != 'GET']
 
 
 @pytest.fixture
@@ -95,17 +90,6 @@ def state_alerts(simulator, name):
     return [alert for alert in simulator.state()['alerts'] if alert.get('name') == name]
 
 
-def add_tile_and_alert(project, files):
-    """The guide's new tile in Service health and its new alert at the end of alerts.yml; the definitions as edited."""
-    dashboards, alerts = project.definitions('dashboards.yml'), project.definitions('alerts.yml')
-    health = next(item for item in dashboards['dashboards'] if item['name'] == 'Service health')
-    health['tiles'] += yaml.safe_load(files['new tile'])
-    alerts['alerts'] += yaml.safe_load(files['new alert'])
-    project.write('dashboards.yml', dashboards)
-    project.write('alerts.yml', alerts)
-    return dashboards, health, alerts
-
-
 # One project goes through the guide in order: export, commit, apply again, then the merge request's --check of an added
 # tile and its alert, the add, the move and the removal (each ansible-playbook run proves what follows it).
 def test_export_commit_apply_then_add_move_and_remove_a_tile_with_its_alert(project, simulator):
@@ -125,9 +109,15 @@ def test_export_commit_apply_then_add_move_and_remove_a_tile_with_its_alert(proj
     assert recap(output)[1] == 0
     health_tiles = [tile['id'] for tile in dashboard(simulator, 'Service health')['tiles']]
 
-    # The guide suggests --check on a merge request; adding a tile and an alert on it is such a change. In check mode the
-    # alert on a tile that the same plan adds is planned on the tile as the dashboard's entry leaves it: a create.
-    dashboards, health, alerts = add_tile_and_alert(project, files)
+    # The guide suggests --check on a merge request; adding a tile and an alert on it is such a change: the guide's new
+    # tile in Service health, its new alert at the end of alerts.yml. In check mode the alert on a tile that the same
+    # plan adds is planned on the tile as the dashboard's entry leaves it: a create.
+    dashboards, alerts = project.definitions('dashboards.yml'), project.definitions('alerts.yml')
+    health = next(item for item in dashboards['dashboards'] if item['name'] == 'Service health')
+    health['tiles'] += yaml.safe_load(files['new tile'])
+    alerts['alerts'] += yaml.safe_load(files['new alert'])
+    project.write('dashboards.yml', dashboards)
+    project.write('alerts.yml', alerts)
     output, log = project.run('ansible-playbook apply.yml --check --diff', warnings=True)
     assert writes(log) == []
     assert recap(output)[1] == 1, output[-4000:]
@@ -152,8 +142,7 @@ def test_export_commit_apply_then_add_move_and_remove_a_tile_with_its_alert(proj
     assert writes(log) == []
     assert 'Replica lag' in output
     # The diff shows the keys that the guide says differ, and only those.
-    with open(os.path.join(GUIDES, GUIDE)) as handle:
-        printed = re.search(r'with only what differs \(((?:``\w+``,?\s*)+)\)', handle.read()).group(1)
+    printed = re.search(r'with only what differs \(((?:``\w+``,?\s*)+)\)', read(GUIDES, GUIDE)).group(1)
     shown = re.findall(r'^[-+] +"(\w+)":', output, re.M)
     assert sorted(set(shown)) == sorted(re.findall(r'``(\w+)``', printed)) and len(shown) == 2 * len(set(shown)), output[-3000:]
     output, log = project.run('ansible-playbook apply.yml')

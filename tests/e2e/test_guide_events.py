@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from conftest import ROOT, console_blocks
+from conftest import ROOT, console_blocks, read
 from tests.simulator import fixture_ids as ids
 
 yaml = pytest.importorskip('yaml')
@@ -34,8 +34,7 @@ def alert_state(simulator, alert_id):
 
 def test_scale_yml_holds_the_rulebooks_variables_for_the_simulator():
     scale, dummy, admin = steps()
-    with open(RULEBOOK) as handle:
-        used = set(re.findall(r'\{\{ *([a-z_]+)', handle.read())) - {'event'}
+    used = set(re.findall(r'\{\{ *([a-z_]+)', read(RULEBOOK))) - {'event'}
     assert sorted(scale) == sorted(used)
     assert scale['poll_interval'] < 30 and scale['service_id'] == ids.SERVICE_PROD
     [alert_id] = set(re.findall(r'/_admin/alerts/(\w+)', ' '.join(admin)))

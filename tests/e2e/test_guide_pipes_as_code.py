@@ -1,15 +1,15 @@
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The guide "Pipes as code" runs as written: its vault file (encrypted with ansible-vault), pipes.yml
-twice, add_table.yml and teardown.yml, against the simulator, with the ENGINE_CLOUD_* variables; what
-each sent is checked in the simulator's request log, and no credential appears in any output."""
+"""The guide "Pipes as code" runs as written: its vault file (encrypted with ansible-vault), pipes.yml twice,
+add_table.yml and teardown.yml, against the simulator, with the ENGINE_* variables the getting-started guide
+exports; what each sent is checked in the simulator's request log, and no credential appears in any output."""
 
 import re
 
 import pytest
 
-from conftest import ansible, ansible_env, cloud_env, code_blocks
+from conftest import ansible, ansible_env, code_blocks, simulator_exports, writes
 from tests.simulator import fixture_ids as ids
 
 yaml = pytest.importorskip('yaml')
@@ -35,15 +35,14 @@ def test_the_guide_runs_as_written(tmp_path, simulator, collections_path):
     assert ansible('ansible-vault', tmp_path, env, 'encrypt', 'vault.yml').returncode == 0
     assert not any(secret in (tmp_path / 'vault.yml').read_text() for secret in secrets)
     simulator.reset(transition_delay=0)
-    env.update(cloud_env(simulator.url))
+    env.update(simulator_exports(simulator))
 
     def play(name):
         simulator.clear_requests()
         run = ansible('ansible-playbook', tmp_path, env, '-v', name)
         assert run.returncode == 0, run.stdout[-6000:]
         assert not any(secret in run.stdout for secret in secrets)
-        return [(entry['method'], entry['path'].rsplit('/', 1)[-1], entry['body']) for entry in simulator.requests()
-                if entry['method'] != 'GET']
+        return [(method, path.rsplit('/', 1)[-1], body) for method, path, body in writes(simulator.requests())]
 
     created = play('pipes.yml')
     assert [method for method, dummy, dummy2 in created] == ['POST', 'PATCH', 'POST']

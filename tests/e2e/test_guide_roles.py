@@ -8,12 +8,11 @@ variable as printed and a second one, run ``--check --diff`` first, then for rea
 run reports exactly the changes it makes (a probe of the roles is no change) and shows each diff once. The gate fails
 as its guide prints."""
 
-import os
 import re
 
 import pytest
 
-from conftest import GUIDES, ROOT, ansible, ansible_env, captioned, code_blocks, recap, simulator_exports
+from conftest import GUIDES, ansible, ansible_env, captioned, code_blocks, read, recap, simulator_exports, writes
 from tests.simulator import fixture_ids as ids
 
 yaml = pytest.importorskip('yaml')
@@ -53,7 +52,7 @@ def project(tmp_path, simulator, collections_path):
 
 def test_check_diff_then_run_report_each_change_once(project):
     output, log = project('--check', '--diff')
-    assert [entry for entry in log if entry['method'] != 'GET'] == []
+    assert writes(log) == []
     # Each scaling diff once: the window's (3 to 5 replicas) and the service_config variable's (3 to 4).
     scaling_diffs = re.findall(r'^[-+] *"numReplicas": \d+', output, re.M)
     assert sorted(scaling_diffs) == ['+    "numReplicas": 4', '+    "numReplicas": 5', '-    "numReplicas": 3',
@@ -65,10 +64,10 @@ def test_check_diff_then_run_report_each_change_once(project):
     output, log = project()
     prod, dev = ids.service_path(), ids.service_path(ids.SERVICE_DEV)
     kafka, objects = ids.pipe_path(ids.PIPE_KAFKA, '/state'), ids.pipe_path(ids.PIPE_OBJECT_STORAGE, '/state')
-    writes = [(entry['method'], entry['path']) for entry in log if entry['method'] != 'GET']
-    assert writes == [('PATCH', kafka), ('PATCH', objects), ('PATCH', prod + '/scaling'), ('PATCH', prod + '/state'),
-                      ('PATCH', prod + '/state'), ('PATCH', kafka), ('PATCH', objects), ('PATCH', dev), ('PATCH', prod),
-                      ('PATCH', prod + '/scaling')], writes
+    sent = [(method, path) for method, path, dummy in writes(log)]
+    assert sent == [('PATCH', kafka), ('PATCH', objects), ('PATCH', prod + '/scaling'), ('PATCH', prod + '/state'),
+                    ('PATCH', prod + '/state'), ('PATCH', kafka), ('PATCH', objects), ('PATCH', dev), ('PATCH', prod),
+                    ('PATCH', prod + '/scaling')], sent
     assert [entry['body'] for entry in log if entry['path'] == dev and entry['method'] == 'PATCH'] == [{'name': 'dev-sandbox-eu'}]
     # One change per task that wrote: both pipe stops are one task, both starts another.
     assert recap(output)[1] == 8, output[-6000:]
@@ -86,8 +85,7 @@ def without_names(data):
 
 def test_the_maintenance_window_readme_prints_the_guides_play():
     """roles/maintenance_window/README.md prints the play that the guide prints and the runs above run."""
-    with open(os.path.join(ROOT, 'roles', 'maintenance_window', 'README.md')) as handle:
-        readme = re.search(r'## Credentials\n.*?```yaml\n(.*?)```', handle.read(), re.S).group(1)
+    readme = re.search(r'## Credentials\n.*?```yaml\n(.*?)```', read('roles', 'maintenance_window', 'README.md'), re.S).group(1)
     [window] = printed('guide_maintenance_window.rst', 'yaml+jinja')
     assert without_names(yaml.safe_load(readme)) == without_names(yaml.safe_load(window))
 
@@ -95,8 +93,7 @@ def test_the_maintenance_window_readme_prints_the_guides_play():
 def test_the_service_config_readme_prints_the_guides_gitops_example():
     """The GitOps example of the service_config role: its README and the guide print the same playbook (the runs above
     run the guide's, beside a services/ directory of one file per service that holds the variable as printed)."""
-    with open(os.path.join(ROOT, 'roles', 'service_config', 'README.md')) as handle:
-        readme = re.search(r'```yaml\n(.*?)```', handle.read().split('## GitOps', 1)[1], re.S).group(1)
+    readme = re.search(r'```yaml\n(.*?)```', read('roles', 'service_config', 'README.md').split('## GitOps', 1)[1], re.S).group(1)
     assert yaml.safe_load(readme) == yaml.safe_load(captioned('guide_service_config.rst')['site.yml'])
 
 
@@ -105,8 +102,7 @@ def test_the_metrics_gate_fails_as_its_guide_prints(tmp_path, simulator, collect
     guide prints (its values are the simulator's), and the passed check reads as the guide quotes it."""
     [gate] = printed('guide_metrics_gate.rst', 'yaml+jinja')
     (tmp_path / 'gate.yml').write_text(gate)
-    with open(os.path.join(GUIDES, 'guide_metrics_gate.rst')) as handle:
-        text = handle.read()
+    text = read(GUIDES, 'guide_metrics_gate.rst')
     failure = ' '.join(re.search(r'in one message[^:]*::\n\n((?:   .*\n)+)', text).group(1).split())
     passed = re.search(r'passed ones included \(``(.*?)``\)', text, re.S).group(1).replace('\n', ' ')
     simulator.reset()

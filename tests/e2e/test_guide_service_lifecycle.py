@@ -1,9 +1,9 @@
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The playbooks of the guide "The life of a service" (docs/docsite/rst/guide_service_lifecycle.rst), as
-printed, run against the simulator with the ENGINE_CLOUD_* variables and a password in an encrypted vault
-file: each creates, converges or deletes what it says, from the simulator's request log, and no output holds
+"""The playbooks of the guide "The life of a service" (docs/docsite/rst/guide_service_lifecycle.rst), as printed, run
+against the simulator with the ENGINE_* variables the getting-started guide exports and a password in an encrypted
+vault file: each creates, converges or deletes what it says, from the simulator's request log, and no output holds
 the password."""
 
 import os
@@ -12,7 +12,7 @@ import stat
 
 import pytest
 
-from conftest import GUIDES, ansible, ansible_env, captioned, cloud_env
+from conftest import GUIDES, ansible, ansible_env, captioned, read, simulator_exports, writes
 from tests.simulator import fixture_ids as ids
 from tests.simulator.cloud import PASSWORD_FIELDS, password_hashes
 
@@ -25,8 +25,7 @@ SERVICES = '/v1/organizations/%s/services' % ids.ORGANIZATION
 
 def run_lines():
     """Every ``ansible-playbook ...`` command the guide prints, as argument lists."""
-    with open(os.path.join(GUIDES, GUIDE)) as handle:
-        return [line.split() for line in re.findall(r'``(ansible-playbook [^`]+)``', handle.read())]
+    return [line.split() for line in re.findall(r'``(ansible-playbook [^`]+)``', read(GUIDES, GUIDE))]
 
 
 def as_run_here(argv):
@@ -60,7 +59,7 @@ def project(tmp_path, simulator, collections_path):
     encrypted = ansible('ansible-vault', tmp_path, None, 'encrypt', '--vault-password-file', 'vault-pass', str(vault))
     assert encrypted.returncode == 0 and PASSWORD not in vault.read_text(), encrypted.stdout
     simulator.reset(transition_delay=0)
-    env = ansible_env(collections_path, **cloud_env(simulator.url))
+    env = ansible_env(collections_path, **simulator_exports(simulator))
 
     def run(name, *extra):
         """The guide's run line of the playbook name (the first one printed, or -v with the vault file for one
@@ -80,10 +79,6 @@ def project(tmp_path, simulator, collections_path):
     return run
 
 
-def writes(log):
-    return [(entry['method'], entry['path'][len(SERVICES):], entry['body']) for entry in log if entry['method'] != 'GET']
-
-
 # One project, one encrypted vault, the guide's runs in the order a reader makes them: analytics.yml with --check --diff
 # first (it writes nothing), then for real (created once: the run after it sends only reads), reporting.yml, staging.yml.
 def test_the_guides_runs_in_order(project, simulator):
@@ -94,7 +89,7 @@ def test_the_guides_runs_in_order(project, simulator):
 
     log = project('analytics.yml')
     created = writes(log)
-    assert [(method, path) for method, path, dummy in created] == [('POST', ''), ('PATCH', created[1][1])]
+    assert [(method, path) for method, path, dummy in created] == [('POST', SERVICES), ('PATCH', created[1][1])]
     tags = [{'key': 'env', 'value': 'production'}, {'key': 'team', 'value': 'data-platform'}]
     assert created[0][2]['name'] == 'analytics-eu' and created[0][2]['tags'] == tags
     assert created[1][1].endswith('/password') and created[1][2] == dict(zip(PASSWORD_FIELDS, password_hashes(PASSWORD)))
@@ -109,6 +104,6 @@ def test_the_guides_runs_in_order(project, simulator):
 
     # staging.yml creates, uses and deletes its service in one play
     log = project('staging.yml', '-e', 'staging_run=e2e')
-    assert [(method, re.sub(r'/[0-9a-f-]{36}', '/S', path)) for method, path, dummy in writes(log)] == [
+    assert [(method, re.sub(r'/[0-9a-f-]{36}', '/S', path[len(SERVICES):])) for method, path, dummy in writes(log)] == [
         ('POST', ''), ('PATCH', '/S/password'), ('PATCH', '/S/state'), ('DELETE', '/S')]
     assert [item for item in simulator.state()['services'] if item['name'] == 'staging-e2e'] == []

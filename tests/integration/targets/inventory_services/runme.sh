@@ -60,17 +60,8 @@ grep -q 'engine.cloud.services: 6 services from the cache' "$work/last.log"
 grep -q -- "--$injected_id\$" "$work/last.log"
 calls ''
 
-if [ -e "$marker" ]; then
-    echo "inventory_services: FAILED: a template in the API's data was rendered: $marker exists" >&2
-    exit 1
-fi
-if grep -r -l -F "$KEY_SECRET" "$work/cache"; then
-    echo "inventory_services: FAILED: the cache holds the key secret" >&2
-    exit 1
-fi
-grep -q -F "$KEY_SECRET" "$work/vault.yml" && { echo "inventory_services: the vault file is not encrypted" >&2; exit 1; }
-if grep -n -F "$KEY_SECRET" "$work/output.log" | cut -c1-160; then
-    echo "inventory_services: FAILED: the key secret appears in the output above" >&2
-    exit 1
-fi
+[ -e "$marker" ] && fail "a template in the API's data was rendered: $marker exists"
+grep -r -l -F "$KEY_SECRET" "$work/cache" && fail "the cache holds the key secret"
+grep -q -F "$KEY_SECRET" "$work/vault.yml" && fail "the vault file is not encrypted"
+grep -n -F "$KEY_SECRET" "$work/output.log" | cut -c1-160 && fail "the key secret appears in the output above"
 echo "inventory_services: ok: $(wc -l <"$work/output.log") lines of output, no key secret"

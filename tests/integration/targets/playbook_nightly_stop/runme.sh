@@ -29,7 +29,7 @@ nightly() {
 # said TEXT...: the last run's output holds each TEXT
 said() {
     for text in "$@"; do
-        grep -q -F -- "$text" "$work/nightly.log" || { echo "playbook_nightly_stop: no '$text' in the output" >&2; exit 1; }
+        grep -q -F -- "$text" "$work/nightly.log" || fail "no '$text' in the output"
     done
 }
 
@@ -52,10 +52,8 @@ calls "$reads"
 
 # A refused key: Ansible only warns that the source failed (and, by default, that the play's pattern matches no
 # host; ansible-test makes that an error); the job fails, saying why, and stops nothing.
-if ENGINE_CLOUD_KEY_SECRET=wrong-secret ANSIBLE_HOST_PATTERN_MISMATCH=warning nightly >/dev/null; then
-    echo "playbook_nightly_stop: the job exited 0 with a refused key" >&2
-    exit 1
-fi
+ENGINE_CLOUD_KEY_SECRET=wrong-secret ANSIBLE_HOST_PATTERN_MISMATCH=warning nightly >/dev/null &&
+    fail "the job exited 0 with a refused key"
 said 'HTTP 401' 'The inventory has no host at all' 'Nothing was stopped'
 calls 'GET services'
 echo "playbook_nightly_stop: ok"

@@ -27,7 +27,7 @@ run() {
 
 run control.yml
 for secret in "${secrets[@]}"; do
-    grep -q -F -- "$secret" "$work/control.yml.log" || { echo "secrets_vvv: the control output does not show a secret" >&2; exit 1; }
+    grep -q -F -- "$secret" "$work/control.yml.log" || fail "the control output does not show a secret"
 done
 
 admin reset '{"transition_delay": 0}'
@@ -38,11 +38,9 @@ admin fault "{\"method\": \"GET\", \"path\": \"/dashboards/\", \"kind\": \"statu
               \"body\": {\"message\": \"token Bearer $(config engine_api_token) refused\"}}"
 run modules.yml
 for secret in "${secrets[@]}"; do
-    if grep -n -F -- "$secret" "$work/modules.yml.log" | cut -c1-100 | sed 's/[A-Za-z0-9+\/=]\{16,\}/<LONG VALUE>/g'; then
-        echo "secrets_vvv: FAILED: a secret appears in the -vvv output (the lines above, long values hidden)" >&2
-        exit 1
-    fi
+    grep -n -F -- "$secret" "$work/modules.yml.log" | cut -c1-100 | sed 's/[A-Za-z0-9+\/=]\{16,\}/<LONG VALUE>/g' &&
+        fail "a secret appears in the -vvv output (the lines above, long values hidden)"
 done
 grep -q -F '"connectionString": "********"' "$work/modules.yml.log" ||
-    { echo "secrets_vvv: no masked connectionString in the output: the modules did not run as expected" >&2; exit 1; }
+    fail "no masked connectionString in the output: the modules did not run as expected"
 echo "secrets_vvv: ok: $(wc -l <"$work/modules.yml.log") lines of -vvv output, no secret"

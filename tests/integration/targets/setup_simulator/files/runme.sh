@@ -5,6 +5,7 @@
 #   config NAME     the value of NAME in it (quoted or not)
 #   admin ARGS...   files/admin.py against the simulator (reset, calls, edit: see there)
 #   calls EXPECTED  the requests since the last check, one "METHOD path" a line, are EXPECTED (else exit 1)
+#   fail MESSAGE    says that the target failed, and why, and exits 1
 # and the playbooks find setup_simulator's lookups (sim_admin, sim_requests) through ANSIBLE_LOOKUP_PLUGINS.
 
 CONFIG=../../integration_config.yml
@@ -17,6 +18,11 @@ config() {
 
 admin() {
     python3 "$SETUP_SIMULATOR/files/admin.py" "$(config engine_sim_admin_url)" "$@"
+}
+
+fail() {
+    echo "$(basename "$PWD"): FAILED: $*" >&2
+    exit 1
 }
 
 calls() {
