@@ -12,7 +12,7 @@ within and beyond api_retries, asserted from the simulator's request log and sta
   second resync; the resource ends in the state of one write (or of none, where the task failed);
 - a create whose answer is lost, or that the server finishes after api_timeout, is never sent again (every kind with a
   lifecycle): the collection is read by name and the one found adopted, or the task fails saying so; a lost delete is
-  confirmed by a read; check mode of a create or a delete sends nothing."""
+  confirmed by a read."""
 
 import importlib
 import re
@@ -292,11 +292,3 @@ def test_a_lost_stop_before_a_delete_is_not_sent_again_once_it_took_effect(run, 
     assert result['changed'] is True and not result.get('failed'), result.get('msg')
     assert [(entry['method'], entry['path']) for entry in sim.requests() if entry['method'] != 'GET'] == [
         ('PATCH', service_path(SERVICE_PROD, '/state')), ('DELETE', service_path(SERVICE_PROD))]
-
-
-@pytest.mark.parametrize('action', ['create', 'delete'])
-@pytest.mark.parametrize('kind', sorted(KINDS))
-def test_check_mode_of_a_create_or_a_delete_sends_nothing(run, sim, kind, action):
-    result = run.main(module_of(kind), KINDS[kind][action], check=True, diff=True)
-    assert result['changed'] is True and (result['diff']['before'] == {}) is (action == 'create'), result
-    assert [entry for entry in sim.requests() if entry['method'] != 'GET'] == []
