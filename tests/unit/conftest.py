@@ -186,6 +186,14 @@ class InProcessSimulator(AdminCalls):
         """One object of the state ('services', 'pipes', ...), as the simulator holds it."""
         return next(item for item in self.state()[kind] if item['id'] == object_id)
 
+    def named(self, kind, name):
+        """The objects of the state of that name."""
+        return [item for item in self.state()[kind] if item.get('name') == name]
+
+    def writes(self):
+        """The entries of the request log that are not reads."""
+        return [entry for entry in self.requests() if entry['method'] != 'GET']
+
     def answer(self, connection, method, target, headers, body):
         self.answered += 1
         if self.answered > REQUESTS_AT_MOST:

@@ -229,10 +229,6 @@ KINDS = {
 LOST_ANSWERS = ['502', '504', 'reset', '502 applied', '504 applied', 'reset applied']
 
 
-def named(sim, kind, name):
-    return [item for item in sim.state()[KINDS[kind]['key']] if item.get('name') == name]
-
-
 @pytest.mark.parametrize('fault', LOST_ANSWERS)
 @pytest.mark.parametrize('kind', sorted(KINDS))
 def test_a_lost_create_answer_is_never_sent_again(run, sim, kind, fault):
@@ -244,7 +240,7 @@ def test_a_lost_create_answer_is_never_sent_again(run, sim, kind, fault):
     log = sim.requests()
     posts = [index for index, entry in enumerate(log) if entry['method'] == 'POST']
     assert len(posts) == 1 and log[posts[0] + 1]['method'] == 'GET' and log[posts[0] + 1]['path'] == spec['collection'], log
-    assert len(named(sim, kind, spec['create']['name'])) == int(FAULTS[fault].applied)
+    assert len(sim.named(spec['key'], spec['create']['name'])) == int(FAULTS[fault].applied)
     if FAULTS[fault].applied:
         assert result['changed'] is True and not result.get('failed'), result.get('msg')
     else:
@@ -278,7 +274,7 @@ def test_a_create_slower_than_api_timeout_is_sent_once(run, sim, kind, answer, s
     result = run.main(module_of(kind), dict(spec['create'], wait=False, wait_timeout=wait_timeout, api_retries=8, api_timeout=TIMEOUT),
                       check=False, diff=False)
     assert [entry['method'] for entry in sim.requests()].count('POST') == 1
-    assert len(named(sim, kind, spec['create']['name'])) == int(seconds < wait_timeout)
+    assert len(sim.named(spec['key'], spec['create']['name'])) == int(seconds < wait_timeout)
     if seconds < wait_timeout:
         assert result['changed'] is True and not result.get('failed'), result.get('msg')
     else:

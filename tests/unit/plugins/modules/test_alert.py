@@ -30,26 +30,18 @@ NEW = dict(name='Disk almost full', dashboard='Service health', tile='CPU usage'
            interval='5m', channels=[WEBHOOK_PAGER], alert_message='CPU above 90%')
 
 
-def named(sim, name):
-    return [item for item in sim.state()['alerts'] if item.get('name') == name]
-
-
-def writes(sim):
-    return [entry for entry in sim.requests() if entry['method'] != 'GET']
-
-
 CASES = {
     'check mode reads, predicts and sends nothing': dict(
         args=NEW, check=True, diff=True, requests=[LIST, DASHBOARDS, WEBHOOKS],
         result={'changed': True, 'alert.threshold': 90, 'alert.dashboardId': DASHBOARD_HEALTH, 'diff.before': {}},
-        verify=lambda result, sim: not named(sim, NEW['name'])),
+        verify=lambda result, sim: not sim.named('alerts', NEW['name'])),
     'a create resolves the dashboard and tile by name and sends channels and channel': dict(
         args=NEW, requests=[LIST, DASHBOARDS, POST + ({
             'source': 'tile', 'dashboardId': DASHBOARD_HEALTH, 'tileId': 't-cpu', 'name': 'Disk almost full', 'threshold': 90.0,
             'thresholdType': 'above', 'interval': '5m', 'message': 'CPU above 90%',
             'channels': [{'type': 'webhook', 'webhookId': WEBHOOK_PAGER}], 'channel': {'type': 'webhook', 'webhookId': WEBHOOK_PAGER}},)],
         result={'changed': True, 'alert.name': 'Disk almost full'},
-        verify=lambda result, sim: len(named(sim, NEW['name'])) == 1,
+        verify=lambda result, sim: len(sim.named('alerts', NEW['name'])) == 1,
         then=dict(args=NEW, requests=[LIST, DASHBOARDS], result={'changed': False})),
     'check mode of an update predicts it and sends nothing': dict(
         args=dict(alert_id=ALERT_BETWEEN, threshold=0.5), check=True, diff=True, requests=[('GET', one(ALERT_BETWEEN)), DASHBOARDS],
@@ -86,12 +78,12 @@ CASES = {
         args=dict(NEW, channels=[WEBHOOK_PAGER, WEBHOOK_CHAT]), config={'alert_channels': False}, requests=[LIST, DASHBOARDS],
         fails='this server keeps one channel per alert (alert "High CPU" reads channel, and no channels), so channels cannot hold 2 '
               'webhooks (%s, %s): give one. Nothing was sent' % (WEBHOOK_PAGER, WEBHOOK_CHAT),
-        verify=lambda result, sim: not named(sim, NEW['name'])),
+        verify=lambda result, sim: not sim.named('alerts', NEW['name'])),
     'a missing alert by name is absent with one read': dict(
         args=dict(name='No such alert', state='absent'), requests=[LIST], result={'changed': False, 'alert': {}}),
     'check mode of a delete sends nothing': dict(
         args=dict(name='High CPU', state='absent'), check=True, requests=[LIST], result={'changed': True},
-        verify=lambda result, sim: named(sim, 'High CPU')),
+        verify=lambda result, sim: sim.named('alerts', 'High CPU')),
     # What the server keeps, as its reads show it: note before 2.25 and numConsecutiveWindows before 2.30 are never
     # read (not even null), so a task that gives them fails before any write instead of sending them on every run.
     'note on a server whose reads show no note fails before any write': dict(
@@ -190,7 +182,7 @@ def test_every_alert_of_the_simulator_round_trips(run, sim, config):
             continue
         reads = [('GET', one(item['id']))] + ([DASHBOARDS] if 'tile' in item['definition'] else [])
         run(alert, item['definition'], requests=reads, result={'changed': False})
-    assert not writes(sim)
+    assert not sim.writes()
 
 
 @pytest.mark.parametrize('answer', [404, 200])

@@ -2,8 +2,6 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-import pytest
-
 from ansible_collections.engine.cloud.plugins.modules import dashboard_info
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import DASHBOARD_HEALTH
 
@@ -34,10 +32,8 @@ def test_dashboard_info(run, case):
     run(dashboard_info, **case)
 
 
-@pytest.mark.parametrize('check_mode', [False, True])
-def test_reads_the_dashboard_with_one_get(run, check_mode):
-    run(dashboard_info, dict(dashboard_id=DASHBOARD_HEALTH), check=check_mode,
-        requests=[GET], result={'changed': False}, verify=the_fixture_dashboard)
+def test_reads_the_dashboard_with_one_get(run):
+    run(dashboard_info, dict(dashboard_id=DASHBOARD_HEALTH), requests=[GET], result={'changed': False}, verify=the_fixture_dashboard)
 
 
 def test_without_an_id_every_dashboard_is_listed_with_its_definition(run, sim):

@@ -52,7 +52,7 @@ def no_secret(result, sim):
 
 def created(kind):
     def verify(result, sim):
-        named = [p for p in sim.state()['pipes'] if p['name'] == 'new-' + kind]
+        named = sim.named('pipes', 'new-' + kind)
         return len(named) == 1 and named[0]['sim']['credentials'] and no_secret(result, sim)
     return verify
 
@@ -95,10 +95,6 @@ def test_a_pipe_that_ends_failed_fails_the_task(run):
         fails='entered the failure state Failed')
 
 
-def named(sim, name):
-    return [p['name'] for p in sim.state()['pipes']].count(name)
-
-
 def test_a_failed_scaling_step_after_the_create_reports_the_pipe_and_changed(run):
     run(pipe, args('kafka', scaling=dict(replicas=2)), config={'transition_delay': 0},
         faults=[{'method': 'PATCH', 'path': '/scaling$', 'kind': 'status', 'status': 500}],
@@ -106,7 +102,7 @@ def test_a_failed_scaling_step_after_the_create_reports_the_pipe_and_changed(run
         fails='The pipe "new-kafka" (id %s) was created by this task before this failure; the next run finds it by name' % NEW_ID,
         result={'changed': True, 'pipe.id': NEW_ID, 'pipe.state': 'Running', 'status': 500},
         then=dict(args=args('kafka', scaling=dict(replicas=2)), requests=[LIST, ('PATCH', NEW + '/scaling', {'replicas': 2})],
-                  result={'changed': True, 'pipe.scaling.replicas': 2}, verify=lambda result, sim: named(sim, 'new-kafka') == 1))
+                  result={'changed': True, 'pipe.scaling.replicas': 2}, verify=lambda result, sim: len(sim.named('pipes', 'new-kafka')) == 1))
 
 
 @pytest.mark.parametrize('by', [dict(name='clicks-stream'), dict(pipe_id=PIPE_STREAM)], ids=['by name', 'by id'])

@@ -37,10 +37,6 @@ CASES = {
                   then=dict(args=pipe(PIPE_KAFKA, state='started'),
                             requests=[get(PIPE_KAFKA), command(PIPE_KAFKA, 'start'), get(PIPE_KAFKA)],
                             result={'changed': True, 'pipe.state': 'Running'}))),
-    'a postgres pipe stops as Paused': dict(
-        args=pipe(PIPE_POSTGRES, state='stopped'),
-        requests=[get(PIPE_POSTGRES), command(PIPE_POSTGRES, 'stop'), get(PIPE_POSTGRES)],
-        result={'changed': True, 'pipe.state': 'Paused'}),
     'check mode reports the change without a command': dict(
         args=pipe(PIPE_POSTGRES, state='stopped'), check=True, diff=True,
         requests=[get(PIPE_POSTGRES), ('GET', service_path(SERVICE_PROD))],

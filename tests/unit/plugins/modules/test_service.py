@@ -76,16 +76,12 @@ def hashes_of(sim, service_id):
     return dict(newPasswordHash=held.get('passwordHash'), newDoubleSha1Hash=held.get('doubleSha1Hash'))
 
 
-def services_named(sim, name):
-    return [item for item in sim.state()['services'] if item['name'] == name]
-
-
 LIFECYCLE_CASES = {
     'check mode: the diff shows the service that would be created, nothing is sent': dict(
         args=dict(STAGING, password=PASSWORD), check=True, diff=True, requests=[LIST],
         result={'changed': True, 'diff.before': {}, 'diff.after.name': 'staging-eu', 'diff.after.numReplicas': 2,
                 'service.state': 'provisioning'},
-        verify=lambda result, sim: services_named(sim, 'staging-eu') == [] and PASSWORD not in str(result)),
+        verify=lambda result, sim: sim.named('services', 'staging-eu') == [] and PASSWORD not in str(result)),
     'create with a password: POST, the two hashes, the wait; the rerun only reads': dict(
         args=dict(STAGING, password=PASSWORD), diff=True,
         requests=[LIST, ('POST', SERVICES, STAGING_BODY), ('PATCH', service_path(NEW, '/password'), password_body(PASSWORD)),
@@ -122,7 +118,7 @@ LIFECYCLE_CASES = {
         faults=[{'method': 'POST', 'kind': 'status', 'status': 502}],
         requests=[LIST, ('POST', SERVICES), LIST, LIST],
         fails='HTTP 502 BAD_GATEWAY', absent=['changed', 'initial_password'],
-        verify=lambda result, sim: services_named(sim, 'staging-eu') == [] and result['msg'].endswith(
+        verify=lambda result, sim: sim.named('services', 'staging-eu') == [] and result['msg'].endswith(
             'the create was not sent again: reads of the services by name for 3 seconds (wait_timeout) showed none named "staging-eu". '
             'The create may or may not have happened: it may never have reached the API, or the API may still be creating it. '
             'Check the services (GET %s) for one named "staging-eu"; the next run reads by name first and carries on with it once '
@@ -132,13 +128,13 @@ LIFECYCLE_CASES = {
         faults=[{'method': 'POST', 'kind': 'status', 'status': 503}],
         requests=[LIST, ('POST', SERVICES)] + [LIST] * 4, sleeps=[1, 2, 4, 8],
         fails='reads of the services by name for 15 seconds showed none named "staging-eu". The create may or may not have happened',
-        absent=['changed', 'initial_password'], verify=lambda result, sim: services_named(sim, 'staging-eu') == []),
+        absent=['changed', 'initial_password'], verify=lambda result, sim: sim.named('services', 'staging-eu') == []),
     'a create slower than api_timeout: adopted once it shows, a new generated password asked for': dict(
         args=dict(name='staging-eu', provider='aws', region='eu-central-1', wait=False, api_timeout=5),
         config={'slow_create': 9},
         requests=[LIST, ('POST', SERVICES), LIST, LIST, LIST, ('PATCH', service_path(NEW, '/password'), {})],
         result={'changed': True, 'service.id': NEW},
-        verify=lambda result, sim: len(services_named(sim, 'staging-eu')) == 1
+        verify=lambda result, sim: len(sim.named('services', 'staging-eu')) == 1
         and password_body(result['initial_password']) == hashes_of(sim, NEW)),
     'a failed password step after the create: the service, changed, the generated password and how to set the one given': dict(
         args=dict(STAGING, password=PASSWORD), faults=[{'method': 'PATCH', 'path': '/password$', 'kind': 'status', 'status': 500}],
@@ -150,13 +146,13 @@ LIFECYCLE_CASES = {
         verify=lambda result, sim: password_body(result['initial_password']) == hashes_of(sim, NEW) and 'carries on' not in result['msg'],
         then=dict(args=dict(STAGING, password=PASSWORD, update_password='always'),
                   requests=[LIST, ('PATCH', service_path(NEW, '/password'), password_body(PASSWORD))], result={'changed': True},
-                  verify=lambda result, sim: hashes_of(sim, NEW) == password_body(PASSWORD) and len(services_named(sim, 'staging-eu')) == 1)),
+                  verify=lambda result, sim: hashes_of(sim, NEW) == password_body(PASSWORD) and len(sim.named('services', 'staging-eu')) == 1)),
     'a password given is set on the service that a lost create answer made': dict(
         args=dict(name='staging-eu', provider='aws', region='eu-central-1', wait=False, password=PASSWORD),
         faults=[{'method': 'POST', 'kind': 'status', 'status': 504, 'apply': True}],
         requests=[LIST, ('POST', SERVICES), LIST, ('PATCH', service_path(NEW, '/password'), password_body(PASSWORD))],
         result={'changed': True, 'service.id': NEW}, absent=['initial_password'],
-        verify=lambda result, sim: hashes_of(sim, NEW) == password_body(PASSWORD) and len(services_named(sim, 'staging-eu')) == 1),
+        verify=lambda result, sim: hashes_of(sim, NEW) == password_body(PASSWORD) and len(sim.named('services', 'staging-eu')) == 1),
     'a failed password step after a lost create answer: no password known, said plainly': dict(
         args=dict(name='staging-eu', provider='aws', region='eu-central-1', wait=False),
         faults=[{'method': 'POST', 'kind': 'status', 'status': 504, 'apply': True},
@@ -192,7 +188,7 @@ LIFECYCLE_CASES = {
         requests=[LIST, ('PATCH', service_path(suffix='/state'), {'command': 'stop'}), ('GET', service_path()), ('GET', service_path()),
                   ('DELETE', service_path()), ('GET', service_path()), ('GET', service_path())],
         result={'changed': True, 'diff.after': {}, 'diff.before.name': 'prod-analytics', 'service.state': 'terminating'},
-        verify=lambda result, sim: services_named(sim, 'prod-analytics') == [],
+        verify=lambda result, sim: sim.named('services', 'prod-analytics') == [],
         then=dict(args=dict(name='prod-analytics', state='absent'), requests=[LIST], result={'changed': False, 'service': {}})),
     'absent: an idle service is stopped first too': dict(
         args=dict(service_id=SERVICE_IDLE, state='absent', wait=False), config={'transition_reads': 1},
@@ -276,12 +272,12 @@ def test_create_and_delete_by_name_under_each_switch_of_the_simulator(run, sim, 
     run(service, create, config=dict(config, transition_reads=1), faults=faults if lost == 'POST' else [],
         requests=[LIST, ('POST', SERVICES)] + ([LIST, ('PATCH', service_path(NEW, '/password'))] if lost == 'POST' else []),
         result={'changed': True} if lost else {'changed': True, 'service.state': config.get('create_state', 'provisioning')},
-        verify=lambda result, sim: len(services_named(sim, 'switch-svc')) == 1 and result['initial_password'],
+        verify=lambda result, sim: len(sim.named('services', 'switch-svc')) == 1 and result['initial_password'],
         then=dict(args=create, requests=[LIST], result={'changed': False}))
     sim.faults(*faults if lost == 'DELETE' else [])
     sim.clear_requests()
     assert run.main(service, delete, False, False)['changed'] is True
     methods = [entry['method'] for entry in sim.requests()]
     assert [method for method in methods if method != 'GET'] == ['PATCH', 'DELETE'] and methods[methods.index('DELETE') + 1] == 'GET'
-    assert [item['state'] for item in services_named(sim, 'switch-svc')] == ([] if ending == 'gone' else [ending])
+    assert [item['state'] for item in sim.named('services', 'switch-svc')] == ([] if ending == 'gone' else [ending])
     run(service, delete, requests=[LIST], result={'changed': False})
