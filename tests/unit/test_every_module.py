@@ -18,7 +18,6 @@ from ansible_collections.engine.cloud.tests.unit.conftest import SECRETS, leaks
 
 WRITES = ('POST', 'PATCH', 'PUT', 'DELETE')
 WRONG_SECRET, WRONG_TOKEN = 'sim-key-secret-WRONG-7c3b91', 'sim-obs-token-WRONG-5e8a02'
-BROKEN_TOKEN = TOKEN[:len(TOKEN) // 2] + '\n' + TOKEN[len(TOKEN) // 2:]
 
 
 def module_of(name):
@@ -70,11 +69,7 @@ def held_pipe(sim):
 FAILURES = {
     'a wrong key secret': ('pipe_info', dict(PIPE_INFO, api_key_secret=WRONG_SECRET), None, ['HTTP 401', 'api_key_secret']),
     'a wrong token': ('dashboard_info', dict(dashboard_id=DASHBOARD_HEALTH, api_token=WRONG_TOKEN), None, ['HTTP 401', 'api_token']),
-    'a token with a line break inside': ('dashboard_info', dict(dashboard_id=DASHBOARD_HEALTH, api_token=BROKEN_TOKEN), None,
-                                         ['line break', 'nothing was sent']),
     'a missing pipe': ('pipe_info', dict(PIPE_INFO, pipe_id='9a8b7c6d-5e4f-4a3b-9c2d-000000000000'), None, ['HTTP 404', 'NOT_FOUND']),
-    'a broken JSON body holding the connection string': (
-        'pipe_info', dict(PIPE_INFO, api_retries=0), lambda sim: dict(kind='malformed_json', body=held_pipe(sim)), ['not valid JSON']),
     'an error body holding the connection string': (
         'pipe_info', dict(PIPE_INFO, api_retries=0),
         lambda sim: dict(kind='status', status=500, body=json.dumps({'status': 500, 'error': 'INTERNAL_SERVER_ERROR: ' + held_pipe(sim)})),
@@ -91,7 +86,7 @@ def test_a_failure_where_a_secret_is_at_hand_shows_none(run, sim, failure, check
         sim.faults(dict(fault(sim), method='GET', path=STORAGE_PIPE_PATH))
     result = run.main(module_of(name), args, check=check, diff=True)
     assert result.get('failed') and all(word in result['msg'] for word in words), result
-    assert not leaks(json.dumps(result), WRONG_SECRET, WRONG_TOKEN, BROKEN_TOKEN, BROKEN_TOKEN.replace('\n', '\\n'))
+    assert not leaks(json.dumps(result), WRONG_SECRET, WRONG_TOKEN)
 
 
 def test_a_token_with_a_newline_at_the_end_works(run):
