@@ -25,7 +25,9 @@ import base64
 import calendar
 import contextlib
 import email.message
+import importlib
 import json
+import os
 import time
 from urllib.parse import urlencode, urlsplit
 
@@ -61,6 +63,7 @@ except ImportError:
         finally:
             basic._ANSIBLE_ARGS = previous
 
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the collection's
 SIM_URL = 'http://simulator.test'
 OMIT = '<omitted>'  # the value of an argument that a case leaves out, the connection options included
 
@@ -80,6 +83,16 @@ SECRETS = {
     'account key, decoded': base64.b64decode(ACCOUNT_KEY).decode('utf-8'),
     'Basic authorization': base64.b64encode(('%s:%s' % (fixture_ids.KEY_ID, fixture_ids.KEY_SECRET)).encode('utf-8')).decode('ascii'),
 }
+
+
+def read(path):
+    """The text of a file of the collection (path from its root)."""
+    with open(os.path.join(ROOT, path), encoding='utf-8') as handle:
+        return handle.read()
+
+
+def module_of(name):
+    return importlib.import_module('ansible_collections.engine.cloud.plugins.modules.' + name)
 
 
 def leaks(text, *given):

@@ -6,7 +6,6 @@
 real run makes (the same diff), a second run changes nothing and sends no write, and no secret shows in any output
 (every run of the unit tests is scanned: conftest.leaks), here also where a secret is at hand on a failure path."""
 
-import importlib
 import json
 
 import pytest
@@ -14,14 +13,10 @@ import pytest
 from ansible_collections.engine.cloud.tests.simulator import catalog
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import (
     CONNECTION_STRING, DASHBOARD_HEALTH, PIPE_OBJECT_STORAGE, SERVICE_PROD, TOKEN, pipe_path)
-from ansible_collections.engine.cloud.tests.unit.conftest import SECRETS, leaks
+from ansible_collections.engine.cloud.tests.unit.conftest import SECRETS, leaks, module_of
 
 WRITES = ('POST', 'PATCH', 'PUT', 'DELETE')
 WRONG_SECRET, WRONG_TOKEN = 'sim-key-secret-WRONG-7c3b91', 'sim-obs-token-WRONG-5e8a02'
-
-
-def module_of(name):
-    return importlib.import_module('ansible_collections.engine.cloud.plugins.modules.' + name)
 
 
 def writes(sim):

@@ -14,7 +14,6 @@ within and beyond api_retries, asserted from the simulator's request log and sta
   lifecycle): the collection is read by name and the one found adopted, or the task fails saying so; a lost delete is
   confirmed by a read."""
 
-import importlib
 import re
 
 import pytest
@@ -23,17 +22,13 @@ from ansible_collections.engine.cloud.tests.simulator import catalog
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import (
     ALERTS, DASHBOARD_HEALTH, DASHBOARD_STAGING_A, ORGANIZATION, PIPE_POSTGRES, PIPE_STREAM, SERVICE_DEV, SERVICE_PROD,
     WEBHOOK_PAGER, pipe_path, service_path)
-from ansible_collections.engine.cloud.tests.unit.conftest import seconds
+from ansible_collections.engine.cloud.tests.unit.conftest import module_of, seconds
 
 RETRIES, BEYOND = 2, 1      # api_retries within (two faults, then success) and beyond (two faults, then failure)
 TIMEOUT, DELAY = 2, 3       # api_timeout of every case; a delay fault answers after DELAY
 WAIT = '20'                 # what a 429 asks to wait: longer than any backoff before the third attempt
 LOST = 'The answer to this write was lost'
 VOLATILE = ('updatedAt', '_pending')
-
-
-def module_of(name):
-    return importlib.import_module('ansible_collections.engine.cloud.plugins.modules.' + name)
 
 
 class Fault:

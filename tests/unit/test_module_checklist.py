@@ -14,8 +14,7 @@ import pytest
 import yaml
 
 from ansible_collections.engine.cloud.tests.simulator import catalog
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from ansible_collections.engine.cloud.tests.unit.conftest import ROOT, read
 
 
 def names_in(folder, pattern):
@@ -23,11 +22,6 @@ def names_in(folder, pattern):
 
 
 MODULES = names_in('plugins/modules', r'^(?!_)(\w+)\.py$')
-
-
-def read(path):
-    with open(os.path.join(ROOT, path), encoding='utf-8') as handle:
-        return handle.read()
 
 
 @functools.lru_cache(maxsize=None)

@@ -9,7 +9,7 @@ import glob
 import os
 import re
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from ansible_collections.engine.cloud.tests.unit.conftest import ROOT
 
 
 def test_no_plugin_imports_six():

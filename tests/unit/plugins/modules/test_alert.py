@@ -47,9 +47,6 @@ CASES = {
         args=dict(alert_id=ALERT_BETWEEN, threshold=0.5), check=True, diff=True, requests=[('GET', one(ALERT_BETWEEN)), DASHBOARDS],
         result={'changed': True, 'alert.threshold': 0.5, 'diff.after': {'threshold': 0.5}},
         verify=lambda result, sim: sim.find('alerts', ALERT_BETWEEN)['threshold'] == 0.8),
-    'an alert on a table tile is refused before any write': dict(
-        args=dict(NEW, dashboard=DASHBOARD_GALLERY, tile='Top hosts'), requests=[LIST, DASHBOARDS],
-        fails='is a table tile, which cannot carry alerts (only line, number, stacked_bar can)'),
     'an unknown tile fails naming the dashboard': dict(
         args=dict(NEW, tile='Disk usage'), requests=[LIST, DASHBOARDS],
         fails='no tile on dashboard "Service health" (%s) has the id or name "Disk usage". Nothing was sent' % DASHBOARD_HEALTH),

@@ -143,13 +143,6 @@ def test_bad_input_sends_nothing_and_names_the_option(run, more, fragment):
     run(pipe, args('kafka', **more), requests=[], fails=fragment, verify=no_secret)
 
 
-def test_fixed_fields_fail_before_any_write(run):
-    run(pipe, dict(service_id=SERVICE_PROD, name='orders-kafka', source=dict(kafka=dict(brokers='other:9092', topics='orders.v1')),
-                   destination=dict(table='orders_v2')), requests=[LIST],
-        fails='source.kafka.brokers cannot change on pipe orders-kafka: it was fixed at creation as '
-              '"pkc-4r297.eu-central-1.aws.confluent.cloud:9092" (got "other:9092"); destination.table cannot change')
-
-
 KAFKA_CHANGE = dict(service_id=SERVICE_PROD, pipe_id=PIPE_KAFKA, name='orders', destination=dict(columns=COLUMNS),
                     source=dict(kafka=dict(authentication='SCRAM-SHA-256', credentials=dict(username='orders-writer', password='kafka-pass-9'))),
                     scaling=dict(replicas=4), settings=dict(engine_max_threads=8))
@@ -168,15 +161,6 @@ def test_change_check_apply_again(run):
                             ('PUT', pipe_path(PIPE_KAFKA, '/settings'), {'engine_max_threads': 8})],
                   result={'changed': True, 'pipe.settings.engine_max_threads': 8, 'pipe.scaling.replicas': 4}, verify=no_secret,
                   then=dict(args=KAFKA_CHANGE, requests=[('GET', pipe_path(PIPE_KAFKA))], result={'changed': False})))
-
-
-def test_credentials_always_are_a_command_masked_in_the_diff(run):
-    always = dict(service_id=SERVICE_PROD, pipe_id=PIPE_KAFKA, update_credentials='always',
-                  source=dict(kafka=dict(credentials=dict(username='orders-writer', password='kafka-pass-9'))))
-    run(pipe, always, diff=True,
-        requests=[('GET', pipe_path(PIPE_KAFKA)),
-                  ('PATCH', pipe_path(PIPE_KAFKA), {'source': {'kafka': {'credentials': {'username': 'orders-writer', 'password': 'kafka-pass-9'}}}})],
-        result={'changed': True, 'diff.after.source.kafka.credentials': '********'}, verify=no_secret)
 
 
 # What only differs by source kind in a change (the integration target changes a kafka pipe): the PATCH
