@@ -253,15 +253,6 @@ def _refuse_other_hosts(connection):
                                  % (connection.host, SIM_URL), reached=False, unresolved=True)
 
 
-def keep_host_state_private(monkeypatch, directory):
-    """Whatever a module run keeps per user (under HOME or the XDG directories) goes into the test's
-    own directory: no test reads or leaves state on the machine, and tests do not see each other's."""
-    for name, sub in (('HOME', 'home'), ('XDG_CACHE_HOME', 'cache'), ('XDG_RUNTIME_DIR', 'runtime')):
-        path = directory / sub
-        path.mkdir(mode=0o700)
-        monkeypatch.setenv(name, str(path))
-
-
 @pytest.fixture
 def clock(monkeypatch):
     fake = FakeClock()
@@ -273,7 +264,11 @@ def clock(monkeypatch):
 def sim(monkeypatch, tmp_path, clock):
     simulator = InProcessSimulator(clock)
     patch_transport(monkeypatch, simulator)
-    keep_host_state_private(monkeypatch, tmp_path)
+    # Whatever a module run keeps per user (under HOME or the XDG directories) goes into the test's own directory: no
+    # test reads or leaves state on the machine, and tests do not see each other's.
+    for name, sub in (('HOME', 'home'), ('XDG_CACHE_HOME', 'cache'), ('XDG_RUNTIME_DIR', 'runtime')):
+        (tmp_path / sub).mkdir(mode=0o700)
+        monkeypatch.setenv(name, str(tmp_path / sub))
     return simulator
 
 
@@ -365,7 +360,7 @@ class ModuleRun:
 def per_api(requests, path):
     """The cloud API's requests, then the observability API's, each in its order (a module that uses both, the organization,
     reads the two at once)."""
-    return sorted(requests, key=lambda item: str(getattr(path(item), 'pattern', path(item))).startswith('/api/'))
+    return sorted(requests, key=lambda item: path(item).startswith('/api/'))
 
 
 def logged(log, expected):

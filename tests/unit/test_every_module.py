@@ -64,12 +64,10 @@ def held_pipe(sim):
 FAILURES = {
     'a wrong key secret': ('pipe_info', dict(PIPE_INFO, api_key_secret=WRONG_SECRET), None, ['HTTP 401', 'api_key_secret']),
     'a wrong token': ('dashboard_info', dict(dashboard_id=DASHBOARD_HEALTH, api_token=WRONG_TOKEN), None, ['HTTP 401', 'api_token']),
-    'a missing pipe': ('pipe_info', dict(PIPE_INFO, pipe_id='9a8b7c6d-5e4f-4a3b-9c2d-000000000000'), None, ['HTTP 404', 'NOT_FOUND']),
     'an error body holding the connection string': (
         'pipe_info', dict(PIPE_INFO, api_retries=0),
         lambda sim: dict(kind='status', status=500, body=json.dumps({'status': 500, 'error': 'INTERNAL_SERVER_ERROR: ' + held_pipe(sim)})),
         ['HTTP 500']),
-    'an HTML page of a proxy': ('pipe_info', dict(PIPE_INFO, api_retries=0), lambda sim: dict(kind='html'), ['HTTP 502', 'HTML']),
 }
 
 

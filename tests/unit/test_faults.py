@@ -144,10 +144,6 @@ def resource(sim, kind, object_id):
     return dict((key, value) for key, value in sim.find(kind, object_id).items() if key not in VOLATILE)
 
 
-def gaps(entries):
-    return [later - earlier for earlier, later in zip(entries, entries[1:])]
-
-
 @pytest.mark.parametrize('case', fault_cases(), ids=repr)
 def test_fault(run, sim, case):
     module = module_of(case.module.name)
@@ -169,7 +165,8 @@ def test_fault(run, sim, case):
     if case.succeeds:
         assert not result.get('failed'), context
         if case.fault.wait and not case.read_again:
-            assert min(gaps([seconds(entry) for entry in hits])) >= case.fault.wait, 'the wait the server asked for\n' + context
+            gaps = [seconds(later) - seconds(earlier) for earlier, later in zip(hits, hits[1:])]
+            assert min(gaps) >= case.fault.wait, 'the wait the server asked for\n' + context
         if case.module.write:
             assert result['changed'] is True
             assert case.target == 'write' or len(writes) == 1, context

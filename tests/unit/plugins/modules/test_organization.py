@@ -16,24 +16,12 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible.plugins.filter.core import to_nice_yaml
 
 from ansible_collections.engine.cloud.plugins.modules import organization
-from ansible_collections.engine.cloud.tests.simulator import fixture_ids as ids
+from ansible_collections.engine.cloud.tests.simulator import cloud, fixture_ids as ids
 
 SERVICES = '/v1/organizations/%s/services' % ids.ORGANIZATION
 SOURCES = ('GET', '/api/v2/sources')  # read in check mode when a dashboard write is planned
 ALL = ['services', 'pipes', 'dashboards', 'alerts']
-
-
-class Like:
-    """A path in an expected request that holds an id the simulator makes (a regular expression)."""
-
-    def __init__(self, pattern):
-        self.pattern = re.compile(pattern)
-
-    def __eq__(self, other):
-        return isinstance(other, str) and bool(self.pattern.fullmatch(other))
-
-    def __repr__(self):
-        return 'Like(%r)' % self.pattern.pattern
+NEW_SERVICE = '0b5e7c1d-2a3f-4e6b-8c9d-0e1f2a3b4c5d'
 
 
 def reads(sim, kinds=None):
@@ -194,7 +182,8 @@ def test_an_entry_s_bad_options_are_named_by_entry_and_its_secrets_never_shown_n
     assert logged and secret not in json.dumps(result) + ''.join(logged)
 
 
-def test_a_pipe_of_a_service_the_plan_creates_is_planned_and_created_after_it(run, sim):
+def test_a_pipe_of_a_service_the_plan_creates_is_planned_and_created_after_it(run, sim, monkeypatch):
+    monkeypatch.setattr(cloud, 'new_service_id', lambda: NEW_SERVICE)
     config = dict(services=[dict(name='fresh', provider='aws', region='eu-west-1')],
                   pipes=[dict(name='fresh-kafka', service='fresh', source=dict(kafka=dict(
                       type='kafka', format='JSONEachRow', brokers='b:9092', topics='t', credentials=dict(username='u', password='kafka-pw-1'))),
@@ -202,9 +191,9 @@ def test_a_pipe_of_a_service_the_plan_creates_is_planned_and_created_after_it(ru
     checked = run(organization, dict(state='merged', config=config), check=True, requests=[('GET', SERVICES)],
                   result={'changed': True})
     assert [(item['type'], item['name']) for item in checked['summary']['create']] == [('service', 'fresh'), ('pipe', 'fresh-kafka')]
-    new = SERVICES + '/[0-9a-f-]{36}'
+    new = '%s/%s' % (SERVICES, NEW_SERVICE)
     applied = run(organization, dict(state='merged', config=config), requests=[  # the service runs before its pipe is made
-        ('GET', SERVICES), ('POST', SERVICES), ('GET', Like(new)), ('GET', Like(new + '/pipes')), ('POST', Like(new + '/pipes'))])
+        ('GET', SERVICES), ('POST', SERVICES), ('GET', new), ('GET', new + '/pipes'), ('POST', new + '/pipes')])
     assert applied['summary'] == checked['summary'] and 'kafka-pw-1' not in str(applied)
 
 

@@ -56,10 +56,6 @@ CASES = {
         fails='', result={'msg': 'pipe %s did not reach Completed or Stopped within 30 seconds; last state: Stopping' % PIPE_OBJECT_STORAGE,
                           'pipe.state': 'Stopping', 'pipe.source.objectStorage.connectionString': '********'},
         sleeps=[1, 2, 4, 8, 10, 5]),
-    'without wait the answer to the command is returned': dict(
-        args=pipe(PIPE_KAFKA, state='stopped', wait=False),
-        requests=[get(PIPE_KAFKA), command(PIPE_KAFKA, 'stop')],
-        result={'changed': True, 'pipe.state': 'Stopping'}, sleeps=[]),
     'a stopping pipe is started once it has stopped': dict(
         args=pipe(PIPE_KAFKA, state='started'), edits=[pipe_in(PIPE_KAFKA, 'Stopping')], later=[(3, ) + pipe_in(PIPE_KAFKA, 'Stopped')],
         requests=[get(PIPE_KAFKA)] * 3 + [command(PIPE_KAFKA, 'start'), get(PIPE_KAFKA)],

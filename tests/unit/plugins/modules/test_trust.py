@@ -34,11 +34,10 @@ SERIES_ROWS = dict(name='Rows', x=0, y=0, w=6, h=3, series=[
     dict(type='time', source_id=ids.SOURCE_METRICS, agg_fn='sum', field='rows', where='', group_by=[])])
 
 
-@pytest.mark.parametrize('era', ['config'])  # a series-era read shows none of those keys: nothing can carry them there
-def test_a_series_tile_over_a_console_config_keeps_every_key_and_a_change_shows_in_its_diff(run, sim, era):
+def test_a_series_tile_over_a_console_config_keeps_every_key_and_a_change_shows_in_its_diff(run, sim):
     console = dict(fillNulls=False, alignDateRangeToGranularity=True, fitYAxisToData=True)
     stored(sim, **console)
-    sim.config(dashboard_read_form=era)
+    sim.config(dashboard_read_form='config')  # a series-era read shows none of those keys: nothing can carry them there
     run(dashboard, dict(dashboard_id=BOARD, tiles=[SERIES_ROWS]), requests=[item()], result={'changed': False})
     changed = dict(SERIES_ROWS, series=[dict(SERIES_ROWS['series'][0], where='pipe:orders')])
     result = run(dashboard, dict(dashboard_id=BOARD, tiles=[changed], allow_alert_deletion=True), diff=True,
