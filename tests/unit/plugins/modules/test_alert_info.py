@@ -67,6 +67,13 @@ CASES = {
         args=dict(api_token='wrong-token-4d1f'),
         requests=[page(0)], fails='GET http://simulator.test/api/v2/alerts failed: HTTP 401: Unauthorized',
         verify=lambda result, sim: 'refused the token' in result['msg']),
+    'no alerts is one request and an empty list': dict(
+        args={}, faults=[dict(kind='status', status=200, body={'data': [], 'meta': {'total': 0, 'limit': 1000, 'offset': 0}})],
+        requests=[page(0)], result={'changed': False, 'alerts': []}),
+    'dashboard_id matches in any case': dict(
+        args=dict(dashboard_id=DASHBOARD_INGESTION.upper()), requests=[page(0)],
+        verify=lambda result, sim: result['alerts'] and exported(result['alerts']) == [
+            alert for alert in all_alerts(sim.store) if alert_dashboard(alert) == DASHBOARD_INGESTION]),
 }
 
 FILTERS = [
@@ -81,17 +88,6 @@ FILTERS = [
 
 def test_alert_info(run, case):
     run(alert_info, **case)
-
-
-def test_dashboard_id_matches_in_any_case(run):
-    run(alert_info, dict(dashboard_id=DASHBOARD_INGESTION.upper()), requests=[page(0)],
-        verify=lambda result, sim: result['alerts'] and exported(result['alerts']) == [
-            alert for alert in all_alerts(sim.store) if alert_dashboard(alert) == DASHBOARD_INGESTION])
-
-
-def test_no_alerts_is_one_request_and_an_empty_list(run):
-    run(alert_info, {}, faults=[dict(kind='status', status=200, body={'data': [], 'meta': {'total': 0, 'limit': 1000, 'offset': 0}})],
-        requests=[page(0)], result={'changed': False, 'alerts': []})
 
 
 @pytest.mark.parametrize('total, pages', [(len(ALERTS), 1), (1000, 1), (1001, 2), (3000, 3)])

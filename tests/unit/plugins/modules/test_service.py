@@ -14,18 +14,6 @@ from ansible_collections.engine.cloud.tests.simulator.fixture_ids import ORGANIZ
 
 PROD = dict(service_id=SERVICE_PROD)
 
-
-CASES = {
-    'without diff mode there is no diff': dict(
-        args=dict(PROD, name='renamed'),
-        requests=[('GET', service_path()), ('PATCH', service_path(), {'name': 'renamed'})],
-        result={'changed': True, 'service.name': 'renamed'}, absent=['diff']),
-    'key rotation in check mode on a service that is not running warns': dict(
-        args=dict(PROD, transparent_data_encryption_key_id='tde-2'), check=True, edits=[('services', SERVICE_PROD, {'state': 'idle'})],
-        requests=[('GET', service_path())], result={'changed': True},
-        verify=lambda result, sim: 'allows a key rotation only while a service is running' in json.dumps(result['warnings'])),
-}
-
 # The rules themselves: test_service_rules.py and test_service_lifecycle_rules.py; here those no rules test holds.
 BAD_INPUT = [
     (dict(transparent_data_encryption_key_id=' '), 'transparent_data_encryption_key_id must not be empty'),
@@ -35,16 +23,12 @@ BAD_INPUT = [
 ]
 
 
-def test_service(run, case):
-    run(service, **case)
-
-
 @pytest.mark.parametrize('args, text', BAD_INPUT)
 def test_bad_input_fails_before_any_request(run, args, text):
     run(service, dict(PROD, **args), requests=[], fails=text)
 
 
-# --- the lifecycle: state present/absent, create, the password, fixed fields, delete ---------------
+# --- an update, and the lifecycle: state present/absent, create, the password, fixed fields, delete ---------------
 
 NEW = '0b5e7c1d-2a3f-4e6b-8c9d-0e1f2a3b4c5d'
 SERVICES = '/v1/organizations/%s/services' % ORGANIZATION
@@ -76,7 +60,15 @@ def hashes_of(sim, service_id):
     return dict(newPasswordHash=held.get('passwordHash'), newDoubleSha1Hash=held.get('doubleSha1Hash'))
 
 
-LIFECYCLE_CASES = {
+CASES = {
+    'without diff mode there is no diff': dict(
+        args=dict(PROD, name='renamed'),
+        requests=[('GET', service_path()), ('PATCH', service_path(), {'name': 'renamed'})],
+        result={'changed': True, 'service.name': 'renamed'}, absent=['diff']),
+    'key rotation in check mode on a service that is not running warns': dict(
+        args=dict(PROD, transparent_data_encryption_key_id='tde-2'), check=True, edits=[('services', SERVICE_PROD, {'state': 'idle'})],
+        requests=[('GET', service_path())], result={'changed': True},
+        verify=lambda result, sim: 'allows a key rotation only while a service is running' in json.dumps(result['warnings'])),
     'check mode: the diff shows the service that would be created, nothing is sent': dict(
         args=dict(STAGING, password=PASSWORD), check=True, diff=True, requests=[LIST],
         result={'changed': True, 'diff.before': {}, 'diff.after.name': 'staging-eu', 'diff.after.numReplicas': 2,
@@ -237,9 +229,8 @@ LIFECYCLE_CASES = {
 }
 
 
-@pytest.mark.parametrize('lifecycle_case', list(LIFECYCLE_CASES.values()), ids=list(LIFECYCLE_CASES))
-def test_service_lifecycle(run, lifecycle_case):
-    run(service, **lifecycle_case)
+def test_service(run, case):
+    run(service, **case)
 
 
 def test_without_service_id_or_name_nothing_is_sent_and_a_create_needs_what_the_list_does_not_show(run):
