@@ -15,25 +15,18 @@ from ansible_collections.engine.cloud.tests.simulator.fixture_ids import (
     CONNECTION_STRING, DASHBOARD_HEALTH, PIPE_OBJECT_STORAGE, SERVICE_PROD, TOKEN, pipe_path)
 from ansible_collections.engine.cloud.tests.unit.conftest import SECRETS, leaks, module_of
 
-WRITES = ('POST', 'PATCH', 'PUT', 'DELETE')
 WRONG_SECRET, WRONG_TOKEN = 'sim-key-secret-WRONG-7c3b91', 'sim-obs-token-WRONG-5e8a02'
-
-
-def writes(sim):
-    """The requests that change something (a chart query is a POST that does not)."""
-    return [(entry['method'], entry['path'], entry['body']) for entry in sim.requests()
-            if entry['method'] in WRITES and not entry['path'].endswith('/charts/series')]
 
 
 @pytest.mark.parametrize('module', catalog.MODULES, ids=repr)
 def test_check_mode_sends_no_write_and_predicts_the_real_run(run, sim, module):
     checked = run.main(module_of(module.name), module.args, check=True, diff=True)
-    assert not checked.get('failed') and writes(sim) == [], checked.get('msg')
+    assert not checked.get('failed') and sim.writes() == [], checked.get('msg')
     assert checked['changed'] is bool(module.write)
     if module.write:
         sim.clear_requests()
         applied = run.main(module_of(module.name), module.args, check=False, diff=True)
-        assert applied['changed'] is True and applied['diff'] == checked['diff'] and writes(sim)
+        assert applied['changed'] is True and applied['diff'] == checked['diff'] and sim.writes()
 
 
 @pytest.mark.parametrize('module', catalog.WRITERS, ids=repr)
@@ -42,7 +35,7 @@ def test_a_second_run_changes_nothing_and_sends_no_write(run, sim, module):
         run.main(module_of(module.name), args, check=False, diff=False)
         sim.clear_requests()
         again = run.main(module_of(module.name), args, check=False, diff=True)
-        assert again['changed'] is False and 'diff' not in again and writes(sim) == [], (args, again.get('msg'), writes(sim))
+        assert again['changed'] is False and 'diff' not in again and sim.writes() == [], (args, again.get('msg'), sim.writes())
 
 
 @pytest.mark.parametrize('name', sorted(SECRETS))

@@ -273,10 +273,3 @@ def test_a_create_slower_than_api_timeout_is_sent_once(run, sim, kind, answer, s
         expected = ('no response within api_timeout', 'the create was not sent again', 'the next run reads by name first')
         assert all(words in result['msg'] for words in expected), result
 
-
-def test_a_lost_stop_before_a_delete_is_not_sent_again_once_it_took_effect(run, sim):
-    sim.faults(dict(FAULTS['504 applied'].spec, method='PATCH', path='/state$'))
-    result = run.main(module_of('service'), dict(service_id=SERVICE_PROD, state='absent', api_timeout=TIMEOUT), check=False, diff=False)
-    assert result['changed'] is True and not result.get('failed'), result.get('msg')
-    assert [(entry['method'], entry['path']) for entry in sim.requests() if entry['method'] != 'GET'] == [
-        ('PATCH', service_path(SERVICE_PROD, '/state')), ('DELETE', service_path(SERVICE_PROD))]

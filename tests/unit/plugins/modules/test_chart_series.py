@@ -3,21 +3,16 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 """engine.cloud.chart_series against the simulator in process (tests/unit/conftest.py); "now" is
-the fake clock's, set to NOW for every test here."""
+the fake clock's, which starts at NOW."""
 
 import pytest
 
 from ansible_collections.engine.cloud.plugins.modules import chart_series
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import SOURCE_METRICS
 
-NOW = 1728740220125  # 2024-10-12T13:37:00.125Z
+NOW = 1728740220125  # conftest.START in milliseconds: 2024-10-12T13:37:00.125Z
 HOUR = 3600 * 1000
 SERIES = '/api/v2/charts/series'
-
-
-@pytest.fixture(autouse=True)
-def now(clock):
-    clock.now = NOW / 1000.0
 
 
 def series(count=1, **item):

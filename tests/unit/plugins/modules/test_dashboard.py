@@ -41,9 +41,10 @@ def alert_ids(sim):
     return [alert['id'] for alert in sim.state()['alerts']]
 
 
-def exported(run, dashboard_id):
-    """The definition of a dashboard, as dashboard_info exports it."""
-    return run.main(dashboard_info, dict(dashboard_id=dashboard_id), False, False)['dashboard']['definition']
+def exported(run, dashboard_id, era=None):
+    """The definition of a dashboard, as dashboard_info exports it (in that read form)."""
+    return run(dashboard_info, dict(dashboard_id=dashboard_id), config=era and {'dashboard_read_form': era},
+               requests=[('GET', item(dashboard_id))])['dashboard']['definition']
 
 
 def without(tiles, name):
@@ -201,17 +202,11 @@ def staging_tile(name, tile_id, **more):
         dict(type='time', sourceId=SOURCE_METRICS, aggFn='count', where='env:staging', groupBy=[])]), **more)
 
 
-def staging_definition(run, era):
-    """Staging overview A's definition, as dashboard_info exports it in that era."""
-    return run(dashboard_info, dict(dashboard_id=DASHBOARD_STAGING_A), config={'dashboard_read_form': era},
-               requests=[('GET', item(DASHBOARD_STAGING_A))])['dashboard']['definition']
-
-
 @pytest.mark.parametrize('era', ERAS)
 def test_an_update_keeps_each_tiles_section_and_tab_and_the_definition_exports_them(run, sim, era):
     sim.edit('dashboards', DASHBOARD_STAGING_A, dict(containers=SECTIONS, tiles=[
         staging_tile('Staging errors', STAGING_TILE, containerId='ops', tabId='io'), staging_tile('Loose', '6f00000000000000000000a1')]))
-    definition = staging_definition(run, era)
+    definition = exported(run, DASHBOARD_STAGING_A, era)
     assert [(tile.get('container_id'), tile.get('tab_id')) for tile in definition['tiles']] == [('ops', 'io'), (None, None)]
     run(dashboard, definition, requests=[('GET', item(DASHBOARD_STAGING_A))], result={'changed': False})
     moved = [dict(tile, y=5) for tile in definition['tiles']]
@@ -287,7 +282,7 @@ def test_definitions_of_what_the_server_holds_feed_back_with_no_change(run, sim,
         dict(id='6f00000000000000000000a4', name='Formulas', x=6, y=6, w=6, h=3, config=SHAPES[5]['config'])] + [
         dict(id='6f00000000000000000000b%d' % index, name='Odd %d' % index, x=0, y=12 + 3 * index, w=6, h=3, config=config)
         for index, config in enumerate(ADOPTED)] + ([legacy] if era == 'as_sent' else [])))
-    definition = staging_definition(run, era)
+    definition = exported(run, DASHBOARD_STAGING_A, era)
     assert [tile['name'] for tile in definition['tiles']] == ['Twin', 'Twin', '', 'Raw', 'Formulas', 'Odd 0', 'Odd 1', 'Odd 2'] + (
         ['Legacy'] if era == 'as_sent' else [])
     assert era != 'as_sent' or definition['tiles'][-1]['series'][0]['data_source'] == 'metrics'

@@ -42,10 +42,6 @@ def gathering(sim):
     return reads(sim) + [('GET', '%s/%s/pipes/%s/settings' % (SERVICES, pipe['serviceId'], pipe['id'])) for pipe in sim.state()['pipes']]
 
 
-def writes(sim):
-    return [(entry['method'], entry['path']) for entry in sim.requests() if entry['method'] != 'GET']
-
-
 @pytest.fixture
 def exported(run, sim):
     """The organization's export (ids kept), as the test's starting point."""
@@ -94,7 +90,7 @@ def test_a_rail_stops_a_plan_before_any_write_and_names_what_it_would_delete(run
     gone = config[drop].pop(0)
     result = run(organization, dict(state='overridden', resources=ALL, config=config, **options), requests=reads(sim),
                  fails=fails)
-    assert gone['name'] in result['msg'] and 'Nothing was sent' in result['msg'] and writes(sim) == []
+    assert gone['name'] in result['msg'] and 'Nothing was sent' in result['msg'] and sim.writes() == []
 
 
 def test_a_dashboard_change_that_deletes_alerts_is_a_rail_too(run, sim, exported):
@@ -104,7 +100,7 @@ def test_a_dashboard_change_that_deletes_alerts_is_a_rail_too(run, sim, exported
     config['alerts'] = [item for item in config['alerts'] if item['name'] != 'High CPU']
     result = run(organization, dict(state='overridden', resources=['dashboards'], config=dict(dashboards=config['dashboards'])),
                  requests=reads(sim, ['dashboards']) + [SOURCES], fails='High CPU')
-    assert 'allow_alert_deletion' in result['msg'] and writes(sim) == []
+    assert 'allow_alert_deletion' in result['msg'] and sim.writes() == []
 
 
 def test_overridden_needs_resources_and_an_empty_list_is_refused_unless_allowed(run, sim):
@@ -154,7 +150,7 @@ def test_deletions_come_last_and_in_reverse_and_a_failure_before_them_deletes_no
         faults=[dict(kind='status', status=500, method='PUT', path='/dashboards/')],
         requests=reads(sim) + [SOURCES, ('PUT', '/api/v2/dashboards/%s' % config['dashboards'][0]['dashboard_id'])], fails='HTTP 500',
         result={'applied.update': []})
-    assert [method for method, path in writes(sim)] == ['PUT']
+    assert [entry['method'] for entry in sim.writes()] == ['PUT']
     applied = run(organization, dict(state='overridden', resources=ALL, config=config, allow_alert_deletion=True), requests=reads(sim) + [
         SOURCES, ('PUT', '/api/v2/dashboards/%s' % config['dashboards'][0]['dashboard_id']), ('GET', '/api/v2/alerts/%s' % doomed['alert_id']),
         ('DELETE', '/api/v2/alerts/%s' % doomed['alert_id']), ('GET', '/api/v2/alerts/%s' % doomed['alert_id'])])
