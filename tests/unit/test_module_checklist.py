@@ -16,12 +16,8 @@ import yaml
 from ansible_collections.engine.cloud.tests.simulator import catalog
 from ansible_collections.engine.cloud.tests.unit.conftest import ROOT, read
 
-
-def names_in(folder, pattern):
-    return sorted(match.group(1) for match in (re.match(pattern, name) for name in os.listdir(os.path.join(ROOT, folder))) if match)
-
-
-MODULES = names_in('plugins/modules', r'^(?!_)(\w+)\.py$')
+MODULES = sorted(name[:-3] for name in os.listdir(os.path.join(ROOT, 'plugins', 'modules'))
+                 if name.endswith('.py') and not name.startswith('_'))
 
 
 @functools.lru_cache(maxsize=None)
