@@ -272,4 +272,3 @@ def test_a_create_slower_than_api_timeout_is_sent_once(run, sim, kind, answer, s
     else:
         expected = ('no response within api_timeout', 'the create was not sent again', 'the next run reads by name first')
         assert all(words in result['msg'] for words in expected), result
-
