@@ -37,10 +37,6 @@ CASES = {
                   then=dict(args=pipe(PIPE_KAFKA, state='started'),
                             requests=[get(PIPE_KAFKA), command(PIPE_KAFKA, 'start'), get(PIPE_KAFKA)],
                             result={'changed': True, 'pipe.state': 'Running'}))),
-    'check mode reports the change without a command': dict(
-        args=pipe(PIPE_POSTGRES, state='stopped'), check=True, diff=True,
-        requests=[get(PIPE_POSTGRES), ('GET', service_path(SERVICE_PROD))],
-        result={'changed': True, 'pipe.state': 'Paused', 'diff': {'before': {'state': 'Running'}, 'after': {'state': 'Paused'}}}),
     'resync of a postgres pipe is sent every time, and predicted in check mode': dict(
         args=pipe(PIPE_POSTGRES, state='resynced'),
         requests=[get(PIPE_POSTGRES), command(PIPE_POSTGRES, 'resync'), get(PIPE_POSTGRES)],
