@@ -25,7 +25,9 @@ import base64
 import calendar
 import contextlib
 import email.message
+import importlib
 import json
+import os
 import time
 from urllib.parse import urlencode, urlsplit
 
@@ -61,6 +63,7 @@ except ImportError:
         finally:
             basic._ANSIBLE_ARGS = previous
 
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the collection's
 SIM_URL = 'http://simulator.test'
 OMIT = '<omitted>'  # the value of an argument that a case leaves out, the connection options included
 
@@ -80,6 +83,16 @@ SECRETS = {
     'account key, decoded': base64.b64decode(ACCOUNT_KEY).decode('utf-8'),
     'Basic authorization': base64.b64encode(('%s:%s' % (fixture_ids.KEY_ID, fixture_ids.KEY_SECRET)).encode('utf-8')).decode('ascii'),
 }
+
+
+def read(path):
+    """The text of a file of the collection (path from its root)."""
+    with open(os.path.join(ROOT, path), encoding='utf-8') as handle:
+        return handle.read()
+
+
+def module_of(name):
+    return importlib.import_module('ansible_collections.engine.cloud.plugins.modules.' + name)
 
 
 def leaks(text, *given):
@@ -186,6 +199,14 @@ class InProcessSimulator(AdminCalls):
         """One object of the state ('services', 'pipes', ...), as the simulator holds it."""
         return next(item for item in self.state()[kind] if item['id'] == object_id)
 
+    def named(self, kind, name):
+        """The objects of the state of that name."""
+        return [item for item in self.state()[kind] if item.get('name') == name]
+
+    def writes(self):
+        """The entries of the request log that change something (a chart query is a POST that does not)."""
+        return [entry for entry in self.requests() if entry['method'] != 'GET' and not entry['path'].endswith('/charts/series')]
+
     def answer(self, connection, method, target, headers, body):
         self.answered += 1
         if self.answered > REQUESTS_AT_MOST:
@@ -232,15 +253,6 @@ def _refuse_other_hosts(connection):
                                  % (connection.host, SIM_URL), reached=False, unresolved=True)
 
 
-def keep_host_state_private(monkeypatch, directory):
-    """Whatever a module run keeps per user (under HOME or the XDG directories) goes into the test's
-    own directory: no test reads or leaves state on the machine, and tests do not see each other's."""
-    for name, sub in (('HOME', 'home'), ('XDG_CACHE_HOME', 'cache'), ('XDG_RUNTIME_DIR', 'runtime')):
-        path = directory / sub
-        path.mkdir(mode=0o700)
-        monkeypatch.setenv(name, str(path))
-
-
 @pytest.fixture
 def clock(monkeypatch):
     fake = FakeClock()
@@ -252,7 +264,11 @@ def clock(monkeypatch):
 def sim(monkeypatch, tmp_path, clock):
     simulator = InProcessSimulator(clock)
     patch_transport(monkeypatch, simulator)
-    keep_host_state_private(monkeypatch, tmp_path)
+    # Whatever a module run keeps per user (under HOME or the XDG directories) goes into the test's own directory: no
+    # test reads or leaves state on the machine, and tests do not see each other's.
+    for name, sub in (('HOME', 'home'), ('XDG_CACHE_HOME', 'cache'), ('XDG_RUNTIME_DIR', 'runtime')):
+        (tmp_path / sub).mkdir(mode=0o700)
+        monkeypatch.setenv(name, str(tmp_path / sub))
     return simulator
 
 
@@ -344,7 +360,7 @@ class ModuleRun:
 def per_api(requests, path):
     """The cloud API's requests, then the observability API's, each in its order (a module that uses both, the organization,
     reads the two at once)."""
-    return sorted(requests, key=lambda item: str(getattr(path(item), 'pattern', path(item))).startswith('/api/'))
+    return sorted(requests, key=lambda item: path(item).startswith('/api/'))
 
 
 def logged(log, expected):

@@ -16,6 +16,7 @@ import yaml
 
 from ansible_collections.engine.cloud.tests.simulator import catalog
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import DASHBOARD_HEALTH, SERVICE_PROD, SOURCE_METRICS
+from ansible_collections.engine.cloud.tests.unit.conftest import module_of
 
 # The connection options, whose documented texts are not written as rules: their rules here.
 SHARED = {
@@ -219,8 +220,7 @@ CASES = [pytest.param(case, id=repr(case), marks=[pytest.mark.xfail(strict=True,
 
 @pytest.mark.parametrize('bad', CASES)
 def test_bad_input_fails_naming_the_option_and_sends_nothing(run, sim, bad):
-    module = importlib.import_module('ansible_collections.engine.cloud.plugins.modules.' + bad.module.name)
-    result = run.main(module, bad.args, check=False, diff=False)
+    result = run.main(module_of(bad.module.name), bad.args, check=False, diff=False)
     assert result.get('failed'), 'accepted %s: %s' % (bad.args, result)
     assert sim.requests() == []
     missing = [word for word in bad.words if str(word).lower() not in result['msg'].lower()]

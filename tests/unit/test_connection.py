@@ -2,10 +2,10 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-"""The options every module shares, as users get them wrong: connection options missing, empty (as AWX injects empty
-credential fields) or holding the API path, an address that leads nowhere; the pacing under each API's live rate
-limit; TLS against a server with a self-signed certificate (a real HTTPS server in a thread: the one place where the
-module's requests leave the process)."""
+"""The options every module shares, as users get them wrong: the password of an address, connection options from the
+environment; the pacing under each API's live rate limit; TLS against a server with a self-signed certificate (a real
+HTTPS server in a thread: the one place where the module's requests leave the process). The options' own checks:
+tests/unit/plugins/module_utils (test_module.py, test_validate.py, test_errors.py)."""
 
 import ssl
 import threading
@@ -28,42 +28,10 @@ OBSERVABILITY = {'observability_url': 'ENGINE_OBSERVABILITY_URL', 'api_token': '
 UNSET = dict((option, OMIT) for option in list(CLOUD) + list(OBSERVABILITY))
 
 
-def required(options):
-    return '; '.join('%s is required: set %s or the %s environment variable' % (option, option, variable)
-                     for option, variable in options.items())
-
-
 @pytest.fixture(autouse=True)
 def no_connection_in_the_environment(monkeypatch):
     for variable in list(CLOUD.values()) + list(OBSERVABILITY.values()) + ['ENGINE_CLOUD_RATE_LIMIT', 'ENGINE_OBSERVABILITY_RATE_LIMIT']:
         monkeypatch.delenv(variable, raising=False)
-
-
-CASES = {
-    'no connection option anywhere names each option and its variable': dict(
-        module=service_info, args=dict(PROD, **UNSET), requests=[], fails='', result={'msg': required(CLOUD)}),
-    'an api_url that ends in /v1 says which part to drop': dict(
-        module=service_info, args=dict(PROD, api_url=SIM_URL + '/v1/'), requests=[],
-        fails="api_url must be the base address without the API path: drop /v1 and use '%s'" % SIM_URL),
-    'an observability_url that ends in /api/v2/ says which part to drop': dict(
-        module=dashboard_info, args=dict(HEALTH, observability_url=SIM_URL + '/api/v2/'), requests=[],
-        fails="observability_url must be the base address without the API path: drop /api/v2 and use '%s'" % SIM_URL),
-    'an api_url with credentials and /v1 shows neither credential': dict(
-        module=service_info, args=dict(PROD, api_url='http://someone:url-password@simulator.test/v1'), requests=[], fails='drop /v1',
-        verify=lambda result, sim: 'url-password' not in result['msg'] and 'someone' not in result['msg']),
-    'an API error names the whole URL without the credentials of the address': dict(
-        module=service_info, args=dict(service_id=SERVICE_PROD[:-1] + '0', api_url='http://someone:url-password@simulator.test'),
-        requests=[('GET', service_path(SERVICE_PROD[:-1] + '0'))],
-        fails='GET http://simulator.test%s failed: HTTP 404 NOT_FOUND' % service_path(SERVICE_PROD[:-1] + '0'),
-        verify=lambda result, sim: 'url-password' not in result['msg'] and 'someone' not in result['msg']),
-    'an address that leads nowhere is tried once and says what to check': dict(
-        module=service_info, args=dict(PROD, api_url='http://nowhere.test'), requests=[],
-        fails='Check api_url or the ENGINE_CLOUD_API_URL environment variable', result={'attempts': 1}),
-    'a malformed ENGINE_OBSERVABILITY_RATE_LIMIT fails an observability module, and not a cloud one': dict(
-        module=dashboard_info, args=HEALTH, env={'ENGINE_OBSERVABILITY_RATE_LIMIT': 'fast'}, requests=[],
-        fails="api_rate_limit must be REQUESTS/SECONDS", verify=lambda result, sim: "got 'fast'" in result['msg'],
-        then=dict(module=service_info, args=PROD, requests=[('GET', service_path())], result={'changed': False})),
-}
 
 
 @pytest.mark.parametrize('password', ['hunter2', 'hun%2Fter%232'])
@@ -72,21 +40,6 @@ def test_the_password_of_an_address_is_in_no_part_of_the_result(run, password):
         verify=lambda result, sim: 'hun' not in str(result))
     run(service_info, dict(PROD, api_url='http://someone:%s@simulator.test' % password, api_retries='many'), requests=[],
         fails='api_retries', verify=lambda result, sim: 'hun' not in str(result))  # ansible-core's validation failed
-
-
-@pytest.fixture
-def case_env(monkeypatch):
-    def apply(case):
-        case = dict(case)
-        for variable, value in case.pop('env', {}).items():
-            monkeypatch.setenv(variable, value)
-        return case
-    return apply
-
-
-def test_connection_options(run, case, case_env):
-    case = case_env(case)
-    run(case.pop('module'), **case)
 
 
 def test_every_connection_option_falls_back_to_its_environment_variable(run, monkeypatch):
@@ -101,30 +54,17 @@ def test_every_connection_option_falls_back_to_its_environment_variable(run, mon
 # Pacing: the modules of one controller share each API's live limit (10 requests / 10 s per key, 100 / 60 s per token) -------
 
 
-def paced(run, sim, module, args, count):
-    """count runs of module, one request each, against the simulator's live rate limit, with api_retries 0 (a 429 fails
-    the run); the times of the requests from the first, in seconds."""
-    sim.config(rate_limit=True)
-    for dummy in range(count):
-        run.main(module, dict(args, api_retries=0), check=False, diff=False)
-    log = sim.requests()
-    assert [entry['status'] for entry in log] == [200] * count
-    return [seconds(entry) - seconds(log[0]) for entry in log]
-
-
 @pytest.mark.parametrize('module, args, limit, window', [(service_info, PROD, 10, 10), (dashboard_info, HEALTH, 100, 60)],
                          ids=['cloud', 'observability'])
 def test_runs_in_a_row_are_paced_under_the_live_limit_without_a_429(run, sim, module, args, limit, window):
-    times = paced(run, sim, module, args, limit + 2)
+    """limit + 2 runs, one request each, with api_retries 0 (a 429 fails the run)."""
+    sim.config(rate_limit=True)
+    for dummy in range(limit + 2):
+        run.main(module, dict(args, api_retries=0), check=False, diff=False)
+    log = sim.requests()
+    assert [entry['status'] for entry in log] == [200] * (limit + 2)
+    times = [seconds(entry) - seconds(log[0]) for entry in log]
     assert times[limit - 1] < window <= times[limit]
-
-
-@pytest.mark.parametrize('option, variable', [('off', None), (False, None), (None, 'off')])
-def test_pacing_off_keeps_no_state(run, monkeypatch, pacing_directory, option, variable):
-    if variable:
-        monkeypatch.setenv('ENGINE_CLOUD_RATE_LIMIT', variable)
-    run(service_info, dict(PROD, api_rate_limit=option if option is not None else OMIT), requests=[('GET', service_path())],
-        verify=lambda result, sim: not pacing_directory.exists())
 
 
 # TLS ------------------------------------------------------------------------------------------------------------------------

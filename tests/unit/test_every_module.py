@@ -6,7 +6,6 @@
 real run makes (the same diff), a second run changes nothing and sends no write, and no secret shows in any output
 (every run of the unit tests is scanned: conftest.leaks), here also where a secret is at hand on a failure path."""
 
-import importlib
 import json
 
 import pytest
@@ -14,32 +13,20 @@ import pytest
 from ansible_collections.engine.cloud.tests.simulator import catalog
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import (
     CONNECTION_STRING, DASHBOARD_HEALTH, PIPE_OBJECT_STORAGE, SERVICE_PROD, TOKEN, pipe_path)
-from ansible_collections.engine.cloud.tests.unit.conftest import SECRETS, leaks
+from ansible_collections.engine.cloud.tests.unit.conftest import SECRETS, leaks, module_of
 
-WRITES = ('POST', 'PATCH', 'PUT', 'DELETE')
 WRONG_SECRET, WRONG_TOKEN = 'sim-key-secret-WRONG-7c3b91', 'sim-obs-token-WRONG-5e8a02'
-BROKEN_TOKEN = TOKEN[:len(TOKEN) // 2] + '\n' + TOKEN[len(TOKEN) // 2:]
-
-
-def module_of(name):
-    return importlib.import_module('ansible_collections.engine.cloud.plugins.modules.' + name)
-
-
-def writes(sim):
-    """The requests that change something (a chart query is a POST that does not)."""
-    return [(entry['method'], entry['path'], entry['body']) for entry in sim.requests()
-            if entry['method'] in WRITES and not entry['path'].endswith('/charts/series')]
 
 
 @pytest.mark.parametrize('module', catalog.MODULES, ids=repr)
 def test_check_mode_sends_no_write_and_predicts_the_real_run(run, sim, module):
     checked = run.main(module_of(module.name), module.args, check=True, diff=True)
-    assert not checked.get('failed') and writes(sim) == [], checked.get('msg')
+    assert not checked.get('failed') and sim.writes() == [], checked.get('msg')
     assert checked['changed'] is bool(module.write)
     if module.write:
         sim.clear_requests()
         applied = run.main(module_of(module.name), module.args, check=False, diff=True)
-        assert applied['changed'] is True and applied['diff'] == checked['diff'] and writes(sim)
+        assert applied['changed'] is True and applied['diff'] == checked['diff'] and sim.writes()
 
 
 @pytest.mark.parametrize('module', catalog.WRITERS, ids=repr)
@@ -48,7 +35,7 @@ def test_a_second_run_changes_nothing_and_sends_no_write(run, sim, module):
         run.main(module_of(module.name), args, check=False, diff=False)
         sim.clear_requests()
         again = run.main(module_of(module.name), args, check=False, diff=True)
-        assert again['changed'] is False and 'diff' not in again and writes(sim) == [], (args, again.get('msg'), writes(sim))
+        assert again['changed'] is False and 'diff' not in again and sim.writes() == [], (args, again.get('msg'), sim.writes())
 
 
 @pytest.mark.parametrize('name', sorted(SECRETS))
@@ -70,16 +57,10 @@ def held_pipe(sim):
 FAILURES = {
     'a wrong key secret': ('pipe_info', dict(PIPE_INFO, api_key_secret=WRONG_SECRET), None, ['HTTP 401', 'api_key_secret']),
     'a wrong token': ('dashboard_info', dict(dashboard_id=DASHBOARD_HEALTH, api_token=WRONG_TOKEN), None, ['HTTP 401', 'api_token']),
-    'a token with a line break inside': ('dashboard_info', dict(dashboard_id=DASHBOARD_HEALTH, api_token=BROKEN_TOKEN), None,
-                                         ['line break', 'nothing was sent']),
-    'a missing pipe': ('pipe_info', dict(PIPE_INFO, pipe_id='9a8b7c6d-5e4f-4a3b-9c2d-000000000000'), None, ['HTTP 404', 'NOT_FOUND']),
-    'a broken JSON body holding the connection string': (
-        'pipe_info', dict(PIPE_INFO, api_retries=0), lambda sim: dict(kind='malformed_json', body=held_pipe(sim)), ['not valid JSON']),
     'an error body holding the connection string': (
         'pipe_info', dict(PIPE_INFO, api_retries=0),
         lambda sim: dict(kind='status', status=500, body=json.dumps({'status': 500, 'error': 'INTERNAL_SERVER_ERROR: ' + held_pipe(sim)})),
         ['HTTP 500']),
-    'an HTML page of a proxy': ('pipe_info', dict(PIPE_INFO, api_retries=0), lambda sim: dict(kind='html'), ['HTTP 502', 'HTML']),
 }
 
 
@@ -91,7 +72,7 @@ def test_a_failure_where_a_secret_is_at_hand_shows_none(run, sim, failure, check
         sim.faults(dict(fault(sim), method='GET', path=STORAGE_PIPE_PATH))
     result = run.main(module_of(name), args, check=check, diff=True)
     assert result.get('failed') and all(word in result['msg'] for word in words), result
-    assert not leaks(json.dumps(result), WRONG_SECRET, WRONG_TOKEN, BROKEN_TOKEN, BROKEN_TOKEN.replace('\n', '\\n'))
+    assert not leaks(json.dumps(result), WRONG_SECRET, WRONG_TOKEN)
 
 
 def test_a_token_with_a_newline_at_the_end_works(run):

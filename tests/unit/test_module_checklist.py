@@ -14,20 +14,10 @@ import pytest
 import yaml
 
 from ansible_collections.engine.cloud.tests.simulator import catalog
+from ansible_collections.engine.cloud.tests.unit.conftest import ROOT, read
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def names_in(folder, pattern):
-    return sorted(match.group(1) for match in (re.match(pattern, name) for name in os.listdir(os.path.join(ROOT, folder))) if match)
-
-
-MODULES = names_in('plugins/modules', r'^(?!_)(\w+)\.py$')
-
-
-def read(path):
-    with open(os.path.join(ROOT, path), encoding='utf-8') as handle:
-        return handle.read()
+MODULES = sorted(name[:-3] for name in os.listdir(os.path.join(ROOT, 'plugins', 'modules'))
+                 if name.endswith('.py') and not name.startswith('_'))
 
 
 @functools.lru_cache(maxsize=None)

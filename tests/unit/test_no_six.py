@@ -9,15 +9,12 @@ import glob
 import os
 import re
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from ansible_collections.engine.cloud.tests.unit.conftest import ROOT, read
+
+SIX = re.compile(r'\bansible\.module_utils\.six\b|^\s*(from|import) six\b', re.M)
 
 
 def test_no_plugin_imports_six():
-    found = []
-    for folder in ('plugins', 'tests/integration', 'tests/simulator'):
-        for path in glob.glob(os.path.join(ROOT, folder, '**', '*.py'), recursive=True):
-            with open(path) as handle:
-                text = handle.read()
-            if re.search(r'\bansible\.module_utils\.six\b|^\s*(from|import) six\b', text, re.M):
-                found.append(os.path.relpath(path, ROOT))
-    assert found == []
+    paths = [path for folder in ('plugins', 'tests/integration', 'tests/simulator')
+             for path in glob.glob(os.path.join(ROOT, folder, '**', '*.py'), recursive=True)]
+    assert [os.path.relpath(path, ROOT) for path in paths if SIX.search(read(path))] == []

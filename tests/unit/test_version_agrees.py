@@ -15,15 +15,11 @@ import re
 
 import yaml
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from ansible_collections.engine.cloud.tests.unit.conftest import ROOT, read
+
 DOCUMENTS = ('README.md', 'docs/**/*.rst', 'docs/**/*.md', 'meta/*.yml')
 # Where a document names the collection's version: an image tag, an artifact, a Galaxy requirement.
 PRINTED_VERSION = re.compile(r'engine-cloud-ee:(\d+(?:\.\d+)*)|engine-cloud-(\d+(?:\.\d+)*)\.tar\.gz|version: "(?:>=)?(\d+(?:\.\d+)*)"')
-
-
-def read(path):
-    with open(os.path.join(ROOT, path), encoding='utf-8') as handle:
-        return handle.read()
 
 
 def version():

@@ -13,7 +13,8 @@ import re
 import pytest
 import yaml
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+from ansible_collections.engine.cloud.tests.unit.conftest import ROOT, read
+
 TASK_FILES = sorted(glob.glob(os.path.join(ROOT, 'roles', '*', 'tasks', '*.yml')))
 
 
@@ -26,8 +27,7 @@ def tasks(items):
 
 
 def loops_of(path):
-    with open(path) as handle:
-        return [task for task in tasks(yaml.safe_load(handle)) if 'loop' in task or any(key.startswith('with_') for key in task)]
+    return [task for task in tasks(yaml.safe_load(read(path))) if 'loop' in task or any(key.startswith('with_') for key in task)]
 
 
 def test_the_roles_have_loops_to_check():

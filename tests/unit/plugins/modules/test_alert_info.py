@@ -54,9 +54,6 @@ CASES = {
     'no match gives an empty list': dict(
         args=dict(name='generated alert 3'), config=alert_count(20),
         requests=[page(0)], result={'alerts': []}),
-    'check mode reads the same': dict(
-        args=dict(state='OK'), check=True, config=alert_count(1200),
-        requests=[page(0), page(1)], result={'changed': False}, verify=the_alerts(state='OK')),
     'one alert by alert_id, one request': dict(
         args=dict(alert_id=ALERTS[2]), requests=[('GET', '/api/v2/alerts/' + ALERTS[2])],
         verify=lambda result, sim: [alert['id'] for alert in result['alerts']] == [ALERTS[2]]
@@ -70,6 +67,13 @@ CASES = {
         args=dict(api_token='wrong-token-4d1f'),
         requests=[page(0)], fails='GET http://simulator.test/api/v2/alerts failed: HTTP 401: Unauthorized',
         verify=lambda result, sim: 'refused the token' in result['msg']),
+    'no alerts is one request and an empty list': dict(
+        args={}, faults=[dict(kind='status', status=200, body={'data': [], 'meta': {'total': 0, 'limit': 1000, 'offset': 0}})],
+        requests=[page(0)], result={'changed': False, 'alerts': []}),
+    'dashboard_id matches in any case': dict(
+        args=dict(dashboard_id=DASHBOARD_INGESTION.upper()), requests=[page(0)],
+        verify=lambda result, sim: result['alerts'] and exported(result['alerts']) == [
+            alert for alert in all_alerts(sim.store) if alert_dashboard(alert) == DASHBOARD_INGESTION]),
 }
 
 FILTERS = [
@@ -84,17 +88,6 @@ FILTERS = [
 
 def test_alert_info(run, case):
     run(alert_info, **case)
-
-
-def test_dashboard_id_matches_in_any_case(run):
-    run(alert_info, dict(dashboard_id=DASHBOARD_INGESTION.upper()), requests=[page(0)],
-        verify=lambda result, sim: result['alerts'] and exported(result['alerts']) == [
-            alert for alert in all_alerts(sim.store) if alert_dashboard(alert) == DASHBOARD_INGESTION])
-
-
-def test_no_alerts_is_one_request_and_an_empty_list(run):
-    run(alert_info, {}, faults=[dict(kind='status', status=200, body={'data': [], 'meta': {'total': 0, 'limit': 1000, 'offset': 0}})],
-        requests=[page(0)], result={'changed': False, 'alerts': []})
 
 
 @pytest.mark.parametrize('total, pages', [(len(ALERTS), 1), (1000, 1), (1001, 2), (3000, 3)])

@@ -2,8 +2,6 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-import pytest
-
 from ansible_collections.engine.cloud.plugins.modules import dashboard_info
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import DASHBOARD_HEALTH
 
@@ -27,17 +25,16 @@ CASES = {
         args=dict(dashboard_id=DASHBOARD_HEALTH, api_retries=0), faults=[dict(kind='status', status=500)],
         requests=[GET], fails='',
         result={'msg': 'GET http://simulator.test/api/v2/dashboards/%s failed: HTTP 500: Something went wrong :(' % DASHBOARD_HEALTH}),
+    'reads the dashboard with one GET': dict(
+        args=dict(dashboard_id=DASHBOARD_HEALTH), requests=[GET], result={'changed': False}, verify=the_fixture_dashboard),
+    'an id and a name fail before any request': dict(
+        args=dict(dashboard_id=DASHBOARD_HEALTH, name='Service health'), requests=[],
+        fails='parameters are mutually exclusive: dashboard_id|name'),
 }
 
 
 def test_dashboard_info(run, case):
     run(dashboard_info, **case)
-
-
-@pytest.mark.parametrize('check_mode', [False, True])
-def test_reads_the_dashboard_with_one_get(run, check_mode):
-    run(dashboard_info, dict(dashboard_id=DASHBOARD_HEALTH), check=check_mode,
-        requests=[GET], result={'changed': False}, verify=the_fixture_dashboard)
 
 
 def test_without_an_id_every_dashboard_is_listed_with_its_definition(run, sim):
@@ -53,8 +50,3 @@ def test_a_name_keeps_the_dashboards_of_that_name(run):
     result = run(dashboard_info, dict(name='Service health'), requests=[('GET', '/api/v2/dashboards')])
     assert [item['id'] for item in result['dashboards']] == [DASHBOARD_HEALTH]
     assert run(dashboard_info, dict(name='nothing of that name'), requests=[('GET', '/api/v2/dashboards')])['dashboards'] == []
-
-
-def test_an_id_and_a_name_fail_before_any_request(run):
-    run(dashboard_info, dict(dashboard_id=DASHBOARD_HEALTH, name='Service health'), requests=[],
-        fails='parameters are mutually exclusive: dashboard_id|name')

@@ -3,7 +3,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 from ansible_collections.engine.cloud.plugins.modules import pipe_settings
-from ansible_collections.engine.cloud.tests.simulator.fixture_ids import PIPE_KAFKA, PIPE_OBJECT_STORAGE, SERVICE_PROD, pipe_path, service_path
+from ansible_collections.engine.cloud.tests.simulator.fixture_ids import PIPE_KAFKA, PIPE_OBJECT_STORAGE, SERVICE_PROD, pipe_path
 
 STORAGE = dict(service_id=SERVICE_PROD, pipe_id=PIPE_OBJECT_STORAGE)
 GET = ('GET', pipe_path(PIPE_OBJECT_STORAGE, '/settings'))
@@ -13,11 +13,6 @@ WANTED = dict(object_storage_concurrency=8, object_storage_use_cluster_function=
 
 def settings_of(pipe_id):
     return lambda result, sim: result['settings'] == sim.find('pipes', pipe_id)['settings']
-
-
-def storage_settings_unchanged(result, sim):
-    settings = sim.find('pipes', PIPE_OBJECT_STORAGE)['settings']
-    return (settings['object_storage_concurrency'], settings['engine_max_insert_threads']) == (4, None)
 
 
 CASES = {
@@ -37,13 +32,6 @@ CASES = {
                   then=dict(args=dict(STORAGE, settings=dict(object_storage_concurrency='8', object_storage_use_cluster_function=True,
                                                              engine_max_threads=3)),
                             diff=True, requests=[GET], result={'changed': False}, absent=['diff']))),
-    'check mode predicts the settings and sends no PUT': dict(
-        args=dict(STORAGE, settings=dict(object_storage_concurrency=None, engine_max_insert_threads=4)), check=True, diff=True,
-        requests=[GET, ('GET', service_path(SERVICE_PROD))],
-        result={'changed': True, 'settings.object_storage_concurrency': None, 'settings.engine_max_insert_threads': 4,
-                'settings.object_storage_max_file_count': 500,
-                'diff.after': {'object_storage_concurrency': None, 'engine_max_insert_threads': 4}},
-        verify=storage_settings_unchanged),
     'after a reset a setting may show its default value, one never set shows null (RETURN)': dict(
         args=dict(STORAGE, settings=dict(object_storage_max_file_count=None)),
         requests=[GET, ('PUT', pipe_path(PIPE_OBJECT_STORAGE, '/settings'), {'object_storage_max_file_count': None})],

@@ -37,14 +37,6 @@ CASES = {
                   then=dict(args=pipe(PIPE_KAFKA, state='started'),
                             requests=[get(PIPE_KAFKA), command(PIPE_KAFKA, 'start'), get(PIPE_KAFKA)],
                             result={'changed': True, 'pipe.state': 'Running'}))),
-    'a postgres pipe stops as Paused': dict(
-        args=pipe(PIPE_POSTGRES, state='stopped'),
-        requests=[get(PIPE_POSTGRES), command(PIPE_POSTGRES, 'stop'), get(PIPE_POSTGRES)],
-        result={'changed': True, 'pipe.state': 'Paused'}),
-    'check mode reports the change without a command': dict(
-        args=pipe(PIPE_POSTGRES, state='stopped'), check=True, diff=True,
-        requests=[get(PIPE_POSTGRES), ('GET', service_path(SERVICE_PROD))],
-        result={'changed': True, 'pipe.state': 'Paused', 'diff': {'before': {'state': 'Running'}, 'after': {'state': 'Paused'}}}),
     'resync of a postgres pipe is sent every time, and predicted in check mode': dict(
         args=pipe(PIPE_POSTGRES, state='resynced'),
         requests=[get(PIPE_POSTGRES), command(PIPE_POSTGRES, 'resync'), get(PIPE_POSTGRES)],
@@ -60,10 +52,6 @@ CASES = {
         fails='', result={'msg': 'pipe %s did not reach Completed or Stopped within 30 seconds; last state: Stopping' % PIPE_OBJECT_STORAGE,
                           'pipe.state': 'Stopping', 'pipe.source.objectStorage.connectionString': '********'},
         sleeps=[1, 2, 4, 8, 10, 5]),
-    'without wait the answer to the command is returned': dict(
-        args=pipe(PIPE_KAFKA, state='stopped', wait=False),
-        requests=[get(PIPE_KAFKA), command(PIPE_KAFKA, 'stop')],
-        result={'changed': True, 'pipe.state': 'Stopping'}, sleeps=[]),
     'a stopping pipe is started once it has stopped': dict(
         args=pipe(PIPE_KAFKA, state='started'), edits=[pipe_in(PIPE_KAFKA, 'Stopping')], later=[(3, ) + pipe_in(PIPE_KAFKA, 'Stopped')],
         requests=[get(PIPE_KAFKA)] * 3 + [command(PIPE_KAFKA, 'start'), get(PIPE_KAFKA)],

@@ -27,11 +27,6 @@ CASES = {
         result={'changed': True, 'diff': {'before': {'numReplicas': 3}, 'after': {'numReplicas': 4}}, 'service.numReplicas': 4},
         verify=lambda result, sim: not result.get('deprecations'),
         then=dict(args=dict(PROD, num_replicas=4), requests=[GET], result={'changed': False})),
-    'check mode predicts and writes nothing': dict(
-        args=dict(PROD, idle_scaling=False), check=True, diff=True,
-        requests=[GET],
-        result={'changed': True, 'service.idleScaling': False},
-        verify=lambda result, sim: sim.find('services', SERVICE_PROD)['idleScaling'] is True),
     'the memory options work and are deprecated': dict(
         args=dict(PROD, min_total_memory_gb=48, max_total_memory_gb=96),
         requests=[GET, ('PATCH', service_path(suffix='/scaling'), {'maxTotalMemoryGb': 96})],
