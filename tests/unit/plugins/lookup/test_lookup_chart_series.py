@@ -242,7 +242,7 @@ def test_the_options_are_the_plugins_options(sim):
 
 def test_every_option_is_documented_with_the_environment_variable_of_the_module():
     """The env entries of DOCUMENTATION are the lookup's fallbacks, and name the variables the modules' documentation
-    names (test_connection.py runs the modules on them); the lookup's argument spec has none of its own."""
+    names (test_module.py runs the modules on them); the lookup's argument spec has none of its own."""
     definitions = C.config.get_configuration_definitions('lookup', loaded()._load_name)
     assert sorted(definitions) == sorted(SPEC)
     documented = dict((name, [entry['name'] for entry in option['env']]) for name, option in definitions.items() if option.get('env'))
