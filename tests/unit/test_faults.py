@@ -5,8 +5,9 @@
 """Faults on every module's read and every write (tests/simulator/catalog.py, plus a purge, a start and a resync),
 within and beyond api_retries, asserted from the simulator's request log and state:
 
-- a retryable fault ends in success after exactly count + 1 attempts, waiting what the server asked for; beyond
-  api_retries the task fails naming the status and the attempts; a fault that is not retried fails at once;
+- a retryable fault ends in success after exactly count + 1 attempts, waiting what the server asked for (Retry-After;
+  the other headers a 429 may name its wait in: test_http.py); beyond api_retries the task fails naming the status
+  and the attempts; a fault that is not retried fails at once;
 - a write whose answer is lost (a timeout, a reset, 502, 503 or 504 to a PATCH or to a PUT the module does not
   replay) is followed by a read; only what still differs is sent again, nothing when it was applied, never a
   second resync; the resource ends in the state of one write (or of none, where the task failed);
@@ -32,16 +33,13 @@ VOLATILE = ('updatedAt', '_pending')
 
 
 class Fault:
-    def __init__(self, name, spec, retryable, expect, wait=None, apis=('cloud', 'observability'), lost=False):
-        self.name, self.spec, self.retryable, self.expect, self.wait, self.apis = name, spec, retryable, expect, wait, apis
+    def __init__(self, name, spec, retryable, expect, wait=None, lost=False):
+        self.name, self.spec, self.retryable, self.expect, self.wait = name, spec, retryable, expect, wait
         self.lost, self.applied = lost, bool(spec.get('apply'))
 
 
 FAULTS = dict((fault.name, fault) for fault in [
     Fault('429 Retry-After', dict(kind='status', status=429, headers={'Retry-After': WAIT}), True, ['HTTP 429'], int(WAIT)),
-    Fault('429 X-RateLimit-Reset', dict(kind='status', status=429, headers={'X-RateLimit-Reset': WAIT}), True, ['HTTP 429'], int(WAIT)),
-    Fault('429 RateLimit-Reset', dict(kind='status', status=429, headers={'RateLimit-Reset': WAIT}), True, ['HTTP 429'], int(WAIT),
-          apis=('observability',)),
     Fault('429 no header', dict(kind='status', status=429), True, ['HTTP 429']),
     Fault('500', dict(kind='status', status=500), False, ['HTTP 500']),
     Fault('502', dict(kind='status', status=502), True, ['HTTP 502'], lost=True),
@@ -88,24 +86,22 @@ def replayed(module):
 
 
 class FaultCase:
-    """A fault on a module's read or write, armed count times: within api_retries (also with pacing off, for a 429 that
-    names its wait), beyond them, or once (not retried, applied, a resync, or a write slower than api_timeout whose second
-    attempt depends on timing)."""
+    """A fault on a module's read or write, armed count times: within api_retries, beyond them, or once (not retried,
+    applied, a resync, or a write slower than api_timeout whose second attempt depends on timing). The client's own wait
+    for a 429 with pacing off: test_http.py and test_module.py (the wait warning)."""
 
     def __init__(self, module, fault, target, mode):
         self.module, self.fault, self.target, self.mode = module, fault, target, mode
         self.method, path = module.read if target == 'read' else module.write
         self.path = re.escape(path) + '$'
-        self.count = {'within': RETRIES, 'unpaced': RETRIES, 'beyond': BEYOND + 1, 'once': 1}[mode]
+        self.count = {'within': RETRIES, 'beyond': BEYOND + 1, 'once': 1}[mode]
         self.args = dict(module.args, api_retries=BEYOND if mode == 'beyond' else RETRIES, api_timeout=TIMEOUT)
-        if mode == 'unpaced':  # the client's own wait, not the pacer's hold after a 429
-            self.args['api_rate_limit'] = 'off'
         self.resync = module.args.get('state') == 'resynced'
         self.read_again = target == 'write' and fault.lost and not replayed(module)
         if self.read_again and self.resync:
             self.succeeds = fault.applied
         else:
-            self.succeeds = mode in ('within', 'unpaced') or (mode == 'once' and fault.retryable)
+            self.succeeds = mode == 'within' or (mode == 'once' and fault.retryable)
         if self.read_again and (fault.applied or self.resync):
             self.attempts = 1
         elif self.read_again and fault.spec['kind'] == 'delay':
@@ -124,8 +120,6 @@ def modes(module, fault, target):
     replay is slower than api_timeout."""
     if not fault.retryable or fault.applied or (target == 'write' and module.args.get('state') == 'resynced'):
         return ['once']
-    if target == 'read' and fault.wait:
-        return ['within', 'unpaced', 'beyond']
     if target == 'read' or fault.name == '503':
         return ['within', 'beyond']
     if fault.spec['kind'] == 'delay' and not replayed(module):
@@ -137,7 +131,7 @@ def fault_cases():
     targets = [(module, 'read', READ_FAULTS) for module in catalog.MODULES]
     targets += [(module, 'write', WRITE_FAULTS) for module in catalog.WRITERS] + [(module, 'write', VARIANT_FAULTS) for module in VARIANTS]
     return [FaultCase(module, FAULTS[name], target, mode) for module, target, names in targets for name in names
-            if module.api in FAULTS[name].apis for mode in modes(module, FAULTS[name], target)]
+            for mode in modes(module, FAULTS[name], target)]
 
 
 def resource(sim, kind, object_id):
