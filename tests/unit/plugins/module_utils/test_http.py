@@ -24,7 +24,6 @@ from unittest import mock
 import pytest
 
 from ansible_collections.engine.cloud.plugins.module_utils import cloud, errors, transport
-from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.errors import LOST_ANSWER_HINT, ApiError
 from ansible_collections.engine.cloud.tests.certificates import self_signed
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import (KEY_ID, KEY_SECRET, PIPE_KAFKA, SERVICE_PROD, SOURCE_METRICS,
@@ -295,13 +294,6 @@ def environment(monkeypatch, tmp_path):
 
 
 @pytest.fixture
-def sleeps(monkeypatch):
-    recorded = []
-    monkeypatch.setattr(CLOCK, 'sleep', recorded.append)
-    return recorded
-
-
-@pytest.fixture
 def closed_port():
     listener = socket.socket()
     listener.bind(('127.0.0.1', 0))
@@ -328,11 +320,11 @@ def test_one_connection_carries_every_request_of_a_run_as_it_was_given(servers):
     ('{target}/elsewhere', '{target}/elsewhere'), ('/v1/moved', 'http://localhost:{port}/v1/moved'),
     ('https://user:pw-7Hq2@api.engine.example/v1/x', 'https://api.engine.example/v1/x'),
 ], ids=['elsewhere', 'relative', 'https with credentials'])
-def test_a_redirect_is_not_followed_and_fails_naming_its_location(servers, sleeps, status, method, location, shown):
+def test_a_redirect_is_not_followed_and_fails_naming_its_location(servers, clock, status, method, location, shown):
     target = servers()
     api = servers(lambda handler: reply(handler, status, headers=[('Location', location.format(target=target.url))]))
     error = failure(transport.HttpClient(api.url, retries=5, url_hint='Check api_url'), method, '/v1/x')
-    assert (error.status, error.attempts, error.answer_lost, len(api.seen), target.seen, sleeps) == (status, 1, False, 1, [], [])
+    assert (error.status, error.attempts, error.answer_lost, len(api.seen), target.seen, clock.sleeps) == (status, 1, False, 1, [], [])
     assert 'HTTP %d: the API answered with a redirect to %s, which is not followed' % (status, shown.format(target=target.url, port=api.port)) \
         in str(error) and 'pw-7Hq2' not in str(error), str(error)
     assert str(error).endswith('use an https:// address. Check api_url') == location.startswith('https'), str(error)
@@ -341,13 +333,13 @@ def test_a_redirect_is_not_followed_and_fails_naming_its_location(servers, sleep
 # A request that never left, and one whose answer was lost --------------------------------------------------------
 
 @pytest.mark.parametrize('behaviour', ['close', 'reset', 'silent'])
-def test_a_tls_handshake_that_broke_off_sent_nothing_and_is_retried(servers, certificate, sleeps, behaviour):
+def test_a_tls_handshake_that_broke_off_sent_nothing_and_is_retried(servers, certificate, clock, behaviour):
     api = servers(tls=tls(certificate), first=[behaviour])
     answer = transport.HttpClient(api.url, retries=1, timeout=1, ca_path=certificate[0]).request('PATCH', '/v1/x', body={})
-    assert answer == {} and [line for line, dummy, dummy, dummy in api.seen] == ['PATCH /v1/x HTTP/1.1'] and len(sleeps) == 1
+    assert answer == {} and [line for line, dummy, dummy, dummy in api.seen] == ['PATCH /v1/x HTTP/1.1'] and len(clock.sleeps) == 1
 
 
-def test_a_connect_timeout_sent_nothing_and_is_retried(sleeps):
+def test_a_connect_timeout_sent_nothing_and_is_retried(clock):
     listener = socket.socket()
     listener.bind(('127.0.0.1', 0))
     listener.listen(0)
@@ -360,7 +352,7 @@ def test_a_connect_timeout_sent_nothing_and_is_retried(sleeps):
     finally:
         for sock in queued + [listener]:
             sock.close()
-    assert (error.answer_lost, error.attempts, len(sleeps)) == (False, 2, 1)
+    assert (error.answer_lost, error.attempts, len(clock.sleeps)) == (False, 2, 1)
     assert 'failed: no connection within api_timeout (1 s) (after 2 attempts)' in str(error), str(error)
 
 
@@ -369,13 +361,13 @@ def test_a_connect_timeout_sent_nothing_and_is_retried(sleeps):
                                  'not retried)'),
     ('https://api.engine.example', "Failed to resolve 'api.engine.example' ([Errno -2] Name or service not known)"),
 ], ids=['refused', 'unresolved'])
-def test_a_connection_refused_or_a_name_unresolved_sent_nothing_and_fails_at_once(closed_port, monkeypatch, sleeps, url, says):
+def test_a_connection_refused_or_a_name_unresolved_sent_nothing_and_fails_at_once(closed_port, monkeypatch, clock, url, says):
     if 'example' in url:
         monkeypatch.setattr(socket, 'getaddrinfo', unresolved)
     url = url.format(port=closed_port)
     error = failure(transport.HttpClient(url, retries=5, url_hint='Check api_url'), 'PATCH', '/v1/x', body={})
     assert str(error) == 'PATCH %s/v1/x failed: connection failed: %s. Check api_url' % (url.rstrip('/'), says.format(port=closed_port))
-    assert (error.answer_lost, error.attempts, sleeps) == (False, 1, [])
+    assert (error.answer_lost, error.attempts, clock.sleeps) == (False, 1, [])
 
 
 def unresolved(*args, **kwargs):
@@ -388,7 +380,7 @@ def cut_short(handler):
 
 
 @pytest.mark.parametrize('method', ['GET', 'PATCH'])
-def test_an_answer_cut_short_is_lost_for_a_write_and_retried_for_a_read(servers, sleeps, method):
+def test_an_answer_cut_short_is_lost_for_a_write_and_retried_for_a_read(servers, clock, method):
     api = servers(cut_short)
     error = failure(transport.HttpClient(api.url, retries=1, envelope='result'), method, '/v1/x', body={})
     assert 'Connection aborted while reading the answer' in str(error), str(error)
@@ -406,7 +398,7 @@ def trickle(handler, head=b'HTTP/1.1 200 OK\r\nX-Padding: ' + b'x' * 200, body=b
 
 @pytest.mark.parametrize('answer', [trickle, lambda handler: trickle(handler, b'HTTP/1.1 200 OK\r\nContent-Length: 200\r\n\r\n', b' ' * 200)],
                          ids=['status line and headers', 'body'])
-def test_api_timeout_bounds_an_answer_that_trickles(servers, sleeps, answer):
+def test_api_timeout_bounds_an_answer_that_trickles(servers, answer):
     """Each byte comes well within the timeout; all of them take 10 s or more."""
     api = servers(answer)
     started = time.monotonic()
@@ -429,7 +421,7 @@ BOMB = gzip.compress(b' ' * (4 << 20))
 @pytest.mark.parametrize('answer', [endless, lambda handler: reply(handler, body=BOMB, headers=[('Content-Encoding', 'gzip')]),
                                     lambda handler: reply(handler, headers=[('Content-Length', str(5 << 20))])],
                          ids=['chunked without end', 'gzip that grows', 'Content-Length'])
-def test_an_answer_larger_than_the_cap_is_not_read(servers, monkeypatch, sleeps, answer):
+def test_an_answer_larger_than_the_cap_is_not_read(servers, monkeypatch, clock, answer):
     monkeypatch.setattr(transport, 'MAX_ANSWER_BYTES', 1 << 20)
     error = failure(transport.HttpClient(servers(answer).url, retries=5), path='/v1/x')
     assert 'the answer is larger than 1 MiB' in str(error) and error.attempts == 1, str(error)
@@ -458,7 +450,7 @@ def hashed_directory(directory, certificate):
 
 
 @pytest.mark.parametrize('source', ['ca_path', 'REQUESTS_CA_BUNDLE', 'SSL_CERT_DIR', 'SSL_CERT_DIR with several', 'no CA'])
-def test_a_private_ca_verifies_the_server(servers, certificate, monkeypatch, tmp_path, sleeps, source):
+def test_a_private_ca_verifies_the_server(servers, certificate, monkeypatch, tmp_path, clock, source):
     api = servers(tls=tls(certificate))
     if source == 'REQUESTS_CA_BUNDLE':
         monkeypatch.setenv(source, certificate[0])
@@ -476,7 +468,7 @@ def test_a_private_ca_verifies_the_server(servers, certificate, monkeypatch, tmp
 
 
 @pytest.mark.parametrize('source', ['ca_path', 'REQUESTS_CA_BUNDLE', 'SSL_CERT_DIR'])
-def test_a_missing_ca_path_fails_before_any_connection(servers, certificate, monkeypatch, tmp_path, sleeps, source):
+def test_a_missing_ca_path_fails_before_any_connection(servers, certificate, monkeypatch, tmp_path, clock, source):
     api = servers(tls=tls(certificate), first=['reset'])  # a connection would use it up
     missing = str(tmp_path / 'missing')
     if source != 'ca_path':
@@ -484,10 +476,10 @@ def test_a_missing_ca_path_fails_before_any_connection(servers, certificate, mon
     error = failure(transport.HttpClient(api.url, retries=3, ca_path=missing if source == 'ca_path' else None), 'POST', '/v1/x', body={})
     assert ('TLS certificate verification failed: cannot read the CA file or directory %s (%s): no such file or directory'
             % (missing, source)) in str(error), str(error)
-    assert (error.attempts, error.answer_lost, api.first, sleeps) == (1, False, ['reset'], [])
+    assert (error.attempts, error.answer_lost, api.first, clock.sleeps) == (1, False, ['reset'], [])
 
 
-def test_a_client_certificate_is_presented_and_a_missing_one_named(servers, certificate, tmp_path, sleeps):
+def test_a_client_certificate_is_presented_and_a_missing_one_named(servers, certificate, tmp_path, clock):
     api = servers(tls=tls(certificate, client_ca=certificate[0]))
     cert, key = certificate
     assert transport.HttpClient(api.url, retries=0, ca_path=cert, client_cert=cert, client_key=key).request('GET', '/v1/x') == {}
@@ -498,7 +490,7 @@ def test_a_client_certificate_is_presented_and_a_missing_one_named(servers, cert
 
 @pytest.mark.parametrize('version', ['TLSv1_2', 'TLSv1_3'])  # TLS 1.3: the refusal ends the session the client thinks open
 @pytest.mark.parametrize('method', ['GET', 'PATCH'])
-def test_a_server_that_demands_a_client_certificate_says_to_give_one(servers, certificate, sleeps, version, method):
+def test_a_server_that_demands_a_client_certificate_says_to_give_one(servers, certificate, clock, version, method):
     api = servers(tls=tls(certificate, client_ca=certificate[0], version=version))
     error = failure(transport.HttpClient(api.url, retries=3, ca_path=certificate[0]), method, '/v1/x', body={})
     assert 'client_cert and client_key' in str(error) and 'verification' not in str(error), str(error)
@@ -519,7 +511,8 @@ def test_an_http_api_goes_through_the_proxy_with_its_credentials(servers, monkey
 def test_an_https_api_goes_through_one_tunnel_of_the_proxy(servers, certificate, monkeypatch):
     api, proxy = servers(tls=tls(certificate)), servers()
     monkeypatch.setenv('HTTPS_PROXY', 'http://127.0.0.1:%d' % proxy.port)
-    sent_by = transport.HttpClient(api.url, token='tok-3f9a1c7e5b2d', retries=0, ca_path=certificate[0])
+    # a token as `echo ... | ansible-vault encrypt_string` gives it: the newline is not sent
+    sent_by = transport.HttpClient(api.url, token='tok-3f9a1c7e5b2d\n', retries=0, ca_path=certificate[0])
     assert sent_by.request('GET', '/v1/x') == {} and sent_by.request('GET', '/v1/y') == {}
     assert [line.rsplit(' ', 1)[0] for line, dummy, dummy, dummy in proxy.seen] == ['CONNECT localhost:%d' % api.port]
     assert [line for line, dummy, dummy, dummy in api.seen] == ['GET /v1/x HTTP/1.1', 'GET /v1/y HTTP/1.1']
@@ -536,7 +529,7 @@ def test_no_proxy_sends_straight_to_the_api(servers, monkeypatch, closed_port, n
 
 
 @pytest.mark.parametrize('password', ['Zq9xK2m/ss#word', 'Zq9xK2m#w0rd', 'p@ss/w#rd:99', 'simple-password-1'])
-def test_a_proxy_that_fails_is_named_without_any_part_of_its_password(monkeypatch, closed_port, sleeps, password):
+def test_a_proxy_that_fails_is_named_without_any_part_of_its_password(monkeypatch, closed_port, clock, password):
     monkeypatch.setenv('HTTP_PROXY', 'http://proxyuser:%s@127.0.0.1:%d/' % (password, closed_port))
     error = failure(transport.HttpClient('http://api.engine.example', retries=2, url_hint='Check api_url'), path='/v1/x')
     message = str(error)
@@ -544,4 +537,4 @@ def test_a_proxy_that_fails_is_named_without_any_part_of_its_password(monkeypatc
     assert 'Check api_url' not in message, message  # the proxy failed, not the address
     if password == 'simple-password-1':
         assert 'proxy http://127.0.0.1:%d/ failed: [Errno 111] Connection refused. %s' % (closed_port, errors.PROXY_HINT) in message, message
-        assert error.attempts == 1 and sleeps == []
+        assert error.attempts == 1 and clock.sleeps == []
