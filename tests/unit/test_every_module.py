@@ -12,7 +12,7 @@ import pytest
 
 from ansible_collections.engine.cloud.tests.simulator import catalog
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import (
-    CONNECTION_STRING, DASHBOARD_HEALTH, PIPE_OBJECT_STORAGE, SERVICE_PROD, TOKEN, pipe_path)
+    CONNECTION_STRING, DASHBOARD_HEALTH, PIPE_OBJECT_STORAGE, SERVICE_PROD, pipe_path)
 from ansible_collections.engine.cloud.tests.unit.conftest import SECRETS, leaks, module_of
 
 WRONG_SECRET, WRONG_TOKEN = 'sim-key-secret-WRONG-7c3b91', 'sim-obs-token-WRONG-5e8a02'
@@ -45,40 +45,21 @@ def test_the_scan_finds_each_secret(name):
 
 
 PIPE_INFO = dict(service_id=SERVICE_PROD, pipe_id=PIPE_OBJECT_STORAGE)
-STORAGE_PIPE_PATH = '/pipes/%s$' % PIPE_OBJECT_STORAGE
-
-
-def held_pipe(sim):
-    """The objectStorage pipe's JSON as the API sends it, cut in the middle of its connection string."""
-    text = json.dumps({'status': 200, 'result': sim.find('pipes', PIPE_OBJECT_STORAGE)})
-    return text[:text.index('EndpointSuffix')]
-
-
+# A secret the client does not know, such as a pipe's connection string, quoted in an error: test_errors.py (masked by
+# its field's name, in any text a message quotes).
 FAILURES = {
-    'a wrong key secret': ('pipe_info', dict(PIPE_INFO, api_key_secret=WRONG_SECRET), None, ['HTTP 401', 'api_key_secret']),
-    'a wrong token': ('dashboard_info', dict(dashboard_id=DASHBOARD_HEALTH, api_token=WRONG_TOKEN), None, ['HTTP 401', 'api_token']),
-    'an error body holding the connection string': (
-        'pipe_info', dict(PIPE_INFO, api_retries=0),
-        lambda sim: dict(kind='status', status=500, body=json.dumps({'status': 500, 'error': 'INTERNAL_SERVER_ERROR: ' + held_pipe(sim)})),
-        ['HTTP 500']),
+    'a wrong key secret': ('pipe_info', dict(PIPE_INFO, api_key_secret=WRONG_SECRET), ['HTTP 401', 'api_key_secret']),
+    'a wrong token': ('dashboard_info', dict(dashboard_id=DASHBOARD_HEALTH, api_token=WRONG_TOKEN), ['HTTP 401', 'api_token']),
 }
 
 
 @pytest.mark.parametrize('check', [True, False], ids=['check mode', 'real'])
 @pytest.mark.parametrize('failure', sorted(FAILURES))
-def test_a_failure_where_a_secret_is_at_hand_shows_none(run, sim, failure, check):
-    name, args, fault, words = FAILURES[failure]
-    if fault:
-        sim.faults(dict(fault(sim), method='GET', path=STORAGE_PIPE_PATH))
+def test_a_failure_where_a_secret_is_at_hand_shows_none(run, failure, check):
+    name, args, words = FAILURES[failure]
     result = run.main(module_of(name), args, check=check, diff=True)
     assert result.get('failed') and all(word in result['msg'] for word in words), result
     assert not leaks(json.dumps(result), WRONG_SECRET, WRONG_TOKEN)
-
-
-def test_a_token_with_a_newline_at_the_end_works(run):
-    """What `echo ... | ansible-vault encrypt_string` gives: the newline is not sent."""
-    run(module_of('dashboard_info'), dict(dashboard_id=DASHBOARD_HEALTH, api_token=TOKEN + '\n'),
-        requests=[('GET', '/api/v2/dashboards/' + DASHBOARD_HEALTH)], result={'dashboard.id': DASHBOARD_HEALTH})
 
 
 def test_no_secret_in_a_pipe_written_read_and_diffed(run, sim):
