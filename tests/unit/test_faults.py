@@ -40,7 +40,6 @@ class Fault:
 
 FAULTS = dict((fault.name, fault) for fault in [
     Fault('429 Retry-After', dict(kind='status', status=429, headers={'Retry-After': WAIT}), True, ['HTTP 429'], int(WAIT)),
-    Fault('429 no header', dict(kind='status', status=429), True, ['HTTP 429']),
     Fault('500', dict(kind='status', status=500), False, ['HTTP 500']),
     Fault('502', dict(kind='status', status=502), True, ['HTTP 502'], lost=True),
     Fault('503', dict(kind='status', status=503), True, ['HTTP 503'], lost=True),
@@ -50,13 +49,12 @@ FAULTS = dict((fault.name, fault) for fault in [
     Fault('malformed JSON', dict(kind='malformed_json'), False, ['not valid JSON']),
     Fault('HTML proxy page', dict(kind='html'), True, ['HTTP 502', 'HTML', '502 Bad Gateway'], lost=True),
     Fault('502 applied', dict(kind='status', status=502, apply=True), True, ['HTTP 502'], lost=True),
-    Fault('503 applied', dict(kind='status', status=503, apply=True), True, ['HTTP 503'], lost=True),
     Fault('504 applied', dict(kind='status', status=504, apply=True), True, ['HTTP 504'], lost=True),
     Fault('reset applied', dict(kind='reset', apply=True), True, ['connection', 'failed'], lost=True),
 ])
 READ_FAULTS = [name for name, fault in FAULTS.items() if not fault.applied]
 WRITE_FAULTS = ['429 Retry-After', '500', '502', '503', '504', 'reset', 'slower than api_timeout', 'malformed JSON',
-                '502 applied', '503 applied', '504 applied', 'reset applied']
+                '502 applied', '504 applied', 'reset applied']
 # Writes whose repetition after a lost answer would fail or harm: a purge (its entries are gone: 400), a start
 # (refused once it took effect: 409), a resync (a second one runs). Only the faults that lose an answer.
 VARIANT_FAULTS = ['504', '504 applied', 'reset applied']
