@@ -47,7 +47,6 @@ FAULTS = dict((fault.name, fault) for fault in [
     Fault('reset', dict(kind='reset'), True, ['connection', 'failed'], lost=True),
     Fault('slower than api_timeout', dict(kind='delay', delay=DELAY), True, ['no response within api_timeout'], lost=True),
     Fault('malformed JSON', dict(kind='malformed_json'), False, ['not valid JSON']),
-    Fault('HTML proxy page', dict(kind='html'), True, ['HTTP 502', 'HTML', '502 Bad Gateway'], lost=True),
     Fault('502 applied', dict(kind='status', status=502, apply=True), True, ['HTTP 502'], lost=True),
     Fault('504 applied', dict(kind='status', status=504, apply=True), True, ['HTTP 504'], lost=True),
     Fault('reset applied', dict(kind='reset', apply=True), True, ['connection', 'failed'], lost=True),
