@@ -36,10 +36,7 @@ def documents(root):
 
 def ignore_patterns(root):
     """The patterns of root's .gitignore (generated paths), without comments and blanks."""
-    path = os.path.join(root, '.gitignore')
-    if not os.path.exists(path):
-        return []
-    with open(path) as handle:
+    with open(os.path.join(root, '.gitignore')) as handle:
         return [line.strip() for line in handle if line.strip() and not line.startswith('#')]
 
 

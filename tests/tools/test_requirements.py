@@ -69,14 +69,10 @@ def unlisted(paths, requirements, provided=frozenset()):
     return missing
 
 
-def test_the_unit_tests_requirements_are_complete():
-    paths = list(python_files('tests/unit')) + simulator_modules()
-    assert unlisted(paths, required('tests/unit/requirements.txt'), UNITS_PROVIDED) == {}
-
-
-def test_the_integration_tests_requirements_are_complete():
-    paths = list(python_files('tests/integration')) + simulator_modules()
-    assert unlisted(paths, required('tests/integration/requirements.txt')) == {}
+@pytest.mark.parametrize('tests, provided', [('unit', UNITS_PROVIDED), ('integration', frozenset())])
+def test_the_tests_requirements_are_complete(tests, provided):
+    paths = list(python_files('tests/' + tests)) + simulator_modules()
+    assert unlisted(paths, required('tests/%s/requirements.txt' % tests), provided) == {}
 
 
 @pytest.mark.parametrize('source, requirements, missing', [
