@@ -54,7 +54,7 @@ def fragment_options(name):
 
 def options(module):
     """Every option of the module: its own, its fragments', the shared and common ones."""
-    doc = yaml.safe_load(importlib.import_module('ansible_collections.engine.cloud.plugins.modules.' + module.name).DOCUMENTATION)
+    doc = yaml.safe_load(module_of(module.name).DOCUMENTATION)
     found = dict(SHARED[module.api], **COMMON)
     for name in doc.get('extends_documentation_fragment') or []:
         found.update(fragment_options(name) if name.startswith('engine.cloud.') else {})

@@ -28,8 +28,8 @@ from ansible_collections.engine.cloud.plugins.module_utils.errors import LOST_AN
 from ansible_collections.engine.cloud.tests.certificates import self_signed
 from ansible_collections.engine.cloud.tests.simulator.fixture_ids import (KEY_ID, KEY_SECRET, PIPE_KAFKA, SERVICE_PROD, SOURCE_METRICS,
                                                                           TOKEN, pipe_path, service_path)
+from ansible_collections.engine.cloud.tests.unit.conftest import SIM_URL
 
-SIM_URL = 'http://simulator.test'
 SERVICE = service_path()
 SERVICES = SERVICE.rsplit('/', 1)[0]
 SERIES = '/api/v2/charts/series'
