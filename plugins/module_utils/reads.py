@@ -37,8 +37,12 @@ def for_module(paced, identity, warn):
     return SharedReads(lambda collection: os.path.join(directory, store.file_name('reads', *(tuple(identity) + (collection,)))), warn)
 
 
-class Alone:
-    """Sharing off: every read is the task's own."""
+class SharedReads:
+    def __init__(self, path, warn, play_size=None):
+        self.path, self.warn, self.play_size = path, warn, play_size or play_tasks
+        self.token, self.wrote_at, self.broken = os.urandom(16).hex(), -1e12, False
+        self.seen = {}  # per list: the send time of the newest answer this task took, or of its own last read
+        self.lists = set()
 
     def item(self, collection, item_id, single, send_list, max_age=0):
         """The resource from a shared list read (ABSENT when it does not hold it), or single()."""
@@ -46,35 +50,16 @@ class Alone:
         return single() if items is None else _find(items, item_id)
 
     def listing(self, collection, send_list, max_age=0):
-        return None
-
-    def peek(self, collection, item_id):
-        return False
-
-    def wrote(self):
-        pass
-
-    def settled(self, collection, what, seconds):
-        pass
-
-    def settle_hint(self, collection, what):
-        return None
-
-    def leave(self):
-        pass
-
-
-class SharedReads(Alone):
-    def __init__(self, path, warn, play_size=None):
-        self.path, self.warn, self.play_size = path, warn, play_size or play_tasks
-        self.token, self.wrote_at, self.broken = os.urandom(16).hex(), -1e12, False
-        self.seen = {}  # per list: the send time of the newest answer this task took, or of its own last read
-        self.lists = set()
-
-    def listing(self, collection, send_list, max_age=0):
         """Every item of the list from a shared read sent after this call (a poll: at most max_age seconds before it), or
         None: the task reads it alone."""
-        items = self._shared(collection, send_list, max_age)
+        since, step = max(CLOCK.monotonic() - max_age, self.wrote_at), 0.02
+        while True:
+            decision = self._update(collection, lambda state, now: self._decide(state, now, collection, since, max_age == 0))
+            if decision != 'wait':
+                break
+            CLOCK.sleep(step)  # another task's list read that serves this one is on its way
+            step = min(step * 2, 0.2)
+        items = self._lead(collection, send_list, max_age == 0) if decision == 'lead' else decision
         if items is None:
             self.seen[collection] = CLOCK.monotonic()
         return items
@@ -114,18 +99,6 @@ class SharedReads(Alone):
                 state['answer'] = None  # nobody left to serve
         for collection in self.lists:
             self._update(collection, drop)
-
-    def _shared(self, collection, send_list, max_age):
-        since = max(CLOCK.monotonic() - max_age, self.wrote_at)
-        step = 0.02
-        while True:
-            decision = self._update(collection, lambda state, now: self._decide(state, now, collection, since, max_age == 0))
-            if decision == 'lead':
-                return self._lead(collection, send_list, max_age == 0)
-            if decision != 'wait':
-                return decision
-            CLOCK.sleep(step)  # another task's list read that serves this one is on its way
-            step = min(step * 2, 0.2)
 
     def _decide(self, state, now, collection, since, before_acting):
         """Under the lock: the items of an answer that serves, 'wait' for a list read on its way, 'lead' one, or None."""
@@ -205,6 +178,14 @@ class SharedReads(Alone):
             self.broken = True
             self.warn('Shared reads are off for the rest of this task: %s' % error)
             return failed
+
+
+class Alone(SharedReads):
+    """Sharing off: every read is the task's own, as once a state file cannot be used."""
+
+    def __init__(self):
+        super(Alone, self).__init__(None, None)
+        self.broken = True
 
 
 def _valid(data):

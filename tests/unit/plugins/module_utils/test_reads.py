@@ -222,9 +222,9 @@ def test_one_state_file_per_address_key_organization_and_list_holding_no_secret(
 
 
 def test_unpaced_or_switched_off_every_read_is_the_tasks_own(monkeypatch):
-    assert not isinstance(reads.for_module(False, IDENTITY, pytest.fail), reads.SharedReads)
+    assert isinstance(reads.for_module(False, IDENTITY, pytest.fail), reads.Alone)
     monkeypatch.setenv(reads.SWITCH_ENV, 'off')
-    assert not isinstance(reads.for_module(True, IDENTITY, pytest.fail), reads.SharedReads)
+    assert isinstance(reads.for_module(True, IDENTITY, pytest.fail), reads.Alone)
 
 
 def test_play_tasks_counts_the_live_workers_of_the_ansible_playbook_above_this_process(tmp_path):
