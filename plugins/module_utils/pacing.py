@@ -53,31 +53,13 @@ def shared_pacer(limit, base_url, credential, warn):
     return Pacer(os.path.join(directory, store.file_name('pacing', base_url.rstrip('/'), credential)), limit[0], limit[1], warn)
 
 
-class Unpaced:
-    """Pacing off: every request goes at once; the waits after a 429 are still counted."""
-
-    requests = seconds = None
-
-    def __init__(self):
-        self.waited = 0.0
-
-    def acquire(self):
-        return None
-
-    def answered(self, slot):
-        pass
-
-    def refused(self, wait):
-        pass
-
-
-class Pacer(Unpaced):
+class Pacer:
     """At most `requests` sends in any `seconds` + MARGIN among the processes that share one state file."""
 
     def __init__(self, path, requests, seconds, warn):
-        super(Pacer, self).__init__()
-        self.path, self.requests, self.seconds, self.span = path, requests, seconds, seconds + MARGIN
-        self.warn, self.broken = warn, False
+        self.path, self.requests, self.seconds, self.warn = path, requests, seconds, warn
+        self.span = None if seconds is None else seconds + MARGIN
+        self.broken, self.waited = False, 0.0
 
     def acquire(self):
         """Wait until one more request fits, and count it: its slot, for answered (None: pacing broke)."""
@@ -155,6 +137,15 @@ class Pacer(Unpaced):
             return dict(sends=[], hold=0.0)
         reach = now + HOLD_CAP + (len(data['sends']) // self.requests + 1) * self.span
         return dict(sends=sorted(sent for sent in data['sends'] if sent <= reach), hold=data['hold'] if data['hold'] <= now + HOLD_CAP else 0.0)
+
+
+class Unpaced(Pacer):
+    """Pacing off: every request goes at once, as once a state file cannot be used; the waits after a 429 are still
+    counted."""
+
+    def __init__(self):
+        super(Unpaced, self).__init__(None, None, None, None)
+        self.broken = True
 
 
 def wait_warning(waited, pacer, per, option):
