@@ -126,14 +126,10 @@ class Locked:
         if new == self.raw:
             return
         try:  # in place: truncating first frees and reallocates the file's block on every write
-            os.lseek(self.descriptor, 0, os.SEEK_SET)
-            done = 0
-            while done < len(new):
-                written = os.write(self.descriptor, new[done:])
-                if not written:
-                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-                done += written
-            os.ftruncate(self.descriptor, len(new))
+            with os.fdopen(self.descriptor, 'wb', closefd=False) as handle:
+                handle.seek(0)
+                handle.write(new)
+                handle.truncate()
         except OSError:
             os.ftruncate(self.descriptor, 0)
             raise
@@ -148,22 +144,18 @@ def locked(path):
         info = os.fstat(descriptor)
         if not stat.S_ISREG(info.st_mode) or info.st_uid != os.geteuid() or info.st_mode & 0o077:
             raise PermissionError(errno.EPERM, 'not a regular file of this user alone', path)
-        _lock(descriptor, path)
+        deadline, step = CLOCK.monotonic() + LOCK_SECONDS, 0.001
+        while True:
+            try:
+                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if CLOCK.monotonic() > deadline:
+                    raise OSError(errno.ETIMEDOUT, 'its lock was held for more than %d s' % LOCK_SECONDS, path)
+                CLOCK.sleep(step)
+                step = min(step * 2, 0.05)
         state = Locked(descriptor)
         yield state
         state.save()
     finally:
         os.close(descriptor)
-
-
-def _lock(descriptor, path):
-    deadline, step = CLOCK.monotonic() + LOCK_SECONDS, 0.001
-    while True:
-        try:
-            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return
-        except BlockingIOError:
-            if CLOCK.monotonic() > deadline:
-                raise OSError(errno.ETIMEDOUT, 'its lock was held for more than %d s' % LOCK_SECONDS, path)
-            CLOCK.sleep(step)
-            step = min(step * 2, 0.05)
