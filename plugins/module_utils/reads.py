@@ -71,7 +71,7 @@ class SharedReads:
             if self._live(state, now) < 2:
                 return False
             answer = state['answer']
-            if answer is None or answer['sent'] <= max(self.wrote_at, self.seen.get(collection, -1e12), now - ANSWER_SECONDS):
+            if answer is None or answer['sent'] <= max(self.wrote_at, self.seen.get(collection, -1e12)):
                 return None
             self.seen[collection] = answer['sent']
             return _find(answer['items'], item_id)
@@ -150,11 +150,9 @@ class SharedReads:
 
     def _live(self, state, now):
         """Mark this task live; how many tasks are."""
-        live = state['live']
-        for token in [token for token, seen in live.items() if seen < now - LIVE_SECONDS]:
-            del live[token]
-        live[self.token] = now
-        return len(live)
+        state['live'] = dict((token, seen) for token, seen in state['live'].items() if seen >= now - LIVE_SECONDS)
+        state['live'][self.token] = now
+        return len(state['live'])
 
     def _update(self, collection, change, failed=None):
         """change(state, now) under the list's file lock; failed once the file cannot be used (sharing ends)."""
