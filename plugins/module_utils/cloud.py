@@ -105,7 +105,7 @@ class CloudModule(EngineModule):
         spec.update(argument_spec)
         super(CloudModule, self).__init__(spec, **kwargs)
         params = self.params
-        self.shared = reads.for_module(self.client.pacer.requests is not None, (
+        self.shared = reads.for_module(self.client.pacer, (
             params['api_url'], params['api_key_id'], params['api_key_secret'], params['organization_id']), self.warn)
 
     def path(self, *parts):

@@ -26,14 +26,11 @@ SETTLED_SECONDS, SETTLED_KEPT = 600.0, 50
 ABSENT = object()  # a list answer that does not hold the resource: gone
 
 
-def for_module(paced, identity, warn):
-    """identity: (address, key id, key secret, organization)."""
-    if not paced or os.environ.get(SWITCH_ENV, '').strip().lower() in ('off', 'false', 'no', '0'):
+def for_module(pacer, identity, warn):
+    """identity: (address, key id, key secret, organization). Only a paced task shares, in its pacer's directory."""
+    if pacer.requests is None or os.environ.get(SWITCH_ENV, '').strip().lower() in ('off', 'false', 'no', '0'):
         return Alone()
-    try:
-        directory = store.directory()
-    except store.Unavailable:
-        return Alone()  # the pacer, made first, has warned
+    directory = os.path.dirname(pacer.path)
     return SharedReads(lambda collection: os.path.join(directory, store.file_name('reads', *(tuple(identity) + (collection,)))), warn)
 
 

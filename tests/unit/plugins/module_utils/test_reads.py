@@ -13,7 +13,7 @@ import signal
 
 import pytest
 
-from ansible_collections.engine.cloud.plugins.module_utils import reads, store
+from ansible_collections.engine.cloud.plugins.module_utils import pacing, reads, store
 
 PLAY_TASKS = reads.play_tasks  # the real one (conftest makes every module run alone in its play)
 SERVICES = '/v1/organizations/org-1/services'
@@ -208,12 +208,12 @@ IDENTITY = ('http://api.test', 'key-id', 'key-secret-9', 'org-1')
 
 
 def test_one_state_file_per_address_key_organization_and_list_holding_no_secret(clock):
-    paths = set()
+    paths, paced = set(), pacing.shared_pacer((1, 1), IDENTITY[0], IDENTITY[2], pytest.fail)
     for changed in range(4):
         given = IDENTITY[:changed] + ('other',) + IDENTITY[changed + 1:]
-        paths.update(reads.for_module(True, given, pytest.fail).path(collection) for collection in (SERVICES, SERVICES + '/s/pipes'))
+        paths.update(reads.for_module(paced, given, pytest.fail).path(collection) for collection in (SERVICES, SERVICES + '/s/pipes'))
     assert len(paths) == 8
-    me, other = (reads.for_module(True, IDENTITY, pytest.fail) for dummy in range(2))
+    me, other = (reads.for_module(paced, IDENTITY, pytest.fail) for dummy in range(2))
     other.peek(SERVICES, 'x')
     me.item(SERVICES, 'b', own(), Lister())
     directory = os.path.dirname(me.path(SERVICES))
@@ -222,9 +222,9 @@ def test_one_state_file_per_address_key_organization_and_list_holding_no_secret(
 
 
 def test_unpaced_or_switched_off_every_read_is_the_tasks_own(monkeypatch):
-    assert isinstance(reads.for_module(False, IDENTITY, pytest.fail), reads.Alone)
+    assert isinstance(reads.for_module(pacing.Unpaced(), IDENTITY, pytest.fail), reads.Alone)
     monkeypatch.setenv(reads.SWITCH_ENV, 'off')
-    assert isinstance(reads.for_module(True, IDENTITY, pytest.fail), reads.Alone)
+    assert isinstance(reads.for_module(pacing.shared_pacer((1, 1), 'http://api.test', 'key', pytest.fail), IDENTITY, pytest.fail), reads.Alone)
 
 
 def test_play_tasks_counts_the_live_workers_of_the_ansible_playbook_above_this_process(tmp_path):

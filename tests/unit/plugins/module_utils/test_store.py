@@ -76,7 +76,7 @@ def job(top, home):
     warnings = []
     pacer = pacing.shared_pacer((10, 10), URL, KEY, warnings.append)
     pacer.acquire()
-    shared = reads.for_module(True, (URL, 'key-id', KEY, 'org'), warnings.append)
+    shared = reads.for_module(pacer, (URL, 'key-id', KEY, 'org'), warnings.append)
     return dict(directory=store.directory(), paced=not pacer.broken, shared=not shared.broken,
                 warnings=warnings)
 
@@ -110,7 +110,6 @@ def test_a_directory_others_can_write_or_of_another_user_is_refused_and_left_as_
         os.chown(str(pacing_directory), owner, owner)
     warnings = []
     assert isinstance(pacing.shared_pacer((10, 10), URL, KEY, warnings.append), pacing.Unpaced)
-    assert isinstance(reads.for_module(True, (URL, 'key-id', KEY, 'org'), pytest.fail), reads.Alone)
     why = ('belongs to user id %d, not to this user (0)' % owner if owner else 'can be written by its group or others (mode %04o)' % wide)
     assert warnings == [store.REFUSED % ('%s %s' % (pacing_directory, why), store.DIRECTORY_ENV)]
     assert mode(pacing_directory) == wide and os.listdir(str(pacing_directory)) == []
