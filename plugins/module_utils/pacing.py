@@ -140,8 +140,7 @@ class Pacer:
 
 
 class Unpaced(Pacer):
-    """Pacing off: every request goes at once, as once a state file cannot be used; the waits after a 429 are still
-    counted."""
+    """Pacing off: every request goes at once, as once a state file fails; the waits after a 429 are still counted."""
 
     def __init__(self):
         super(Unpaced, self).__init__(None, None, None, None)
