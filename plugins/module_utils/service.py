@@ -8,24 +8,19 @@ import base64
 import hashlib
 
 from ansible_collections.engine.cloud.plugins.module_utils import service_rules
-from ansible_collections.engine.cloud.plugins.module_utils import validate
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.cloud import SERVICE_TABLE, services_path
 from ansible_collections.engine.cloud.plugins.module_utils.compare import MASK, mask_secrets, merge_diffs
 from ansible_collections.engine.cloud.plugins.module_utils.errors import ApiError
 from ansible_collections.engine.cloud.plugins.module_utils.module import wait_options
 from ansible_collections.engine.cloud.plugins.module_utils.resource import NEXT_RUN, Kind, Lifecycle
-from ansible_collections.engine.cloud.plugins.module_utils.service_rules import REPLICAS_MAX, REPLICAS_MIN, IDLE_TIMEOUT_MIN, _entry, _tag
+from ansible_collections.engine.cloud.plugins.module_utils.service_rules import _entry, _tag
 
 KIND = Kind(noun='service', key='service', id_option='service_id',
             collection=lambda module: services_path(module.params['organization_id']),
             item=lambda module, service_id: '%s/%s' % (services_path(module.params['organization_id']), service_id),
             ready=('running', 'idle'), failures=('failed',), deleting=('terminating', 'softdeleting'),
             gone=('terminated', 'softdeleted'), answer_key='service')
-REPLICA_MEMORY = (8, 356, 4)  # minimum, maximum, step
-REPLICAS = (REPLICAS_MIN, REPLICAS_MAX)
-LIMITS = (('min_replica_memory_gb', REPLICA_MEMORY), ('max_replica_memory_gb', REPLICA_MEMORY), ('num_replicas', REPLICAS),
-          ('min_replicas', REPLICAS), ('max_replicas', REPLICAS), ('idle_timeout_minutes', (IDLE_TIMEOUT_MIN,)))
 # option -> field of the create request (reference: "the lifecycle of a service"), in the order it is built.
 CREATE_FIELDS = dict(
     name='name', provider='provider', region='region', tier='tier', min_replica_memory_gb='minReplicaMemoryGb',
@@ -271,7 +266,7 @@ def create_errors(params):
 
 def lifecycle_errors(params):
     """The checks of the creation and scaling options before anything is sent."""
-    errors = [validate.number_range(option, params.get(option), *limits) for option, limits in LIMITS]
+    errors = service_rules.limit_errors(params)
     low, high = params.get('min_replica_memory_gb'), params.get('max_replica_memory_gb')
     if low is not None and high is not None and high < low:
         errors.append('max_replica_memory_gb (%d) must be at least min_replica_memory_gb (%d)' % (high, low))

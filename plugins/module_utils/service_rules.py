@@ -19,10 +19,11 @@ _NAME_CHAR = re.compile(r'[A-Za-z0-9 -]')
 _NAME_ENDS = re.compile(r'^[A-Za-z0-9](.*[A-Za-z0-9])?$', re.S)
 TOGGLEABLE_PROTOCOLS = ('mysql',)
 
-# Limits of the contract (operation 2).
-MEMORY = (24, 1068, 12)  # minimum, maximum, step
-REPLICAS_MIN, REPLICAS_MAX = 1, 20
-IDLE_TIMEOUT_MIN = 5
+# Limits of the contract (the create request, operation 2): minimum, maximum, step.
+MEMORY, REPLICA_MEMORY, REPLICAS = (24, 1068, 12), (8, 356, 4), (1, 20)
+LIMITS = dict(min_total_memory_gb=MEMORY, max_total_memory_gb=MEMORY, min_replica_memory_gb=REPLICA_MEMORY,
+              max_replica_memory_gb=REPLICA_MEMORY, num_replicas=REPLICAS, min_replicas=REPLICAS, max_replicas=REPLICAS,
+              idle_timeout_minutes=(5,))
 
 
 def name_error(option, value):
@@ -50,18 +51,15 @@ def source_key(source):
 
 
 def ip_access_list_errors(option, entries):
-    if entries is None:
-        return []
     errors, seen = [], set()
-    for index, entry in enumerate(entries):
+    for index, entry in enumerate(entries or []):
         source = entry.get('source')
         try:
-            ipaddress.IPv4Network((source or '').strip())
+            key = str(ipaddress.IPv4Network((source or '').strip()))
         except ValueError as error:
             errors.append('%s[%d].source must be an IPv4 address or CIDR block without host bits (like 203.0.113.0/24), got %r: %s'
                           % (option, index, source, error))
             continue
-        key = source_key(source)
         if key in seen:
             errors.append('%s lists the source %s more than once' % (option, source))
         seen.add(key)
@@ -99,10 +97,7 @@ def ip_access_list_patch(current, desired, purge):
 
 
 def _entry(source, description):
-    entry = dict(source=source)
-    if description is not None:
-        entry['description'] = description
-    return entry
+    return dict(source=source) if description is None else dict(source=source, description=description)
 
 
 def private_endpoints_patch(current, desired, purge):
@@ -263,11 +258,8 @@ SCALING_FIELDS = (('min_total_memory_gb', 'minTotalMemoryGb'), ('max_total_memor
 DEPRECATED_SCALING_OPTIONS = ('min_total_memory_gb', 'max_total_memory_gb')
 
 
-def scaling_errors(params):
-    """The contract's Limits for the scaling options."""
-    return [validate.number_range(option, params.get(option), *limits) for option, limits in (
-        ('min_total_memory_gb', MEMORY), ('max_total_memory_gb', MEMORY), ('num_replicas', (REPLICAS_MIN, REPLICAS_MAX)),
-        ('idle_timeout_minutes', (IDLE_TIMEOUT_MIN,)))]
+def limit_errors(params):
+    return [validate.number_range(option, params.get(option), *limits) for option, limits in LIMITS.items()]
 
 
 def memory_order_error(params, current=None):

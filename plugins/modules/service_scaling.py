@@ -187,7 +187,7 @@ def main():
         idle_timeout_minutes=dict(type='int'),
     ))
     params = module.params
-    module.fail_on_errors(*service_rules.scaling_errors(params) + [service_rules.memory_order_error(params)])
+    module.fail_on_errors(*service_rules.limit_errors(params) + [service_rules.memory_order_error(params)])
     for option in service_rules.DEPRECATED_SCALING_OPTIONS:
         if params[option] is not None:
             module.deprecate(
