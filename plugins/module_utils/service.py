@@ -115,8 +115,7 @@ def run(module):
     module.fail_on_errors(*(life.fixed_errors(current, fixed_fields(params, current))
                             + replica_memory_errors(params, current)))
     service, patched = module.apply(module.read, patch_plan(module, params), lambda body: module.write('PATCH', body), current=current)
-    scaling = dict(params, min_total_memory_gb=None, max_total_memory_gb=None)
-    service, scaled = module.apply(module.read, service_rules.scaling_plan(module, scaling), service_rules.scaling_write(module), current=service)
+    service, scaled = module.apply(module.read, service_rules.scaling_plan(module, params), service_rules.scaling_write(module), current=service)
     password_diff = None
     if params['password'] is not None and params['update_password'] == 'always':
         password_diff = dict(before={}, after=dict(password=MASK))
@@ -156,16 +155,13 @@ def create(module, life, params, tags):
     # While the password step is pending, a failure says how to set a password instead of that the next run carries on:
     # the next run (update_password: on_create) sets none.
     life.next_run = None
-    if params['password'] is not None:
-        unset = report_password(module, password, PASSWORD_NOT_SET)
-        set_password(module, params['password'])
+    # After a lost answer (password None) the generated password was in that answer only: the API generates another one.
+    given = params['password']
+    if given is not None or password is None:
+        unset = report_password(module, password, PASSWORD_NOT_SET if given is not None else NO_PASSWORD_KNOWN)
+        answer = set_password(module, given)
         module.failure_amends.remove(unset)
-        password = None
-    elif password is None:
-        # After a lost answer the generated password was in that answer only: the API generates another one.
-        unset = report_password(module, None, NO_PASSWORD_KNOWN)
-        password = set_password(module, None)['password']
-        module.failure_amends.remove(unset)
+        password = None if given is not None else answer['password']
     life.next_run = NEXT_RUN
     if password is not None:
         module.no_log_values.discard(password)
@@ -265,7 +261,6 @@ def create_errors(params):
 
 
 def lifecycle_errors(params):
-    """The checks of the creation and scaling options before anything is sent."""
     errors = service_rules.limit_errors(params)
     low, high = params.get('min_replica_memory_gb'), params.get('max_replica_memory_gb')
     if low is not None and high is not None and high < low:

@@ -244,7 +244,6 @@ def service_errors(service, params):
 
 
 def not_running_warning(service, change):
-    """The warning of a check-mode run whose change the API allows only on a running service, or None."""
     state = service.get('state')
     if state == 'running':
         return None
@@ -263,8 +262,6 @@ def limit_errors(params):
 
 
 def memory_order_error(params, current=None):
-    """max_total_memory_gb must be at least the minimum: the requested one, or else the current one (and a requested
-    minimum must not exceed the current maximum when no maximum is requested)."""
     current = current or {}
     requested_min, requested_max = params.get('min_total_memory_gb'), params.get('max_total_memory_gb')
     if requested_min is None and requested_max is None:
