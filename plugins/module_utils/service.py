@@ -103,7 +103,9 @@ def run(module):
         if current is None:
             life.absent()
         module.params['service_id'] = current['id']
-        module.warn_in_check_mode(failed_delete_warning(current))
+        if current.get('state') == 'failed':
+            module.warn_in_check_mode('service %s is failed: a failed service takes no stop, so the real run sends the delete as it is, '
+                                      'and the API, which deletes stopped services, may refuse it' % (current.get('name') or current['id']))
         life.delete(current, prepare=lambda service: stop_to_delete(module, service))
     if current is None:
         create(module, life, params, tags)
@@ -232,13 +234,6 @@ def predicted_service(body, params):
 
 def fixed_fields(params, current):
     return [(option, params.get(option), current.get(CREATE_FIELDS[option])) for option in FIXED_OPTIONS]
-
-
-def failed_delete_warning(service):
-    if service.get('state') != 'failed':
-        return None
-    return ('service %s is failed: a failed service takes no stop, so the real run sends the delete as it is, and the API, '
-            'which deletes stopped services, may refuse it' % (service.get('name') or service.get('id')))
 
 
 def replica_memory_errors(params, current):

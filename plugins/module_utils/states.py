@@ -55,10 +55,9 @@ def state_diff(table, goal, first):
 
 
 class Bring:
-    """One task's way to goal for the resource at parts (the service itself without parts) of a CloudModule. The table
-    says, in each state, to do nothing, send a command (PATCH <resource>/state), wait a transition out and decide again,
-    or fail. After a lost answer the resource is read and the table decides again: a command of table.once is never
-    sent again (its effect is looked for in the wait), another at most api_retries times."""
+    """One task's way to goal for the resource at parts (the service itself without parts) of a CloudModule, a command
+    being PATCH <resource>/state. After a lost answer the resource is read and the table decides again: a command of
+    table.once is never sent again (its effect is looked for in the wait), another at most api_retries times."""
 
     def __init__(self, module, table, goal, key, parts, wait_timeout=None):
         self.module, self.table, self.goal, self.key, self.parts = module, table, goal, key, parts
