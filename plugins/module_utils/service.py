@@ -117,7 +117,7 @@ def run(module):
     module.fail_on_errors(*(life.fixed_errors(current, fixed_fields(params, current))
                             + replica_memory_errors(params, current)))
     service, patched = module.apply(module.read, patch_plan(module, params), lambda body: module.write('PATCH', body), current=current)
-    service, scaled = module.apply(module.read, service_rules.scaling_plan(module, params), service_rules.scaling_write(module), current=service)
+    service, scaled = module.apply(module.read, *service_rules.scaling_step(module, params), current=service)
     password_diff = None
     if params['password'] is not None and params['update_password'] == 'always':
         password_diff = dict(before={}, after=dict(password=MASK))

@@ -74,19 +74,16 @@ def ip_access_list_patch(current, desired, purge):
     wanted = dict((source_key(entry['source']), entry) for entry in desired or [])
     add, remove, after = [], [], []
     for entry in current:
-        key = source_key(entry.get('source'))
-        if key not in wanted:
-            if purge:
-                remove.append(_entry(entry.get('source'), entry.get('description')))
-            else:
-                after.append(entry)
-            continue
-        description = wanted[key].get('description')
-        if description is None or description == (entry.get('description') or ''):
+        source, description = entry.get('source'), entry.get('description')
+        desired_entry = wanted.get(source_key(source))
+        new = None if desired_entry is None else desired_entry.get('description')
+        if desired_entry is None and purge:
+            remove.append(_entry(source, description))
+        elif new is None or new == (description or ''):
             after.append(entry)
         else:
-            remove.append(_entry(entry.get('source'), entry.get('description')))
-            add.append(_entry(entry.get('source'), description))
+            remove.append(_entry(source, description))
+            add.append(_entry(source, new))
             after.append(add[-1])
     known = set(source_key(entry.get('source')) for entry in current)
     for key, entry in wanted.items():
@@ -277,16 +274,12 @@ def memory_order_error(params, current=None):
         requested_max, 'min_total_memory_gb' if requested_min is not None else 'the current minTotalMemoryGb', minimum)
 
 
-def scaling_plan(module, params):
-    """The converge step of service_scaling and of service (its scaling options on an existing service): plan(current)
-    checks what the service just read allows, and gives (body, diff) of the scaling PATCH with only what differs."""
+def scaling_step(module, params):
+    """(plan, write) of the converge step of service_scaling and of service (its scaling options on an existing service):
+    plan(current) checks what the service just read allows, and gives (body, diff) of the scaling PATCH with only what differs."""
     def plan(current):
         module.fail_on_errors(*service_errors(current, params) + [memory_order_error(params, current)])
         body = changes(current, dict((field, params.get(option)) for option, field in SCALING_FIELDS))
         module.warn_in_check_mode(body and not_running_warning(current, 'scaling changes'))
         return body, make_diff(current, body)
-    return plan
-
-
-def scaling_write(module):
-    return lambda body: module.write('PATCH', body, 'scaling')
+    return plan, lambda body: module.write('PATCH', body, 'scaling')

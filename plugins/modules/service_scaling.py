@@ -194,7 +194,7 @@ def main():
                 '%s sets %s, a field the API deprecates as inaccurate for services with a non-default number of replicas'
                 % (option, dict(service_rules.SCALING_FIELDS)[option]),
                 version='2.0.0', collection_name='engine.cloud')
-    module.converge('service', module.read, service_rules.scaling_plan(module, params), service_rules.scaling_write(module))
+    module.converge('service', module.read, *service_rules.scaling_step(module, params))
 
 
 if __name__ == '__main__':
