@@ -8,24 +8,19 @@ import base64
 import hashlib
 
 from ansible_collections.engine.cloud.plugins.module_utils import service_rules
-from ansible_collections.engine.cloud.plugins.module_utils import validate
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.cloud import SERVICE_TABLE, services_path
 from ansible_collections.engine.cloud.plugins.module_utils.compare import MASK, mask_secrets, merge_diffs
 from ansible_collections.engine.cloud.plugins.module_utils.errors import ApiError
 from ansible_collections.engine.cloud.plugins.module_utils.module import wait_options
 from ansible_collections.engine.cloud.plugins.module_utils.resource import NEXT_RUN, Kind, Lifecycle
-from ansible_collections.engine.cloud.plugins.module_utils.service_rules import REPLICAS_MAX, REPLICAS_MIN, IDLE_TIMEOUT_MIN, _entry, _tag
+from ansible_collections.engine.cloud.plugins.module_utils.service_rules import _entry, _tag
 
 KIND = Kind(noun='service', key='service', id_option='service_id',
             collection=lambda module: services_path(module.params['organization_id']),
             item=lambda module, service_id: '%s/%s' % (services_path(module.params['organization_id']), service_id),
             ready=('running', 'idle'), failures=('failed',), deleting=('terminating', 'softdeleting'),
             gone=('terminated', 'softdeleted'), answer_key='service')
-REPLICA_MEMORY = (8, 356, 4)  # minimum, maximum, step
-REPLICAS = (REPLICAS_MIN, REPLICAS_MAX)
-LIMITS = (('min_replica_memory_gb', REPLICA_MEMORY), ('max_replica_memory_gb', REPLICA_MEMORY), ('num_replicas', REPLICAS),
-          ('min_replicas', REPLICAS), ('max_replicas', REPLICAS), ('idle_timeout_minutes', (IDLE_TIMEOUT_MIN,)))
 # option -> field of the create request (reference: "the lifecycle of a service"), in the order it is built.
 CREATE_FIELDS = dict(
     name='name', provider='provider', region='region', tier='tier', min_replica_memory_gb='minReplicaMemoryGb',
@@ -108,7 +103,9 @@ def run(module):
         if current is None:
             life.absent()
         module.params['service_id'] = current['id']
-        module.warn_in_check_mode(failed_delete_warning(current))
+        if current.get('state') == 'failed':
+            module.warn_in_check_mode('service %s is failed: a failed service takes no stop, so the real run sends the delete as it is, '
+                                      'and the API, which deletes stopped services, may refuse it' % (current.get('name') or current['id']))
         life.delete(current, prepare=lambda service: stop_to_delete(module, service))
     if current is None:
         create(module, life, params, tags)
@@ -120,8 +117,7 @@ def run(module):
     module.fail_on_errors(*(life.fixed_errors(current, fixed_fields(params, current))
                             + replica_memory_errors(params, current)))
     service, patched = module.apply(module.read, patch_plan(module, params), lambda body: module.write('PATCH', body), current=current)
-    scaling = dict(params, min_total_memory_gb=None, max_total_memory_gb=None)
-    service, scaled = module.apply(module.read, service_rules.scaling_plan(module, scaling), service_rules.scaling_write(module), current=service)
+    service, scaled = module.apply(module.read, *service_rules.scaling_step(module, params), current=service)
     password_diff = None
     if params['password'] is not None and params['update_password'] == 'always':
         password_diff = dict(before={}, after=dict(password=MASK))
@@ -161,16 +157,13 @@ def create(module, life, params, tags):
     # While the password step is pending, a failure says how to set a password instead of that the next run carries on:
     # the next run (update_password: on_create) sets none.
     life.next_run = None
-    if params['password'] is not None:
-        unset = report_password(module, password, PASSWORD_NOT_SET)
-        set_password(module, params['password'])
+    # After a lost answer (password None) the generated password was in that answer only: the API generates another one.
+    given = params['password']
+    if given is not None or password is None:
+        unset = report_password(module, password, PASSWORD_NOT_SET if given is not None else NO_PASSWORD_KNOWN)
+        answer = set_password(module, given)
         module.failure_amends.remove(unset)
-        password = None
-    elif password is None:
-        # After a lost answer the generated password was in that answer only: the API generates another one.
-        unset = report_password(module, None, NO_PASSWORD_KNOWN)
-        password = set_password(module, None)['password']
-        module.failure_amends.remove(unset)
+        password = None if given is not None else answer['password']
     life.next_run = NEXT_RUN
     if password is not None:
         module.no_log_values.discard(password)
@@ -243,13 +236,6 @@ def fixed_fields(params, current):
     return [(option, params.get(option), current.get(CREATE_FIELDS[option])) for option in FIXED_OPTIONS]
 
 
-def failed_delete_warning(service):
-    if service.get('state') != 'failed':
-        return None
-    return ('service %s is failed: a failed service takes no stop, so the real run sends the delete as it is, and the API, '
-            'which deletes stopped services, may refuse it' % (service.get('name') or service.get('id')))
-
-
 def replica_memory_errors(params, current):
     name = current.get('name') or current.get('id')
     return ['%s cannot change on service %s with this module: it is %s now (got %s); no request sets the replica memory '
@@ -270,8 +256,7 @@ def create_errors(params):
 
 
 def lifecycle_errors(params):
-    """The checks of the creation and scaling options before anything is sent."""
-    errors = [validate.number_range(option, params.get(option), *limits) for option, limits in LIMITS]
+    errors = service_rules.limit_errors(params)
     low, high = params.get('min_replica_memory_gb'), params.get('max_replica_memory_gb')
     if low is not None and high is not None and high < low:
         errors.append('max_replica_memory_gb (%d) must be at least min_replica_memory_gb (%d)' % (high, low))

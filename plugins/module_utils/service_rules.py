@@ -19,10 +19,11 @@ _NAME_CHAR = re.compile(r'[A-Za-z0-9 -]')
 _NAME_ENDS = re.compile(r'^[A-Za-z0-9](.*[A-Za-z0-9])?$', re.S)
 TOGGLEABLE_PROTOCOLS = ('mysql',)
 
-# Limits of the contract (operation 2).
-MEMORY = (24, 1068, 12)  # minimum, maximum, step
-REPLICAS_MIN, REPLICAS_MAX = 1, 20
-IDLE_TIMEOUT_MIN = 5
+# Limits of the contract (the create request, operation 2): minimum, maximum, step.
+MEMORY, REPLICA_MEMORY, REPLICAS = (24, 1068, 12), (8, 356, 4), (1, 20)
+LIMITS = dict(min_total_memory_gb=MEMORY, max_total_memory_gb=MEMORY, min_replica_memory_gb=REPLICA_MEMORY,
+              max_replica_memory_gb=REPLICA_MEMORY, num_replicas=REPLICAS, min_replicas=REPLICAS, max_replicas=REPLICAS,
+              idle_timeout_minutes=(5,))
 
 
 def name_error(option, value):
@@ -50,18 +51,15 @@ def source_key(source):
 
 
 def ip_access_list_errors(option, entries):
-    if entries is None:
-        return []
     errors, seen = [], set()
-    for index, entry in enumerate(entries):
+    for index, entry in enumerate(entries or []):
         source = entry.get('source')
         try:
-            ipaddress.IPv4Network((source or '').strip())
+            key = str(ipaddress.IPv4Network((source or '').strip()))
         except ValueError as error:
             errors.append('%s[%d].source must be an IPv4 address or CIDR block without host bits (like 203.0.113.0/24), got %r: %s'
                           % (option, index, source, error))
             continue
-        key = source_key(source)
         if key in seen:
             errors.append('%s lists the source %s more than once' % (option, source))
         seen.add(key)
@@ -76,19 +74,16 @@ def ip_access_list_patch(current, desired, purge):
     wanted = dict((source_key(entry['source']), entry) for entry in desired or [])
     add, remove, after = [], [], []
     for entry in current:
-        key = source_key(entry.get('source'))
-        if key not in wanted:
-            if purge:
-                remove.append(_entry(entry.get('source'), entry.get('description')))
-            else:
-                after.append(entry)
-            continue
-        description = wanted[key].get('description')
-        if description is None or description == (entry.get('description') or ''):
+        source, description = entry.get('source'), entry.get('description')
+        desired_entry = wanted.get(source_key(source))
+        new = None if desired_entry is None else desired_entry.get('description')
+        if desired_entry is None and purge:
+            remove.append(_entry(source, description))
+        elif new is None or new == (description or ''):
             after.append(entry)
         else:
-            remove.append(_entry(entry.get('source'), entry.get('description')))
-            add.append(_entry(entry.get('source'), description))
+            remove.append(_entry(source, description))
+            add.append(_entry(source, new))
             after.append(add[-1])
     known = set(source_key(entry.get('source')) for entry in current)
     for key, entry in wanted.items():
@@ -99,10 +94,7 @@ def ip_access_list_patch(current, desired, purge):
 
 
 def _entry(source, description):
-    entry = dict(source=source)
-    if description is not None:
-        entry['description'] = description
-    return entry
+    return dict(source=source) if description is None else dict(source=source, description=description)
 
 
 def private_endpoints_patch(current, desired, purge):
@@ -249,7 +241,6 @@ def service_errors(service, params):
 
 
 def not_running_warning(service, change):
-    """The warning of a check-mode run whose change the API allows only on a running service, or None."""
     state = service.get('state')
     if state == 'running':
         return None
@@ -263,16 +254,11 @@ SCALING_FIELDS = (('min_total_memory_gb', 'minTotalMemoryGb'), ('max_total_memor
 DEPRECATED_SCALING_OPTIONS = ('min_total_memory_gb', 'max_total_memory_gb')
 
 
-def scaling_errors(params):
-    """The contract's Limits for the scaling options."""
-    return [validate.number_range(option, params.get(option), *limits) for option, limits in (
-        ('min_total_memory_gb', MEMORY), ('max_total_memory_gb', MEMORY), ('num_replicas', (REPLICAS_MIN, REPLICAS_MAX)),
-        ('idle_timeout_minutes', (IDLE_TIMEOUT_MIN,)))]
+def limit_errors(params):
+    return [validate.number_range(option, params.get(option), *limits) for option, limits in LIMITS.items()]
 
 
 def memory_order_error(params, current=None):
-    """max_total_memory_gb must be at least the minimum: the requested one, or else the current one (and a requested
-    minimum must not exceed the current maximum when no maximum is requested)."""
     current = current or {}
     requested_min, requested_max = params.get('min_total_memory_gb'), params.get('max_total_memory_gb')
     if requested_min is None and requested_max is None:
@@ -288,16 +274,12 @@ def memory_order_error(params, current=None):
         requested_max, 'min_total_memory_gb' if requested_min is not None else 'the current minTotalMemoryGb', minimum)
 
 
-def scaling_plan(module, params):
-    """The converge step of service_scaling and of service (its scaling options on an existing service): plan(current)
-    checks what the service just read allows, and gives (body, diff) of the scaling PATCH with only what differs."""
+def scaling_step(module, params):
+    """(plan, write) of the converge step of service_scaling and of service (its scaling options on an existing service):
+    plan(current) checks what the service just read allows, and gives (body, diff) of the scaling PATCH with only what differs."""
     def plan(current):
         module.fail_on_errors(*service_errors(current, params) + [memory_order_error(params, current)])
         body = changes(current, dict((field, params.get(option)) for option, field in SCALING_FIELDS))
         module.warn_in_check_mode(body and not_running_warning(current, 'scaling changes'))
         return body, make_diff(current, body)
-    return plan
-
-
-def scaling_write(module):
-    return lambda body: module.write('PATCH', body, 'scaling')
+    return plan, lambda body: module.write('PATCH', body, 'scaling')

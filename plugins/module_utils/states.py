@@ -42,10 +42,6 @@ class StateTable:
         settled = self.settled[goal]
         return lambda resource: resource.get('state') in settled
 
-    def failed(self, goal):
-        failures = self.failures[goal]
-        return lambda resource: resource.get('state') in failures
-
     def refusal(self, goal, resource, name):
         return '%s %s is in state %s, which is not one of the states the API documents for a %s; nothing was sent' % (
             self.noun, name, resource.get('state'), self.noun)
@@ -59,10 +55,9 @@ def state_diff(table, goal, first):
 
 
 class Bring:
-    """One task's way to goal for the resource at parts (the service itself without parts) of a CloudModule. The table
-    says, in each state, to do nothing, send a command (PATCH <resource>/state), wait a transition out and decide again,
-    or fail. After a lost answer the resource is read and the table decides again: a command of table.once is never
-    sent again (its effect is looked for in the wait), another at most api_retries times."""
+    """One task's way to goal for the resource at parts (the service itself without parts) of a CloudModule, a command
+    being PATCH <resource>/state. After a lost answer the resource is read and the table decides again: a command of
+    table.once is never sent again (its effect is looked for in the wait), another at most api_retries times."""
 
     def __init__(self, module, table, goal, key, parts, wait_timeout=None):
         self.module, self.table, self.goal, self.key, self.parts = module, table, goal, key, parts
@@ -98,36 +93,24 @@ class Bring:
                     module.foresee_pipe_write('%s command' % action)
                 return dict(resource, state=table.target(goal, first)), True, state_diff(table, goal, first)
             if self.lost:
-                self._may_resend(resource, action)
+                if self.resends >= module.params['api_retries']:
+                    module.fail_api(self.lost, 'a read afterwards shows the %s in state %s, so the %s command did not take effect, '
+                                               'and api_retries (%d) allows no further attempt'
+                                    % (table.noun, resource.get('state'), action, module.params['api_retries']))
+                self.resends += 1
+            self.before, self.answered = resource, False
             try:
-                resource = self._send(action, resource)
+                resource = module.write('PATCH', dict(command=action), *(self.parts + ('state',)))
+                self.command, self.lost, self.answered = action, None, True
                 break
             except ApiError as error:
-                if not (error.answer_lost or self._may_retry_refusal(error)):
+                if error.answer_lost:
+                    self.command, self.lost = action, error
+                elif not self._may_retry_refusal(error):
                     module.fail_api(error)
             CLOCK.sleep(module.client.backoff(rounds))
             resource = self.read()
         return self._settle(first, resource, wanted)
-
-    def _send(self, action, resource):
-        """PATCH the command; its answer. A lost answer is remembered (and raised)."""
-        self.before, self.answered = resource, False
-        try:
-            answer = self.module.write('PATCH', dict(command=action), *(self.parts + ('state',)))
-        except ApiError as error:
-            if error.answer_lost:
-                self.command, self.lost = action, error
-            raise
-        self.command, self.lost, self.answered = action, None, True
-        return answer
-
-    def _may_resend(self, resource, action):
-        retries = self.module.params['api_retries']
-        if self.resends >= retries:
-            self.module.fail_api(self.lost, 'a read afterwards shows the %s in state %s, so the %s command did not take effect, '
-                                            'and api_retries (%d) allows no further attempt'
-                                 % (self.table.noun, resource.get('state'), action, retries))
-        self.resends += 1
 
     def _may_retry_refusal(self, error):
         """A command refused in the current state is decided again from a fresh read, a few times within wait_timeout."""
@@ -155,9 +138,10 @@ class Bring:
             return resource, changed, diff
         before, answered = self.before or first, CLOCK.monotonic()
         try:
-            resource = self.wait.until(self.read, table.done(goal, before, wanted), table.failed(goal), table.goal_text(goal, first),
-                                       current=None if self.answered else resource, before=before.get('state') if changed else None,
-                                       command=command, peek=self.peek, expect=lambda: module.shared.settle_hint(self.collection, command))
+            resource = self.wait.until(self.read, table.done(goal, before, wanted), lambda seen: seen.get('state') in table.failures[goal],
+                                       table.goal_text(goal, first), current=None if self.answered else resource,
+                                       before=before.get('state') if changed else None, command=command, peek=self.peek,
+                                       expect=lambda: module.shared.settle_hint(self.collection, command))
             if self.answered:
                 module.shared.settled(self.collection, command, CLOCK.monotonic() - answered)
         except WaitError as error:

@@ -187,14 +187,14 @@ def main():
         idle_timeout_minutes=dict(type='int'),
     ))
     params = module.params
-    module.fail_on_errors(*service_rules.scaling_errors(params) + [service_rules.memory_order_error(params)])
+    module.fail_on_errors(*service_rules.limit_errors(params) + [service_rules.memory_order_error(params)])
     for option in service_rules.DEPRECATED_SCALING_OPTIONS:
         if params[option] is not None:
             module.deprecate(
                 '%s sets %s, a field the API deprecates as inaccurate for services with a non-default number of replicas'
                 % (option, dict(service_rules.SCALING_FIELDS)[option]),
                 version='2.0.0', collection_name='engine.cloud')
-    module.converge('service', module.read, service_rules.scaling_plan(module, params), service_rules.scaling_write(module))
+    module.converge('service', module.read, *service_rules.scaling_step(module, params))
 
 
 if __name__ == '__main__':

@@ -269,7 +269,7 @@ def test_a_change_that_needs_a_running_service_warns_otherwise(state):
     ('idle_timeout_minutes', 5, None),
 ])
 def test_each_limit_names_the_option_and_range_and_allows_its_bounds(option, value, text):
-    errors = [error for error in service_rules.scaling_errors({option: value}) if error]
+    errors = [error for error in service_rules.limit_errors({option: value}) if error]
     assert errors == ([] if text is None else ['%s must be %s, got %d' % (option, text, value)])
 
 
