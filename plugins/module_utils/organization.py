@@ -6,8 +6,9 @@
 
 Each entry is run by its own module's code (service.run, pipe.run, dashboard.run, alert.run) on an Entry: the module
 object of that code, whose reads come from the lists this task read first, whose exit and failure return to the
-planner, and whose writes go through the task's clients. The whole plan is made in check mode first; the rails judge
-it before the first write; an apply then runs the same entries for real, in order, and the deletions last."""
+planner (Done, Failed), and whose writes go through the task's clients and update those lists. The whole plan is made in
+check mode first; the rails judge it before the first write; an apply then runs the same entries for real, in order,
+and the deletions last."""
 
 import copy
 import os
@@ -17,8 +18,12 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.engine.cloud.plugins.module_utils import cloud, observability
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.compare import mask_secrets
+from ansible_collections.engine.cloud.plugins.module_utils.errors import ApiError
 from ansible_collections.engine.cloud.plugins.module_utils.module import CLOUD_CONNECTION, COMMON_SPEC, OBSERVABILITY_CONNECTION, EngineModule
-from ansible_collections.engine.cloud.plugins.module_utils.planner import APIS, TYPES, Planner, checked_entries, digest, summary
+from ansible_collections.engine.cloud.plugins.module_utils.planner import (APIS, ENTRY_SPECS, TYPES, Done, Failed, Planner, checked_entries,
+                                                                          digest, listed, summary)
+
+TEAM_LISTS = (observability.PREFIX + '/sources', observability.PREFIX + '/webhooks')
 
 SPEC = dict(
     state=dict(type='str', default='merged', choices=['merged', 'overridden', 'deleted', 'gathered', 'rendered']),
@@ -65,6 +70,9 @@ class OrganizationModule(EngineModule):
             self._clients[api] = api.connect(params, self.warn, self.fail_on_errors)
         return self._clients[api]
 
+    def entry(self, kind, params, check_mode, where):
+        return (CloudEntry if APIS[kind] is cloud.API else ObservabilityEntry)(self, kind, params, check_mode, where)
+
     def _leave(self):
         if self.background is not None:
             self.background.shutdown()  # the task ends with none of its reads still on the way, whatever ended it
@@ -109,6 +117,60 @@ class OrganizationModule(EngineModule):
                 else:
                     self.lists[collection] = items + ([shown] if method != 'DELETE' else [])
                     self.written.add(str((shown or {}).get('id') or rest).lower())
+
+
+class Entry:
+    """The module object one entry's own module code runs on (mixed before CloudModule or ObservabilityModule)."""
+
+    def __init__(self, org, kind, params, check_mode, where):  # pylint: disable=super-init-not-called
+        self.org, self.params, self.check_mode, self.where = org, params, check_mode, where
+        self._diff, self.failure_amends, self.no_log_values = True, [], org.no_log_values
+        self.client, self.argument_spec, self.whole_plan = org.client(kind), ENTRY_SPECS[kind], True
+
+    def exit_json(self, **result):
+        raise Done(result)
+
+    def exit(self, changed=False, diff=None, **result):  # the planner masks what it returns
+        raise Done(dict(result, changed=changed, diff=diff))
+
+    def fail_json(self, msg, **result):
+        for amend in list(self.failure_amends):
+            msg, result = amend(msg, result)
+        raise Failed('%s: %s' % (self.where, msg), result)
+
+    def warn(self, warning):
+        self.org.warn('%s: %s' % (self.where, warning))
+
+    def planned(self, request):
+        self.org.rendered.append(dict(request, entry=self.where))
+
+    def request(self, method, path, params=None, body=None, once=False):
+        if method == 'GET':
+            kept = self.org.cached(path, params)
+            if kept is not None:
+                return kept
+            if self.org.offline:
+                raise ApiError('not found (rendered: nothing is read)', status=404, method=method, path=path)
+            if path in TEAM_LISTS or path in self.org.known:  # read once more for the entries after this one
+                self.org.lists[path] = listed(path, lambda how, target, query: super(Entry, self).request(how, target, params=query)) or []
+                return self.org.cached(path, params)
+        elif not self.check_mode:
+            try:
+                answer = super(Entry, self).request(method, path, params=params, body=body, once=once)
+            except ApiError:
+                self.org.wrote(method, path, None)  # the write may have been applied: its list is read again
+                raise
+            self.org.wrote(method, path, answer)
+            return answer
+        return super(Entry, self).request(method, path, params=params, body=body, once=once)
+
+
+class CloudEntry(Entry, cloud.CloudModule):
+    pass
+
+
+class ObservabilityEntry(Entry, observability.ObservabilityModule):
+    pass
 
 
 def run(module):
