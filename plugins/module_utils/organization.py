@@ -16,7 +16,6 @@ import os
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.engine.cloud.plugins.module_utils import cloud, observability
-from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.compare import mask_secrets
 from ansible_collections.engine.cloud.plugins.module_utils.errors import ApiError
 from ansible_collections.engine.cloud.plugins.module_utils.module import CLOUD_CONNECTION, COMMON_SPEC, OBSERVABILITY_CONNECTION, EngineModule
@@ -41,8 +40,6 @@ SPEC = dict(
 
 
 class OrganizationModule(EngineModule):
-    """The organization module: its own options, a client per API in scope, the lists read once."""
-
     def __init__(self):
         self.failure_amends, self._clients, self.lists, self.rendered, self.offline = [], {}, {}, [], False
         self.written = set()  # ids of what this task wrote: never served from the lists
@@ -119,9 +116,7 @@ class OrganizationModule(EngineModule):
                     self.written.add(str((shown or {}).get('id') or rest).lower())
 
 
-class Entry:
-    """The module object one entry's own module code runs on (mixed before CloudModule or ObservabilityModule)."""
-
+class Entry:  # mixed before CloudModule or ObservabilityModule
     def __init__(self, org, kind, params, check_mode, where):  # pylint: disable=super-init-not-called
         self.org, self.params, self.check_mode, self.where = org, params, check_mode, where
         self._diff, self.failure_amends, self.no_log_values = True, [], org.no_log_values
@@ -152,7 +147,7 @@ class Entry:
             if self.org.offline:
                 raise ApiError('not found (rendered: nothing is read)', status=404, method=method, path=path)
             if path in TEAM_LISTS or path in self.org.known:  # read once more for the entries after this one
-                self.org.lists[path] = listed(path, lambda how, target, query: super(Entry, self).request(how, target, params=query)) or []
+                self.org.lists[path] = listed(path, super(Entry, self).request) or []
                 return self.org.cached(path, params)
         elif not self.check_mode:
             try:
@@ -188,7 +183,6 @@ def run(module):
     if state == 'overridden' and empty and not module.params['allow_empty']:
         module.fail('resources names %s, but config lists none of them: overridden would delete every one. Set allow_empty: true '
                     'if that is what you want. Nothing was read and nothing was sent' % ', '.join(empty))
-    planner.deadline = CLOCK.monotonic() + module.params['wait_timeout']
     if state == 'rendered':
         module.exit_json(changed=False, rendered=mask_secrets(render(planner)))
     planner.read()
@@ -205,18 +199,16 @@ def run(module):
                     'again and review it. Nothing was sent' % (module.params['plan_digest'], planned), **result)
     planner.rails(items)
     changed = any(item['action'] in ('create', 'update', 'delete') for item in items)
-    if module.check_mode or not changed:
-        module.exit(changed=changed, diff=diff, **result)
-    planner.apply(items)
-    module.exit(changed=True, diff=diff, **result)
+    if changed and not module.check_mode:
+        planner.apply(items)
+    module.exit(changed=changed, diff=diff, **result)
 
 
 def render(planner):
     """rendered: the create request of each entry, offline: its checks run, nothing is read or sent."""
     module = planner.module
     module.offline = True
-    module.lists = dict(((cloud.services_path(module.params['organization_id']), []), (observability.PREFIX + '/dashboards', []),
-                         (observability.PREFIX + '/alerts', [])))
+    module.lists = dict((collection, []) for collection in (planner.services_path, observability.PREFIX + '/dashboards', observability.PREFIX + '/alerts'))
     module.client = lambda kind: None
     planner.service_id = lambda wanted, where: planner.new_services.get(wanted, wanted)
     for kind in TYPES:

@@ -67,8 +67,6 @@ def digest(items):
 
 
 class Planner:
-    """One run of the organization module: read, plan in check mode, judge the rails, apply, report."""
-
     def __init__(self, module):
         self.module, self.params = module, module.params
         self.config = module.entries
@@ -81,20 +79,19 @@ class Planner:
         self.new_services = {}  # name -> placeholder id, in check mode
         self.services, self.pipes, self.dashboards, self.alerts = [], [], [], []
         self.pristine, self.clouds = {}, None  # the lists as read; the cloud lists' reading
+        self.deadline = CLOCK.monotonic() + self.params['wait_timeout']
         self.services_path = cloud.services_path(self.params['organization_id'])
-
-    # --- reading -----------------------------------------------------------------------------------
 
     def read(self):
         """Every list in scope, before anything is planned: the cloud API's lists in a thread (its pacer's windows are
         most of the floor), the observability API's here, so that their plans are made while the cloud lists come."""
         scope = set(self.resources) | set(kind for kind in TYPES if self.config[kind])
         if scope & {'services', 'pipes'}:
-            request = _sender(self.module.client('services'))
+            request = self.module.client('services').request
             self.module.background = ThreadPoolExecutor(max_workers=1)
             self.clouds = self.module.background.submit(self.read_cloud, request, 'pipes' in scope)
         if scope & {'dashboards', 'alerts'}:
-            request = _sender(self.module.client('dashboards'))
+            request = self.module.client('dashboards').request
             try:
                 self.keep(dict(read_list(observability.PREFIX + '/dashboards', request), **read_list(observability.PREFIX + '/alerts', request)))
             except ReadFailed as failure:
@@ -112,7 +109,6 @@ class Planner:
         return services, lists
 
     def cloud_lists(self):
-        """Wait for the cloud lists (once): the services and pipes of the plan."""
         if self.clouds is not None:
             try:
                 self.services, lists = self.clouds.result()
@@ -129,8 +125,6 @@ class Planner:
         self.module.lists.update(lists)
         self.module.known.update(lists)
         self.pristine.update((collection, list(items)) for collection, items in lists.items())
-
-    # --- gathered ----------------------------------------------------------------------------------
 
     def gathered(self):
         self.cloud_lists()
@@ -159,11 +153,8 @@ class Planner:
         found = dict((kind, _sorted(found[kind], *(('service',) if kind == 'pipes' else ()))) for kind in TYPES)
         omitted = ['services[%d].password' % index for index in range(len(found['services']))]
         for index, entry in enumerate(found['pipes']):
-            omitted += ['pipes[%d].source.%s.%s' % (index, kind, secret) for kind, options in entry['source'].items()
-                        for secret in SECRETS.get(kind, ()) if pipe.SOURCE[kind]['options'].get(secret)]
+            omitted += ['pipes[%d].source.%s.%s' % (index, kind, secret) for kind in entry['source'] for secret in SECRETS.get(kind, ())]
         return dict((kind, found[kind]) for kind in self.resources), omitted
-
-    # --- planning ----------------------------------------------------------------------------------
 
     def plan(self):
         """Every entry's change and every deletion, each judged in check mode by its own module's code: the observability
@@ -307,8 +298,6 @@ class Planner:
             doomed.append(self.judge(kind, self.entry_params(kind, entry, where, 'absent'), where))
         return doomed
 
-    # --- the rails, applying -----------------------------------------------------------------------
-
     def rails(self, items):
         """Stop a plan before any write when it deletes more, or other, than the options allow."""
         deletions = [item for item in items if item['action'] == 'delete']
@@ -316,12 +305,10 @@ class Planner:
         doomed = deletions + [dict(type='alert', id=gone.get('id'), name=gone.get('name')) for item in items
                               for gone in item['deleted_alerts'] if gone.get('id') not in ids]
         problems = []
-        services = [item for item in doomed if item['type'] == 'service']
-        if services and not self.params['allow_service_deletion']:
-            problems.append('it deletes %s, and allow_service_deletion is false' % _listed(services))
-        alerts = [item for item in doomed if item['type'] == 'alert']
-        if alerts and not self.params['allow_alert_deletion']:
-            problems.append('it deletes %s, and allow_alert_deletion is false' % _listed(alerts))
+        for noun in ('service', 'alert'):
+            found = [item for item in doomed if item['type'] == noun]
+            if found and not self.params['allow_%s_deletion' % noun]:
+                problems.append('it deletes %s, and allow_%s_deletion is false' % (_listed(found), noun))
         if 0 <= self.params['max_deletions'] < len(doomed):
             problems.append('it deletes %d objects (%s), more than max_deletions (%d)' % (len(doomed), _listed(doomed), self.params['max_deletions']))
         if problems:
@@ -372,10 +359,6 @@ def read_list(collection, request):
     if not isinstance(items, list):
         raise ReadFailed('the %s list is not a list, so nothing was planned and nothing was sent' % kind)
     return {collection: items}
-
-
-def _sender(client):
-    return lambda method, path, params: client.request(method, path, params=params)
 
 
 class ReadFailed(Exception):
