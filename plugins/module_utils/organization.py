@@ -6,7 +6,7 @@
 
 Each entry is run by its own module's code (service.run, pipe.run, dashboard.run, alert.run) on an Entry: the module
 object of that code, whose reads come from the lists this task read first, whose exit and failure return to the
-planner (Done, Failed), and whose writes go through the task's clients and update those lists. The whole plan is made in
+planner (Ended), and whose writes go through the task's clients and update those lists. The whole plan is made in
 check mode first; the rails judge it before the first write; an apply then runs the same entries for real, in order,
 and the deletions last."""
 
@@ -14,19 +14,19 @@ import copy
 import os
 
 from ansible.module_utils.basic import AnsibleModule
+from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
 from ansible_collections.engine.cloud.plugins.module_utils import cloud, observability
 from ansible_collections.engine.cloud.plugins.module_utils.compare import mask_secrets
 from ansible_collections.engine.cloud.plugins.module_utils.errors import ApiError
 from ansible_collections.engine.cloud.plugins.module_utils.module import CLOUD_CONNECTION, COMMON_SPEC, OBSERVABILITY_CONNECTION, EngineModule
-from ansible_collections.engine.cloud.plugins.module_utils.planner import (APIS, ENTRY_SPECS, TYPES, Done, Failed, Planner, checked_entries,
-                                                                          digest, listed, summary)
+from ansible_collections.engine.cloud.plugins.module_utils.planner import APIS, ENTRY_RULES, ENTRY_SPECS, TYPES, Ended, Planner, digest, listed, summary
 
 TEAM_LISTS = (observability.PREFIX + '/sources', observability.PREFIX + '/webhooks')
 
 SPEC = dict(
     state=dict(type='str', default='merged', choices=['merged', 'overridden', 'deleted', 'gathered', 'rendered']),
-    config=dict(type='dict', options=dict((kind, dict(type='list', elements='dict')) for kind in TYPES)),  # see checked_entries
+    config=dict(type='dict', options=dict((kind, dict(type='list', elements='dict')) for kind in TYPES)),  # see check_entries
     resources=dict(type='list', elements='str', choices=list(TYPES)),
     include_ids=dict(type='bool', default=True),
     allow_empty=dict(type='bool', default=False),
@@ -49,10 +49,17 @@ class OrganizationModule(EngineModule):
         self.check_entries()
 
     def check_entries(self):
-        """The entries checked once, as soon as ansible-core has checked the task's own options: their secrets (a pipe's
-        credentials) are then masked in all that follows, the log ansible-core writes of the task's arguments included."""
+        """Each entry checked once, as its own module checks its options, as soon as ansible-core has checked the task's
+        own options: their secrets (a pipe's credentials) are then masked in all that follows, the log ansible-core writes
+        of the task's arguments included. Each message names its entry: config.pipes[3]: ..."""
         if self.entries is None:
-            self.entries, self.entry_errors = checked_entries(self.params['config'], self.no_log_values)
+            self.entries = dict((kind, []) for kind in TYPES)
+            for kind in TYPES:
+                for index, entry in enumerate((self.params['config'] or {}).get(kind) or []):
+                    result = ArgumentSpecValidator(ENTRY_SPECS[kind], **ENTRY_RULES[kind]).validate(entry)
+                    self.no_log_values.update(result._no_log_values)  # pylint: disable=protected-access
+                    self.entry_errors += ['config.%s[%d]: %s' % (kind, index, message) for message in result.error_messages]
+                    self.entries[kind].append(result.validated_parameters)
 
     def _log_invocation(self):
         self.check_entries()
@@ -91,12 +98,6 @@ class OrganizationModule(EngineModule):
                 return dict(result=copy.deepcopy(found[0]), data=found[0]) if found else None
         return None
 
-    def planned_item(self, collection, item):
-        """In the plan: item as an entry will leave it, for the entries after it (an alert on a renamed dashboard)."""
-        items = self.lists.get(collection)
-        if items is not None:
-            self.lists[collection] = [other for other in items if item.get('id') is None or other.get('id') != item['id']] + [item]
-
     def wrote(self, method, path, answer):
         """A write reached path, with answer (None: not yet, or lost). The list that holds its object gets what the answer
         shows of it, or is read again when next needed; the alerts are read again after a dashboard write (it may delete
@@ -123,15 +124,15 @@ class Entry:  # mixed before CloudModule or ObservabilityModule
         self.client, self.argument_spec, self.whole_plan = org.client(kind), ENTRY_SPECS[kind], True
 
     def exit_json(self, **result):
-        raise Done(result)
+        raise Ended(result)
 
     def exit(self, changed=False, diff=None, **result):  # the planner masks what it returns
-        raise Done(dict(result, changed=changed, diff=diff))
+        raise Ended(dict(result, changed=changed, diff=diff))
 
     def fail_json(self, msg, **result):
         for amend in list(self.failure_amends):
             msg, result = amend(msg, result)
-        raise Failed('%s: %s' % (self.where, msg), result)
+        raise Ended(result, '%s: %s' % (self.where, msg))
 
     def warn(self, warning):
         self.org.warn('%s: %s' % (self.where, warning))

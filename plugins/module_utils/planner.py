@@ -37,16 +37,12 @@ SECRETS = dict(kafka=('credentials',), postgres=('credentials',), stream=('acces
                object_storage=('access_key', 'connection_string', 'service_account_key'))
 
 
-class Done(Exception):  # an entry's module code exited with result
-    def __init__(self, result):
-        super(Done, self).__init__('done')
-        self.result = result
+class Ended(Exception):
+    """An entry's module code ended: with its result (msg None), or failed with msg."""
 
-
-class Failed(Exception):
-    def __init__(self, msg, result):
-        super(Failed, self).__init__(msg)
-        self.result = result
+    def __init__(self, result, msg=None):
+        super(Ended, self).__init__(msg)
+        self.result, self.msg = result, msg
 
 
 def summary(items):
@@ -191,7 +187,7 @@ class Planner:
         return items
 
     def entry_params(self, kind, entry, where, state):
-        """The params of an entry's module run: the task's own options, the entry (checked, see checked_entries), and what
+        """The params of an entry's module run: the task's own options, the entry (checked, see OrganizationModule.check_entries), and what
         the organization decides (purges, owner tag, references)."""
         params = dict(dict((name, self.params[name]) for name in list(COMMON_SPEC) + list(CLOUD_CONNECTION) + list(OBSERVABILITY_CONNECTION)),
                       state=state, wait_timeout=max(1, int(self.deadline - CLOCK.monotonic())))
@@ -252,8 +248,10 @@ class Planner:
         if check and action in ('create', 'update'):  # what later entries of the plan refer to, as this one leaves it
             if kind == 'services' and params.get('name'):
                 self.new_services[params['name']] = shown.get('id') or 'planned-' + params['name']
-            if kind == 'dashboards':
-                self.module.planned_item(observability.PREFIX + '/dashboards', shown)
+            if kind == 'dashboards':  # an alert on a renamed dashboard
+                boards = observability.PREFIX + '/dashboards'
+                self.module.lists[boards] = [board for board in self.module.lists[boards]
+                                             if shown.get('id') is None or board.get('id') != shown['id']] + [shown]
         return dict(type=NOUN[kind], action=action, id=shown.get('id') or params.get(ID_OPTION[kind]), name=shown.get('name', params.get('name')),
                     diff=result.get('diff'), kind=kind, params=params, where=where, deleted_alerts=result.get('deleted_alerts') or [])
 
@@ -264,13 +262,13 @@ class Planner:
             self.module.lists.setdefault(self.services_path, []).append(dict(id=params['service_id'], state='running'))
         try:
             MODULES[kind].run(self.module.entry(kind, params, check, where))
-        except Done as done:
-            return done.result
-        except Failed as failed:
-            result = dict((key, value) for key, value in failed.result.items() if key != 'invocation')
+        except Ended as ended:
+            if ended.msg is None:
+                return ended.result
+            result = dict((key, value) for key, value in ended.result.items() if key != 'invocation')
             if self.applied is not None:
-                result.update(changed=bool(self.applied or failed.result.get('changed')), applied=summary(self.applied))
-            self.module.fail(str(failed), **mask_secrets(result))
+                result.update(changed=bool(self.applied or ended.result.get('changed')), applied=summary(self.applied))
+            self.module.fail(ended.msg, **mask_secrets(result))
         self.module.fail('%s: its module ended without a result' % where)
 
     def purge(self, kind, claimed, doomed_boards):
@@ -327,19 +325,6 @@ class Planner:
                 params['service_id'] = next(done['id'] for done in self.applied
                                             if done['type'] == 'service' and done['name'] == params['service_id'][len('planned-'):])
             self.applied.append(self.judge(item['kind'], params, item['where'], check=False))
-
-
-def checked_entries(config, secrets):
-    """Each entry of config checked as its own module checks its options, its secrets added to secrets: (the entries
-    by type with their defaults, the messages, each naming its entry: config.pipes[3]: ...)."""
-    entries, messages = dict((kind, []) for kind in TYPES), []
-    for kind in TYPES:
-        for index, entry in enumerate((config or {}).get(kind) or []):
-            result = ArgumentSpecValidator(ENTRY_SPECS[kind], **ENTRY_RULES[kind]).validate(entry)
-            secrets.update(result._no_log_values)  # pylint: disable=protected-access
-            messages += ['config.%s[%d]: %s' % (kind, index, message) for message in result.error_messages]
-            entries[kind].append(result.validated_parameters)
-    return entries, messages
 
 
 def listed(collection, request):
