@@ -20,7 +20,8 @@ from ansible_collections.engine.cloud.plugins.module_utils import cloud, observa
 from ansible_collections.engine.cloud.plugins.module_utils.compare import mask_secrets
 from ansible_collections.engine.cloud.plugins.module_utils.errors import ApiError
 from ansible_collections.engine.cloud.plugins.module_utils.module import CLOUD_CONNECTION, COMMON_SPEC, OBSERVABILITY_CONNECTION, EngineModule
-from ansible_collections.engine.cloud.plugins.module_utils.planner import APIS, ENTRY_RULES, ENTRY_SPECS, TYPES, Ended, Planner, digest, listed, summary
+from ansible_collections.engine.cloud.plugins.module_utils.planner import (APIS, ENTRY_RULES, ENTRY_SPECS, TYPES, Ended, Planner, digest, listed,
+                                                                          summary)
 
 TEAM_LISTS = (observability.PREFIX + '/sources', observability.PREFIX + '/webhooks')
 
@@ -209,7 +210,8 @@ def render(planner):
     """rendered: the create request of each entry, offline: its checks run, nothing is read or sent."""
     module = planner.module
     module.offline = True
-    module.lists = dict((collection, []) for collection in (planner.services_path, observability.PREFIX + '/dashboards', observability.PREFIX + '/alerts'))
+    module.lists = dict((collection, []) for collection in (
+        planner.services_path, observability.PREFIX + '/dashboards', observability.PREFIX + '/alerts'))
     module.client = lambda kind: None
     planner.service_id = lambda wanted, where: planner.new_services.get(wanted, wanted)
     for kind in TYPES:

@@ -12,7 +12,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
-from ansible_collections.engine.cloud.plugins.module_utils import alert, alert_rules, cloud, dashboard, dashboard_rules, observability, pipe, service
+from ansible_collections.engine.cloud.plugins.module_utils import alert, alert_rules, cloud, dashboard, dashboard_rules, observability
+from ansible_collections.engine.cloud.plugins.module_utils import pipe, pipe_rules, service
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.compare import mask_secrets
 from ansible_collections.engine.cloud.plugins.module_utils.errors import ApiError
@@ -33,8 +34,6 @@ ENTRY_SPECS = dict((kind, dict(dict((name, option) for name, option in MODULES[k
 # The checks of each module an argument spec holds; an alert may have neither alert_id nor name (found by its source).
 ENTRY_RULES = dict((kind, dict((key, value) for key, value in MODULES[kind].OPTIONS.items() if key in (
     'required_together', 'mutually_exclusive') or key == 'required_one_of' and kind != 'alerts')) for kind in TYPES)
-SECRETS = dict(kafka=('credentials',), postgres=('credentials',), stream=('access_key',),
-               object_storage=('access_key', 'connection_string', 'service_account_key'))
 
 
 class Ended(Exception):
@@ -148,8 +147,9 @@ class Planner:
                 entry.pop(ID_OPTION[kind], None)
         found = dict((kind, _sorted(found[kind], *(('service',) if kind == 'pipes' else ()))) for kind in TYPES)
         omitted = ['services[%d].password' % index for index in range(len(found['services']))]
-        for index, entry in enumerate(found['pipes']):
-            omitted += ['pipes[%d].source.%s.%s' % (index, kind, secret) for kind in entry['source'] for secret in SECRETS.get(kind, ())]
+        for index, entry in enumerate(found['pipes']):  # the secrets among the fields no read shows
+            omitted += ['pipes[%d].source.%s.%s' % (index, option, pipe_rules.snake(field)) for option, kind in pipe_rules.KIND_OPTIONS
+                        if option in entry['source'] for field in pipe_rules.WRITE_ONLY[kind] if field in pipe_rules.SECRET_FIELDS]
         return dict((kind, found[kind]) for kind in self.resources), omitted
 
     def plan(self):
@@ -178,7 +178,7 @@ class Planner:
         for index, entry in enumerate(self.config[kind]):
             where = 'config.%s[%d]' % (kind, index)
             params = self.entry_params(kind, entry, where, 'absent' if self.params['state'] == 'deleted' else 'present')
-            item = self.judge(kind, params, where, matched=params.pop('_matched', False))
+            item = self.judge(kind, params, where, adopted=not entry.get(ID_OPTION[kind]))
             if item['id'] is not None:
                 if item['id'] in claimed:
                     self.module.fail('%s names %s %s, which an earlier entry names too. Nothing was sent' % (where, NOUN[kind], item['id']))
@@ -187,8 +187,8 @@ class Planner:
         return items
 
     def entry_params(self, kind, entry, where, state):
-        """The params of an entry's module run: the task's own options, the entry (checked, see OrganizationModule.check_entries), and what
-        the organization decides (purges, owner tag, references)."""
+        """The params of an entry's module run: the task's own options, the entry (checked by the module's check_entries),
+        and what the organization decides (purges, owner tag, references)."""
         params = dict(dict((name, self.params[name]) for name in list(COMMON_SPEC) + list(CLOUD_CONNECTION) + list(OBSERVABILITY_CONNECTION)),
                       state=state, wait_timeout=max(1, int(self.deadline - CLOCK.monotonic())))
         params.update(entry)
@@ -208,7 +208,6 @@ class Planner:
                 params['tags'] = list(params.get('tags') or []) + ([] if self.board_tag in (params.get('tags') or []) else [self.board_tag])
         elif params.get('alert_id') is None and params.get('name') is None:
             params['alert_id'] = self.alert_by_source(params, where)
-            params['_matched'] = True
         return params
 
     def service_id(self, wanted, where):
@@ -235,7 +234,7 @@ class Planner:
             where, 'no alert is on its source' if not found else '%d alerts are on its source (%s)' % (
                 len(found), ', '.join(sorted(item['id'] for item in found)))))
 
-    def judge(self, kind, params, where, check=True, matched=False):
+    def judge(self, kind, params, where, check=True, adopted=False):
         """One entry through its own module's code: its action, object and diff (a failure fails the task)."""
         result = self.run(kind, params, where, check)
         shown = result.get(NOUN[kind]) or {}
@@ -244,7 +243,7 @@ class Planner:
         elif result.get('changed'):
             action = 'update' if shown.get('id') else 'create'
         else:
-            action = 'adopted' if matched or params.get(ID_OPTION[kind]) is None else 'unchanged'
+            action = 'adopted' if adopted or params.get(ID_OPTION[kind]) is None else 'unchanged'
         if check and action in ('create', 'update'):  # what later entries of the plan refer to, as this one leaves it
             if kind == 'services' and params.get('name'):
                 self.new_services[params['name']] = shown.get('id') or 'planned-' + params['name']
