@@ -44,7 +44,7 @@ class OrganizationModule(EngineModule):
     def __init__(self):
         self.failure_amends, self._clients, self.lists, self.rendered, self.offline = [], {}, {}, [], False
         self.written = set()  # ids of what this task wrote: never served from the lists
-        self.known = set()  # the lists read at the start: read again when a write dropped one
+        self.known = {}  # the lists as read at the start: read again when a write dropped one; the plan ends with them
         self.entries, self.entry_errors, self.background = None, [], None  # background: the executor reading the cloud lists
         AnsibleModule.__init__(self, argument_spec=SPEC, supports_check_mode=True)  # pylint: disable=non-parent-init-called
         self.check_entries()

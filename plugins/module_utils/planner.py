@@ -73,7 +73,7 @@ class Planner:
         self.applied = None  # while applying: what was done so far
         self.new_services = {}  # name -> placeholder id, in check mode
         self.services, self.pipes, self.dashboards, self.alerts = [], [], [], []
-        self.pristine, self.clouds = {}, None  # the lists as read; the cloud lists' reading
+        self.clouds = None  # the cloud lists' reading
         self.deadline = CLOCK.monotonic() + self.params['wait_timeout']
         self.services_path = cloud.services_path(self.params['organization_id'])
 
@@ -118,8 +118,7 @@ class Planner:
 
     def keep(self, lists):
         self.module.lists.update(lists)
-        self.module.known.update(lists)
-        self.pristine.update((collection, list(items)) for collection, items in lists.items())
+        self.module.known.update((collection, list(items)) for collection, items in lists.items())
 
     def gathered(self):
         self.cloud_lists()
@@ -165,7 +164,7 @@ class Planner:
                 planned[kind] = self.plan_entries(kind, claimed[kind])
             for kind in kinds if self.params['state'] == 'overridden' else ():
                 purged[kind] = self.purge(kind, claimed[kind], purged['dashboards']) if kind in self.resources else []
-        self.module.lists = dict((collection, list(items)) for collection, items in self.pristine.items())
+        self.module.lists = dict((collection, list(items)) for collection, items in self.module.known.items())
         return [item for kind in TYPES for item in planned[kind]] + [item for kind in TYPES for item in purged[kind]]
 
     def plan_entries(self, kind, claimed):
