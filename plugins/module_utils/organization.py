@@ -21,7 +21,7 @@ from ansible_collections.engine.cloud.plugins.module_utils.compare import mask_s
 from ansible_collections.engine.cloud.plugins.module_utils.errors import ApiError
 from ansible_collections.engine.cloud.plugins.module_utils.module import CLOUD_CONNECTION, COMMON_SPEC, OBSERVABILITY_CONNECTION, EngineModule
 from ansible_collections.engine.cloud.plugins.module_utils.planner import (APIS, ENTRY_RULES, ENTRY_SPECS, TYPES, Ended, Planner, digest, listed,
-                                                                          summary)
+                                                                           summary)
 
 TEAM_LISTS = (observability.PREFIX + '/sources', observability.PREFIX + '/webhooks')
 
