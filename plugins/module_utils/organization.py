@@ -127,9 +127,6 @@ class Entry:  # mixed before CloudModule or ObservabilityModule
     def exit_json(self, **result):
         raise Ended(result)
 
-    def exit(self, changed=False, diff=None, **result):  # the planner masks what it returns
-        raise Ended(dict(result, changed=changed, diff=diff))
-
     def fail_json(self, msg, **result):
         for amend in list(self.failure_amends):
             msg, result = amend(msg, result)
