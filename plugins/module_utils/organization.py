@@ -6,9 +6,7 @@
 
 Each entry is run by its own module's code (service.run, pipe.run, dashboard.run, alert.run) on an Entry: the module
 object of that code, whose reads come from the lists this task read first, whose exit and failure return to the
-planner (Ended), and whose writes go through the task's clients and update those lists. The whole plan is made in
-check mode first; the rails judge it before the first write; an apply then runs the same entries for real, in order,
-and the deletions last."""
+planner (Ended), and whose writes go through the task's clients and update those lists (planner.py: the plan)."""
 
 import copy
 import os

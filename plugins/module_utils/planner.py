@@ -31,9 +31,11 @@ MORE_OPTIONS = dict(services=dict(service_id=dict(type='str'), **dict((name, dic
                     pipes=dict(service=dict(type='str', required=True)), dashboards=dict(allow_alert_deletion=dict(type='bool')), alerts={})
 ENTRY_SPECS = dict((kind, dict(dict((name, option) for name, option in MODULES[kind].SPEC.items() if name not in ('state', 'wait', 'wait_timeout')),
                                **MORE_OPTIONS[kind])) for kind in TYPES)
-# The checks of each module an argument spec holds; an alert may have neither alert_id nor name (found by its source).
-ENTRY_RULES = dict((kind, dict((key, value) for key, value in MODULES[kind].OPTIONS.items() if key in (
-    'required_together', 'mutually_exclusive') or key == 'required_one_of' and kind != 'alerts')) for kind in TYPES)
+# The checks of each module that an argument spec holds (an alert entry may have neither alert_id nor name: it is then
+# found by its source).
+RULES = ('required_one_of', 'required_together', 'mutually_exclusive')
+ENTRY_RULES = dict((kind, dict((key, rule) for key, rule in MODULES[kind].OPTIONS.items()
+                               if key in RULES and (kind, key) != ('alerts', 'required_one_of'))) for kind in TYPES)
 
 
 class Ended(Exception):
