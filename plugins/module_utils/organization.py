@@ -6,23 +6,26 @@
 
 Each entry is run by its own module's code (service.run, pipe.run, dashboard.run, alert.run) on an Entry: the module
 object of that code, whose reads come from the lists this task read first, whose exit and failure return to the
-planner, and whose writes go through the task's clients. The whole plan is made in check mode first; the rails judge
-it before the first write; an apply then runs the same entries for real, in order, and the deletions last."""
+planner (Ended), and whose writes go through the task's clients and update those lists (planner.py: the plan)."""
 
 import copy
 import os
 
 from ansible.module_utils.basic import AnsibleModule
+from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
 from ansible_collections.engine.cloud.plugins.module_utils import cloud, observability
-from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.compare import mask_secrets
+from ansible_collections.engine.cloud.plugins.module_utils.errors import ApiError
 from ansible_collections.engine.cloud.plugins.module_utils.module import CLOUD_CONNECTION, COMMON_SPEC, OBSERVABILITY_CONNECTION, EngineModule
-from ansible_collections.engine.cloud.plugins.module_utils.planner import APIS, TYPES, Planner, checked_entries, digest, summary
+from ansible_collections.engine.cloud.plugins.module_utils.planner import (APIS, ENTRY_RULES, ENTRY_SPECS, TYPES, Ended, Planner, digest, listed,
+                                                                           summary)
+
+TEAM_LISTS = (observability.PREFIX + '/sources', observability.PREFIX + '/webhooks')
 
 SPEC = dict(
     state=dict(type='str', default='merged', choices=['merged', 'overridden', 'deleted', 'gathered', 'rendered']),
-    config=dict(type='dict', options=dict((kind, dict(type='list', elements='dict')) for kind in TYPES)),  # see checked_entries
+    config=dict(type='dict', options=dict((kind, dict(type='list', elements='dict')) for kind in TYPES)),  # see check_entries
     resources=dict(type='list', elements='str', choices=list(TYPES)),
     include_ids=dict(type='bool', default=True),
     allow_empty=dict(type='bool', default=False),
@@ -36,21 +39,26 @@ SPEC = dict(
 
 
 class OrganizationModule(EngineModule):
-    """The organization module: its own options, a client per API in scope, the lists read once."""
-
     def __init__(self):
         self.failure_amends, self._clients, self.lists, self.rendered, self.offline = [], {}, {}, [], False
         self.written = set()  # ids of what this task wrote: never served from the lists
-        self.known = set()  # the lists read at the start: read again when a write dropped one
+        self.known = {}  # the lists as read at the start: read again when a write dropped one; the plan ends with them
         self.entries, self.entry_errors, self.background = None, [], None  # background: the executor reading the cloud lists
         AnsibleModule.__init__(self, argument_spec=SPEC, supports_check_mode=True)  # pylint: disable=non-parent-init-called
         self.check_entries()
 
     def check_entries(self):
-        """The entries checked once, as soon as ansible-core has checked the task's own options: their secrets (a pipe's
-        credentials) are then masked in all that follows, the log ansible-core writes of the task's arguments included."""
+        """Each entry checked once, as its own module checks its options, as soon as ansible-core has checked the task's
+        own options: their secrets (a pipe's credentials) are then masked in all that follows, the log ansible-core writes
+        of the task's arguments included. Each message names its entry: config.pipes[3]: ..."""
         if self.entries is None:
-            self.entries, self.entry_errors = checked_entries(self.params['config'], self.no_log_values)
+            self.entries = dict((kind, []) for kind in TYPES)
+            for kind in TYPES:
+                for index, entry in enumerate((self.params['config'] or {}).get(kind) or []):
+                    result = ArgumentSpecValidator(ENTRY_SPECS[kind], **ENTRY_RULES[kind]).validate(entry)
+                    self.no_log_values.update(result._no_log_values)  # pylint: disable=protected-access
+                    self.entry_errors += ['config.%s[%d]: %s' % (kind, index, message) for message in result.error_messages]
+                    self.entries[kind].append(result.validated_parameters)
 
     def _log_invocation(self):
         self.check_entries()
@@ -64,6 +72,9 @@ class OrganizationModule(EngineModule):
                           else os.environ.get(api.limit.env))
             self._clients[api] = api.connect(params, self.warn, self.fail_on_errors)
         return self._clients[api]
+
+    def entry(self, kind, params, check_mode, where):
+        return (CloudEntry if APIS[kind] is cloud.API else ObservabilityEntry)(self, kind, params, check_mode, where)
 
     def _leave(self):
         if self.background is not None:
@@ -86,12 +97,6 @@ class OrganizationModule(EngineModule):
                 return dict(result=copy.deepcopy(found[0]), data=found[0]) if found else None
         return None
 
-    def planned_item(self, collection, item):
-        """In the plan: item as an entry will leave it, for the entries after it (an alert on a renamed dashboard)."""
-        items = self.lists.get(collection)
-        if items is not None:
-            self.lists[collection] = [other for other in items if item.get('id') is None or other.get('id') != item['id']] + [item]
-
     def wrote(self, method, path, answer):
         """A write reached path, with answer (None: not yet, or lost). The list that holds its object gets what the answer
         shows of it, or is read again when next needed; the alerts are read again after a dashboard write (it may delete
@@ -111,6 +116,55 @@ class OrganizationModule(EngineModule):
                     self.written.add(str((shown or {}).get('id') or rest).lower())
 
 
+class Entry:  # mixed before CloudModule or ObservabilityModule
+    def __init__(self, org, kind, params, check_mode, where):  # pylint: disable=super-init-not-called
+        self.org, self.params, self.check_mode, self.where = org, params, check_mode, where
+        self._diff, self.failure_amends, self.no_log_values = True, [], org.no_log_values
+        self.client, self.argument_spec, self.whole_plan = org.client(kind), ENTRY_SPECS[kind], True
+
+    def exit_json(self, **result):
+        raise Ended(result)
+
+    def fail_json(self, msg, **result):
+        for amend in list(self.failure_amends):
+            msg, result = amend(msg, result)
+        raise Ended(result, '%s: %s' % (self.where, msg))
+
+    def warn(self, warning):
+        self.org.warn('%s: %s' % (self.where, warning))
+
+    def planned(self, request):
+        self.org.rendered.append(dict(request, entry=self.where))
+
+    def request(self, method, path, params=None, body=None, once=False):
+        if method == 'GET':
+            kept = self.org.cached(path, params)
+            if kept is not None:
+                return kept
+            if self.org.offline:
+                raise ApiError('not found (rendered: nothing is read)', status=404, method=method, path=path)
+            if path in TEAM_LISTS or path in self.org.known:  # read once more for the entries after this one
+                self.org.lists[path] = listed(path, super(Entry, self).request) or []
+                return self.org.cached(path, params)
+        elif not self.check_mode:
+            try:
+                answer = super(Entry, self).request(method, path, params=params, body=body, once=once)
+            except ApiError:
+                self.org.wrote(method, path, None)  # the write may have been applied: its list is read again
+                raise
+            self.org.wrote(method, path, answer)
+            return answer
+        return super(Entry, self).request(method, path, params=params, body=body, once=once)
+
+
+class CloudEntry(Entry, cloud.CloudModule):
+    pass
+
+
+class ObservabilityEntry(Entry, observability.ObservabilityModule):
+    pass
+
+
 def run(module):
     if module.entry_errors:
         module.fail('%s. Nothing was read and nothing was sent' % '; '.join(module.entry_errors))
@@ -126,7 +180,6 @@ def run(module):
     if state == 'overridden' and empty and not module.params['allow_empty']:
         module.fail('resources names %s, but config lists none of them: overridden would delete every one. Set allow_empty: true '
                     'if that is what you want. Nothing was read and nothing was sent' % ', '.join(empty))
-    planner.deadline = CLOCK.monotonic() + module.params['wait_timeout']
     if state == 'rendered':
         module.exit_json(changed=False, rendered=mask_secrets(render(planner)))
     planner.read()
@@ -143,18 +196,17 @@ def run(module):
                     'again and review it. Nothing was sent' % (module.params['plan_digest'], planned), **result)
     planner.rails(items)
     changed = any(item['action'] in ('create', 'update', 'delete') for item in items)
-    if module.check_mode or not changed:
-        module.exit(changed=changed, diff=diff, **result)
-    planner.apply(items)
-    module.exit(changed=True, diff=diff, **result)
+    if changed and not module.check_mode:
+        planner.apply(items)
+    module.exit(changed=changed, diff=diff, **result)
 
 
 def render(planner):
     """rendered: the create request of each entry, offline: its checks run, nothing is read or sent."""
     module = planner.module
     module.offline = True
-    module.lists = dict(((cloud.services_path(module.params['organization_id']), []), (observability.PREFIX + '/dashboards', []),
-                         (observability.PREFIX + '/alerts', [])))
+    module.lists = dict((collection, []) for collection in (
+        planner.services_path, observability.PREFIX + '/dashboards', observability.PREFIX + '/alerts'))
     module.client = lambda kind: None
     planner.service_id = lambda wanted, where: planner.new_services.get(wanted, wanted)
     for kind in TYPES:
