@@ -8,10 +8,9 @@ an idle service refuses wakes it)."""
 import re
 
 from ansible_collections.engine.cloud.plugins.module_utils import reads
-from ansible_collections.engine.cloud.plugins.module_utils.compare import secret_values
 from ansible_collections.engine.cloud.plugins.module_utils.errors import ApiError
 from ansible_collections.engine.cloud.plugins.module_utils.module import (
-    CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, Api, EngineModule, option_source)
+    CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, Api, EngineModule)
 from ansible_collections.engine.cloud.plugins.module_utils.pacing import ApiLimit
 from ansible_collections.engine.cloud.plugins.module_utils.states import FAIL, WAIT, Bring, StateTable
 
@@ -86,12 +85,8 @@ def services_path(organization_id):
 NOT_REPLAYABLE = frozenset(('PATCH', 'POST', 'DELETE'))
 
 
-def client_options(params):
-    return dict(base_url=params['api_url'], auth=(params['api_key_id'], params['api_key_secret']), auth_hint=AUTH_HINT,
-                url_hint='Check %s' % option_source(CLOUD_CONNECTION, 'api_url'), not_replayable=NOT_REPLAYABLE, envelope='result')
-
-
-API = Api(CLOUD_CONNECTION, 'api_url', RATE_LIMIT, client_options, uuid_options=('organization_id',), also=OBSERVABILITY_CONNECTION)
+API = Api(CLOUD_CONNECTION, 'api_url', RATE_LIMIT, lambda params: dict(auth=(params['api_key_id'], params['api_key_secret'])), AUTH_HINT,
+          'result', uuid_options=('organization_id',), also=OBSERVABILITY_CONNECTION, not_replayable=NOT_REPLAYABLE)
 
 
 class CloudModule(EngineModule):
@@ -115,26 +110,11 @@ class CloudModule(EngineModule):
     def read(self, *parts):
         return self.request_or_fail('GET', self.path(*parts)).get('result')
 
-    def read_item(self, collection, item_id, max_age=0):
-        """The resource item_id of the list at collection, from its own GET or a shared read."""
-        def single():
-            return self.request_or_fail('GET', '%s/%s' % (collection, item_id)).get('result')
-        found = self.shared_item(collection, item_id, single, max_age)
-        return single() if found is reads.ABSENT else found  # its own GET says what is missing
-
     def listed_in(self, parts):
         """(collection, item id) of the list that holds the resource at parts: the service (()), or a pipe (pipes, id)."""
         if parts:
             return self.path('pipes'), parts[1]
         return services_path(self.params['organization_id']), self.params['service_id']
-
-    def send_list(self, collection, on_send):
-        try:
-            answer = self.client.request('GET', collection, on_send=on_send)
-        except ApiError:
-            return None  # each task then reads alone, and its own read reports the error
-        self.no_log_values.update(secret_values(answer))
-        return answer.get('result')
 
     def list_services(self, tags=None):
         """Every service of the organization, in one request; with tags, those that have them (the API filters, and

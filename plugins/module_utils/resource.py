@@ -10,7 +10,6 @@ import json
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.compare import equal, mask_secrets
 from ansible_collections.engine.cloud.plugins.module_utils.errors import ApiError
-from ansible_collections.engine.cloud.plugins.module_utils.reads import ABSENT
 
 GONE = {'state': None}  # what a wait for a deleted resource sees once reads answer 404
 NOT_YET = {'state': None}  # what a read by name sees before a created resource shows
@@ -77,18 +76,14 @@ class Lifecycle:
     def read(self, resource_id, max_age=0, missing_ok=True):
         """The resource as the API shows it now (a poll: at most max_age seconds ago, maybe from a shared read), or None
         once it answers 404 (without missing_ok, a 404 fails the task)."""
-        def single():
-            answer = self.module.request_or_fail('GET', self.kind.item(self.module, resource_id), missing_ok=missing_ok)
-            return None if answer is None else self.kind.unwrap(answer)
-        found = self.module.shared_item(self.kind.collection(self.module), resource_id, single, max_age)
-        if found is ABSENT:
-            return None if missing_ok else single()  # its own GET says what is missing
-        return found
+        return self.module.read_item(self.kind.collection(self.module), resource_id, max_age, self.kind.item(self.module, resource_id), missing_ok)
 
     def one_named(self, name, missing_ok=False):
         """The one resource of that name (deleted ones aside), or None; two or more fail before any write."""
         try:
-            listed = self.module.shared_list(self.kind.collection(self.module), lambda: self.kind.listing(self.module))
+            collection = self.kind.collection(self.module)
+            listed = self.module.shared.listing(collection, lambda on_send: self.module.send_list(collection, on_send))
+            listed = self.kind.listing(self.module) if listed is None else listed
         except ApiError as error:
             if missing_ok and error.status == 404:
                 return None
