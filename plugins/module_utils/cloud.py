@@ -69,9 +69,8 @@ class WakeStates(ServiceStates):
                 'to a %s service' % (name, state, state))
 
 
-WAKE_TABLE = WakeStates('service', {'awake': dict(SERVICE_TABLE.actions['awake'], stopped=FAIL, stopping=FAIL)},
-                        settled={'awake': SERVICE_TABLE.settled['awake']}, failures={'awake': SERVICE_TABLE.failures['awake']},
-                        targets={'awake': 'running'}, transitions=SERVICE_TABLE.transitions)
+WAKE_TABLE = WakeStates('service', {'awake': dict(SERVICE_TABLE.actions['awake'], stopped=FAIL, stopping=FAIL)}, SERVICE_TABLE.settled,
+                        SERVICE_TABLE.failures, SERVICE_TABLE.targets, SERVICE_TABLE.transitions)
 
 RATE_LIMIT = ApiLimit(requests=10, seconds=10, env='ENGINE_CLOUD_RATE_LIMIT', credential='api_key_id')
 
@@ -159,7 +158,7 @@ class CloudModule(EngineModule):
         if not self.check_mode:
             return
         if getattr(self, '_service_seen', None) is None:
-            self._service_seen = self.request_or_fail('GET', self.path()).get('result')
+            self._service_seen = self.read()
         failure, warning = pipe_write_outcome(self._service_seen, what, self.params['service_id'])
         if failure:
             self.fail(failure)

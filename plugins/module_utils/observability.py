@@ -58,8 +58,8 @@ class ObservabilityModule(EngineModule):
     def post(self, path, body):
         return self.request_or_fail('POST', PREFIX + path, body=body).get('data')
 
-    def list_all(self, path, page_size=PAGE_SIZE):
+    def list_all(self, path):
         try:
-            return list_all(lambda method, target, params: self.request_or_fail(method, target, params=params), path, page_size)
+            return list_all(lambda method, target, params: self.request_or_fail(method, target, params=params), path)
         except ValueError as error:
             self.fail('%s; nothing was sent' % error)

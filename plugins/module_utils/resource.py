@@ -5,6 +5,7 @@
 """The life of a resource an API creates and deletes (service, pipe, dashboard, alert), one implementation for all:
 found by id or by a unique name, fields fixed at creation, a create never sent twice, a delete confirmed by reads."""
 
+import itertools
 import json
 
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
@@ -158,7 +159,7 @@ class Lifecycle:
         created = self.created is not None
         ready = self._until(lambda: self.read(resource['id'], max_age=self._wait.poll_age, missing_ok=False), resource,
                             lambda seen: seen.get('state') in self.kind.ready, lambda seen: seen.get('state') in self.kind.failures,
-                            ' or '.join(sorted(self.kind.ready)), first=None, peek=lambda: self._peek(resource['id']),
+                            ' or '.join(sorted(self.kind.ready)), first=None, peek=lambda: self.module.peek_item(collection, resource['id']),
                             expect=(lambda: self.module.shared.settle_hint(collection, 'create')) if created else None)
         if created:
             self.created = ready
@@ -213,7 +214,7 @@ class Lifecycle:
             return seen
 
         def peek():
-            seen = self._peek(resource['id'], gone=GONE)
+            seen = self.module.peek_item(self.kind.collection(self.module), resource['id'], gone=GONE)
             if seen and seen is not GONE:
                 last.append(seen)
             return seen
@@ -221,9 +222,6 @@ class Lifecycle:
         self._until(read, resource, lambda seen: seen is GONE or seen.get('state') in self.kind.gone, lambda seen: False, goal,
                     first=resource if resource.get('state') in self.kind.deleting else None, peek=peek)
         return last[-1]
-
-    def _peek(self, resource_id, gone=None):
-        return self.module.peek_item(self.kind.collection(self.module), resource_id, gone)
 
     def _budget(self, name):
         if self._wait is None:
@@ -241,13 +239,6 @@ class WaitError(Exception):
     def __init__(self, message, resource):
         super(WaitError, self).__init__(message)
         self.resource = resource
-
-
-def poll_intervals(first=1.0, cap=10.0):
-    interval = first
-    while True:
-        yield interval
-        interval = min(interval * 2, cap)
 
 
 class Wait:
@@ -270,7 +261,7 @@ class Wait:
         moved, resource = before is None, current
         looked = None if current is None else CLOCK.monotonic()
         commanded = CLOCK.monotonic() if current is None and expect is not None else None
-        for interval in poll_intervals():
+        for interval in itertools.chain((1.0, 2.0, 4.0, 8.0), itertools.repeat(10.0)):
             if resource is not None:
                 state = resource.get('state')
                 moved = moved or state != before
