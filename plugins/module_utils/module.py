@@ -115,11 +115,11 @@ class EngineModule(AnsibleModule):
     uuid_options = None
     shared = reads.Alone()
 
-    def __init__(self, argument_spec, supports_check_mode=True, **kwargs):
+    def __init__(self, argument_spec, **kwargs):
         self.failure_amends = []  # amend(msg, result) -> (msg, result), for every failure from then on
         spec = self.api.argument_spec()
         spec.update(argument_spec)
-        super(EngineModule, self).__init__(argument_spec=spec, supports_check_mode=supports_check_mode, **kwargs)
+        super(EngineModule, self).__init__(argument_spec=spec, supports_check_mode=True, **kwargs)
         self.client = self.api.connect(self.params, self.warn, self.fail_on_errors, self.uuid_options)
         if 'wait_timeout' in self.params:
             self.fail_on_errors(None if self.params['wait_timeout'] >= 1 else 'wait_timeout must be at least 1 second, got %d'

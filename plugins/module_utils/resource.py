@@ -119,7 +119,14 @@ class Lifecycle:
                 module.fail_api(error)
             found = self.adopt(body['name'], error)
             answer = {kind.answer_key: found} if kind.answer_key else found
-        self._report_created(answer[kind.answer_key] if kind.answer_key else answer)
+        self.created = answer[kind.answer_key] if kind.answer_key else answer
+
+        def amend(msg, result):
+            shown = result.get(kind.key) or self.created
+            result = dict(result, changed=True, **{kind.key: mask_secrets(shown)})
+            return ('%s. The %s %s (id %s) was created by this task before this failure%s'
+                    % (msg.rstrip('.'), kind.noun, json.dumps(shown.get('name')), shown.get('id'), '; ' + self.next_run if self.next_run else ''), result)
+        module.failure_amends.append(amend)
         return answer
 
     def adopt(self, name, lost):
@@ -139,17 +146,6 @@ class Lifecycle:
         self.module.warn('the answer to the create of %s %s was lost; the %s found by name afterwards (id %s) was taken as the one '
                          'created, and the create was not sent again' % (kind.noun, json.dumps(name), kind.noun, found.get('id')))
         return found
-
-    def _report_created(self, resource):
-        self.created = resource
-        kind = self.kind
-
-        def amend(msg, result):
-            shown = result.get(kind.key) or self.created
-            result = dict(result, changed=True, **{kind.key: mask_secrets(shown)})
-            return ('%s. The %s %s (id %s) was created by this task before this failure%s'
-                    % (msg.rstrip('.'), kind.noun, json.dumps(shown.get('name')), shown.get('id'), '; ' + self.next_run if self.next_run else ''), result)
-        self.module.failure_amends.append(amend)
 
     def wait_ready(self, resource):
         """With wait=true, the resource once a read (never the create's answer) shows it ready."""
