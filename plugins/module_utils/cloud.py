@@ -98,9 +98,8 @@ class CloudModule(EngineModule):
         spec = dict(service_id=dict(type='str', required=service_id_required))
         spec.update(argument_spec)
         super(CloudModule, self).__init__(spec, **kwargs)
-        params = self.params
-        self.shared = reads.for_module(self.client.pacer.requests is not None, (
-            params['api_url'], params['api_key_id'], params['api_key_secret'], params['organization_id']), self.warn)
+        identity = tuple(self.params[name] for name in CLOUD_CONNECTION)  # address, key id, key secret, organization
+        self.shared = reads.for_module(self.client.pacer.requests is not None, identity, self.warn)
 
     def path(self, *parts):
         """/v1/organizations/{organization_id}/services/{service_id}[/part...]"""
