@@ -8,10 +8,9 @@ an idle service refuses wakes it)."""
 import re
 
 from ansible_collections.engine.cloud.plugins.module_utils import reads
-from ansible_collections.engine.cloud.plugins.module_utils.compare import secret_values
 from ansible_collections.engine.cloud.plugins.module_utils.errors import ApiError
 from ansible_collections.engine.cloud.plugins.module_utils.module import (
-    CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, Api, EngineModule, option_source)
+    CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, Api, EngineModule)
 from ansible_collections.engine.cloud.plugins.module_utils.pacing import ApiLimit
 from ansible_collections.engine.cloud.plugins.module_utils.states import FAIL, WAIT, Bring, StateTable
 
@@ -70,9 +69,8 @@ class WakeStates(ServiceStates):
                 'to a %s service' % (name, state, state))
 
 
-WAKE_TABLE = WakeStates('service', {'awake': dict(SERVICE_TABLE.actions['awake'], stopped=FAIL, stopping=FAIL)},
-                        settled={'awake': SERVICE_TABLE.settled['awake']}, failures={'awake': SERVICE_TABLE.failures['awake']},
-                        targets={'awake': 'running'}, transitions=SERVICE_TABLE.transitions)
+WAKE_TABLE = WakeStates('service', {'awake': dict(SERVICE_TABLE.actions['awake'], stopped=FAIL, stopping=FAIL)}, SERVICE_TABLE.settled,
+                        SERVICE_TABLE.failures, SERVICE_TABLE.targets, SERVICE_TABLE.transitions)
 
 RATE_LIMIT = ApiLimit(requests=10, seconds=10, env='ENGINE_CLOUD_RATE_LIMIT', credential='api_key_id')
 
@@ -86,12 +84,8 @@ def services_path(organization_id):
 NOT_REPLAYABLE = frozenset(('PATCH', 'POST', 'DELETE'))
 
 
-def client_options(params):
-    return dict(base_url=params['api_url'], auth=(params['api_key_id'], params['api_key_secret']), auth_hint=AUTH_HINT,
-                url_hint='Check %s' % option_source(CLOUD_CONNECTION, 'api_url'), not_replayable=NOT_REPLAYABLE, envelope='result')
-
-
-API = Api(CLOUD_CONNECTION, 'api_url', RATE_LIMIT, client_options, uuid_options=('organization_id',), also=OBSERVABILITY_CONNECTION)
+API = Api(CLOUD_CONNECTION, 'api_url', RATE_LIMIT, lambda params: dict(auth=(params['api_key_id'], params['api_key_secret'])), AUTH_HINT,
+          'result', uuid_options=('organization_id',), also=OBSERVABILITY_CONNECTION, not_replayable=NOT_REPLAYABLE)
 
 
 class CloudModule(EngineModule):
@@ -104,9 +98,8 @@ class CloudModule(EngineModule):
         spec = dict(service_id=dict(type='str', required=service_id_required))
         spec.update(argument_spec)
         super(CloudModule, self).__init__(spec, **kwargs)
-        params = self.params
-        self.shared = reads.for_module(self.client.pacer, (
-            params['api_url'], params['api_key_id'], params['api_key_secret'], params['organization_id']), self.warn)
+        identity = tuple(self.params[name] for name in CLOUD_CONNECTION)  # address, key id, key secret, organization
+        self.shared = reads.for_module(self.client.pacer, identity, self.warn)
 
     def path(self, *parts):
         """/v1/organizations/{organization_id}/services/{service_id}[/part...]"""
@@ -115,26 +108,11 @@ class CloudModule(EngineModule):
     def read(self, *parts):
         return self.request_or_fail('GET', self.path(*parts)).get('result')
 
-    def read_item(self, collection, item_id, max_age=0):
-        """The resource item_id of the list at collection, from its own GET or a shared read."""
-        def single():
-            return self.request_or_fail('GET', '%s/%s' % (collection, item_id)).get('result')
-        found = self.shared_item(collection, item_id, single, max_age)
-        return single() if found is reads.ABSENT else found  # its own GET says what is missing
-
     def listed_in(self, parts):
         """(collection, item id) of the list that holds the resource at parts: the service (()), or a pipe (pipes, id)."""
         if parts:
             return self.path('pipes'), parts[1]
         return services_path(self.params['organization_id']), self.params['service_id']
-
-    def send_list(self, collection, on_send):
-        try:
-            answer = self.client.request('GET', collection, on_send=on_send)
-        except ApiError:
-            return None  # each task then reads alone, and its own read reports the error
-        self.no_log_values.update(secret_values(answer))
-        return answer.get('result')
 
     def list_services(self, tags=None):
         """Every service of the organization, in one request; with tags, those that have them (the API filters, and
@@ -179,7 +157,7 @@ class CloudModule(EngineModule):
         if not self.check_mode:
             return
         if getattr(self, '_service_seen', None) is None:
-            self._service_seen = self.request_or_fail('GET', self.path()).get('result')
+            self._service_seen = self.read()
         failure, warning = pipe_write_outcome(self._service_seen, what, self.params['service_id'])
         if failure:
             self.fail(failure)

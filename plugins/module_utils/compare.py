@@ -83,11 +83,7 @@ def merge_diffs(diffs):
     taken = [item for item in diffs if item is not None]
     if not taken:
         return None
-    merged = dict(before={}, after={})
-    for item in taken:
-        for side in ('before', 'after'):
-            merged[side].update(item[side])
-    return merged
+    return dict((side, dict(pair for item in taken for pair in item[side].items())) for side in ('before', 'after'))
 
 
 # Results repeat the same few keys thousands of times (10 000 chart rows): the verdict is kept per key.

@@ -28,8 +28,6 @@ COMMON_SPEC = dict(
     api_rate_limit=dict(type='raw'),  # raw: YAML reads an unquoted off as false
 )
 
-# Required, but checked by the API's layer (connection_errors) so that the message names the environment variable and
-# an empty value (what AWX injects for an empty field) counts as missing.
 CLOUD_CONNECTION = dict(
     api_url=dict(type='str', fallback=(env_fallback, ['ENGINE_CLOUD_API_URL'])),
     api_key_id=dict(type='str', no_log=False, fallback=(env_fallback, ['ENGINE_CLOUD_KEY_ID'])),
@@ -57,23 +55,17 @@ def suboption_paths(spec, name, prefix=''):
     return paths
 
 
-def option_source(connection, name):
-    return '%s or the %s environment variable' % (name, connection[name]['fallback'][1][0])
-
-
-def connection_errors(connection, url_option, params, uuid_options=()):
-    missing = ['%s is required: set %s%s' % (name, option_source(connection, name), '' if params[name] is None else ' (got an empty value)')
-               for name in connection if params[name] is None or not params[name].strip()]
-    return missing or [validate.url(url_option, params[url_option])] + [validate.uuid(name, params[name]) for name in uuid_options]
-
-
 class Api:
-    """One API as modules and plugins use it. also: the other API's connection options, accepted and ignored, so that one
+    """One API as modules and plugins use it: its connection options (url_option the address), its rate limit, the
+    client options its credentials give (credentials(params)), the error hint for refused credentials, the key of its
+    answers' payload (envelope). also: the other API's connection options, accepted and ignored, so that one
     module_defaults entry for group/engine.cloud.all serves both APIs."""
 
-    def __init__(self, connection, url_option, limit, client_options, uuid_options=(), also=None):
-        self.connection, self.url_option, self.limit = connection, url_option, limit
-        self.client_options, self.uuid_options, self.also = client_options, uuid_options, also or {}
+    def __init__(self, connection, url_option, limit, credentials, auth_hint, envelope, uuid_options=(), also=None,
+                 not_replayable=frozenset(('PATCH',))):
+        self.connection, self.url_option, self.limit, self.credentials = connection, url_option, limit, credentials
+        self.auth_hint, self.envelope, self.not_replayable = auth_hint, envelope, not_replayable
+        self.uuid_options, self.also = uuid_options, also or {}
 
     def argument_spec(self, also=True):
         spec = dict(COMMON_SPEC, api_rate_limit=dict(COMMON_SPEC['api_rate_limit'], fallback=(env_fallback, [self.limit.env])))
@@ -82,19 +74,28 @@ class Api:
             spec.update((name, dict(type='str', no_log=bool(option.get('no_log')))) for name, option in self.also.items())
         return spec
 
+    def source(self, name):
+        return '%s or the %s environment variable' % (name, self.connection[name]['fallback'][1][0])
+
     def connect(self, params, warn, fail, uuid_options=None):
         """The HTTP client for params, after the checks made before any request: fail(*messages) gets a message (or None)
-        for each option and does not return when one is bad."""
+        for each option and does not return when one is bad. The connection options are required, but checked here so
+        that the message names the environment variable and an empty value (what AWX injects for an empty field) counts
+        as missing."""
         limit, limit_error = pacing.rate_limit('api_rate_limit', params['api_rate_limit'], (self.limit.requests, self.limit.seconds))
+        url = params[self.url_option]
+        errors = ['%s is required: set %s%s' % (name, self.source(name), '' if params[name] is None else ' (got an empty value)')
+                  for name in self.connection if params[name] is None or not params[name].strip()]
+        if not errors:
+            uuids = self.uuid_options if uuid_options is None else uuid_options
+            errors = [validate.url(self.url_option, url)] + [validate.uuid(name, params[name]) for name in uuids]
         fail(None if params['api_timeout'] > 0 else 'api_timeout must be at least 1 second, got %d' % params['api_timeout'],
-             None if params['api_retries'] >= 0 else 'api_retries must be at least 0, got %d' % params['api_retries'],
-             limit_error, *connection_errors(self.connection, self.url_option, params,
-                                             self.uuid_options if uuid_options is None else uuid_options))
-        options = self.client_options(params)
-        pacer = pacing.shared_pacer(limit, options['base_url'], params[self.limit.credential], warn)
-        return transport.HttpClient(timeout=params['api_timeout'], validate_certs=params['validate_certs'], ca_path=params.get('ca_path'),
-                                    client_cert=params.get('client_cert'), client_key=params.get('client_key'),
-                                    retries=params['api_retries'], user_agent=USER_AGENT, pacer=pacer, **options)
+             None if params['api_retries'] >= 0 else 'api_retries must be at least 0, got %d' % params['api_retries'], limit_error, *errors)
+        return transport.HttpClient(url, timeout=params['api_timeout'], validate_certs=params['validate_certs'], ca_path=params.get('ca_path'),
+                                    client_cert=params.get('client_cert'), client_key=params.get('client_key'), retries=params['api_retries'],
+                                    user_agent=USER_AGENT, pacer=pacing.shared_pacer(limit, url, params[self.limit.credential], warn),
+                                    auth_hint=self.auth_hint, url_hint='Check %s' % self.source(self.url_option), envelope=self.envelope,
+                                    not_replayable=self.not_replayable, **self.credentials(params))
 
     def wait_warning(self, client):
         per = 'token' if self.limit.credential == 'api_token' else 'API key'
@@ -114,11 +115,11 @@ class EngineModule(AnsibleModule):
     uuid_options = None
     shared = reads.Alone()
 
-    def __init__(self, argument_spec, supports_check_mode=True, **kwargs):
+    def __init__(self, argument_spec, **kwargs):
         self.failure_amends = []  # amend(msg, result) -> (msg, result), for every failure from then on
         spec = self.api.argument_spec()
         spec.update(argument_spec)
-        super(EngineModule, self).__init__(argument_spec=spec, supports_check_mode=supports_check_mode, **kwargs)
+        super(EngineModule, self).__init__(argument_spec=spec, supports_check_mode=True, **kwargs)
         self.client = self.api.connect(self.params, self.warn, self.fail_on_errors, self.uuid_options)
         if 'wait_timeout' in self.params:
             self.fail_on_errors(None if self.params['wait_timeout'] >= 1 else 'wait_timeout must be at least 1 second, got %d'
@@ -208,22 +209,31 @@ class EngineModule(AnsibleModule):
                 return None
             self.fail_api(error)
 
-    def shared_item(self, collection, item_id, single, max_age=0):
-        """The resource item_id of the list at collection from a read shared with other tasks (reads.py), or single();
-        reads.ABSENT when that read does not hold it."""
-        return self.shared.item(collection, item_id, single, lambda on_send: self.send_list(collection, on_send), max_age)
-
-    def shared_list(self, collection, own):
-        listed = self.shared.listing(collection, lambda on_send: self.send_list(collection, on_send))
-        return own() if listed is None else listed
+    def read_item(self, collection, item_id, max_age=0, path=None, missing_ok=False):
+        """The resource item_id of the list at collection: from a list read shared with other tasks (reads.py) at most
+        max_age seconds old, else its own GET of path (collection/item_id unless given), which says what is missing;
+        None after a 404 with missing_ok."""
+        def single():
+            answer = self.request_or_fail('GET', path or '%s/%s' % (collection, item_id), missing_ok=missing_ok)
+            return None if answer is None else answer.get(self.api.envelope)
+        found = self.shared.item(collection, item_id, single, lambda on_send: self.send_list(collection, on_send), max_age)
+        if found is reads.ABSENT:
+            return None if missing_ok else single()
+        return found
 
     def peek_item(self, collection, item_id, gone=None):
         seen = self.shared.peek(collection, item_id)
         return gone if seen is reads.ABSENT else seen
 
     def send_list(self, collection, on_send):
-        """A list read for the shared reads: its items, or None when it failed (each task then reads alone)."""
-        raise NotImplementedError('%s shares no reads' % type(self).__name__)
+        """A list read for the shared reads: its items, or None when it failed (each task then reads alone, and its own
+        read reports the error)."""
+        try:
+            answer = self.client.request('GET', collection, on_send=on_send)
+        except ApiError:
+            return None
+        self.no_log_values.update(secret_values(answer))
+        return answer.get(self.api.envelope)
 
     def converge(self, key, read, plan, write):
         resource, diff = self.apply(read, plan, write)

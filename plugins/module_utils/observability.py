@@ -6,21 +6,15 @@
 
 import json
 
-from ansible_collections.engine.cloud.plugins.module_utils.module import CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, Api, EngineModule, option_source
+from ansible_collections.engine.cloud.plugins.module_utils.module import CLOUD_CONNECTION, OBSERVABILITY_CONNECTION, Api, EngineModule
 from ansible_collections.engine.cloud.plugins.module_utils.pacing import ApiLimit
 
 AUTH_HINT = 'The observability API refused the token: check api_token (ENGINE_OBSERVABILITY_TOKEN)'
 PAGE_SIZE = 1000
 PREFIX = '/api/v2'
 RATE_LIMIT = ApiLimit(requests=100, seconds=60, env='ENGINE_OBSERVABILITY_RATE_LIMIT', credential='api_token')
-
-
-def client_options(params):
-    return dict(base_url=params['observability_url'], token=params['api_token'], auth_hint=AUTH_HINT, envelope='data',
-                url_hint='Check %s' % option_source(OBSERVABILITY_CONNECTION, 'observability_url'))
-
-
-API = Api(OBSERVABILITY_CONNECTION, 'observability_url', RATE_LIMIT, client_options, also=CLOUD_CONNECTION)
+API = Api(OBSERVABILITY_CONNECTION, 'observability_url', RATE_LIMIT, lambda params: dict(token=params['api_token']), AUTH_HINT, 'data',
+          also=CLOUD_CONNECTION)
 
 
 def list_all(request, path, page_size=PAGE_SIZE):
@@ -64,8 +58,8 @@ class ObservabilityModule(EngineModule):
     def post(self, path, body):
         return self.request_or_fail('POST', PREFIX + path, body=body).get('data')
 
-    def list_all(self, path, page_size=PAGE_SIZE):
+    def list_all(self, path):
         try:
-            return list_all(lambda method, target, params: self.request_or_fail(method, target, params=params), path, page_size)
+            return list_all(lambda method, target, params: self.request_or_fail(method, target, params=params), path)
         except ValueError as error:
             self.fail('%s; nothing was sent' % error)

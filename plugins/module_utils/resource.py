@@ -5,12 +5,12 @@
 """The life of a resource an API creates and deletes (service, pipe, dashboard, alert), one implementation for all:
 found by id or by a unique name, fields fixed at creation, a create never sent twice, a delete confirmed by reads."""
 
+import itertools
 import json
 
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.compare import equal, mask_secrets
 from ansible_collections.engine.cloud.plugins.module_utils.errors import ApiError
-from ansible_collections.engine.cloud.plugins.module_utils.reads import ABSENT
 
 GONE = {'state': None}  # what a wait for a deleted resource sees once reads answer 404
 NOT_YET = {'state': None}  # what a read by name sees before a created resource shows
@@ -77,18 +77,14 @@ class Lifecycle:
     def read(self, resource_id, max_age=0, missing_ok=True):
         """The resource as the API shows it now (a poll: at most max_age seconds ago, maybe from a shared read), or None
         once it answers 404 (without missing_ok, a 404 fails the task)."""
-        def single():
-            answer = self.module.request_or_fail('GET', self.kind.item(self.module, resource_id), missing_ok=missing_ok)
-            return None if answer is None else self.kind.unwrap(answer)
-        found = self.module.shared_item(self.kind.collection(self.module), resource_id, single, max_age)
-        if found is ABSENT:
-            return None if missing_ok else single()  # its own GET says what is missing
-        return found
+        return self.module.read_item(self.kind.collection(self.module), resource_id, max_age, self.kind.item(self.module, resource_id), missing_ok)
 
     def one_named(self, name, missing_ok=False):
         """The one resource of that name (deleted ones aside), or None; two or more fail before any write."""
         try:
-            listed = self.module.shared_list(self.kind.collection(self.module), lambda: self.kind.listing(self.module))
+            collection = self.kind.collection(self.module)
+            listed = self.module.shared.listing(collection, lambda on_send: self.module.send_list(collection, on_send))
+            listed = self.kind.listing(self.module) if listed is None else listed
         except ApiError as error:
             if missing_ok and error.status == 404:
                 return None
@@ -123,7 +119,14 @@ class Lifecycle:
                 module.fail_api(error)
             found = self.adopt(body['name'], error)
             answer = {kind.answer_key: found} if kind.answer_key else found
-        self._report_created(answer[kind.answer_key] if kind.answer_key else answer)
+        self.created = answer[kind.answer_key] if kind.answer_key else answer
+
+        def amend(msg, result):
+            shown = result.get(kind.key) or self.created
+            result = dict(result, changed=True, **{kind.key: mask_secrets(shown)})
+            return ('%s. The %s %s (id %s) was created by this task before this failure%s'
+                    % (msg.rstrip('.'), kind.noun, json.dumps(shown.get('name')), shown.get('id'), '; ' + self.next_run if self.next_run else ''), result)
+        module.failure_amends.append(amend)
         return answer
 
     def adopt(self, name, lost):
@@ -144,17 +147,6 @@ class Lifecycle:
                          'created, and the create was not sent again' % (kind.noun, json.dumps(name), kind.noun, found.get('id')))
         return found
 
-    def _report_created(self, resource):
-        self.created = resource
-        kind = self.kind
-
-        def amend(msg, result):
-            shown = result.get(kind.key) or self.created
-            result = dict(result, changed=True, **{kind.key: mask_secrets(shown)})
-            return ('%s. The %s %s (id %s) was created by this task before this failure%s'
-                    % (msg.rstrip('.'), kind.noun, json.dumps(shown.get('name')), shown.get('id'), '; ' + self.next_run if self.next_run else ''), result)
-        self.module.failure_amends.append(amend)
-
     def wait_ready(self, resource):
         """With wait=true, the resource once a read (never the create's answer) shows it ready."""
         if not (self.module.params['wait'] and self.kind.ready):
@@ -163,7 +155,7 @@ class Lifecycle:
         created = self.created is not None
         ready = self._until(lambda: self.read(resource['id'], max_age=self._wait.poll_age, missing_ok=False), resource,
                             lambda seen: seen.get('state') in self.kind.ready, lambda seen: seen.get('state') in self.kind.failures,
-                            ' or '.join(sorted(self.kind.ready)), first=None, peek=lambda: self._peek(resource['id']),
+                            ' or '.join(sorted(self.kind.ready)), first=None, peek=lambda: self.module.peek_item(collection, resource['id']),
                             expect=(lambda: self.module.shared.settle_hint(collection, 'create')) if created else None)
         if created:
             self.created = ready
@@ -218,7 +210,7 @@ class Lifecycle:
             return seen
 
         def peek():
-            seen = self._peek(resource['id'], gone=GONE)
+            seen = self.module.peek_item(self.kind.collection(self.module), resource['id'], gone=GONE)
             if seen and seen is not GONE:
                 last.append(seen)
             return seen
@@ -226,9 +218,6 @@ class Lifecycle:
         self._until(read, resource, lambda seen: seen is GONE or seen.get('state') in self.kind.gone, lambda seen: False, goal,
                     first=resource if resource.get('state') in self.kind.deleting else None, peek=peek)
         return last[-1]
-
-    def _peek(self, resource_id, gone=None):
-        return self.module.peek_item(self.kind.collection(self.module), resource_id, gone)
 
     def _budget(self, name):
         if self._wait is None:
@@ -246,13 +235,6 @@ class WaitError(Exception):
     def __init__(self, message, resource):
         super(WaitError, self).__init__(message)
         self.resource = resource
-
-
-def poll_intervals(first=1.0, cap=10.0):
-    interval = first
-    while True:
-        yield interval
-        interval = min(interval * 2, cap)
 
 
 class Wait:
@@ -275,7 +257,7 @@ class Wait:
         moved, resource = before is None, current
         looked = None if current is None else CLOCK.monotonic()
         commanded = CLOCK.monotonic() if current is None and expect is not None else None
-        for interval in poll_intervals():
+        for interval in itertools.chain((1.0, 2.0, 4.0, 8.0), itertools.repeat(10.0)):
             if resource is not None:
                 state = resource.get('state')
                 moved = moved or state != before
