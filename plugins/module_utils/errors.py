@@ -96,12 +96,10 @@ class Redactor:
 
     def error_body(self, text, content_type=''):
         """(code, message, request id) of any error body either API (or a proxy in between) sends."""
-        body = None
-        if text and ('json' in content_type or text.lstrip()[:1] in ('{', '[')):
-            try:
-                body = json.loads(text)
-            except ValueError:
-                body = None
+        try:
+            body = json.loads(text)  # whatever the content type says: only an object is read
+        except ValueError:
+            body = None
         if isinstance(body, dict):
             raw = body.get('error') or body.get('message') or ''
             raw = raw if isinstance(raw, str) else repr(raw)
