@@ -33,7 +33,7 @@ URLLIB3_FLOOR = (2, 6)  # read1 with decompression within the size cap and the d
 CA_ENV = ('REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE', 'SSL_CERT_FILE', 'SSL_CERT_DIR')
 _HEADER_VALUE = re.compile(r'^[\x20-\x7e]*\Z')
 _CHUNK = 256 * 1024
-_REQUEST = threading.local()  # the sockets and progress of the request this thread sends (see _Tracked)
+_REQUEST = threading.local()  # the sockets and progress of the request this thread sends (see _adapter)
 
 
 class HttpClient:
@@ -64,10 +64,6 @@ class HttpClient:
             self.headers['Authorization'] = 'Bearer %s' % token.strip()
         self.redactor = errors.Redactor(given + [auth[1] if auth else None, token and token.strip(),
                                                  self.headers.get('Authorization', '').partition(' ')[2]] + _proxy_secrets())
-        self._refusal = None
-        if not _HEADER_VALUE.match(self.headers.get('Authorization', '')):
-            self._refusal = ('the %s holds a line break or another character that an HTTP header cannot carry; nothing was sent'
-                             % ('token' if token is not None else 'API key id or secret'))
 
     def backoff(self, attempt):
         delay = min(BACKOFF_CAP, BACKOFF_BASE * (2 ** attempt))
@@ -82,8 +78,9 @@ class HttpClient:
         if body is not None:
             headers, data = dict(headers, **{'Content-Type': 'application/json'}), json.dumps(body).encode('utf-8')
         where = dict(method=method, path=path, url=url_without_credentials(self.base_url) + path)  # in every error of this request
-        if self._refusal:
-            raise ApiError(self._refusal, **where)
+        if not _HEADER_VALUE.match(self.headers.get('Authorization', '')):
+            raise ApiError('the %s holds a line break or another character that an HTTP header cannot carry; nothing was sent' % (
+                'token' if self.headers['Authorization'].startswith('Bearer ') else 'API key id or secret'), **where)
         replayable = not once and method not in self.not_replayable
         attempt = 0
         while True:
