@@ -385,4 +385,3 @@ def _cause(exc):
                 return '[Errno %s] %s' % (item.errno, item.strerror)
             return '%s: %s' % (type(item).__name__, item) if not isinstance(item, OSError) else str(item)
     return str(exc) or type(exc).__name__
-
