@@ -96,12 +96,10 @@ class Redactor:
 
     def error_body(self, text, content_type=''):
         """(code, message, request id) of any error body either API (or a proxy in between) sends."""
-        body = None
-        if text and ('json' in content_type or text.lstrip()[:1] in ('{', '[')):
-            try:
-                body = json.loads(text)
-            except ValueError:
-                body = None
+        try:
+            body = json.loads(text)  # whatever the content type says: only an object is read
+        except ValueError:
+            body = None
         if isinstance(body, dict):
             raw = body.get('error') or body.get('message') or ''
             raw = raw if isinstance(raw, str) else repr(raw)
@@ -114,32 +112,24 @@ class Redactor:
             return None, 'unexpected HTML response%s' % (': ' + self.say(title.group(1)) if title else ''), None
         return None, self.say(text) or 'empty response body', None
 
-    def failure(self, exc, timeout):
-        text = self.say(str(exc))
+    def failure(self, exc, timeout, url_hint, client_cert):
+        """(message, hint) of a ConnectionFailed."""
+        text, hint = self.say(str(exc)), None if exc.reached else url_hint
         if exc.tls:
-            kind = tls_kind(text)
+            kind = tls_kind(str(exc))
+            if kind == 'verify':
+                hint = CA_HINT
+            elif kind == 'client certificate':
+                hint = CLIENT_CERT_HINT
+            elif client_cert is None:  # a refusal of a client without a certificate can look like any failed handshake
+                hint = ' '.join(part for part in (CLIENT_CERT_MAYBE, url_hint) if part)
             return '%s: %s' % ({'verify': 'TLS certificate verification failed', 'handshake': 'TLS handshake did not complete'}.get(
-                kind, 'TLS handshake failed'), text)
+                kind, 'TLS handshake failed'), text), hint
         if exc.timeout:
-            return '%s within api_timeout (%s s)' % ('no response' if exc.reached else 'no connection', timeout)
-        if exc.proxy or (exc.final and not exc.refused and not exc.unresolved):
-            return text
-        return 'connection failed: %s' % text
-
-
-def failure_hint(exc, url_hint, client_cert):
-    if exc.tls:
-        kind = tls_kind(str(exc))
-        if kind == 'verify':
-            return CA_HINT
-        if kind == 'client certificate':
-            return CLIENT_CERT_HINT
-        if client_cert is None:  # a refusal of a client without a certificate can look like any failed handshake
-            return ' '.join(hint for hint in (CLIENT_CERT_MAYBE, url_hint) if hint)
-        return url_hint
-    if exc.proxy:
-        return PROXY_HINT
-    return None if exc.reached else url_hint
+            return '%s within api_timeout (%s s)' % ('no response' if exc.reached else 'no connection', timeout), hint
+        if exc.proxy:
+            return text, PROXY_HINT
+        return text if exc.final and not exc.refused and not exc.unresolved else 'connection failed: %s' % text, hint
 
 
 def tls_kind(text):
@@ -153,7 +143,3 @@ def tls_kind(text):
     if any(word in text for word in ('EOF occurred', 'UNEXPECTED_EOF', 'Connection reset', 'Broken pipe', 'timed out')):
         return 'handshake'
     return 'refused'
-
-
-def redirect_message(location, masked):
-    return 'the API answered with a redirect to %s, which is not followed (the credentials would go with it)' % masked(location)

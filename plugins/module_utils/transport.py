@@ -33,8 +33,7 @@ URLLIB3_FLOOR = (2, 6)  # read1 with decompression within the size cap and the d
 CA_ENV = ('REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE', 'SSL_CERT_FILE', 'SSL_CERT_DIR')
 _HEADER_VALUE = re.compile(r'^[\x20-\x7e]*\Z')
 _CHUNK = 256 * 1024
-_REQUEST = threading.local()  # the sockets and progress of the request this thread sends (see _Tracked)
-_CLASSES = {}
+_REQUEST = threading.local()  # the sockets and progress of the request this thread sends (see _adapter)
 
 
 class HttpClient:
@@ -65,27 +64,24 @@ class HttpClient:
             self.headers['Authorization'] = 'Bearer %s' % token.strip()
         self.redactor = errors.Redactor(given + [auth[1] if auth else None, token and token.strip(),
                                                  self.headers.get('Authorization', '').partition(' ')[2]] + _proxy_secrets())
-        self._refusal = None
-        if not _HEADER_VALUE.match(self.headers.get('Authorization', '')):
-            self._refusal = ('the %s holds a line break or another character that an HTTP header cannot carry; nothing was sent'
-                             % ('token' if token is not None else 'API key id or secret'))
 
     def backoff(self, attempt):
         delay = min(BACKOFF_CAP, BACKOFF_BASE * (2 ** attempt))
         return delay / 2 + self._jitter() * delay / 2
 
-    def url_of(self, path):
-        return url_without_credentials(self.base_url) + path
-
     def request(self, method, path, params=None, body=None, once=False, on_send=None):
         """The parsed JSON answer, retrying what is safe to retry. once: never replayed (a create or delete): a lost
         answer raises ApiError with answer_lost for the caller to judge. on_send() runs when each attempt leaves."""
-        target = self.prefix + path + _query(params)
+        pairs = [(name, value) for name, value in (params.items() if isinstance(params, dict) else params or ()) if value is not None]
+        target = self.prefix + path + ('?' + urlencode(pairs, doseq=True) if pairs else '')
         headers, data = self.headers, None
         if body is not None:
             headers, data = dict(headers, **{'Content-Type': 'application/json'}), json.dumps(body).encode('utf-8')
-        if self._refusal:
-            raise ApiError(self._refusal, method=method, path=path, url=self.url_of(path))
+        where = dict(method=method, path=path, url=url_without_credentials(self.base_url) + path)  # in every error of this request
+        if not _HEADER_VALUE.match(self.headers.get('Authorization', '')):
+            raise ApiError('the %s holds a line break or another character that an HTTP header cannot carry; nothing was sent' % (
+                'token' if self.headers['Authorization'].startswith('Bearer ') else 'API key id or secret'), **where)
+        replayable = not once and method not in self.not_replayable
         attempt = 0
         while True:
             attempt += 1
@@ -96,17 +92,16 @@ class HttpClient:
                 status, answer_headers, content = self.connection.send(method, target, headers, data)
             except ConnectionFailed as exc:
                 self.pacer.answered(slot)
-                lost = exc.reached and (once or method in self.not_replayable)
+                lost = exc.reached and not replayable
                 if lost or exc.final or attempt > self.retries:
-                    raise ApiError(self.redactor.failure(exc, self.timeout), method=method, path=path, url=self.url_of(path),
-                                   attempts=attempt, answer_lost=lost, hint=errors.LOST_ANSWER_HINT if lost else errors.failure_hint(
-                                       exc, self.url_hint, self.connection.client_cert))
+                    message, hint = self.redactor.failure(exc, self.timeout, self.url_hint, self.connection.client_cert)
+                    raise ApiError(message, attempts=attempt, answer_lost=lost, hint=errors.LOST_ANSWER_HINT if lost else hint, **where)
                 CLOCK.sleep(self.backoff(attempt - 1))
                 continue
             self.pacer.answered(slot)
-            lost = status in LOST_ANSWER_STATUSES and (once or method in self.not_replayable)
+            lost = status in LOST_ANSWER_STATUSES and not replayable
             if status in RETRY_STATUSES and not lost:
-                wait = self._server_wait(answer_headers, method, path)
+                wait = self._server_wait(answer_headers, where)
                 if status == 429:
                     self.pacer.refused(wait)  # also on the last attempt: the other processes must not run into it
                 if attempt <= self.retries:
@@ -114,22 +109,20 @@ class HttpClient:
                     self.waited += wait if status == 429 else 0
                     CLOCK.sleep(wait)
                     continue
-            request_id = answer_headers.get('X-Request-Id')
+            where.update(status=status, attempts=attempt, request_id=answer_headers.get('X-Request-Id'))
+            text = content.decode('utf-8', 'replace')
             if 300 <= status < 400:
-                raise self._redirect(status, answer_headers, method, path, attempt, request_id)
+                raise self._redirect(answer_headers, where)
             if status >= 400:
-                code, message, body_id = self.redactor.error_body(_text(content), answer_headers.get('Content-Type', ''))
+                code, message, body_id = self.redactor.error_body(text, answer_headers.get('Content-Type', ''))
                 hint = self.auth_hint if status == 401 else (errors.LOST_ANSWER_HINT if lost else None)
-                raise ApiError(message, status=status, code=code, method=method, path=path, url=self.url_of(path),
-                               request_id=body_id or request_id, attempts=attempt, hint=hint, answer_lost=lost)
-            return self._parse(content, status, method, path, attempt, request_id)
+                raise ApiError(message, code=code, hint=hint, answer_lost=lost, **dict(where, request_id=body_id or where['request_id']))
+            return self._parse(text, where)
 
-    def _server_wait(self, headers, method, path):
+    def _server_wait(self, headers, where):
         """The seconds a 429 or 503 asks for: what the window has left (RateLimit-Reset) before Retry-After, or None."""
         for name in ('RateLimit-Reset', 'X-RateLimit-Reset', 'Retry-After'):
             value = (headers.get(name) or '').strip()
-            if not value:
-                continue
             try:
                 seconds = float(value)
             except ValueError:
@@ -138,33 +131,30 @@ class HttpClient:
             else:
                 if not math.isfinite(seconds):
                     raise ApiError('the server asked to wait %s: %s, which is no number of seconds; nothing was sent again' % (
-                        name, self.redactor.say(value)), status=429, method=method, path=path, url=self.url_of(path))
+                        name, self.redactor.say(value)), status=429, **where)
                 seconds = seconds - CLOCK.time() if seconds > 1e9 else seconds  # an epoch time rather than a delay
             if seconds is not None:
                 return min(max(seconds, 0.0), RETRY_AFTER_CAP)
         return None
 
-    def _redirect(self, status, headers, method, path, attempts, request_id):
+    def _redirect(self, headers, where):
         """A 3xx is not followed: the credentials would go with it to wherever it points."""
         location = headers.get('Location') or '(no Location)'
         location = self.connection.origin + location if location.startswith('/') else location
         hint = self.url_hint
         if location.startswith('https://') and self.base_url.startswith('http://'):
             hint = 'The API is served over HTTPS: use an https:// address. %s' % (self.url_hint or '')
-        return ApiError(errors.redirect_message(location, self.redactor.say), status=status, method=method, path=path,
-                        url=self.url_of(path), attempts=attempts, hint=(hint or '').strip() or None, request_id=request_id)
+        return ApiError('the API answered with a redirect to %s, which is not followed (the credentials would go with it)'
+                        % self.redactor.say(location), hint=(hint or '').strip() or None, **where)
 
-    def _parse(self, content, status, method, path, attempts, request_id):
-        def fail(what):
-            return ApiError(what, status=status, method=method, path=path, url=self.url_of(path), request_id=request_id,
-                            attempts=attempts)
+    def _parse(self, text, where):
         try:
-            answer = json.loads(_text(content)) if content else {}
+            answer = json.loads(text) if text else {}
         except ValueError:
-            raise fail('the response is not valid JSON: %s' % self.redactor.say(_text(content)))
-        if self.envelope and method != 'DELETE' and not (isinstance(answer, dict) and self.envelope in answer):
-            raise fail('the response has no "%s" field, so it says nothing of the resource: %s' % (
-                self.envelope, self.redactor.say(_text(content)) or 'empty response body'))
+            raise ApiError('the response is not valid JSON: %s' % self.redactor.say(text), **where)
+        if self.envelope and where['method'] != 'DELETE' and not (isinstance(answer, dict) and self.envelope in answer):
+            raise ApiError('the response has no "%s" field, so it says nothing of the resource: %s' % (
+                self.envelope, self.redactor.say(text) or 'empty response body'), **where)
         return answer
 
 
@@ -229,7 +219,7 @@ class Connection:
         session = requests.Session()
         session.cert = (self.client_cert, self.client_key) if self.client_key else self.client_cert
         session.auth = lambda request: request  # the Authorization header is ours: no ~/.netrc entry replaces it
-        adapter = _classes(requests, urllib3)()
+        adapter = _adapter(requests, urllib3)
         session.mount('https://', adapter)
         session.mount('http://', adapter)
         self._session = session
@@ -237,7 +227,8 @@ class Connection:
 
     def _failure(self, exc, url, expired):
         requests, chain, text = self._requests, _chain(exc), _cause(exc)
-        if expired.is_set():
+        never_connected = any(type(item).__name__ in ('NewConnectionError', 'NameResolutionError') for item in chain)
+        if expired.is_set() or isinstance(exc, requests.exceptions.Timeout):  # a ConnectTimeout never connected
             return ConnectionFailed('timed out', reached=_REQUEST.connected, timeout=True)
         if isinstance(exc, requests.exceptions.ProxyError):
             proxy = url_without_credentials(requests.utils.select_proxy(url, requests.utils.get_environ_proxies(url)) or '')
@@ -249,71 +240,65 @@ class Connection:
         if isinstance(exc, requests.exceptions.InvalidSchema) and 'socks' in str(exc).lower():
             return ConnectionFailed('the proxy is a SOCKS proxy, which needs the Python package PySocks on the host that runs this '
                                     'module (pip install PySocks)', reached=False, final=True)
-        if isinstance(exc, requests.exceptions.ConnectTimeout):
-            return ConnectionFailed('timed out', reached=False, timeout=True)
-        if self.https and not _never_connected(chain) and (
+        if self.https and not never_connected and (
                 (not _REQUEST.connected and (isinstance(exc, requests.exceptions.SSLError) or any(isinstance(item, ConnectionError) for item in chain)))
                 or (not _REQUEST.reused and any(isinstance(item, ssl.SSLEOFError) or 'CERTIFICATE_REQUIRED' in str(item) for item in chain))):
             # the TLS handshake did not complete, or (TLS 1.3) the server ended the fresh session before any answer, as it
             # refuses a client without the certificate it asks for: the server took no request
             return ConnectionFailed(text, reached=False, tls=True)
-        if isinstance(exc, requests.exceptions.ReadTimeout):
-            return ConnectionFailed('timed out', reached=_REQUEST.connected, timeout=True)
         if any(isinstance(item, socket.gaierror) for item in chain):
             return ConnectionFailed("Failed to resolve '%s' (%s)" % (self.host, text), reached=False, unresolved=True)
         if any(isinstance(item, ConnectionRefusedError) for item in chain):
             return ConnectionFailed('Failed to establish a new connection: %s (nothing listens at %s:%s; not retried)'
                                     % (text, self.host, self.port), reached=False, refused=True)
         if isinstance(exc, requests.exceptions.ConnectionError):
-            if _never_connected(chain):
+            if never_connected:
                 return ConnectionFailed('Failed to establish a new connection: %s' % text, reached=False)
             return ConnectionFailed('Connection aborted: %s' % text, reached=_REQUEST.connected)
         return ConnectionFailed('%s: %s' % (type(exc).__name__, text), reached=False, final=True)
 
 
-def _classes(requests, urllib3):
+def _adapter(requests, urllib3):
     """An HTTPAdapter whose connections tell the watchdog their sockets and whether they were ever open (a request that
     never had a connection sent nothing), and that takes several CA directories (SSL_CERT_DIR=/a:/b) as OpenSSL does."""
-    if not _CLASSES:
-        class Tracked:
-            def _new_conn(self):
-                sock = super(Tracked, self)._new_conn()
-                getattr(_REQUEST, 'sockets', []).append(sock)
-                return sock
+    class Tracked:
+        def _new_conn(self):
+            sock = super(Tracked, self)._new_conn()
+            getattr(_REQUEST, 'sockets', []).append(sock)
+            return sock
 
-            def connect(self):
-                super(Tracked, self).connect()
-                _REQUEST.connected, self.fresh = True, True
+        def connect(self):
+            super(Tracked, self).connect()
+            _REQUEST.connected, self.fresh = True, True
 
-            def request(self, *args, **kwargs):
-                if self.sock is not None:  # open: this request may reach the server
-                    getattr(_REQUEST, 'sockets', []).append(self.sock)
-                    _REQUEST.connected, _REQUEST.reused, self.fresh = True, not getattr(self, 'fresh', False), False
-                return super(Tracked, self).request(*args, **kwargs)
+        def request(self, *args, **kwargs):
+            if self.sock is not None:  # open: this request may reach the server
+                getattr(_REQUEST, 'sockets', []).append(self.sock)
+                _REQUEST.connected, _REQUEST.reused, self.fresh = True, not getattr(self, 'fresh', False), False
+            return super(Tracked, self).request(*args, **kwargs)
 
-        connection = type('Connection', (Tracked, urllib3.connection.HTTPConnection), {})
-        tls_connection = type('TlsConnection', (Tracked, urllib3.connection.HTTPSConnection), {})
-        pools = {'http': type('Pool', (urllib3.HTTPConnectionPool,), {'ConnectionCls': connection}),
-                 'https': type('TlsPool', (urllib3.HTTPSConnectionPool,), {'ConnectionCls': tls_connection})}
+    connection = type('Connection', (Tracked, urllib3.connection.HTTPConnection), {})
+    tls_connection = type('TlsConnection', (Tracked, urllib3.connection.HTTPSConnection), {})
+    pools = {'http': type('Pool', (urllib3.HTTPConnectionPool,), {'ConnectionCls': connection}),
+             'https': type('TlsPool', (urllib3.HTTPSConnectionPool,), {'ConnectionCls': tls_connection})}
 
-        class Adapter(requests.adapters.HTTPAdapter):
-            def init_poolmanager(self, *args, **kwargs):
-                super(Adapter, self).init_poolmanager(*args, **kwargs)
-                self.poolmanager.pool_classes_by_scheme = pools
+    class Adapter(requests.adapters.HTTPAdapter):
+        def init_poolmanager(self, *args, **kwargs):
+            super(Adapter, self).init_poolmanager(*args, **kwargs)
+            self.poolmanager.pool_classes_by_scheme = pools
 
-            def proxy_manager_for(self, proxy, **kwargs):
-                manager = super(Adapter, self).proxy_manager_for(proxy, **kwargs)
-                if not proxy.lower().startswith('socks'):
-                    manager.pool_classes_by_scheme = pools
-                return manager
+        def proxy_manager_for(self, proxy, **kwargs):
+            manager = super(Adapter, self).proxy_manager_for(proxy, **kwargs)
+            if not proxy.lower().startswith('socks'):
+                manager.pool_classes_by_scheme = pools
+            return manager
 
-            def cert_verify(self, conn, url, verify, cert):
-                several = isinstance(verify, str) and os.pathsep in verify
-                super(Adapter, self).cert_verify(conn, url, True if several else verify, cert)
-                if several:
-                    conn.ca_certs, conn.ca_cert_dir = None, verify
-        _CLASSES['adapter'] = Adapter
-    return _CLASSES['adapter']
+        def cert_verify(self, conn, url, verify, cert):
+            several = isinstance(verify, str) and os.pathsep in verify
+            super(Adapter, self).cert_verify(conn, url, True if several else verify, cert)
+            if several:
+                conn.ca_certs, conn.ca_cert_dir = None, verify
+    return Adapter()
 
 
 def _proxy_secrets():
@@ -355,10 +340,9 @@ def _verify(validate_certs, ca_path):
 
 def _read(response, deadline):
     length = response.headers.get('Content-Length', '')
-    if length.isdigit() and int(length) > MAX_ANSWER_BYTES:
-        raise _too_large('%s bytes' % length)
+    too_large = '%s bytes' % length if length.isdigit() and int(length) > MAX_ANSWER_BYTES else None
     raw, chunks, size = response.raw, [], 0
-    while True:
+    while not too_large:
         remaining = deadline - CLOCK.monotonic()
         if remaining <= 0:
             raise ConnectionFailed('timed out', reached=True, timeout=True)
@@ -369,14 +353,10 @@ def _read(response, deadline):
         if not chunk:
             return b''.join(chunks)
         size += len(chunk)
-        if size > MAX_ANSWER_BYTES:
-            raise _too_large('more than that')
         chunks.append(chunk)
-
-
-def _too_large(what):
-    return ConnectionFailed('the answer is larger than %d MiB (%s); it was not read' % (MAX_ANSWER_BYTES // (1024 * 1024), what),
-                            reached=True, final=True)
+        too_large = 'more than that' if size > MAX_ANSWER_BYTES else None
+    raise ConnectionFailed('the answer is larger than %d MiB (%s); it was not read' % (MAX_ANSWER_BYTES // (1024 * 1024), too_large),
+                           reached=True, final=True)
 
 
 def _chain(exc):
@@ -390,10 +370,6 @@ def _chain(exc):
     return found
 
 
-def _never_connected(chain):
-    return any(type(item).__name__ in ('NewConnectionError', 'NameResolutionError') for item in chain)
-
-
 def _cause(exc):
     """The innermost cause's text ("[Errno 111] Connection refused", an SSL reason), without the wrappers' reprs."""
     for item in reversed(_chain(exc)):
@@ -404,12 +380,3 @@ def _cause(exc):
                 return '[Errno %s] %s' % (item.errno, item.strerror)
             return '%s: %s' % (type(item).__name__, item) if not isinstance(item, OSError) else str(item)
     return str(exc) or type(exc).__name__
-
-
-def _query(params):
-    pairs = [(name, value) for name, value in (params.items() if isinstance(params, dict) else params or ()) if value is not None]
-    return '?' + urlencode(pairs, doseq=True) if pairs else ''
-
-
-def _text(content):
-    return content.decode('utf-8', 'replace')

@@ -74,11 +74,10 @@ def url(option, value):
         return None
     try:
         parts = urlsplit(value)
-        host = parts.hostname
         dummy = parts.port  # raises ValueError for a port out of range
     except ValueError:
-        parts, host = None, None
-    if parts is None or parts.scheme not in ('http', 'https') or not host or any(char.isspace() for char in value):
+        parts = None
+    if parts is None or parts.scheme not in ('http', 'https') or not parts.hostname or any(char.isspace() for char in value):
         shown = 'a value with credentials in it' if '@' in value else repr(value)
         return '%s must be an http:// or https:// address with a host name, like https://api.example.com, got %s' % (option, shown)
     path = parts.path.rstrip('/')
