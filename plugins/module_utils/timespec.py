@@ -15,11 +15,8 @@ UNIT_MS = dict(s=1000, m=60 * 1000, h=3600 * 1000, d=86400 * 1000, w=7 * 86400 *
 # The API refuses epoch values of fewer than 13 digits ("Timestamp must be in milliseconds").
 MIN_EPOCH_MS = 10 ** 12
 
-_RELATIVE = re.compile(r'^(?P<now>now)?\s*(?:(?P<sign>[+-])\s*(?P<amount>\d+)\s*(?P<unit>[smhdw]))?$')
-_ISO = re.compile(
-    r'^(?P<year>\d{4})-(?P<month>\d{2})-(?P<day>\d{2})'
-    r'(?:[Tt ](?P<hour>\d{2}):(?P<minute>\d{2})(?::(?P<second>\d{2})(?:[.,](?P<fraction>\d+))?)?'
-    r'(?P<zone>[Zz]|[+-]\d{2}(?::?\d{2})?)?)?$')
+_RELATIVE = re.compile(r'(?:now|(?:now)?\s*([+-])\s*(\d+)\s*([smhdw]))\Z')
+_ISO = re.compile(r'\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?P<zone>Z|[+-](\d{2})(?::?(\d{2}))?)?)?\Z')
 _EPOCH = datetime.datetime(1970, 1, 1)
 FORMS = 'epoch milliseconds (13 digits or more), an ISO 8601 date-time such as 2024-10-12T13:37:00Z, or now, now-15m, -2h (units s, m, h, d, w)'
 
@@ -37,19 +34,13 @@ def parse(option, value, now):
         value = int(value)
     if isinstance(value, int) and not isinstance(value, bool):
         return _epoch(option, value)
-    if not isinstance(value, str):
-        raise TimeSpecError('%s must be %s, got %r' % (option, FORMS, value))
-    text = value.strip()
+    text = value.strip() if isinstance(value, str) else ''
+    relative, iso = _RELATIVE.match(text), _ISO.match(text.upper())
     if text.isdigit():
         return _epoch(option, int(text))
-    relative = _RELATIVE.match(text)
-    if text and relative and (relative.group('now') or relative.group('sign')):
-        offset = 0
-        if relative.group('sign'):
-            offset = int(relative.group('amount')) * UNIT_MS[relative.group('unit')]
-            offset = -offset if relative.group('sign') == '-' else offset
-        return now + offset
-    iso = _ISO.match(text)
+    if relative:
+        sign, amount, unit = relative.groups()
+        return now + int(sign + amount) * UNIT_MS[unit] if sign else now
     if iso:
         return _iso(option, value, iso)
     raise TimeSpecError('%s must be %s, got %r' % (option, FORMS, value))
@@ -73,6 +64,11 @@ def iso_utc(ms):
     return moment.strftime('%Y-%m-%dT%H:%M:%S.') + '%03dZ' % (moment.microsecond // 1000)
 
 
+def epoch_ms(moment):
+    """The epoch milliseconds of a naive UTC datetime, finer digits cut."""
+    return (moment - _EPOCH) // datetime.timedelta(milliseconds=1)
+
+
 def _epoch(option, number):
     if number < MIN_EPOCH_MS:
         raise TimeSpecError('%s must be in epoch milliseconds (13 digits or more), got %d; '
@@ -82,23 +78,16 @@ def _epoch(option, number):
 
 
 def _iso(option, value, match):
-    parts = match.groupdict()
-    fraction = (parts['fraction'] or '0')[:6].ljust(6, '0')
+    zone = match.group('zone') or ''
     try:
-        moment = datetime.datetime(int(parts['year']), int(parts['month']), int(parts['day']), int(parts['hour'] or 0),
-                                   int(parts['minute'] or 0), int(parts['second'] or 0), int(fraction))
+        moment = datetime.datetime.fromisoformat(match.group(0)[:match.end() - len(zone)])
     except ValueError as error:
         raise TimeSpecError('%s is no valid date-time (%s), got %r' % (option, error, value))
-    zone = parts['zone']
-    if zone and zone not in ('Z', 'z'):
-        digits = zone[1:].replace(':', '')
-        hours, minutes = int(digits[:2]), int(digits[2:] or 0)
-        if hours > 23 or minutes > 59:
-            raise TimeSpecError('%s has an invalid time zone offset %s, got %r' % (option, zone, value))
-        offset = datetime.timedelta(hours=hours, minutes=minutes)
-        moment = moment - offset if zone[0] == '+' else moment + offset
-    delta = moment - _EPOCH
-    result = delta.days * 86400000 + delta.seconds * 1000 + delta.microseconds // 1000
+    hours, minutes = int(match.group(2) or 0), int(match.group(3) or 0)
+    if hours > 23 or minutes > 59:
+        raise TimeSpecError('%s has an invalid time zone offset %s, got %r' % (option, zone, value))
+    offset = datetime.timedelta(hours=hours, minutes=minutes)
+    result = epoch_ms(moment + offset if zone.startswith('-') else moment - offset)
     if result < MIN_EPOCH_MS:
         raise TimeSpecError('%s must be on or after %s (the API takes epoch milliseconds of 13 digits or more), got %r'
                             % (option, iso_utc(MIN_EPOCH_MS), value))
