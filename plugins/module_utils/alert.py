@@ -13,30 +13,27 @@ from ansible_collections.engine.cloud.plugins.module_utils.resource import Kind,
 from ansible_collections.engine.cloud.plugins.module_utils.observability import PREFIX, team_errors
 
 
-def _str(**more):
-    return dict(type='str', **more)
-
-
 SPEC = dict(
-    state=_str(choices=['present', 'absent'], default='present'),
-    alert_id=_str(),
-    name=_str(),
-    dashboard=_str(),
-    tile=_str(),
-    saved_search_id=_str(),
-    group_by=_str(),
+    state=dict(type='str', choices=['present', 'absent'], default='present'),
+    alert_id=dict(type='str'),
+    name=dict(type='str'),
+    dashboard=dict(type='str'),
+    tile=dict(type='str'),
+    saved_search_id=dict(type='str'),
+    group_by=dict(type='str'),
     threshold=dict(type='float'),
-    threshold_type=_str(choices=list(alert_rules.THRESHOLD_TYPES)),
+    threshold_type=dict(type='str', choices=list(alert_rules.THRESHOLD_TYPES)),
     threshold_max=dict(type='float'),
-    interval=_str(choices=list(alert_rules.INTERVALS)),
+    interval=dict(type='str', choices=list(alert_rules.INTERVALS)),
     channels=dict(type='list', elements='str'),
-    alert_message=_str(),
-    note=_str(),
+    alert_message=dict(type='str'),
+    note=dict(type='str'),
     num_consecutive_windows=dict(type='int'),
     schedule_offset_minutes=dict(type='int'),
-    schedule_start_at=_str(),
+    schedule_start_at=dict(type='str'),
     **wait_options(60))
 OPTIONS = dict(required_one_of=[('alert_id', 'name')], required_together=[('dashboard', 'tile')],
+               required_if=[('threshold_type', kind, ('threshold_max',)) for kind in alert_rules.BETWEEN],
                mutually_exclusive=[('saved_search_id', 'dashboard'), ('saved_search_id', 'tile'), ('group_by', 'tile')])
 
 
@@ -52,7 +49,6 @@ KIND = Kind(noun='alert', key='alert', id_option='alert_id', collection=lambda m
 
 
 def run(module):
-    """The whole task on ObservabilityModule(SPEC, **OPTIONS): create, converge or delete, then exit."""
     params = module.params
     module.fail_on_errors(validate.object_id('alert_id', params['alert_id']), validate.object_id('saved_search_id', params['saved_search_id']),
                           *alert_rules.option_errors(params))
@@ -75,7 +71,6 @@ def run(module):
 
 
 def refuse(module, errors):
-    """Fail with every message among errors (Nones are fine values), saying once that nothing was sent."""
     errors = [error for error in errors if error]
     module.fail_on_errors(errors and '; '.join(errors) + '. Nothing was sent')
 

@@ -116,10 +116,9 @@ def channel_errors(channels):
 
 
 def threshold_errors(params):
-    """The threshold kinds' rules as far as the options alone tell them (merged_errors checks the merged alert)."""
+    """The threshold kinds' rules as far as the options alone tell them (the spec asks a range kind for threshold_max;
+    merged_errors checks the merged alert)."""
     kind, maximum, threshold = params.get('threshold_type'), params.get('threshold_max'), params.get('threshold')
-    if kind in BETWEEN and maximum is None:
-        return ['threshold_type=%s needs threshold_max (the upper end of the range)' % kind]
     if kind is not None and kind not in BETWEEN and maximum is not None:
         return ['threshold_max goes only with threshold_type between or not_between, got threshold_type=%s' % kind]
     if maximum is not None and threshold is not None and maximum < threshold:

@@ -62,9 +62,7 @@ def request(params):
         dict(sourceId=item['source_id'], aggFn=item['agg_fn'], where=item['where'], groupBy=item['group_by'],
              **(dict(field=item['field']) if item['field'] else {}))
         for item in params['series']])
-    for option, key in OPTIONAL_KEYS:
-        if params[option] is not None:
-            body[key] = params[option]
+    body.update((key, params[option]) for option, key in OPTIONAL_KEYS if params[option] is not None)
     return body, []
 
 
