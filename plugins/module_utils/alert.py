@@ -24,7 +24,7 @@ SPEC = dict(
     threshold=dict(type='float'),
     threshold_type=dict(type='str', choices=list(alert_rules.THRESHOLD_TYPES)),
     threshold_max=dict(type='float'),
-    interval=dict(type='str', choices=list(alert_rules.INTERVALS)),
+    interval=dict(type='str', choices=list(alert_rules.INTERVAL_MINUTES)),
     channels=dict(type='list', elements='str'),
     alert_message=dict(type='str'),
     note=dict(type='str'),

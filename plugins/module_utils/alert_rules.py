@@ -9,12 +9,12 @@ import datetime
 import json
 import re
 
-from ansible_collections.engine.cloud.plugins.module_utils import timespec, validate
+from ansible_collections.engine.cloud.plugins.module_utils import validate
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.compare import equal, mask_secrets
 from ansible_collections.engine.cloud.plugins.module_utils.dashboard_rules import CAN_CARRY_ALERTS, alert_dashboard
 
-INTERVALS = ('1m', '5m', '15m', '30m', '1h', '6h', '12h', '1d')
+INTERVAL_MINUTES = {'1m': 1, '5m': 5, '15m': 15, '30m': 30, '1h': 60, '6h': 360, '12h': 720, '1d': 1440}
 THRESHOLD_TYPES = ('above', 'below', 'above_exclusive', 'below_or_equal', 'equal', 'not_equal', 'between', 'not_between')
 BETWEEN = ('between', 'not_between')
 MAX_CHANNELS = 10
@@ -37,7 +37,6 @@ REMOVING = dict(alert_message='', note='', group_by='', schedule_start_at='', nu
 # Removed fields that a PUT must send as null: it keeps scheduleStartAt when left out; groupBy is said explicitly.
 SENT_NULL = ('group_by', 'schedule_start_at')
 REQUIRED = ('threshold', 'threshold_type', 'interval', 'channels')
-INTERVAL_MINUTES = {'1m': 1, '5m': 5, '15m': 15, '30m': 30, '1h': 60, '6h': 360, '12h': 720, '1d': 1440}
 MAX_OFFSET = 1439
 # scheduleStartAt as the API takes it: a UTC date-time ending in Z (an offset, no zone or a bare date is refused).
 UTC_DATETIME = re.compile(r'\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z\Z')
@@ -66,12 +65,14 @@ def option_errors(params, now=None):
 
 
 def instant(text):
-    """The epoch milliseconds of a date-time as the API takes it (UTC, ending in Z; finer digits than milliseconds cut,
-    as the server stores it), else None."""
-    try:
-        return timespec.epoch_ms(datetime.datetime.fromisoformat(text[:-1])) if UTC_DATETIME.match(text) else None
-    except (TypeError, ValueError):  # not a string; a date that does not exist
+    """A date-time as the API takes it (UTC, ending in Z) to the millisecond, as the server stores it, else None."""
+    if not isinstance(text, str) or not UTC_DATETIME.match(text):
         return None
+    try:
+        moment = datetime.datetime.fromisoformat(text[:-1])
+    except ValueError:  # a date that does not exist
+        return None
+    return moment.replace(microsecond=moment.microsecond // 1000 * 1000)
 
 
 def _years_from(moment, years):
@@ -89,7 +90,7 @@ def start_at_error(value, now):
         return ('schedule_start_at must be a UTC date-time ending in Z, such as 2026-09-01T00:00:00Z (the API refuses an offset, '
                 'a time without a zone or a bare date), got %s' % json.dumps(value))
     today = datetime.datetime(1970, 1, 1) + datetime.timedelta(seconds=int(now))
-    if not timespec.epoch_ms(_years_from(today, -10)) <= moment <= timespec.epoch_ms(_years_from(today, 1)):
+    if not _years_from(today, -10) <= moment <= _years_from(today, 1):
         return 'schedule_start_at must be within one year ahead and ten years back of now (the API refuses others), got %s' % value
     return None
 
@@ -274,13 +275,11 @@ def merge(current, params, source):
         value = params.get(option)
         if value is None or (option == 'group_by' and 'tile' in merged):
             continue
-        if option in REMOVING and value == REMOVING[option] and not isinstance(value, bool):
-            if option in SENT_NULL:
-                merged[option] = None
-            else:
-                merged.pop(option, None)
+        removing = option in REMOVING and value == REMOVING[option] and not isinstance(value, bool)
+        if removing and option not in SENT_NULL:
+            merged.pop(option, None)
         else:
-            merged[option] = value
+            merged[option] = None if removing else value
     return merged
 
 
