@@ -5,6 +5,7 @@
 """engine.cloud.alert: an alert from creation to deletion, on a tile (found by id or name, read live) or a saved search;
 an update sends the whole alert, checked first against what the server keeps."""
 
+import functools
 import json
 
 from ansible_collections.engine.cloud.plugins.module_utils import alert_rules, dashboard_rules, tiles, validate
@@ -64,20 +65,22 @@ def run(module):
     module.fail_on_errors(*alert_rules.merged_errors(merged, params, current is None))
     seen = module.alerts_read + ([] if current is None else [current])
     if current is None:
-        refuse(module, [doomed, alert_rules.channels_error(seen, merged['channels'])] + alert_rules.era_errors(alert_rules.body(merged), seen)
-               + team_errors(module, '/webhooks', merged['channels'], 'channel'))
-        create(module, life, merged)
+        create(module, life, merged, doomed, seen)
     update(module, life, current, source, doomed, seen)
 
 
-def refuse(module, errors):
-    errors = [error for error in errors if error]
+def refuse(module, errors, sent, seen, channels):
+    """Fail before any write with every reason not to write sent: errors, and what the server (as the reads seen show it)
+    or the team (in check mode) would not keep of it."""
+    errors = errors + [alert_rules.channels_error(seen, channels)] + alert_rules.era_errors(sent, seen)
+    errors = [error for error in errors + team_errors(module, '/webhooks', channels, 'channel') if error]
     module.fail_on_errors(errors and '; '.join(errors) + '. Nothing was sent')
 
 
-def create(module, life, merged):
+def create(module, life, merged, doomed, seen):
     """POST the alert; an answer without a field sent (a server older than its reads showed) fails the task."""
     sent = alert_rules.body(merged)
+    refuse(module, [doomed], sent, seen, merged['channels'])
     alert = life.create(sent, sent)
     dropped = alert_rules.dropped_errors(sent, alert)
     if dropped:
@@ -88,19 +91,13 @@ def create(module, life, merged):
 def update(module, life, current, source, doomed, seen):
     """The whole alert in one PUT when anything differs, checked first against what the server keeps. An alert on a tile
     that cannot carry alerts is updated with a warning when it is already there, and not moved there."""
-    params = module.params
-
-    def plan(alert):
-        return alert_rules.plan(alert, params, source)
-
+    plan = functools.partial(alert_rules.plan, params=module.params, source=source)
     body = plan(current)[0]
     if body:
-        refuse(module, [alert_rules.write_errors(current, body), alert_rules.channels_error(seen, params['channels'])]
-               + alert_rules.era_errors(body, seen) + team_errors(module, '/webhooks', params['channels'] or [], 'channel'))
+        moved = source is not None and not alert_rules.on_tile(current, source['dashboard'], source['tile'])
+        refuse(module, [alert_rules.write_errors(current, body), moved and doomed], body, seen, module.params['channels'])
         if source is None and current.get('source', 'tile') == 'tile':
             doomed = current_tile_error(module, current)
-    if doomed and body and source is not None and not alert_rules.on_tile(current, source['dashboard'], source['tile']):
-        refuse(module, [doomed])
     if doomed:
         module.warn(doomed)
     path = KIND.item(module, current['id'])
