@@ -122,8 +122,7 @@ def current_tile_error(module, current):
 
 def resolve_source(module, current):
     """(the source the task gives, in ids, None to keep the current one; why its tile cannot carry alerts, or None). The
-    tile an alert is on may be missing from reads (a PromQL tile): then the alert keeps it. In check mode, a dashboard or
-    tile not there yet (an earlier task of the play would add it) is a change with a warning."""
+    tile an alert is on may be missing from reads (a PromQL tile): then the alert keeps it."""
     params = module.params
     if params['saved_search_id'] is not None:
         return dict(saved_search_id=params['saved_search_id'].lower()), None
@@ -131,32 +130,25 @@ def resolve_source(module, current):
         return None, None
 
     dashboards = module.read('/dashboards') or []  # live: the write's target is never taken from an earlier task's read
-    if module.check_mode and not alert_rules.matching(dashboards, params['dashboard']):
-        return not_there_yet(module, 'no dashboard has the id or name %s' % json.dumps(params['dashboard']))
     dashboard = the_one(module, 'dashboard', params['dashboard'], dashboards, '')
+    if dashboard is None:
+        return dict(dashboard=params['dashboard'], tile=params['tile']), None
     on_board = dashboard.get('tiles') or []
     if current is not None and not alert_rules.matching(on_board, params['tile']) and alert_rules.on_tile(current, dashboard['id'], params['tile']):
         return dict(dashboard=dashboard['id'], tile=current['tileId']), None
-    where = ' on dashboard %s (%s)' % (json.dumps(dashboard.get('name')), dashboard['id'])
-    if module.check_mode and not alert_rules.matching(on_board, params['tile']):
-        return not_there_yet(module, 'no tile%s has the id or name %s' % (where, json.dumps(params['tile'])), dashboard['id'])
-    tile = the_one(module, 'tile', params['tile'], on_board, where)
-    planned = tile.get('id') is None  # a tile the organization's plan adds before this alert: named until it has an id
+    tile = the_one(module, 'tile', params['tile'], on_board, ' on dashboard %s (%s)' % (json.dumps(dashboard.get('name')), dashboard['id']))
+    planned = tile is None or tile.get('id') is None  # not there yet, or a tile the organization's plan adds first: named until it has an id
     return (dict(dashboard=dashboard.get('id') or params['dashboard'], tile=params['tile'] if planned else tile['id']),
-            alert_rules.tile_error(tile, tiles.display_type(tile), dashboard))
-
-
-def not_there_yet(module, missing, dashboard_id=None):
-    """The source of a check-mode run whose dashboard or tile is not there yet, with a warning; within the organization
-    module's whole plan (every dashboard as the plan leaves it is known), a failure, as the real run's."""
-    if getattr(module, 'whole_plan', False):
-        module.fail('%s. Nothing was sent' % missing)
-    module.warn('check mode: %s yet. This is reported as a change, as if an earlier task of this play adds it; a real run fails '
-                'here if none does' % missing)
-    return dict(dashboard=dashboard_id or module.params['dashboard'], tile=module.params['tile']), None
+            tile and alert_rules.tile_error(tile, tiles.display_type(tile), dashboard))
 
 
 def the_one(module, noun, wanted, items, where):
+    """The item whose id, else name, is wanted. In check mode, none is a change with a warning (None), as an earlier task of the
+    play may add it; within the organization module's whole plan (every dashboard as the plan leaves it is known), a failure."""
     found = alert_rules.matching(items, wanted)
+    if module.check_mode and not found and not getattr(module, 'whole_plan', False):
+        module.warn('check mode: no %s%s has the id or name %s yet. This is reported as a change, as if an earlier task of this play '
+                    'adds it; a real run fails here if none does' % (noun, where, json.dumps(wanted)))
+        return None
     module.fail_on_errors(alert_rules.matching_error(noun, wanted, found, where))
     return found[0]

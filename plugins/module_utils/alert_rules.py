@@ -108,8 +108,7 @@ def channel_errors(channels):
     if len(channels) > MAX_CHANNELS:
         return ['channels must hold 1 to %d webhook ids, got %d' % (MAX_CHANNELS, len(channels))]
     errors = ['channels must not hold an empty webhook id'] if any(not channel.strip() for channel in channels) else []
-    errors += [validate.object_id('channels', channel).replace('channels must', 'each of channels must')
-               for channel in channels if channel.strip() and validate.object_id('channels', channel)]
+    errors += [validate.object_id('each of channels', channel) for channel in channels if channel.strip()]
     repeated = sorted(set(channel for channel in channels if channels.count(channel) > 1))
     if repeated:
         errors.append('channels must not name a webhook twice, got %s more than once' % ', '.join(repeated))
