@@ -206,7 +206,6 @@ def era_errors(sent, alerts):
 
 
 def dropped_errors(sent, answer):
-    """What the answer to a write shows the server dropped of the body sent."""
     errors = ['the server dropped %s: servers before version %s do, so leave %s out' % (field, '%d.%d' % version, option)
               for field, option, version in SINCE if _meaningful(field, sent.get(field)) and field not in answer]
     if len(sent.get('channels') or []) > 1 and len(channel_ids(answer)) < len(sent['channels']):

@@ -62,10 +62,12 @@ def series_errors(series):
 
 def request(params):
     """(the API's request body, []) with every relative time resolved against the same now, or (None, errors)."""
-    now = now_ms()
+    now = int(CLOCK.time() * 1000)
     start, start_error = resolve('start_time', params['start_time'], now)
     end, end_error = resolve('end_time', params['end_time'], now)
-    errors = series_errors(params['series']) + [start_error, end_error, order_error('start_time', start, 'end_time', end)]
+    errors = series_errors(params['series']) + [start_error, end_error]
+    if None not in (start, end) and end <= start:
+        errors.append('end_time (%s, %s) must be after start_time (%s, %s)' % (end, iso_utc(end), start, iso_utc(start)))
     errors = [error for error in errors if error]
     if errors:
         return None, errors
@@ -83,16 +85,11 @@ def as_row(row):
 
 
 def rows(data):
-    """The API's rows in ascending ts_bucket order, counts as numbers."""
     return sorted((as_row(row) for row in data or []), key=lambda row: row.get('ts_bucket', 0))
 
 
 class TimeSpecError(ValueError):
     """A value that is no point in time; the message names the option."""
-
-
-def now_ms():
-    return int(CLOCK.time() * 1000)
 
 
 def parse(option, value, now):
@@ -117,12 +114,6 @@ def resolve(option, value, now):
         return parse(option, value, now), None
     except TimeSpecError as error:
         return None, str(error)
-
-
-def order_error(start_option, start, end_option, end):
-    if start is None or end is None or end > start:
-        return None
-    return '%s (%s, %s) must be after %s (%s, %s)' % (end_option, end, iso_utc(end), start_option, start, iso_utc(start))
 
 
 def iso_utc(ms):
