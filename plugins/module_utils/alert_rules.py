@@ -11,7 +11,7 @@ import re
 
 from ansible_collections.engine.cloud.plugins.module_utils import validate
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
-from ansible_collections.engine.cloud.plugins.module_utils.compare import equal, mask_secrets
+from ansible_collections.engine.cloud.plugins.module_utils.compare import diff, equal
 from ansible_collections.engine.cloud.plugins.module_utils.dashboard_rules import CAN_CARRY_ALERTS, alert_dashboard
 
 INTERVAL_MINUTES = {'1m': 1, '5m': 5, '15m': 15, '30m': 30, '1h': 60, '6h': 360, '12h': 720, '1d': 1440}
@@ -321,8 +321,7 @@ def plan(current, params, source):
     differing = [field for field in sorted(set(before) | set(after)) if not same(field, before.get(field), after.get(field))]
     if not differing:
         return None, None
-    return after, dict(before=mask_secrets(dict((field, before.get(field)) for field in differing)),
-                       after=mask_secrets(dict((field, after.get(field)) for field in differing)))
+    return after, diff(before, dict((field, after.get(field)) for field in differing))
 
 
 def channels_error(alerts, wanted):
