@@ -39,7 +39,7 @@ SENT_NULL = ('group_by', 'schedule_start_at')
 REQUIRED = ('threshold', 'threshold_type', 'interval', 'channels')
 MAX_OFFSET = 1439
 # scheduleStartAt as the API takes it: a UTC date-time ending in Z (an offset, no zone or a bare date is refused).
-UTC_DATETIME = re.compile(r'\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z\Z')
+UTC_DATETIME = re.compile(r'\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.(\d{1,3})\d*)?Z\Z')
 # The version from which a server keeps each field (reference, "older servers"): an older one drops it as an unknown
 # key and never shows it. Before 2.24 the between kinds are unknown values (refused).
 SINCE = (('numConsecutiveWindows', 'num_consecutive_windows', (2, 30)), ('note', 'note', (2, 25)),
@@ -66,13 +66,14 @@ def option_errors(params, now=None):
 
 def instant(text):
     """A date-time as the API takes it (UTC, ending in Z) to the millisecond, as the server stores it, else None."""
-    if not isinstance(text, str) or not UTC_DATETIME.match(text):
+    match = UTC_DATETIME.match(text) if isinstance(text, str) else None
+    if match is None:
         return None
     try:
-        moment = datetime.datetime.fromisoformat(text[:-1])
+        moment = datetime.datetime.strptime(text[:19], '%Y-%m-%dT%H:%M:%S')
     except ValueError:  # a date that does not exist
         return None
-    return moment.replace(microsecond=moment.microsecond // 1000 * 1000)
+    return moment + datetime.timedelta(milliseconds=int((match.group(1) or '0').ljust(3, '0')))
 
 
 def _years_from(moment, years):

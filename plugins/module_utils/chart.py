@@ -26,7 +26,10 @@ UNIT_MS = dict(s=1000, m=60 * 1000, h=3600 * 1000, d=86400 * 1000, w=7 * 86400 *
 # The API refuses epoch values of fewer than 13 digits ("Timestamp must be in milliseconds").
 MIN_EPOCH_MS = 10 ** 12
 _RELATIVE = re.compile(r'(?:now|(?:now)?\s*([+-])\s*(\d+)\s*([smhdw]))\Z')
-_ISO = re.compile(r'\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?P<zone>Z|[+-](\d{2})(?::?(\d{2}))?)?)?\Z')
+_ISO = re.compile(
+    r'(?P<year>\d{4})-(?P<month>\d{2})-(?P<day>\d{2})'
+    r'(?:[T ](?P<hour>\d{2}):(?P<minute>\d{2})(?::(?P<second>\d{2})(?:[.,](?P<fraction>\d+))?)?'
+    r'(?P<zone>Z|[+-](?P<zone_hours>\d{2})(?::?(?P<zone_minutes>\d{2}))?)?)?\Z')
 _EPOCH = datetime.datetime(1970, 1, 1)
 FORMS = 'epoch milliseconds (13 digits or more), an ISO 8601 date-time such as 2024-10-12T13:37:00Z, or now, now-15m, -2h (units s, m, h, d, w)'
 
@@ -130,16 +133,16 @@ def _epoch(option, number):
 
 
 def _iso(option, value, match):
-    zone = match.group('zone') or ''
+    number = dict((key, int(part or 0)) for key, part in match.groupdict().items() if key not in ('fraction', 'zone'))
     try:
-        moment = datetime.datetime.fromisoformat(match.group(0)[:match.end() - len(zone)])
+        moment = datetime.datetime(number['year'], number['month'], number['day'], number['hour'], number['minute'], number['second'],
+                                   int((match.group('fraction') or '0')[:6].ljust(6, '0')))
     except ValueError as error:
         raise TimeSpecError('%s is no valid date-time (%s), got %r' % (option, error, value))
-    hours, minutes = int(match.group(2) or 0), int(match.group(3) or 0)
-    if hours > 23 or minutes > 59:
-        raise TimeSpecError('%s has an invalid time zone offset %s, got %r' % (option, zone, value))
-    offset = datetime.timedelta(hours=hours, minutes=minutes)
-    moment = moment + offset if zone.startswith('-') else moment - offset
+    if number['zone_hours'] > 23 or number['zone_minutes'] > 59:
+        raise TimeSpecError('%s has an invalid time zone offset %s, got %r' % (option, match.group('zone'), value))
+    offset = datetime.timedelta(hours=number['zone_hours'], minutes=number['zone_minutes'])
+    moment = moment + offset if (match.group('zone') or '').startswith('-') else moment - offset
     result = (moment - _EPOCH) // datetime.timedelta(milliseconds=1)
     if result < MIN_EPOCH_MS:
         raise TimeSpecError('%s must be on or after %s (the API takes epoch milliseconds of 13 digits or more), got %r'
