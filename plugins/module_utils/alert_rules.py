@@ -152,7 +152,8 @@ def schedule_errors(merged):
     offset, interval, start = merged.get('schedule_offset_minutes') or 0, merged.get('interval'), merged.get('schedule_start_at')
     errors = []
     if offset and interval in INTERVAL_MINUTES and offset >= INTERVAL_MINUTES[interval]:
-        errors.append('schedule_offset_minutes (%d) must be below the minutes of the interval (%s: %d)' % (offset, interval, INTERVAL_MINUTES[interval]))
+        errors.append('schedule_offset_minutes (%d) must be below the minutes of the interval (%s: %d)'
+                      % (offset, interval, INTERVAL_MINUTES[interval]))
     if offset and start:
         errors.append('schedule_offset_minutes must be 0 when schedule_start_at is set (got %d and %s): the API takes one or the other'
                       % (offset, start))
