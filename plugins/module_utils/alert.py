@@ -5,6 +5,7 @@
 """engine.cloud.alert: an alert from creation to deletion, on a tile (found by id or name, read live) or a saved search;
 an update sends the whole alert, checked first against what the server keeps."""
 
+import functools
 import json
 
 from ansible_collections.engine.cloud.plugins.module_utils import alert_rules, dashboard_rules, tiles, validate
@@ -13,30 +14,27 @@ from ansible_collections.engine.cloud.plugins.module_utils.resource import Kind,
 from ansible_collections.engine.cloud.plugins.module_utils.observability import PREFIX, team_errors
 
 
-def _str(**more):
-    return dict(type='str', **more)
-
-
 SPEC = dict(
-    state=_str(choices=['present', 'absent'], default='present'),
-    alert_id=_str(),
-    name=_str(),
-    dashboard=_str(),
-    tile=_str(),
-    saved_search_id=_str(),
-    group_by=_str(),
+    state=dict(type='str', choices=['present', 'absent'], default='present'),
+    alert_id=dict(type='str'),
+    name=dict(type='str'),
+    dashboard=dict(type='str'),
+    tile=dict(type='str'),
+    saved_search_id=dict(type='str'),
+    group_by=dict(type='str'),
     threshold=dict(type='float'),
-    threshold_type=_str(choices=list(alert_rules.THRESHOLD_TYPES)),
+    threshold_type=dict(type='str', choices=list(alert_rules.THRESHOLD_TYPES)),
     threshold_max=dict(type='float'),
-    interval=_str(choices=list(alert_rules.INTERVALS)),
+    interval=dict(type='str', choices=list(alert_rules.INTERVAL_MINUTES)),
     channels=dict(type='list', elements='str'),
-    alert_message=_str(),
-    note=_str(),
+    alert_message=dict(type='str'),
+    note=dict(type='str'),
     num_consecutive_windows=dict(type='int'),
     schedule_offset_minutes=dict(type='int'),
-    schedule_start_at=_str(),
+    schedule_start_at=dict(type='str'),
     **wait_options(60))
 OPTIONS = dict(required_one_of=[('alert_id', 'name')], required_together=[('dashboard', 'tile')],
+               required_if=[('threshold_type', kind, ('threshold_max',)) for kind in alert_rules.BETWEEN],
                mutually_exclusive=[('saved_search_id', 'dashboard'), ('saved_search_id', 'tile'), ('group_by', 'tile')])
 
 
@@ -52,7 +50,6 @@ KIND = Kind(noun='alert', key='alert', id_option='alert_id', collection=lambda m
 
 
 def run(module):
-    """The whole task on ObservabilityModule(SPEC, **OPTIONS): create, converge or delete, then exit."""
     params = module.params
     module.fail_on_errors(validate.object_id('alert_id', params['alert_id']), validate.object_id('saved_search_id', params['saved_search_id']),
                           *alert_rules.option_errors(params))
@@ -68,21 +65,22 @@ def run(module):
     module.fail_on_errors(*alert_rules.merged_errors(merged, params, current is None))
     seen = module.alerts_read + ([] if current is None else [current])
     if current is None:
-        refuse(module, [doomed, alert_rules.channels_error(seen, merged['channels'])] + alert_rules.era_errors(alert_rules.body(merged), seen)
-               + team_errors(module, '/webhooks', merged['channels'], 'channel'))
-        create(module, life, merged)
+        create(module, life, merged, doomed, seen)
     update(module, life, current, source, doomed, seen)
 
 
-def refuse(module, errors):
-    """Fail with every message among errors (Nones are fine values), saying once that nothing was sent."""
-    errors = [error for error in errors if error]
+def refuse(module, errors, sent, seen, channels):
+    """Fail before any write with every reason not to write sent: errors, and what the server (as the reads seen show it)
+    or the team (in check mode) would not keep of it."""
+    errors = errors + [alert_rules.channels_error(seen, channels)] + alert_rules.era_errors(sent, seen)
+    errors = [error for error in errors + team_errors(module, '/webhooks', channels, 'channel') if error]
     module.fail_on_errors(errors and '; '.join(errors) + '. Nothing was sent')
 
 
-def create(module, life, merged):
+def create(module, life, merged, doomed, seen):
     """POST the alert; an answer without a field sent (a server older than its reads showed) fails the task."""
     sent = alert_rules.body(merged)
+    refuse(module, [doomed], sent, seen, merged['channels'])
     alert = life.create(sent, sent)
     dropped = alert_rules.dropped_errors(sent, alert)
     if dropped:
@@ -93,19 +91,13 @@ def create(module, life, merged):
 def update(module, life, current, source, doomed, seen):
     """The whole alert in one PUT when anything differs, checked first against what the server keeps. An alert on a tile
     that cannot carry alerts is updated with a warning when it is already there, and not moved there."""
-    params = module.params
-
-    def plan(alert):
-        return alert_rules.plan(alert, params, source)
-
+    plan = functools.partial(alert_rules.plan, params=module.params, source=source)
     body = plan(current)[0]
     if body:
-        refuse(module, [alert_rules.write_errors(current, body), alert_rules.channels_error(seen, params['channels'])]
-               + alert_rules.era_errors(body, seen) + team_errors(module, '/webhooks', params['channels'] or [], 'channel'))
+        moved = source is not None and not alert_rules.on_tile(current, source['dashboard'], source['tile'])
+        refuse(module, [alert_rules.write_errors(current, body), moved and doomed], body, seen, module.params['channels'])
         if source is None and current.get('source', 'tile') == 'tile':
             doomed = current_tile_error(module, current)
-    if doomed and body and source is not None and not alert_rules.on_tile(current, source['dashboard'], source['tile']):
-        refuse(module, [doomed])
     if doomed:
         module.warn(doomed)
     path = KIND.item(module, current['id'])
@@ -130,8 +122,7 @@ def current_tile_error(module, current):
 
 def resolve_source(module, current):
     """(the source the task gives, in ids, None to keep the current one; why its tile cannot carry alerts, or None). The
-    tile an alert is on may be missing from reads (a PromQL tile): then the alert keeps it. In check mode, a dashboard or
-    tile not there yet (an earlier task of the play would add it) is a change with a warning."""
+    tile an alert is on may be missing from reads (a PromQL tile): then the alert keeps it."""
     params = module.params
     if params['saved_search_id'] is not None:
         return dict(saved_search_id=params['saved_search_id'].lower()), None
@@ -139,32 +130,25 @@ def resolve_source(module, current):
         return None, None
 
     dashboards = module.read('/dashboards') or []  # live: the write's target is never taken from an earlier task's read
-    if module.check_mode and not alert_rules.matching(dashboards, params['dashboard']):
-        return not_there_yet(module, 'no dashboard has the id or name %s' % json.dumps(params['dashboard']))
     dashboard = the_one(module, 'dashboard', params['dashboard'], dashboards, '')
+    if dashboard is None:
+        return dict(dashboard=params['dashboard'], tile=params['tile']), None
     on_board = dashboard.get('tiles') or []
     if current is not None and not alert_rules.matching(on_board, params['tile']) and alert_rules.on_tile(current, dashboard['id'], params['tile']):
         return dict(dashboard=dashboard['id'], tile=current['tileId']), None
-    where = ' on dashboard %s (%s)' % (json.dumps(dashboard.get('name')), dashboard['id'])
-    if module.check_mode and not alert_rules.matching(on_board, params['tile']):
-        return not_there_yet(module, 'no tile%s has the id or name %s' % (where, json.dumps(params['tile'])), dashboard['id'])
-    tile = the_one(module, 'tile', params['tile'], on_board, where)
-    planned = tile.get('id') is None  # a tile the organization's plan adds before this alert: named until it has an id
+    tile = the_one(module, 'tile', params['tile'], on_board, ' on dashboard %s (%s)' % (json.dumps(dashboard.get('name')), dashboard['id']))
+    planned = tile is None or tile.get('id') is None  # not there yet, or a tile the organization's plan adds first: named until it has an id
     return (dict(dashboard=dashboard.get('id') or params['dashboard'], tile=params['tile'] if planned else tile['id']),
-            alert_rules.tile_error(tile, tiles.display_type(tile), dashboard))
-
-
-def not_there_yet(module, missing, dashboard_id=None):
-    """The source of a check-mode run whose dashboard or tile is not there yet, with a warning; within the organization
-    module's whole plan (every dashboard as the plan leaves it is known), a failure, as the real run's."""
-    if getattr(module, 'whole_plan', False):
-        module.fail('%s. Nothing was sent' % missing)
-    module.warn('check mode: %s yet. This is reported as a change, as if an earlier task of this play adds it; a real run fails '
-                'here if none does' % missing)
-    return dict(dashboard=dashboard_id or module.params['dashboard'], tile=module.params['tile']), None
+            tile and alert_rules.tile_error(tile, tiles.display_type(tile), dashboard))
 
 
 def the_one(module, noun, wanted, items, where):
+    """The item whose id, else name, is wanted. In check mode, none is a change with a warning (None), as an earlier task of the
+    play may add it; within the organization module's whole plan (every dashboard as the plan leaves it is known), a failure."""
     found = alert_rules.matching(items, wanted)
+    if module.check_mode and not found and not getattr(module, 'whole_plan', False):
+        module.warn('check mode: no %s%s has the id or name %s yet. This is reported as a change, as if an earlier task of this play '
+                    'adds it; a real run fails here if none does' % (noun, where, json.dumps(wanted)))
+        return None
     module.fail_on_errors(alert_rules.matching_error(noun, wanted, found, where))
     return found[0]

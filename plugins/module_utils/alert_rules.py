@@ -11,10 +11,10 @@ import re
 
 from ansible_collections.engine.cloud.plugins.module_utils import validate
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
-from ansible_collections.engine.cloud.plugins.module_utils.compare import equal, mask_secrets
+from ansible_collections.engine.cloud.plugins.module_utils.compare import diff, equal
 from ansible_collections.engine.cloud.plugins.module_utils.dashboard_rules import CAN_CARRY_ALERTS, alert_dashboard
 
-INTERVALS = ('1m', '5m', '15m', '30m', '1h', '6h', '12h', '1d')
+INTERVAL_MINUTES = {'1m': 1, '5m': 5, '15m': 15, '30m': 30, '1h': 60, '6h': 360, '12h': 720, '1d': 1440}
 THRESHOLD_TYPES = ('above', 'below', 'above_exclusive', 'below_or_equal', 'equal', 'not_equal', 'between', 'not_between')
 BETWEEN = ('between', 'not_between')
 MAX_CHANNELS = 10
@@ -37,10 +37,9 @@ REMOVING = dict(alert_message='', note='', group_by='', schedule_start_at='', nu
 # Removed fields that a PUT must send as null: it keeps scheduleStartAt when left out; groupBy is said explicitly.
 SENT_NULL = ('group_by', 'schedule_start_at')
 REQUIRED = ('threshold', 'threshold_type', 'interval', 'channels')
-INTERVAL_MINUTES = {'1m': 1, '5m': 5, '15m': 15, '30m': 30, '1h': 60, '6h': 360, '12h': 720, '1d': 1440}
 MAX_OFFSET = 1439
 # scheduleStartAt as the API takes it: a UTC date-time ending in Z (an offset, no zone or a bare date is refused).
-UTC_DATETIME = re.compile(r'^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?Z\Z')
+UTC_DATETIME = re.compile(r'\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.(\d{1,3})\d*)?Z\Z')
 # The version from which a server keeps each field (reference, "older servers"): an older one drops it as an unknown
 # key and never shows it. Before 2.24 the between kinds are unknown values (refused).
 SINCE = (('numConsecutiveWindows', 'num_consecutive_windows', (2, 30)), ('note', 'note', (2, 25)),
@@ -66,16 +65,15 @@ def option_errors(params, now=None):
 
 
 def instant(text):
-    """The epoch milliseconds of a date-time as the API takes it (UTC, ending in Z; finer digits than milliseconds cut,
-    as the server stores it), else None."""
+    """A date-time as the API takes it (UTC, ending in Z) to the millisecond, as the server stores it, else None."""
     match = UTC_DATETIME.match(text) if isinstance(text, str) else None
     if match is None:
         return None
     try:
-        moment = datetime.datetime(*(int(part) for part in match.groups()[:6]))
-    except ValueError:
+        moment = datetime.datetime.strptime(text[:19], '%Y-%m-%dT%H:%M:%S')
+    except ValueError:  # a date that does not exist
         return None
-    return int((moment - datetime.datetime(1970, 1, 1)).total_seconds()) * 1000 + int((match.group(7) or '0')[:3].ljust(3, '0'))
+    return moment + datetime.timedelta(milliseconds=int((match.group(1) or '0').ljust(3, '0')))
 
 
 def _years_from(moment, years):
@@ -93,8 +91,7 @@ def start_at_error(value, now):
         return ('schedule_start_at must be a UTC date-time ending in Z, such as 2026-09-01T00:00:00Z (the API refuses an offset, '
                 'a time without a zone or a bare date), got %s' % json.dumps(value))
     today = datetime.datetime(1970, 1, 1) + datetime.timedelta(seconds=int(now))
-    earliest, latest = (instant(_years_from(today, years).strftime('%Y-%m-%dT%H:%M:%SZ')) for years in (-10, 1))
-    if not earliest <= moment <= latest:
+    if not _years_from(today, -10) <= moment <= _years_from(today, 1):
         return 'schedule_start_at must be within one year ahead and ten years back of now (the API refuses others), got %s' % value
     return None
 
@@ -112,8 +109,7 @@ def channel_errors(channels):
     if len(channels) > MAX_CHANNELS:
         return ['channels must hold 1 to %d webhook ids, got %d' % (MAX_CHANNELS, len(channels))]
     errors = ['channels must not hold an empty webhook id'] if any(not channel.strip() for channel in channels) else []
-    errors += [validate.object_id('channels', channel).replace('channels must', 'each of channels must')
-               for channel in channels if channel.strip() and validate.object_id('channels', channel)]
+    errors += [validate.object_id('each of channels', channel) for channel in channels if channel.strip()]
     repeated = sorted(set(channel for channel in channels if channels.count(channel) > 1))
     if repeated:
         errors.append('channels must not name a webhook twice, got %s more than once' % ', '.join(repeated))
@@ -121,10 +117,9 @@ def channel_errors(channels):
 
 
 def threshold_errors(params):
-    """The threshold kinds' rules as far as the options alone tell them (merged_errors checks the merged alert)."""
+    """The threshold kinds' rules as far as the options alone tell them (the spec asks a range kind for threshold_max;
+    merged_errors checks the merged alert)."""
     kind, maximum, threshold = params.get('threshold_type'), params.get('threshold_max'), params.get('threshold')
-    if kind in BETWEEN and maximum is None:
-        return ['threshold_type=%s needs threshold_max (the upper end of the range)' % kind]
     if kind is not None and kind not in BETWEEN and maximum is not None:
         return ['threshold_max goes only with threshold_type between or not_between, got threshold_type=%s' % kind]
     if maximum is not None and threshold is not None and maximum < threshold:
@@ -157,7 +152,8 @@ def schedule_errors(merged):
     offset, interval, start = merged.get('schedule_offset_minutes') or 0, merged.get('interval'), merged.get('schedule_start_at')
     errors = []
     if offset and interval in INTERVAL_MINUTES and offset >= INTERVAL_MINUTES[interval]:
-        errors.append('schedule_offset_minutes (%d) must be below the minutes of the interval (%s: %d)' % (offset, interval, INTERVAL_MINUTES[interval]))
+        errors.append('schedule_offset_minutes (%d) must be below the minutes of the interval (%s: %d)'
+                      % (offset, interval, INTERVAL_MINUTES[interval]))
     if offset and start:
         errors.append('schedule_offset_minutes must be 0 when schedule_start_at is set (got %d and %s): the API takes one or the other'
                       % (offset, start))
@@ -169,7 +165,7 @@ def write_errors(alert, sent):
     if sent.get('channels'):
         return None
     return ('alert %s has no channel (a legacy alert, made before alerts needed one), and the API refuses any write without one: '
-            'give channels (1 to %d webhook ids) with this change' % (json.dumps(alert.get('name') or alert.get('id')), MAX_CHANNELS))
+            'give channels (1 to %d webhook ids) with this change' % (_named(alert), MAX_CHANNELS))
 
 
 def channel_ids(alert):
@@ -184,21 +180,15 @@ def channel_ids(alert):
 def older_than(alerts):
     """(the version, which read shows it) that the reads of alerts prove the server older than, or None. Only the
     fields of ALWAYS_READ and channels prove anything missing; the others show only when set."""
-    bounds = []
-    for alert in alerts:
-        bounds += [(version, 'alert %s reads no %s' % (_named(alert), field)) for field, option, version in SINCE
-                   if field in ALWAYS_READ and field not in alert]
-        if 'channel' in alert and 'channels' not in alert:
-            bounds.append((CHANNELS_SINCE, 'alert %s reads channel and no channels' % _named(alert)))
+    bounds = [(version, 'alert %s reads no %s' % (_named(alert), field))
+              for alert in alerts for field, option, version in SINCE if field in ALWAYS_READ and field not in alert]
+    bounds += [(CHANNELS_SINCE, 'alert %s reads channel and no channels' % _named(alert))
+               for alert in alerts if 'channel' in alert and 'channels' not in alert]
     return min(bounds, default=None, key=lambda bound: bound[0])
 
 
 def _named(alert):
     return json.dumps(alert.get('name') or alert.get('id'))
-
-
-def _version(version):
-    return '%d.%d' % version
 
 
 def _meaningful(field, value):
@@ -213,17 +203,15 @@ def era_errors(sent, alerts):
     if high is None:
         return []
     return ['%s needs a server of version %s or later, which keeps %s; this one is older (%s), so it would drop it and every run '
-            'would send it again: leave %s out' % (option, _version(version), field, high[1], option)
+            'would send it again: leave %s out' % (option, '%d.%d' % version, field, high[1], option)
             for field, option, version in SINCE if _meaningful(field, sent.get(field)) and high[0] <= version]
 
 
 def dropped_errors(sent, answer):
-    """What the answer to a write shows the server dropped of the body sent."""
-    errors = ['the server dropped %s: servers before version %s do, so leave %s out' % (field, _version(version), option)
+    errors = ['the server dropped %s: servers before version %s do, so leave %s out' % (field, '%d.%d' % version, option)
               for field, option, version in SINCE if _meaningful(field, sent.get(field)) and field not in answer]
     if len(sent.get('channels') or []) > 1 and len(channel_ids(answer)) < len(sent['channels']):
-        errors.append('the server kept the first of the channels only (servers before version %s keep one): give one'
-                      % _version(CHANNELS_SINCE))
+        errors.append('the server kept the first of the channels only (servers before version %d.%d keep one): give one' % CHANNELS_SINCE)
     return errors
 
 
@@ -287,13 +275,11 @@ def merge(current, params, source):
         value = params.get(option)
         if value is None or (option == 'group_by' and 'tile' in merged):
             continue
-        if option in REMOVING and value == REMOVING[option] and not isinstance(value, bool):
-            if option in SENT_NULL:
-                merged[option] = None
-            else:
-                merged.pop(option, None)
+        removing = option in REMOVING and value == REMOVING[option] and not isinstance(value, bool)
+        if removing and option not in SENT_NULL:
+            merged.pop(option, None)
         else:
-            merged[option] = value
+            merged[option] = None if removing else value
     return merged
 
 
@@ -337,8 +323,7 @@ def plan(current, params, source):
     differing = [field for field in sorted(set(before) | set(after)) if not same(field, before.get(field), after.get(field))]
     if not differing:
         return None, None
-    return after, dict(before=mask_secrets(dict((field, before.get(field)) for field in differing)),
-                       after=mask_secrets(dict((field, after.get(field)) for field in differing)))
+    return after, diff(before, dict((field, after.get(field)) for field in differing))
 
 
 def channels_error(alerts, wanted):

@@ -3,11 +3,15 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 """A chart series query, behind the chart_series module and lookup: its options, their checks, the request body and
-the API's rows as both return them."""
+the API's rows as both return them. Its times are points as users write them (FORMS; an ISO 8601 date-time without a
+zone is UTC, a date alone its midnight), turned into the epoch milliseconds the API takes; every relative value of one
+task is resolved against the same now, so start_time: -1h and end_time: now span exactly one hour."""
 
+import datetime
 import re
 
-from ansible_collections.engine.cloud.plugins.module_utils import timespec, validate
+from ansible_collections.engine.cloud.plugins.module_utils import validate
+from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.compare import normalize
 
 PATH = '/charts/series'
@@ -18,6 +22,16 @@ MAX_SERIES = 5
 MAX_GROUP_BY = 10
 OPTIONAL_KEYS = (('granularity', 'granularity'), ('series_return_type', 'seriesReturnType'))
 _VALUE_KEY = re.compile(r'^(ts_bucket|series_\d+\.data)$')
+UNIT_MS = dict(s=1000, m=60 * 1000, h=3600 * 1000, d=86400 * 1000, w=7 * 86400 * 1000)
+# The API refuses epoch values of fewer than 13 digits ("Timestamp must be in milliseconds").
+MIN_EPOCH_MS = 10 ** 12
+_RELATIVE = re.compile(r'(?:now|(?:now)?\s*([+-])\s*(\d+)\s*([smhdw]))\Z')
+_ISO = re.compile(
+    r'(?P<year>\d{4})-(?P<month>\d{2})-(?P<day>\d{2})'
+    r'(?:[T ](?P<hour>\d{2}):(?P<minute>\d{2})(?::(?P<second>\d{2})(?:[.,](?P<fraction>\d+))?)?'
+    r'(?P<zone>Z|[+-](?P<zone_hours>\d{2})(?::?(?P<zone_minutes>\d{2}))?)?)?\Z')
+_EPOCH = datetime.datetime(1970, 1, 1)
+FORMS = 'epoch milliseconds (13 digits or more), an ISO 8601 date-time such as 2024-10-12T13:37:00Z, or now, now-15m, -2h (units s, m, h, d, w)'
 
 SPEC = dict(
     series=dict(type='list', elements='dict', required=True, options=dict(
@@ -51,10 +65,12 @@ def series_errors(series):
 
 def request(params):
     """(the API's request body, []) with every relative time resolved against the same now, or (None, errors)."""
-    now = timespec.now_ms()
-    start, start_error = timespec.resolve('start_time', params['start_time'], now)
-    end, end_error = timespec.resolve('end_time', params['end_time'], now)
-    errors = series_errors(params['series']) + [start_error, end_error, timespec.order_error('start_time', start, 'end_time', end)]
+    now = int(CLOCK.time() * 1000)
+    start, start_error = resolve('start_time', params['start_time'], now)
+    end, end_error = resolve('end_time', params['end_time'], now)
+    errors = series_errors(params['series']) + [start_error, end_error]
+    if None not in (start, end) and end <= start:
+        errors.append('end_time (%s, %s) must be after start_time (%s, %s)' % (end, iso_utc(end), start, iso_utc(start)))
     errors = [error for error in errors if error]
     if errors:
         return None, errors
@@ -62,9 +78,7 @@ def request(params):
         dict(sourceId=item['source_id'], aggFn=item['agg_fn'], where=item['where'], groupBy=item['group_by'],
              **(dict(field=item['field']) if item['field'] else {}))
         for item in params['series']])
-    for option, key in OPTIONAL_KEYS:
-        if params[option] is not None:
-            body[key] = params[option]
+    body.update((key, params[option]) for option, key in OPTIONAL_KEYS if params[option] is not None)
     return body, []
 
 
@@ -74,5 +88,63 @@ def as_row(row):
 
 
 def rows(data):
-    """The API's rows in ascending ts_bucket order, counts as numbers."""
     return sorted((as_row(row) for row in data or []), key=lambda row: row.get('ts_bucket', 0))
+
+
+class TimeSpecError(ValueError):
+    """A value that is no point in time; the message names the option."""
+
+
+def parse(option, value, now):
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return _epoch(option, value)
+    text = value.strip() if isinstance(value, str) else ''
+    relative, iso = _RELATIVE.match(text), _ISO.match(text.upper())
+    if text.isdigit():
+        return _epoch(option, int(text))
+    if relative:
+        sign, amount, unit = relative.groups()
+        return now + int(sign + amount) * UNIT_MS[unit] if sign else now
+    if iso:
+        return _iso(option, value, iso)
+    raise TimeSpecError('%s must be %s, got %r' % (option, FORMS, value))
+
+
+def resolve(option, value, now):
+    try:
+        return parse(option, value, now), None
+    except TimeSpecError as error:
+        return None, str(error)
+
+
+def iso_utc(ms):
+    moment = _EPOCH + datetime.timedelta(milliseconds=ms)
+    return moment.strftime('%Y-%m-%dT%H:%M:%S.') + '%03dZ' % (moment.microsecond // 1000)
+
+
+def _epoch(option, number):
+    if number < MIN_EPOCH_MS:
+        raise TimeSpecError('%s must be in epoch milliseconds (13 digits or more), got %d; '
+                            'epoch seconds need three more digits (%d)' % (option, number, number * 1000)
+                            if number > 0 else '%s must be a positive number of epoch milliseconds, got %d' % (option, number))
+    return number
+
+
+def _iso(option, value, match):
+    number = dict((key, int(part or 0)) for key, part in match.groupdict().items() if key not in ('fraction', 'zone'))
+    try:
+        moment = datetime.datetime(number['year'], number['month'], number['day'], number['hour'], number['minute'], number['second'],
+                                   int((match.group('fraction') or '0')[:6].ljust(6, '0')))
+    except ValueError as error:
+        raise TimeSpecError('%s is no valid date-time (%s), got %r' % (option, error, value))
+    if number['zone_hours'] > 23 or number['zone_minutes'] > 59:
+        raise TimeSpecError('%s has an invalid time zone offset %s, got %r' % (option, match.group('zone'), value))
+    offset = datetime.timedelta(hours=number['zone_hours'], minutes=number['zone_minutes'])
+    moment = moment + offset if (match.group('zone') or '').startswith('-') else moment - offset
+    result = (moment - _EPOCH) // datetime.timedelta(milliseconds=1)
+    if result < MIN_EPOCH_MS:
+        raise TimeSpecError('%s must be on or after %s (the API takes epoch milliseconds of 13 digits or more), got %r'
+                            % (option, iso_utc(MIN_EPOCH_MS), value))
+    return result

@@ -128,7 +128,6 @@ def test_after_an_update_the_read_back_plans_nothing(channels, alert, threshold)
 # --- checks before any request ---------------------------------------------------------------------
 
 @pytest.mark.parametrize('given, message', [
-    (dict(threshold_type='between', threshold=1), 'threshold_type=between needs threshold_max (the upper end of the range)'),
     (dict(threshold_type='not_between', threshold=5, threshold_max=4), 'threshold_max (4) must be at least threshold (5)'),
     (dict(threshold_type='above', threshold_max=4), 'threshold_max goes only with threshold_type between or not_between, got threshold_type=above'),
     (dict(channels=['65d%021d' % index for index in range(11)]), 'channels must hold 1 to 10 webhook ids, got 11'),

@@ -7,7 +7,7 @@ import datetime
 
 import pytest
 
-from ansible_collections.engine.cloud.plugins.module_utils import timespec
+from ansible_collections.engine.cloud.plugins.module_utils import chart
 
 NOW = 1728740220123  # 2024-10-12T13:37:00.123Z
 MINUTE = 60 * 1000
@@ -24,7 +24,7 @@ def utc_ms(*parts):
     ('now-2w', NOW - 14 * 24 * HOUR), ('  -5m ', NOW - 5 * MINUTE), ('now-0m', NOW),
 ])
 def test_relative_expressions_count_from_the_given_now(value, expected):
-    assert timespec.parse('start_time', value, NOW) == expected
+    assert chart.parse('start_time', value, NOW) == expected
 
 
 INSTANT = utc_ms(2024, 10, 12, 13, 37)  # 2024-10-12T13:37:00Z, written in every form the option takes
@@ -41,7 +41,7 @@ INSTANT = utc_ms(2024, 10, 12, 13, 37)  # 2024-10-12T13:37:00Z, written in every
     '2024-10-12T15:37:00+02', '2024-10-12T08:07:00-05:30', '2024-10-13T01:00:00+11:23', '2024-10-12T13:37',
     '2024-10-12 13:37:00', '2024-10-12T13:37:00')])
 def test_epoch_milliseconds_and_iso_date_times_with_and_without_zones_whatever_now(value, expected):
-    assert timespec.parse('end_time', value, NOW) == timespec.parse('end_time', value, 0) == expected
+    assert chart.parse('end_time', value, NOW) == chart.parse('end_time', value, 0) == expected
 
 
 NO_POINT_IN_TIME = ['', 'yesterday', 'now-', 'now-15', 'now-15y', 'now-15M', '15m', 'now-1.5h', 'now-15m-1h', 'NOW',
@@ -59,7 +59,7 @@ NO_POINT_IN_TIME = ['', 'yesterday', 'now-', 'now-15', 'now-15y', 'now-15M', '15
     (0, 'positive number of epoch milliseconds'), (-5, 'positive number of epoch milliseconds'),
 ])
 def test_invalid_values_raise_a_message_naming_the_option(value, fragment):
-    with pytest.raises(timespec.TimeSpecError) as info:
-        timespec.parse('start_time', value, NOW)
+    with pytest.raises(chart.TimeSpecError) as info:
+        chart.parse('start_time', value, NOW)
     assert str(info.value).startswith('start_time ')
     assert fragment in str(info.value)

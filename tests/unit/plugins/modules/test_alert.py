@@ -135,6 +135,7 @@ BAD = {
     'a tile without its dashboard': (dict(tile='CPU usage'), 'parameters are required together: dashboard, tile'),
     'a tile and a saved search': (dict(dashboard='x', tile='y', saved_search_id=SAVED_SEARCH), 'mutually exclusive'),
     'neither id nor name': (dict(name=None), 'one of the following is required: alert_id, name'),
+    'a range kind without its maximum': (dict(threshold_type='between'), 'threshold_type is between but all of the following are missing: threshold_max'),
 }
 
 
