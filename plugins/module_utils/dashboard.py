@@ -48,7 +48,6 @@ def finish(module, changed, diff=None, **result):
 
 
 def run(module):
-    """The whole task on ObservabilityModule(SPEC, **OPTIONS): create, converge or delete, then exit."""
     module.fail_on_errors(*rules.option_errors(module.params))
     life = Lifecycle(module, KIND)
     current = life.find()
@@ -80,7 +79,7 @@ def update(module, life, current):
         finish(module, False, dashboard=current, deleted_alerts=[])
     module.fail_on_errors(*rules.placement_errors(body['tiles'], body.get('containers', current.get('containers') or [])))
     module.fail_on_errors(*sources_errors(module, body))
-    doomed = allowed_deletions(module, rules.deleted_by_update(module.list_all('/alerts'), current, body['tiles']))
+    doomed = allowed_deletions(module, rules.deleted_alerts(module.list_all('/alerts'), current, body['tiles']))
     diff = rules.with_alerts(diff, doomed)
     if module.check_mode:
         finish(module, True, diff, dashboard=rules.predicted(current, body), deleted_alerts=doomed)
@@ -100,12 +99,11 @@ def sources_errors(module, body):
 
 def delete(module, life, current):
     """DELETE, confirmed by a read (the API answers a delete of nothing with 200 too)."""
-    doomed = allowed_deletions(module, rules.deleted_by_delete(module.list_all('/alerts'), current))
+    doomed = allowed_deletions(module, rules.deleted_alerts(module.list_all('/alerts'), current))
     life.delete(current, before=rules.with_alerts(dict(before=current, after={}), doomed)['before'], deleted_alerts=doomed)
 
 
 def allowed_deletions(module, doomed):
-    """doomed (the alerts a change would delete) once allow_alert_deletion lets them go; else the task fails."""
     if doomed and not module.params['allow_alert_deletion']:
         module.fail('this change would delete %d alert%s: %s. Set allow_alert_deletion: true to let it delete them, or keep '
                     'their tiles (same name, a display type that can carry alerts: %s). Nothing was sent'

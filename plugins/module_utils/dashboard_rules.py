@@ -77,8 +77,7 @@ def desired_tiles(params, current):
         if option is None:
             tile = dict(was)
         else:
-            tile = dict((name, value) for name, value in tiles.api_tile(option).items() if name not in ('containerId', 'tabId'))
-            tile.update(placement(option, was))
+            tile = dict(tiles.api_tile(option), **placement(option, was))
             if was.get('id') is not None:
                 tile['id'] = was['id']
             if any(item.get('sort_order') for item in option.get('series') or []) and was and not any(
@@ -154,7 +153,6 @@ def predicted(current, body):
 
 
 def with_alerts(diff, alerts):
-    """diff, naming in before.alerts the alerts the change deletes."""
     if not alerts:
         return diff
     before, after = dict(diff['before']), dict(diff['after'])
@@ -177,36 +175,27 @@ def alert_dashboard(alert):
     return alert.get('dashboardId') or alert.get('dashboard')
 
 
-def dashboard_alerts(alerts, dashboard_id):
-    return [alert for alert in alerts if alert.get('source', 'tile') == 'tile' and alert_dashboard(alert) == dashboard_id]
-
-
-def deleted_by_update(alerts, dashboard, body_tiles):
-    """The alerts that a PUT of body_tiles would delete: those of tiles whose id the body does not carry (a tile removed
-    or renamed, and PromQL tiles, which reads leave out), and those of tiles of a type that cannot carry alerts."""
-    kept = dict((tile['id'], display_type(tile)) for tile in body_tiles if tile.get('id') is not None)
+def deleted_alerts(alerts, dashboard, body_tiles=None):
+    """The tile alerts of dashboard that its DELETE (body_tiles None) or a PUT of body_tiles would delete: on a PUT, those
+    of tiles whose id the body does not carry (a tile removed or renamed, and PromQL tiles, which reads leave out), and
+    those of tiles of a type that cannot carry alerts."""
+    kept = dict((tile['id'], display_type(tile)) for tile in body_tiles or [] if tile.get('id') is not None)
     names = dict((tile.get('id'), tile.get('name')) for tile in dashboard.get('tiles') or [])
     doomed = []
-    for alert in dashboard_alerts(alerts, dashboard['id']):
+    for alert in alerts:
+        if alert.get('source', 'tile') != 'tile' or alert_dashboard(alert) != dashboard['id']:
+            continue
         tile_id = alert.get('tileId')
-        if tile_id not in kept:
+        if body_tiles is None:
+            why = 'its dashboard is deleted'
+        elif tile_id not in kept:
             why = 'its tile is left out' if tile_id in names else 'its tile is not in reads (a PromQL tile?) and a PUT drops it'
         elif kept[tile_id] not in CAN_CARRY_ALERTS:
             why = 'its tile becomes a %s tile, which cannot carry alerts' % kept[tile_id]
         else:
             continue
-        doomed.append(named_alert(alert, names.get(tile_id), why))
+        doomed.append(dict(id=alert.get('id'), name=alert.get('name'), tile_id=tile_id, tile=names.get(tile_id), reason=why))
     return doomed
-
-
-def deleted_by_delete(alerts, dashboard):
-    names = dict((tile.get('id'), tile.get('name')) for tile in dashboard.get('tiles') or [])
-    return [named_alert(alert, names.get(alert.get('tileId')), 'its dashboard is deleted')
-            for alert in dashboard_alerts(alerts, dashboard['id'])]
-
-
-def named_alert(alert, tile_name, why):
-    return dict(id=alert.get('id'), name=alert.get('name'), tile_id=alert.get('tileId'), tile=tile_name, reason=why)
 
 
 def alerts_text(alerts):

@@ -67,7 +67,6 @@ def option_tile(tile):
 
 
 def _plain(value):
-    """value with unset dict entries left out and whole floats as ints."""
     if isinstance(value, bool) or value is None:
         return value
     if isinstance(value, float) and value.is_integer():
@@ -261,10 +260,6 @@ def seen_as(normal, current):
         config['select'] = [dict((key, value) for key, value in item.items() if (keys is None or key in keys) and (shown or key != 'sortOrder'))
                             if isinstance(item, dict) else item for item in config['select']]
     return dict(normal, config=normal_config(config))
-
-
-def tiles_differ(current, desired):
-    return tiles_diff(current, desired, set()) != ({}, {})
 
 
 def tiles_diff(current, desired, series_keys=None):
