@@ -198,12 +198,6 @@ def deleted_alerts(alerts, dashboard, body_tiles=None):
     return doomed
 
 
-def alerts_text(alerts):
-    """'High CPU' (65c...01) on tile CPU usage: its tile is left out; ..."""
-    return '; '.join('%s (%s) on tile %s: %s' % (json.dumps(alert['name']), alert['id'], json.dumps(alert['tile']), alert['reason'])
-                     for alert in alerts)
-
-
 def definition(dashboard):
     """The options of the dashboard module that describe dashboard as read: fed back, nothing differs."""
     found = dict(dashboard_id=dashboard.get('id'), name=dashboard.get('name'), tags=list(dashboard.get('tags') or []),
