@@ -14,7 +14,6 @@ from ansible_collections.engine.cloud.plugins.module_utils.tiles import LEVELS, 
 
 AGG_FNS = ('avg', 'count', 'count_distinct', 'last_value', 'max', 'min', 'quantile', 'sum', 'any', 'none', 'increase')
 WHERE_LANGUAGES = ('sql', 'lucene', 'promql')
-DISPLAY_TYPES = ('line', 'stacked_bar', 'table', 'number', 'pie', 'bar', 'heatmap', 'search', 'markdown', 'event_patterns')
 # Display types that chart a query: a config of one of them has select items (1 to 20; ONE_SELECT exactly 1).
 CHARTS = ('line', 'stacked_bar', 'table', 'number', 'pie', 'bar', 'heatmap')
 ONE_SELECT = ('number', 'pie', 'bar')
@@ -25,8 +24,8 @@ TILE_LIMITS = dict(x=(0, 23), y=(0, None), w=(1, 24), h=(1, None))
 MAX_NAME, MAX_TILES, MAX_TAGS, MAX_TAG = 1024, 500, 50, 32
 MAX_SELECT, MAX_GROUP_BY = 20, 10
 
-# The config schema by display type (reference, "more of the config form"): the server drops any other key, so a
-# task's key outside it fails before any request; every key in it is sent, stored, read back and compared.
+# The config schema by display type, in the order messages list them (reference, "more of the config form"): the server drops
+# any other key, so a task's key outside it fails before any request; every key in it is sent, stored, read back and compared.
 _CHART = ('displayType', 'sourceId', 'select', 'groupBy', 'numberFormat')
 CONFIG_KEYS = dict(
     line=_CHART + RAW_SQL + ('asRatio', 'fillNulls', 'fitYAxisToData', 'compareToPreviousPeriod', 'alignDateRangeToGranularity',
@@ -35,8 +34,8 @@ CONFIG_KEYS = dict(
     table=_CHART + RAW_SQL + ('asRatio', 'formulas', 'showOperandSeries', 'having', 'orderBy', 'groupByColumnsOnLeft', 'onClick'),
     number=_CHART + RAW_SQL + ('formulas', 'color', 'colorRules', 'backgroundChart'),
     pie=_CHART + RAW_SQL + ('orderBy', 'limit'), bar=_CHART + RAW_SQL + ('orderBy', 'limit'),
-    heatmap=_CHART + ('where', 'whereLanguage'), event_patterns=_CHART + ('where', 'whereLanguage'),
-    search=('displayType', 'sourceId', 'select', 'where', 'whereLanguage'), markdown=('displayType', 'markdown'))
+    heatmap=_CHART + ('where', 'whereLanguage'), search=('displayType', 'sourceId', 'select', 'where', 'whereLanguage'),
+    markdown=('displayType', 'markdown'), event_patterns=_CHART + ('where', 'whereLanguage'))
 SELECT_KEYS = ('aggFn', 'valueExpression', 'alias', 'level', 'where', 'whereLanguage', 'numberFormat', 'metricType', 'metricName',
                'periodAggFn')
 HEATMAP_SELECT_KEYS = SELECT_KEYS + ('countExpression', 'heatmapScaleType')
@@ -241,6 +240,11 @@ def tile_errors(where, tile):
     return [error for error in errors if error]
 
 
+# What each series type needs (reference, "series form"); a markdown item needs only its content.
+SERIES_REQUIRED = dict(time=('source_id', 'agg_fn', 'where', 'group_by'), table=('source_id', 'agg_fn', 'where', 'group_by'),
+                       number=('source_id', 'agg_fn', 'where'), search=('source_id', 'where'), markdown=('content',))
+
+
 def series_errors(where, series):
     if not series:
         return ['%s.series must hold at least one item' % where]
@@ -251,24 +255,15 @@ def series_errors(where, series):
     if types[0] in SINGLE_ITEM_SERIES and len(series) > 1:
         errors.append('%s.series of type %s must hold one item: the server keeps the first only, got %d' % (where, types[0], len(series)))
     for index, item in enumerate(series):
-        errors.extend(series_item_errors('%s.series[%d]' % (where, index), item))
-    return errors
-
-
-# What each series type needs (reference, "series form"); a markdown item needs only its content.
-SERIES_REQUIRED = dict(time=('source_id', 'agg_fn', 'where', 'group_by'), table=('source_id', 'agg_fn', 'where', 'group_by'),
-                       number=('source_id', 'agg_fn', 'where'), search=('source_id', 'where'), markdown=('content',))
-
-
-def series_item_errors(at, item):
-    needed = [key for key in SERIES_REQUIRED[item['type']] if not (key == 'source_id' and item.get('data_source'))]  # the contract's oldest form
-    errors = ['%s.%s is required for a %s item' % (at, key, item['type']) for key in needed if item.get(key) is None]
-    errors.append(source_id_error(at + '.source_id', item.get('source_id')))
-    errors.append(validate.number_range(at + '.level', item.get('level'), 0, 1))
-    if item.get('group_by') is not None and len(item['group_by']) > MAX_GROUP_BY:
-        errors.append('%s.group_by must hold at most %d fields, got %d' % (at, MAX_GROUP_BY, len(item['group_by'])))
-    if item.get('where_language') == 'promql':
-        errors.append('%s.where_language: %s' % (at, PROMQL))
+        at = '%s.series[%d]' % (where, index)
+        needed = [key for key in SERIES_REQUIRED[item['type']] if not (key == 'source_id' and item.get('data_source'))]  # the contract's oldest form
+        errors.extend('%s.%s is required for a %s item' % (at, key, item['type']) for key in needed if item.get(key) is None)
+        errors.append(source_id_error(at + '.source_id', item.get('source_id')))
+        errors.append(validate.number_range(at + '.level', item.get('level'), 0, 1))
+        if item.get('group_by') is not None and len(item['group_by']) > MAX_GROUP_BY:
+            errors.append('%s.group_by must hold at most %d fields, got %d' % (at, MAX_GROUP_BY, len(item['group_by'])))
+        if item.get('where_language') == 'promql':
+            errors.append('%s.where_language: %s' % (at, PROMQL))
     return errors
 
 
@@ -281,8 +276,8 @@ def source_id_error(option, value):
 
 def config_errors(where, config):
     display = config.get('displayType')
-    if display not in DISPLAY_TYPES:
-        return ['%s.displayType must be one of %s, got %s' % (where, ', '.join(DISPLAY_TYPES), json.dumps(display))]
+    if display not in CONFIG_KEYS:
+        return ['%s.displayType must be one of %s, got %s' % (where, ', '.join(CONFIG_KEYS), json.dumps(display))]
     errors = unknown_keys(where, config, CONFIG_KEYS[display], 'a %s tile' % display)
     errors.append(source_id_error(where + '.sourceId', config.get('sourceId')))
     if display != 'markdown' and config.get('configType') is None and config.get('sourceId') is None:
