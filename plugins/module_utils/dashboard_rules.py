@@ -120,8 +120,7 @@ def plan(params, current):
             before['tiles'], after['tiles'] = changed_tiles
     if not after and not before:
         return {}, None
-    return update_body(params.get('name') or current.get('name'), wanted, params.get('tags'), params.get('containers')), dict(
-        before=before, after=after)
+    return update_body(params, current, wanted), dict(before=before, after=after)
 
 
 def placement_errors(sent, containers):
@@ -140,7 +139,7 @@ def placement_errors(sent, containers):
 
 
 def create_body(params):
-    return update_body(params['name'], desired_tiles(params, {}), params.get('tags'), params.get('containers'))
+    return update_body(params, {}, desired_tiles(params, {}))
 
 
 def predicted(current, body):
@@ -160,12 +159,12 @@ def with_alerts(diff, alerts):
     return dict(before=before, after=after)
 
 
-def update_body(name, sent, tags, containers=None):
-    body = dict(name=name, tiles=sent)
-    if tags is not None:
-        body['tags'] = kept_tags(tags)
-    if containers is not None:
-        body['containers'] = containers
+def update_body(params, current, sent):
+    body = dict(name=params.get('name') or current.get('name'), tiles=sent)
+    if params.get('tags') is not None:
+        body['tags'] = kept_tags(params['tags'])
+    if params.get('containers') is not None:
+        body['containers'] = params['containers']
     return body
 
 
@@ -222,21 +221,17 @@ def option_errors(params):
     if len(given) > MAX_TILES:
         errors.append('tiles must hold at most %d tiles, got %d' % (MAX_TILES, len(given)))
     for index, tile in enumerate(given):
-        errors.extend(tile_errors('tiles[%d]' % index, tile))
-    return [error for error in errors if error]
-
-
-def tile_errors(where, tile):
-    errors = [validate.number_range('%s.%s' % (where, key), tile.get(key), low, high) for key, (low, high) in sorted(TILE_LIMITS.items())]
-    for option, dummy in PLACES:
-        if tile.get(option) is not None and len(tile[option]) > MAX_PLACE:
-            errors.append('%s.%s must be at most %d characters long, got %d' % (where, option, MAX_PLACE, len(tile[option])))
-    if tile.get('tab_id') and not tile.get('container_id'):
-        errors.append('%s.tab_id needs container_id (a tab is in a section)' % where)
-    if tile.get('series') is not None:  # the argument spec holds exactly one of series and config
-        errors.extend(series_errors(where, tile['series']))
-    else:
-        errors.extend(config_errors('%s.config' % where, tile.get('config') or {}))
+        where = 'tiles[%d]' % index
+        errors.extend(validate.number_range('%s.%s' % (where, key), tile.get(key), low, high) for key, (low, high) in sorted(TILE_LIMITS.items()))
+        for option, dummy in PLACES:
+            if tile.get(option) is not None and len(tile[option]) > MAX_PLACE:
+                errors.append('%s.%s must be at most %d characters long, got %d' % (where, option, MAX_PLACE, len(tile[option])))
+        if tile.get('tab_id') and not tile.get('container_id'):
+            errors.append('%s.tab_id needs container_id (a tab is in a section)' % where)
+        if tile.get('series') is not None:  # the argument spec holds exactly one of series and config
+            errors.extend(series_errors(where, tile['series']))
+        else:
+            errors.extend(config_errors('%s.config' % where, tile.get('config') or {}))
     return [error for error in errors if error]
 
 
