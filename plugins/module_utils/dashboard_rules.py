@@ -105,22 +105,20 @@ def placement(option, current):
 def plan(params, current):
     """(the PUT body, the diff), or ({}, None) when nothing differs. Tiles left out of the task are neither compared
     nor changed (a PUT for the name or tags sends them as they are)."""
-    stored, wanted = current.get('tiles') or [], desired_tiles(params, current)
+    stored, body = current.get('tiles') or [], update_body(params, current, desired_tiles(params, current))
+    was = dict(name=current.get('name'), tags=list(current.get('tags') or []), containers=current.get('containers') or [])
     before, after = {}, {}
-    if params.get('name') is not None and params['name'] != current.get('name'):
-        before['name'], after['name'] = current.get('name'), params['name']
-    if params.get('tags') is not None and kept_tags(params['tags']) != list(current.get('tags') or []):
-        before['tags'], after['tags'] = list(current.get('tags') or []), kept_tags(params['tags'])
-    if params.get('containers') is not None and params['containers'] != (current.get('containers') or []):
-        before['containers'], after['containers'] = current.get('containers') or [], params['containers']
+    for key in ('name', 'tags', 'containers'):
+        if key in body and body[key] != was[key]:
+            before[key], after[key] = was[key], body[key]
     if params.get('tiles') is not None:
         series = set(key for key, tile in tiles.keyed(params['tiles']) if tile.get('series') is not None)
-        changed_tiles = tiles.tiles_diff(stored, wanted, series)
+        changed_tiles = tiles.tiles_diff(stored, body['tiles'], series)
         if changed_tiles != ({}, {}):
             before['tiles'], after['tiles'] = changed_tiles
     if not after and not before:
         return {}, None
-    return update_body(params, current, wanted), dict(before=before, after=after)
+    return body, dict(before=before, after=after)
 
 
 def placement_errors(sent, containers):
