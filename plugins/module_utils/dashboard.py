@@ -31,8 +31,7 @@ TILE = dict(
 SPEC = dict(
     state=_str(choices=['present', 'absent'], default='present'),
     dashboard_id=_str(), name=_str(), tags=dict(type='list', elements='str'),
-    tiles=dict(type='list', elements='dict', options=TILE, mutually_exclusive=[('series', 'config')],
-               required_one_of=[('series', 'config')], required_by=dict(as_ratio='series')),
+    tiles=dict(type='list', elements='dict', options=TILE, required_by=dict(as_ratio='series')),
     containers=dict(type='list', elements='dict'),
     allow_alert_deletion=dict(type='bool', default=False),
     **wait_options(60))

@@ -226,10 +226,12 @@ def option_errors(params):
                 errors.append('%s.%s must be at most %d characters long, got %d' % (where, option, MAX_PLACE, len(tile[option])))
         if tile.get('tab_id') and not tile.get('container_id'):
             errors.append('%s.tab_id needs container_id (a tab is in a section)' % where)
-        if tile.get('series') is not None:  # the argument spec holds exactly one of series and config
+        if (tile.get('series') is None) == (tile.get('config') is None):
+            errors.append('%s must have exactly one of series and config' % where)
+        elif tile.get('series') is not None:
             errors.extend(series_errors(where, tile['series']))
         else:
-            errors.extend(config_errors('%s.config' % where, tile.get('config') or {}))
+            errors.extend(config_errors('%s.config' % where, tile['config']))
     return [error for error in errors if error]
 
 

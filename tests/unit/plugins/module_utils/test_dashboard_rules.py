@@ -126,6 +126,8 @@ GOOD = dict(name='t', x=0, y=0, w=24, h=1, series=None, as_ratio=None, config=di
     (dict(w=0), 'tiles[0].w must be between 1 and 24, got 0'),
     (dict(w=25), 'tiles[0].w must be between 1 and 24, got 25'),
     (dict(h=0), 'tiles[0].h must be at least 1, got 0'),
+    (dict(series=[dict(type='time')]), 'tiles[0] must have exactly one of series and config'),
+    (dict(config=None), 'tiles[0] must have exactly one of series and config'),
     (dict(config=None, series=[]), 'tiles[0].series must hold at least one item'),
     (dict(config=None, series=[dict(type='time'), dict(type='number')]), 'tiles[0].series must be all of one type, got number, time'),
     (dict(config=None, series=[dict(TIME, level=2)]), 'tiles[0].series[0].level must be between 0 and 1, got 2'),
