@@ -19,7 +19,7 @@ def _str(**more):
 
 
 SERIES = dict(
-    type=_str(required=True, choices=list(tiles.SERIES_TYPES)), source_id=_str(), data_source=_str(),
+    type=_str(required=True, choices=list(tiles.SERIES_DISPLAY)), source_id=_str(), data_source=_str(),
     agg_fn=_str(choices=list(rules.AGG_FNS)), field=_str(), where=_str(), where_language=_str(choices=list(rules.WHERE_LANGUAGES)),
     group_by=dict(type='list', elements='str'), alias=_str(), level=dict(type='float'), metric_data_type=_str(),
     metric_name=_str(), number_format=dict(type='dict'), display_type=_str(choices=['line', 'stacked_bar']),

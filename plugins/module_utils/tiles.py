@@ -8,8 +8,7 @@ name. Pure functions."""
 
 import re
 
-SERIES_TYPES = ('time', 'table', 'number', 'search', 'markdown')
-SERIES_DISPLAY = dict(time='line', table='table', number='number', search='search', markdown='markdown')
+SERIES_DISPLAY = dict(time='line', table='table', number='number', search='search', markdown='markdown')  # by series type
 SINGLE_ITEM_SERIES = ('number', 'search', 'markdown')  # stored from their first item only
 LEVELS = (0.5, 0.9, 0.95, 0.99)  # the only levels a config takes (with quantile), and any read shows
 RAW_SQL = ('configType', 'connectionId', 'sqlTemplate')
@@ -220,7 +219,6 @@ def fitted(tile, current, where):
 
 
 def _as_series(tile):
-    """tile (config form) in series form, or None when the series form cannot hold its kind."""
     series = series_of(normal_config(tile.get('config') or {})) if tile.get('config') is not None else None
     if not series:
         return None
