@@ -142,19 +142,14 @@ def create_body(params):
 
 def predicted(current, body):
     """The dashboard as a PUT of body would leave it (check mode)."""
-    dashboard = dict(current, name=body['name'], tiles=body['tiles'])
-    if 'tags' in body:
-        dashboard['tags'] = body['tags']
-    return dashboard
+    return dict(current, **dict((key, body[key]) for key in ('name', 'tiles', 'tags') if key in body))
 
 
 def with_alerts(diff, alerts):
     if not alerts:
         return diff
-    before, after = dict(diff['before']), dict(diff['after'])
-    before['alerts'] = ['%s (%s)' % (alert['name'], alert['id']) for alert in alerts]
-    after['alerts'] = []
-    return dict(before=before, after=after)
+    return dict(before=dict(diff['before'], alerts=['%s (%s)' % (alert['name'], alert['id']) for alert in alerts]),
+                after=dict(diff['after'], alerts=[]))
 
 
 def update_body(params, current, sent):
