@@ -40,6 +40,10 @@ SELECT_KEYS = ('aggFn', 'valueExpression', 'alias', 'level', 'where', 'whereLang
                'periodAggFn')
 HEATMAP_SELECT_KEYS = SELECT_KEYS + ('countExpression', 'heatmapScaleType')
 MAX_PLACE = 256  # containerId, tabId
+SOURCE_ID = re.compile(r'[0-9a-f]{24}\Z')
+# What each series type needs (reference, "series form"); a markdown item needs only its content.
+SERIES_REQUIRED = dict(time=('source_id', 'agg_fn', 'where', 'group_by'), table=('source_id', 'agg_fn', 'where', 'group_by'),
+                       number=('source_id', 'agg_fn', 'where'), search=('source_id', 'where'), markdown=('content',))
 PROMQL = ('PromQL tiles cannot be managed: the server leaves them out of every read, so every run would send the tile again '
           'with a new id (and delete the alerts on the old one)')
 
@@ -198,9 +202,6 @@ def definition(dashboard):
     return found
 
 
-SOURCE_ID = re.compile(r'[0-9a-f]{24}\Z')
-
-
 def option_errors(params):
     errors = [validate.object_id('dashboard_id', params.get('dashboard_id')),
               validate.max_length('name', params.get('name'), MAX_NAME)]
@@ -228,11 +229,6 @@ def option_errors(params):
         else:
             errors.extend(config_errors('%s.config' % where, tile['config']))
     return [error for error in errors if error]
-
-
-# What each series type needs (reference, "series form"); a markdown item needs only its content.
-SERIES_REQUIRED = dict(time=('source_id', 'agg_fn', 'where', 'group_by'), table=('source_id', 'agg_fn', 'where', 'group_by'),
-                       number=('source_id', 'agg_fn', 'where'), search=('source_id', 'where'), markdown=('content',))
 
 
 def series_errors(where, series):
