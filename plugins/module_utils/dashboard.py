@@ -5,6 +5,8 @@
 """engine.cloud.dashboard: a dashboard from creation to deletion; its tiles compared in one normal form (tiles.py),
 tile ids kept, no alert deleted without allow_alert_deletion."""
 
+import json
+
 from ansible_collections.engine.cloud.plugins.module_utils import dashboard_rules as rules
 from ansible_collections.engine.cloud.plugins.module_utils import tiles
 from ansible_collections.engine.cloud.plugins.module_utils.module import wait_options
@@ -17,7 +19,7 @@ def _str(**more):
 
 
 SERIES = dict(
-    type=_str(required=True, choices=list(tiles.SERIES_TYPES)), source_id=_str(), data_source=_str(),
+    type=_str(required=True, choices=list(tiles.SERIES_DISPLAY)), source_id=_str(), data_source=_str(),
     agg_fn=_str(choices=list(rules.AGG_FNS)), field=_str(), where=_str(), where_language=_str(choices=list(rules.WHERE_LANGUAGES)),
     group_by=dict(type='list', elements='str'), alias=_str(), level=dict(type='float'), metric_data_type=_str(),
     metric_name=_str(), number_format=dict(type='dict'), display_type=_str(choices=['line', 'stacked_bar']),
@@ -29,7 +31,7 @@ TILE = dict(
 SPEC = dict(
     state=_str(choices=['present', 'absent'], default='present'),
     dashboard_id=_str(), name=_str(), tags=dict(type='list', elements='str'),
-    tiles=dict(type='list', elements='dict', options=TILE),
+    tiles=dict(type='list', elements='dict', options=TILE, required_by=dict(as_ratio='series')),
     containers=dict(type='list', elements='dict'),
     allow_alert_deletion=dict(type='bool', default=False),
     **wait_options(60))
@@ -47,18 +49,18 @@ def finish(module, changed, diff=None, **result):
 
 
 def run(module):
-    """The whole task on ObservabilityModule(SPEC, **OPTIONS): create, converge or delete, then exit."""
     module.fail_on_errors(*rules.option_errors(module.params))
     life = Lifecycle(module, KIND)
     current = life.find()
     if module.params['state'] == 'absent':
         if current is None:
             module.exit(changed=False, dashboard={}, deleted_alerts=[])
-        delete(module, life, current)
+        # the lifecycle confirms the DELETE by a read: the API answers a delete of nothing with 200 too
+        doomed = allowed_deletions(module, rules.deleted_alerts(module.list_all('/alerts'), current))
+        life.delete(current, before=rules.with_alerts(dict(before=current, after={}), doomed)['before'], deleted_alerts=doomed)
     if current is None:
         body = planned(module, lambda: rules.create_body(module.params))
-        module.fail_on_errors(*rules.placement_errors(body['tiles'], body.get('containers') or []))
-        module.fail_on_errors(*sources_errors(module, body))
+        check_body(module, body, {})
         created = life.create(body, dict(body, id=None))
         module.exit(changed=True, diff=dict(before={}, after=created), dashboard=created, deleted_alerts=[])
     update(module, life, current)
@@ -72,14 +74,12 @@ def planned(module, plan):
 
 
 def update(module, life, current):
-    """One PUT of what differs, after the alerts it would delete were allowed. A tile placed in a section the dashboard
-    lacks fails first (reads leave containers out when there is none)."""
+    """One PUT of what differs, after the alerts it would delete were allowed."""
     body, diff = planned(module, lambda: rules.plan(module.params, current))
     if not body:
         finish(module, False, dashboard=current, deleted_alerts=[])
-    module.fail_on_errors(*rules.placement_errors(body['tiles'], body.get('containers', current.get('containers') or [])))
-    module.fail_on_errors(*sources_errors(module, body))
-    doomed = allowed_deletions(module, rules.deleted_by_update(module.list_all('/alerts'), current, body['tiles']))
+    check_body(module, body, current)
+    doomed = allowed_deletions(module, rules.deleted_alerts(module.list_all('/alerts'), current, body['tiles']))
     diff = rules.with_alerts(diff, doomed)
     if module.check_mode:
         finish(module, True, diff, dashboard=rules.predicted(current, body), deleted_alerts=doomed)
@@ -91,23 +91,19 @@ def update(module, life, current):
     finish(module, True, diff, dashboard=dashboard, deleted_alerts=doomed)
 
 
-def sources_errors(module, body):
-    """Check mode: the source ids the tiles name that the team does not have."""
-    return team_errors(module, '/sources', set(source for tile in body['tiles'] for source in [(tile.get('config') or {}).get('sourceId')] + [
-        item.get('sourceId') for item in tile.get('series') or []] if source), 'sourceId')
-
-
-def delete(module, life, current):
-    """DELETE, confirmed by a read (the API answers a delete of nothing with 200 too)."""
-    doomed = allowed_deletions(module, rules.deleted_by_delete(module.list_all('/alerts'), current))
-    life.delete(current, before=rules.with_alerts(dict(before=current, after={}), doomed)['before'], deleted_alerts=doomed)
+def check_body(module, body, current):
+    """A tile placed in a section the dashboard lacks fails first (reads leave containers out when there is none); then,
+    in check mode, a source id the team does not have."""
+    module.fail_on_errors(*rules.placement_errors(body['tiles'], body.get('containers', current.get('containers') or [])))
+    module.fail_on_errors(*team_errors(module, '/sources', set(source for tile in body['tiles'] for source in [
+        (tile.get('config') or {}).get('sourceId')] + [item.get('sourceId') for item in tile.get('series') or []] if source), 'sourceId'))
 
 
 def allowed_deletions(module, doomed):
-    """doomed (the alerts a change would delete) once allow_alert_deletion lets them go; else the task fails."""
     if doomed and not module.params['allow_alert_deletion']:
+        named = '; '.join('%s (%s) on tile %s: %s' % (json.dumps(alert['name']), alert['id'], json.dumps(alert['tile']), alert['reason'])
+                          for alert in doomed)
         module.fail('this change would delete %d alert%s: %s. Set allow_alert_deletion: true to let it delete them, or keep '
                     'their tiles (same name, a display type that can carry alerts: %s). Nothing was sent'
-                    % (len(doomed), '' if len(doomed) == 1 else 's', rules.alerts_text(doomed), ', '.join(sorted(rules.CAN_CARRY_ALERTS))),
-                    alerts=doomed)
+                    % (len(doomed), '' if len(doomed) == 1 else 's', named, ', '.join(sorted(rules.CAN_CARRY_ALERTS))), alerts=doomed)
     return doomed

@@ -14,7 +14,6 @@ from ansible_collections.engine.cloud.plugins.module_utils.tiles import LEVELS, 
 
 AGG_FNS = ('avg', 'count', 'count_distinct', 'last_value', 'max', 'min', 'quantile', 'sum', 'any', 'none', 'increase')
 WHERE_LANGUAGES = ('sql', 'lucene', 'promql')
-DISPLAY_TYPES = ('line', 'stacked_bar', 'table', 'number', 'pie', 'bar', 'heatmap', 'search', 'markdown', 'event_patterns')
 # Display types that chart a query: a config of one of them has select items (1 to 20; ONE_SELECT exactly 1).
 CHARTS = ('line', 'stacked_bar', 'table', 'number', 'pie', 'bar', 'heatmap')
 ONE_SELECT = ('number', 'pie', 'bar')
@@ -25,8 +24,8 @@ TILE_LIMITS = dict(x=(0, 23), y=(0, None), w=(1, 24), h=(1, None))
 MAX_NAME, MAX_TILES, MAX_TAGS, MAX_TAG = 1024, 500, 50, 32
 MAX_SELECT, MAX_GROUP_BY = 20, 10
 
-# The config schema by display type (reference, "more of the config form"): the server drops any other key, so a
-# task's key outside it fails before any request; every key in it is sent, stored, read back and compared.
+# The config schema by display type, in the order messages list them (reference, "more of the config form"): the server drops
+# any other key, so a task's key outside it fails before any request; every key in it is sent, stored, read back and compared.
 _CHART = ('displayType', 'sourceId', 'select', 'groupBy', 'numberFormat')
 CONFIG_KEYS = dict(
     line=_CHART + RAW_SQL + ('asRatio', 'fillNulls', 'fitYAxisToData', 'compareToPreviousPeriod', 'alignDateRangeToGranularity',
@@ -35,12 +34,16 @@ CONFIG_KEYS = dict(
     table=_CHART + RAW_SQL + ('asRatio', 'formulas', 'showOperandSeries', 'having', 'orderBy', 'groupByColumnsOnLeft', 'onClick'),
     number=_CHART + RAW_SQL + ('formulas', 'color', 'colorRules', 'backgroundChart'),
     pie=_CHART + RAW_SQL + ('orderBy', 'limit'), bar=_CHART + RAW_SQL + ('orderBy', 'limit'),
-    heatmap=_CHART + ('where', 'whereLanguage'), event_patterns=_CHART + ('where', 'whereLanguage'),
-    search=('displayType', 'sourceId', 'select', 'where', 'whereLanguage'), markdown=('displayType', 'markdown'))
+    heatmap=_CHART + ('where', 'whereLanguage'), search=('displayType', 'sourceId', 'select', 'where', 'whereLanguage'),
+    markdown=('displayType', 'markdown'), event_patterns=_CHART + ('where', 'whereLanguage'))
 SELECT_KEYS = ('aggFn', 'valueExpression', 'alias', 'level', 'where', 'whereLanguage', 'numberFormat', 'metricType', 'metricName',
                'periodAggFn')
 HEATMAP_SELECT_KEYS = SELECT_KEYS + ('countExpression', 'heatmapScaleType')
 MAX_PLACE = 256  # containerId, tabId
+SOURCE_ID = re.compile(r'[0-9a-f]{24}\Z')
+# What each series type needs (reference, "series form"); a markdown item needs only its content.
+SERIES_REQUIRED = dict(time=('source_id', 'agg_fn', 'where', 'group_by'), table=('source_id', 'agg_fn', 'where', 'group_by'),
+                       number=('source_id', 'agg_fn', 'where'), search=('source_id', 'where'), markdown=('content',))
 PROMQL = ('PromQL tiles cannot be managed: the server leaves them out of every read, so every run would send the tile again '
           'with a new id (and delete the alerts on the old one)')
 
@@ -77,8 +80,7 @@ def desired_tiles(params, current):
         if option is None:
             tile = dict(was)
         else:
-            tile = dict((name, value) for name, value in tiles.api_tile(option).items() if name not in ('containerId', 'tabId'))
-            tile.update(placement(option, was))
+            tile = dict(tiles.api_tile(option), **placement(option, was))
             if was.get('id') is not None:
                 tile['id'] = was['id']
             if any(item.get('sort_order') for item in option.get('series') or []) and was and not any(
@@ -107,23 +109,20 @@ def placement(option, current):
 def plan(params, current):
     """(the PUT body, the diff), or ({}, None) when nothing differs. Tiles left out of the task are neither compared
     nor changed (a PUT for the name or tags sends them as they are)."""
-    stored, wanted = current.get('tiles') or [], desired_tiles(params, current)
+    stored, body = current.get('tiles') or [], update_body(params, current, desired_tiles(params, current))
+    was = dict(name=current.get('name'), tags=list(current.get('tags') or []), containers=current.get('containers') or [])
     before, after = {}, {}
-    if params.get('name') is not None and params['name'] != current.get('name'):
-        before['name'], after['name'] = current.get('name'), params['name']
-    if params.get('tags') is not None and kept_tags(params['tags']) != list(current.get('tags') or []):
-        before['tags'], after['tags'] = list(current.get('tags') or []), kept_tags(params['tags'])
-    if params.get('containers') is not None and params['containers'] != (current.get('containers') or []):
-        before['containers'], after['containers'] = current.get('containers') or [], params['containers']
+    for key in ('name', 'tags', 'containers'):
+        if key in body and body[key] != was[key]:
+            before[key], after[key] = was[key], body[key]
     if params.get('tiles') is not None:
         series = set(key for key, tile in tiles.keyed(params['tiles']) if tile.get('series') is not None)
-        changed_tiles = tiles.tiles_diff(stored, wanted, series)
+        changed_tiles = tiles.tiles_diff(stored, body['tiles'], series)
         if changed_tiles != ({}, {}):
             before['tiles'], after['tiles'] = changed_tiles
     if not after and not before:
         return {}, None
-    return update_body(params.get('name') or current.get('name'), wanted, params.get('tags'), params.get('containers')), dict(
-        before=before, after=after)
+    return body, dict(before=before, after=after)
 
 
 def placement_errors(sent, containers):
@@ -142,33 +141,27 @@ def placement_errors(sent, containers):
 
 
 def create_body(params):
-    return update_body(params['name'], desired_tiles(params, {}), params.get('tags'), params.get('containers'))
+    return update_body(params, {}, desired_tiles(params, {}))
 
 
 def predicted(current, body):
     """The dashboard as a PUT of body would leave it (check mode)."""
-    dashboard = dict(current, name=body['name'], tiles=body['tiles'])
-    if 'tags' in body:
-        dashboard['tags'] = body['tags']
-    return dashboard
+    return dict(current, **dict((key, body[key]) for key in ('name', 'tiles', 'tags') if key in body))
 
 
 def with_alerts(diff, alerts):
-    """diff, naming in before.alerts the alerts the change deletes."""
     if not alerts:
         return diff
-    before, after = dict(diff['before']), dict(diff['after'])
-    before['alerts'] = ['%s (%s)' % (alert['name'], alert['id']) for alert in alerts]
-    after['alerts'] = []
-    return dict(before=before, after=after)
+    return dict(before=dict(diff['before'], alerts=['%s (%s)' % (alert['name'], alert['id']) for alert in alerts]),
+                after=dict(diff['after'], alerts=[]))
 
 
-def update_body(name, sent, tags, containers=None):
-    body = dict(name=name, tiles=sent)
-    if tags is not None:
-        body['tags'] = kept_tags(tags)
-    if containers is not None:
-        body['containers'] = containers
+def update_body(params, current, sent):
+    body = dict(name=params.get('name') or current.get('name'), tiles=sent)
+    if params.get('tags') is not None:
+        body['tags'] = kept_tags(params['tags'])
+    if params.get('containers') is not None:
+        body['containers'] = params['containers']
     return body
 
 
@@ -177,42 +170,27 @@ def alert_dashboard(alert):
     return alert.get('dashboardId') or alert.get('dashboard')
 
 
-def dashboard_alerts(alerts, dashboard_id):
-    return [alert for alert in alerts if alert.get('source', 'tile') == 'tile' and alert_dashboard(alert) == dashboard_id]
-
-
-def deleted_by_update(alerts, dashboard, body_tiles):
-    """The alerts that a PUT of body_tiles would delete: those of tiles whose id the body does not carry (a tile removed
-    or renamed, and PromQL tiles, which reads leave out), and those of tiles of a type that cannot carry alerts."""
-    kept = dict((tile['id'], display_type(tile)) for tile in body_tiles if tile.get('id') is not None)
+def deleted_alerts(alerts, dashboard, body_tiles=None):
+    """The tile alerts of dashboard that its DELETE (body_tiles None) or a PUT of body_tiles would delete: on a PUT, those
+    of tiles whose id the body does not carry (a tile removed or renamed, and PromQL tiles, which reads leave out), and
+    those of tiles of a type that cannot carry alerts."""
+    kept = dict((tile['id'], display_type(tile)) for tile in body_tiles or [] if tile.get('id') is not None)
     names = dict((tile.get('id'), tile.get('name')) for tile in dashboard.get('tiles') or [])
     doomed = []
-    for alert in dashboard_alerts(alerts, dashboard['id']):
+    for alert in alerts:
+        if alert.get('source', 'tile') != 'tile' or alert_dashboard(alert) != dashboard['id']:
+            continue
         tile_id = alert.get('tileId')
-        if tile_id not in kept:
+        if body_tiles is None:
+            why = 'its dashboard is deleted'
+        elif tile_id not in kept:
             why = 'its tile is left out' if tile_id in names else 'its tile is not in reads (a PromQL tile?) and a PUT drops it'
         elif kept[tile_id] not in CAN_CARRY_ALERTS:
             why = 'its tile becomes a %s tile, which cannot carry alerts' % kept[tile_id]
         else:
             continue
-        doomed.append(named_alert(alert, names.get(tile_id), why))
+        doomed.append(dict(id=alert.get('id'), name=alert.get('name'), tile_id=tile_id, tile=names.get(tile_id), reason=why))
     return doomed
-
-
-def deleted_by_delete(alerts, dashboard):
-    names = dict((tile.get('id'), tile.get('name')) for tile in dashboard.get('tiles') or [])
-    return [named_alert(alert, names.get(alert.get('tileId')), 'its dashboard is deleted')
-            for alert in dashboard_alerts(alerts, dashboard['id'])]
-
-
-def named_alert(alert, tile_name, why):
-    return dict(id=alert.get('id'), name=alert.get('name'), tile_id=alert.get('tileId'), tile=tile_name, reason=why)
-
-
-def alerts_text(alerts):
-    """'High CPU' (65c...01) on tile CPU usage: its tile is left out; ..."""
-    return '; '.join('%s (%s) on tile %s: %s' % (json.dumps(alert['name']), alert['id'], json.dumps(alert['tile']), alert['reason'])
-                     for alert in alerts)
 
 
 def definition(dashboard):
@@ -222,9 +200,6 @@ def definition(dashboard):
     if dashboard.get('containers'):
         found['containers'] = dashboard['containers']
     return found
-
-
-SOURCE_ID = re.compile(r'[0-9a-f]{24}\Z')
 
 
 def option_errors(params):
@@ -240,25 +215,19 @@ def option_errors(params):
     if len(given) > MAX_TILES:
         errors.append('tiles must hold at most %d tiles, got %d' % (MAX_TILES, len(given)))
     for index, tile in enumerate(given):
-        errors.extend(tile_errors('tiles[%d]' % index, tile))
-    return [error for error in errors if error]
-
-
-def tile_errors(where, tile):
-    errors = [validate.number_range('%s.%s' % (where, key), tile.get(key), low, high) for key, (low, high) in sorted(TILE_LIMITS.items())]
-    for option, dummy in PLACES:
-        if tile.get(option) is not None and len(tile[option]) > MAX_PLACE:
-            errors.append('%s.%s must be at most %d characters long, got %d' % (where, option, MAX_PLACE, len(tile[option])))
-    if tile.get('tab_id') and not tile.get('container_id'):
-        errors.append('%s.tab_id needs container_id (a tab is in a section)' % where)
-    if (tile.get('series') is None) == (tile.get('config') is None):
-        errors.append('%s must have exactly one of series and config' % where)
-    elif tile.get('series') is not None:
-        errors.extend(series_errors(where, tile['series']))
-    else:
-        if tile.get('as_ratio') is not None:
-            errors.append('%s.as_ratio goes with series only; in config form, set asRatio in config' % where)
-        errors.extend(config_errors('%s.config' % where, tile['config']))
+        where = 'tiles[%d]' % index
+        errors.extend(validate.number_range('%s.%s' % (where, key), tile.get(key), low, high) for key, (low, high) in sorted(TILE_LIMITS.items()))
+        for option, dummy in PLACES:
+            if tile.get(option) is not None and len(tile[option]) > MAX_PLACE:
+                errors.append('%s.%s must be at most %d characters long, got %d' % (where, option, MAX_PLACE, len(tile[option])))
+        if tile.get('tab_id') and not tile.get('container_id'):
+            errors.append('%s.tab_id needs container_id (a tab is in a section)' % where)
+        if (tile.get('series') is None) == (tile.get('config') is None):
+            errors.append('%s must have exactly one of series and config' % where)
+        elif tile.get('series') is not None:
+            errors.extend(series_errors(where, tile['series']))
+        else:
+            errors.extend(config_errors('%s.config' % where, tile['config']))
     return [error for error in errors if error]
 
 
@@ -272,24 +241,15 @@ def series_errors(where, series):
     if types[0] in SINGLE_ITEM_SERIES and len(series) > 1:
         errors.append('%s.series of type %s must hold one item: the server keeps the first only, got %d' % (where, types[0], len(series)))
     for index, item in enumerate(series):
-        errors.extend(series_item_errors('%s.series[%d]' % (where, index), item))
-    return errors
-
-
-# What each series type needs (reference, "series form"); a markdown item needs only its content.
-SERIES_REQUIRED = dict(time=('source_id', 'agg_fn', 'where', 'group_by'), table=('source_id', 'agg_fn', 'where', 'group_by'),
-                       number=('source_id', 'agg_fn', 'where'), search=('source_id', 'where'), markdown=('content',))
-
-
-def series_item_errors(at, item):
-    needed = [key for key in SERIES_REQUIRED[item['type']] if not (key == 'source_id' and item.get('data_source'))]  # the contract's oldest form
-    errors = ['%s.%s is required for a %s item' % (at, key, item['type']) for key in needed if item.get(key) is None]
-    errors.append(source_id_error(at + '.source_id', item.get('source_id')))
-    errors.append(validate.number_range(at + '.level', item.get('level'), 0, 1))
-    if item.get('group_by') is not None and len(item['group_by']) > MAX_GROUP_BY:
-        errors.append('%s.group_by must hold at most %d fields, got %d' % (at, MAX_GROUP_BY, len(item['group_by'])))
-    if item.get('where_language') == 'promql':
-        errors.append('%s.where_language: %s' % (at, PROMQL))
+        at = '%s.series[%d]' % (where, index)
+        needed = [key for key in SERIES_REQUIRED[item['type']] if not (key == 'source_id' and item.get('data_source'))]  # the contract's oldest form
+        errors.extend('%s.%s is required for a %s item' % (at, key, item['type']) for key in needed if item.get(key) is None)
+        errors.append(source_id_error(at + '.source_id', item.get('source_id')))
+        errors.append(validate.number_range(at + '.level', item.get('level'), 0, 1))
+        if item.get('group_by') is not None and len(item['group_by']) > MAX_GROUP_BY:
+            errors.append('%s.group_by must hold at most %d fields, got %d' % (at, MAX_GROUP_BY, len(item['group_by'])))
+        if item.get('where_language') == 'promql':
+            errors.append('%s.where_language: %s' % (at, PROMQL))
     return errors
 
 
@@ -302,8 +262,8 @@ def source_id_error(option, value):
 
 def config_errors(where, config):
     display = config.get('displayType')
-    if display not in DISPLAY_TYPES:
-        return ['%s.displayType must be one of %s, got %s' % (where, ', '.join(DISPLAY_TYPES), json.dumps(display))]
+    if display not in CONFIG_KEYS:
+        return ['%s.displayType must be one of %s, got %s' % (where, ', '.join(CONFIG_KEYS), json.dumps(display))]
     errors = unknown_keys(where, config, CONFIG_KEYS[display], 'a %s tile' % display)
     errors.append(source_id_error(where + '.sourceId', config.get('sourceId')))
     if display != 'markdown' and config.get('configType') is None and config.get('sourceId') is None:

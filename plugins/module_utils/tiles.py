@@ -8,8 +8,7 @@ name. Pure functions."""
 
 import re
 
-SERIES_TYPES = ('time', 'table', 'number', 'search', 'markdown')
-SERIES_DISPLAY = dict(time='line', table='table', number='number', search='search', markdown='markdown')
+SERIES_DISPLAY = dict(time='line', table='table', number='number', search='search', markdown='markdown')  # by series type
 SINGLE_ITEM_SERIES = ('number', 'search', 'markdown')  # stored from their first item only
 LEVELS = (0.5, 0.9, 0.95, 0.99)  # the only levels a config takes (with quantile), and any read shows
 RAW_SQL = ('configType', 'connectionId', 'sqlTemplate')
@@ -67,7 +66,6 @@ def option_tile(tile):
 
 
 def _plain(value):
-    """value with unset dict entries left out and whole floats as ints."""
     if isinstance(value, bool) or value is None:
         return value
     if isinstance(value, float) and value.is_integer():
@@ -221,7 +219,6 @@ def fitted(tile, current, where):
 
 
 def _as_series(tile):
-    """tile (config form) in series form, or None when the series form cannot hold its kind."""
     series = series_of(normal_config(tile.get('config') or {})) if tile.get('config') is not None else None
     if not series:
         return None
@@ -261,10 +258,6 @@ def seen_as(normal, current):
         config['select'] = [dict((key, value) for key, value in item.items() if (keys is None or key in keys) and (shown or key != 'sortOrder'))
                             if isinstance(item, dict) else item for item in config['select']]
     return dict(normal, config=normal_config(config))
-
-
-def tiles_differ(current, desired):
-    return tiles_diff(current, desired, set()) != ({}, {})
 
 
 def tiles_diff(current, desired, series_keys=None):

@@ -70,7 +70,7 @@ SERIES_READ = dict(name='n', x=0, y=0, w=4, h=2, asRatio=False, series=[
     pytest.param([config_tile(**dict(SENT['config'], fillNulls=True))], [SENT], True, id='a config read shows every setting'),
 ])
 def test_tiles_differ(read, sent, differ):
-    assert tiles.tiles_differ(read, sent) is differ
+    assert (tiles.tiles_diff(read, sent) != ({}, {})) is differ
 
 
 def test_the_diff_shows_tiles_by_name_with_only_what_differs():
@@ -108,11 +108,11 @@ ALERTS = [
 
 def test_an_update_deletes_the_alerts_of_tiles_left_out_and_read_never_and_a_delete_every_tile_alert_in_either_form():
     body = [dict(id='t-line', name='Line', x=0, y=0, w=1, h=1, config=dict(displayType='line'))]
-    doomed = rules.deleted_by_update(ALERTS, DASHBOARD, body)
+    doomed = rules.deleted_alerts(ALERTS, DASHBOARD, body)
     assert [alert['id'] for alert in doomed] == ['a2', 'a3']
     assert doomed[0] == dict(id='a2', name='on gone', tile_id='t-gone', tile='Gone', reason='its tile is left out')
     assert 'PromQL' in doomed[1]['reason']
-    assert [alert['id'] for alert in rules.deleted_by_delete(ALERTS, DASHBOARD)] == ['a1', 'a2', 'a3']
+    assert [alert['id'] for alert in rules.deleted_alerts(ALERTS, DASHBOARD)] == ['a1', 'a2', 'a3']
 
 
 TIME = dict(type='time', source_id=SOURCE, agg_fn='count', where='', group_by=[])
@@ -132,7 +132,6 @@ GOOD = dict(name='t', x=0, y=0, w=24, h=1, series=None, as_ratio=None, config=di
     (dict(config=None, series=[dict(type='time'), dict(type='number')]), 'tiles[0].series must be all of one type, got number, time'),
     (dict(config=None, series=[dict(TIME, level=2)]), 'tiles[0].series[0].level must be between 0 and 1, got 2'),
     (dict(config=None, series=[dict(TIME, group_by=list('abcdefghijk'))]), 'tiles[0].series[0].group_by must hold at most 10 fields, got 11'),
-    (dict(as_ratio=True), 'tiles[0].as_ratio goes with series only; in config form, set asRatio in config'),
     (dict(config=dict(displayType='line', select=[dict(aggFn='count')])), 'tiles[0].config.sourceId is required for a line tile'),
     (dict(config=dict(displayType='graph')), 'tiles[0].config.displayType must be one of line, stacked_bar'),
     (dict(config=dict(displayType='number', sourceId=SOURCE, select=[dict(aggFn='count'), dict(aggFn='count')])),
@@ -212,7 +211,7 @@ def test_every_fixture_tile_read_in_every_form_has_the_normal_form_of_the_tile_s
     for dashboard, tile in _fixture_tiles():
         read = dashboards.read_tile(tile, form)
         assert tiles.normal_tile(read) == tiles.seen_as(tiles.normal_tile(tile), read), (dashboard, tile['name'])
-        assert not tiles.tiles_differ([read], [tile]), (dashboard, tile['name'])
+        assert tiles.tiles_diff([read], [tile]) == ({}, {}), (dashboard, tile['name'])
         assert rules.display_type(read) == dashboards.display_type(tile), (dashboard, tile['name'])
         fed_back = tiles.api_tile(dict(dict(series=None, config=None, as_ratio=None), **tiles.option_tile(read)))
-        assert not tiles.tiles_differ([read], [fed_back]), (dashboard, tile['name'])
+        assert tiles.tiles_diff([read], [fed_back]) == ({}, {}), (dashboard, tile['name'])

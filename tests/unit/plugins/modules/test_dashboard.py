@@ -139,6 +139,7 @@ BAD = {
     'a markdown tile without its text': (dict(tiles=[dict(NOTES, config=dict(displayType='markdown'))]),
                                          'tiles[0].config.markdown is required for a markdown tile'),
     'a tab without its container': (dict(tiles=[dict(NOTES, tab_id='t')]), 'tiles[0].tab_id needs container_id'),
+    'as_ratio with config': (dict(tiles=[dict(NOTES, as_ratio=True)]), "missing parameter(s) required by 'as_ratio': series found in tiles"),
 }
 
 
