@@ -203,7 +203,7 @@ def definition(pipe, settings=None):
     """The options of engine.cloud.pipe that describe a pipe as read (no read shows its credentials), with its settings
     when given (read apart): fed back to the module, they change nothing."""
     kind = pipe_rules.source_kind(pipe)
-    option = dict((name, option) for option, name in pipe_rules.KIND_OPTIONS).get(kind)
+    option = pipe_rules.snake(kind)
     found = dict(pipe_id=pipe.get('id'), name=pipe.get('name'),
                  source={option: _options(pipe_rules.without_write_only(kind, pipe['source'][kind]), SOURCE[option]['options'])},
                  destination=_options(pipe.get('destination') or {}, SPEC['destination']['options']))

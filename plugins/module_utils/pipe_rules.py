@@ -10,7 +10,7 @@ import datetime
 import re
 
 from ansible_collections.engine.cloud.plugins.module_utils import validate
-from ansible_collections.engine.cloud.plugins.module_utils.compare import MASK, equal, mask_secrets, non_empty
+from ansible_collections.engine.cloud.plugins.module_utils.compare import MASK, changes, diff as make_diff, equal, mask_secrets, non_empty
 from ansible_collections.engine.cloud.plugins.module_utils.states import FAIL, WAIT, StateTable
 
 SOURCE_KINDS = ('kafka', 'objectStorage', 'stream', 'postgres')
@@ -93,14 +93,9 @@ PIPE_TABLE = PipeStates(
 
 def source_kind(pipe):
     """The key under source that holds an object."""
-    source = pipe.get('source') or {}
-    for kind in SOURCE_KINDS:
-        if source.get(kind):
-            return kind
-    return next((kind for kind, value in source.items() if value), 'unknown')
+    return next((kind for kind, value in (pipe.get('source') or {}).items() if value), 'unknown')
 
 
-KIND_OPTIONS = (('kafka', 'kafka'), ('object_storage', 'objectStorage'), ('stream', 'stream'), ('postgres', 'postgres'))
 # Write-only fields (API names) per kind: sent, never read, never compared; a.b is b inside a.
 WRITE_ONLY = {
     'kafka': ('credentials', 'schemaRegistry.credentials', 'validateSamples'),
@@ -143,35 +138,25 @@ def to_api(value):
 def source_option(params):
     """(option name, API kind, the kind's options) of the source given (at most one, as the spec says)."""
     source = params.get('source') or {}
-    for option, kind in KIND_OPTIONS:
-        if source.get(option) is not None:
-            return option, kind, source[option]
-    return None, None, None
+    option = next((name for name, options in source.items() if options is not None), None)
+    return (option, camel(option), source[option]) if option else (None, None, None)
 
 
 CREATE_NEEDS = {'kafka': ('type', 'format', 'brokers', 'topics'), 'objectStorage': ('type', 'format', 'url'),
                 'stream': ('format', 'stream_name', 'region'), 'postgres': ('host', 'port', 'database')}
-PORT_RANGE = (1, 65535)
+_NAMED_BY_MAPPINGS = 'its tables are named by source.postgres.table_mappings'
+# What a postgres pipe refuses (the API would drop or refuse it), and why.
+POSTGRES_REFUSES = (
+    ('destination.table_definition', 'the API drops it without an error (each table mapping has its own table_engine and sorting_keys)'),
+    ('destination.table', _NAMED_BY_MAPPINGS), ('destination.managed_table', _NAMED_BY_MAPPINGS), ('destination.columns', _NAMED_BY_MAPPINGS),
+    ('field_mappings', 'a postgres pipe takes no field mappings'), ('scaling', 'postgres pipes scale at the service level'),
+)
 
 
 def kind_errors(params, kind):
     """What the API would drop or refuse for a pipe of kind (the source given, or else the pipe's own)."""
-    if kind != 'postgres':
-        return []
-    destination = params.get('destination') or {}
-    errors = []
-    if destination.get('table_definition') is not None:
-        errors.append('destination.table_definition is not possible with a postgres source: the API drops it without an error '
-                      '(each table mapping has its own table_engine and sorting_keys)')
-    for name in ('table', 'managed_table', 'columns'):
-        if destination.get(name) is not None:
-            errors.append('destination.%s is not possible with a postgres source: its tables are named by '
-                          'source.postgres.table_mappings' % name)
-    if params.get('field_mappings') is not None:
-        errors.append('field_mappings is not possible with a postgres source: a postgres pipe takes no field mappings')
-    if params.get('scaling') is not None:
-        errors.append('scaling is not possible with a postgres source: postgres pipes scale at the service level')
-    return errors
+    return ['%s is not possible with a postgres source: %s' % (option, reason) for option, reason in POSTGRES_REFUSES
+            if kind == 'postgres' and _get(params, option) is not None]
 
 
 def current_kind_errors(params, pipe):
@@ -217,7 +202,7 @@ def without_write_only(kind, source):
 
 def predict_created(body, service_id):
     kind = next(iter(body['source']))
-    source = dict((name, without_write_only(kind, body['source'][kind]) if name == kind else None) for dummy, name in KIND_OPTIONS)
+    source = dict((name, without_write_only(kind, body['source'][kind]) if name == kind else None) for name in SOURCE_KINDS)
     destination = dict(body['destination'])
     destination.pop('roles', None)
     return dict(serviceId=service_id, name=body['name'], state='Provisioning', source=source, destination=destination,
@@ -358,12 +343,8 @@ def mapping_edits(current, desired):
             remove.append(found)
             readd.append(mapping)
             changed.append('%s.%s' % mapping_key(mapping))
-    edits = [_edit(remove, add), _edit([], readd)]
+    edits = [non_empty(tableMappingsToRemove=remove, tableMappingsToAdd=add), non_empty(tableMappingsToAdd=readd)]
     return [edit for edit in edits if edit], changed
-
-
-def _edit(remove, add):
-    return non_empty(tableMappingsToRemove=remove, tableMappingsToAdd=add)
 
 
 def mappings_diff(name, current, edits, changed):
@@ -385,12 +366,8 @@ def predict_scaled(pipe, body):
 
 def scaling_plan(pipe, scaling):
     """(PATCH body, diff) of the scaling endpoint."""
-    wanted = to_api(scaling or {})
-    current = pipe.get('scaling') or {}
-    body = dict((key, value) for key, value in wanted.items() if not equal(current.get(key), value))
-    if not body:
-        return {}, None
-    return body, dict(before=dict(scaling=dict((key, current.get(key)) for key in body)), after=dict(scaling=body))
+    body = changes(pipe.get('scaling') or {}, to_api(scaling or {}))
+    return body, (dict((side, dict(scaling=shown)) for side, shown in make_diff(pipe.get('scaling') or {}, body).items()) if body else None)
 
 
 SCALING_LIMITS = (('replicas', 1, 40), ('replica_cpu_millicores', 125, 2000), ('replica_memory_gb', 0.5, 8))
@@ -414,7 +391,7 @@ def option_errors(params):
     if name is not None and not 1 <= len(name) <= 255:
         errors.append('name must be 1 to 255 characters long, got %d' % len(name))
     if kind == 'postgres':
-        errors.append(validate.number_range('source.postgres.port', options.get('port'), *PORT_RANGE))
+        errors.append(validate.number_range('source.postgres.port', options.get('port'), 1, 65535))
     if kind == 'postgres' and options.get('table_mappings'):
         keys = [(m['source_schema_name'], m['source_table']) for m in options['table_mappings']]
         twice = sorted(set('%s.%s' % key for key in keys if keys.count(key) > 1))

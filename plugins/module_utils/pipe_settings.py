@@ -39,11 +39,8 @@ def check_setting(name, value):
     if value is None:
         return None, None
     if kind == 'bool':
-        if isinstance(value, str) and value.strip().lower() in _BOOLEAN:
-            return _BOOLEAN[value.strip().lower()], None
-        if isinstance(value, bool):
-            return value, None
-        return None, '%s must be true, false or null, got %r' % (option, value)
+        value = _BOOLEAN.get(value.strip().lower(), value) if isinstance(value, str) else value
+        return (value, None) if isinstance(value, bool) else (None, '%s must be true, false or null, got %r' % (option, value))
     if isinstance(value, str) and _INTEGER.match(value):
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
@@ -54,14 +51,9 @@ def check_setting(name, value):
 
 def check_settings(settings):
     """(settings in the API's types, [error messages])."""
-    checked, errors = {}, []
-    for name in sorted(settings):
-        value, error = check_setting(name, settings[name])
-        if error:
-            errors.append(error)
-        else:
-            checked[name] = value
-    return checked, errors
+    checked = dict((name, check_setting(name, settings[name])) for name in sorted(settings))
+    return (dict((name, value) for name, (value, error) in checked.items() if not error),
+            [error for value, error in checked.values() if error])
 
 
 def at_default(name, value):
@@ -97,13 +89,9 @@ def settings_plan(current, wanted):
     return body, make_diff(current, dict((key, predicted[key]) for key in body))
 
 
-def settings_path(pipe_id):
-    return ('pipes', pipe_id, 'settings')
-
-
 def settings_writer(module, pipe_id):
     """write(changes): the PUT, and the settings after it (a PUT answer without every key is completed by a read)."""
     def write(changes):
-        result = module.write('PUT', changes, *settings_path(pipe_id))
-        return result if isinstance(result, dict) and set(SETTINGS) <= set(result) else module.read(*settings_path(pipe_id))
+        result = module.write('PUT', changes, 'pipes', pipe_id, 'settings')
+        return result if isinstance(result, dict) and set(SETTINGS) <= set(result) else module.read('pipes', pipe_id, 'settings')
     return write
