@@ -92,7 +92,6 @@ PIPE_TABLE = PipeStates(
 
 
 def source_kind(pipe):
-    """The key under source that holds an object."""
     return next((kind for kind, value in (pipe.get('source') or {}).items() if value), 'unknown')
 
 
@@ -209,7 +208,7 @@ def predict_created(body, service_id):
                 fieldMappings=body.get('fieldMappings', []))
 
 
-def _leaves(value, prefix):
+def _leaves(value, prefix=''):
     """(dotted API path, value) of every leaf of a dict; lists are leaves."""
     if isinstance(value, dict):
         for key, item in value.items():
@@ -226,30 +225,15 @@ def _get(resource, path):
     return resource
 
 
-def _option(path):
-    return '.'.join(snake(part) for part in path.split('.'))
-
-
 def fixed_pairs(params, pipe):
     """(option, wanted, current) of every field fixed at creation that the task gives: the source kind, the kind's
     fields that no PATCH changes, and the destination but its columns (and roles, which no read shows)."""
     option, kind, options = source_option(params)
-    pairs = []
-    current_kind = source_kind(pipe)
-    if kind is not None and kind != current_kind:
-        return [('source', option, snake(current_kind))]
-    if kind is not None:
-        wanted = without_write_only(kind, to_api(options))
-        wanted.pop('tableMappings', None)
-        for path, value in _leaves(wanted, ''):
-            if path not in CHANGEABLE[kind]:
-                pairs.append(('source.%s.%s' % (option, _option(path)), value, _get(pipe['source'][kind], path)))
-    destination = to_api(params.get('destination') or {})
-    for key in ('columns', 'roles'):
-        destination.pop(key, None)
-    for path, value in _leaves(destination, ''):
-        pairs.append(('destination.' + _option(path), value, _get(pipe.get('destination') or {}, path)))
-    return pairs
+    if kind is not None and kind != source_kind(pipe):
+        return [('source', option, snake(source_kind(pipe)))]
+    wanted = dict(source={kind: without_write_only(kind, to_api(options))} if kind else {}, destination=to_api(params.get('destination') or {}))
+    apart = ['source.%s.%s' % (kind, path) for path in CHANGEABLE.get(kind, ()) + ('tableMappings',)] + ['destination.columns', 'destination.roles']
+    return [(snake(path), value, _get(pipe, path)) for path, value in _leaves(wanted) if path not in apart]
 
 
 def pipe_patch(params, pipe, by_id):
@@ -283,7 +267,7 @@ def _source_patch(params, pipe):
     wanted = to_api(options)
     current = pipe['source'][kind] or {}
     change, before = {}, {}
-    for path, value in _leaves(without_write_only(kind, wanted), ''):
+    for path, value in _leaves(without_write_only(kind, wanted)):
         if path in CHANGEABLE[kind] and not equal(_get(current, path), value):
             _put(change, path, value)
             _put(before, path, _get(current, path))
@@ -317,7 +301,7 @@ def predict_patched(pipe, body):
         predicted['destination'] = dict(predicted.get('destination') or {}, **body['destination'])
     for kind, change in (body.get('source') or {}).items():
         source = predicted['source'][kind]
-        for path, value in _leaves(without_write_only(kind, change), ''):
+        for path, value in _leaves(without_write_only(kind, change)):
             _put(source, path, value)
     return predicted
 
