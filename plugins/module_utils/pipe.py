@@ -210,9 +210,7 @@ def definition(pipe, settings=None):
     if kind != 'postgres':
         found.update(field_mappings=_options(pipe.get('fieldMappings') or [], SPEC['field_mappings']['options']),
                      scaling=_options(pipe.get('scaling') or {}, SPEC['scaling']['options']) or None)
-    settings = dict((name, value) for name, value in (settings or {}).items() if value is not None)
-    if settings:
-        found['settings'] = settings
+    found['settings'] = dict((name, value) for name, value in (settings or {}).items() if value is not None) or None
     return dict((key, value) for key, value in found.items() if value is not None)
 
 

@@ -20,16 +20,11 @@ STARTABLE = ('Stopped', 'Paused', 'Failed')
 TRANSITIONS = {'Stopping': 'Stopped', 'Pausing': 'Paused'}
 RESYNCING = frozenset(('Resync', 'Snapshot', 'Setup', 'Modifying'))
 # The module documentation of pipe_state shows the same table.
-PIPE_ACTIONS = {
-    'started': dict(Running=None, Provisioning=None, Setup=None, Snapshot=None, Modifying=None, Resync=None, Degraded=None,
-                    Stopped='start', Paused='start', Failed='start', Stopping=WAIT, Pausing=WAIT,
-                    Completed=FAIL, InternalError=FAIL, Unknown=FAIL),
-    'stopped': dict(Running='stop', Provisioning='stop', Setup='stop', Snapshot='stop', Modifying='stop', Resync='stop',
-                    Degraded='stop', Stopped=None, Paused=None, Failed='stop', Stopping=None, Pausing=None,
-                    Completed=None, InternalError='stop', Unknown='stop'),
-}
-PIPE_ACTIONS['resynced'] = dict((state, 'resync') for state in PIPE_ACTIONS['started'])
-PIPE_STATES = tuple(PIPE_ACTIONS['started'])
+_START = dict(Running=None, Provisioning=None, Setup=None, Snapshot=None, Modifying=None, Resync=None, Degraded=None,
+              Stopped='start', Paused='start', Failed='start', Stopping=WAIT, Pausing=WAIT, Completed=FAIL, InternalError=FAIL, Unknown=FAIL)
+PIPE_STATES = tuple(_START)
+PIPE_ACTIONS = dict(started=_START, resynced=dict.fromkeys(PIPE_STATES, 'resync'),
+                    stopped=dict(dict.fromkeys(PIPE_STATES, 'stop'), Stopped=None, Paused=None, Stopping=None, Pausing=None, Completed=None))
 
 
 def later(moment, than):
@@ -242,17 +237,11 @@ def pipe_patch(params, pipe, by_id):
     body, before, after = {}, {}, {}
     if by_id and params.get('name') is not None and params['name'] != pipe.get('name'):
         body['name'], before['name'], after['name'] = params['name'], pipe.get('name'), params['name']
-    if params.get('field_mappings') is not None:
-        wanted = to_api(params['field_mappings'])
-        if not equal(pipe.get('fieldMappings') or [], wanted):
-            body['fieldMappings'], before['fieldMappings'], after['fieldMappings'] = wanted, pipe.get('fieldMappings'), wanted
-    columns = (params.get('destination') or {}).get('columns')
-    if columns is not None:
-        wanted = to_api(columns)
-        current = (pipe.get('destination') or {}).get('columns')
-        if not equal(current or [], wanted):
-            body['destination'] = dict(columns=wanted)
-            before['destination'], after['destination'] = dict(columns=current), dict(columns=wanted)
+    for path in ('fieldMappings', 'destination.columns'):
+        wanted = to_api(_get(params, snake(path)))
+        if wanted is not None and not equal(_get(pipe, path) or [], wanted):
+            for side, value in ((body, wanted), (before, _get(pipe, path)), (after, wanted)):
+                _put(side, path, value)
     source, source_before, source_after = _source_patch(params, pipe)
     if source:
         body['source'] = source
