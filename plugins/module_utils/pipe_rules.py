@@ -254,7 +254,7 @@ def _source_patch(params, pipe):
     if kind is None or kind != source_kind(pipe):
         return {}, None, None
     wanted = to_api(options)
-    current = pipe['source'][kind] or {}
+    current = pipe['source'][kind]
     change, before = {}, {}
     for path, value in _leaves(without_write_only(kind, wanted)):
         if path in CHANGEABLE[kind] and not equal(_get(current, path), value):
@@ -283,15 +283,9 @@ def _put(target, path, value):
 def predict_patched(pipe, body):
     """The pipe after a PATCH of body (check mode): secrets left out."""
     predicted = copy.deepcopy(pipe)
-    for key in ('name', 'fieldMappings'):
-        if key in body:
-            predicted[key] = body[key]
-    if 'destination' in body:
-        predicted['destination'] = dict(predicted.get('destination') or {}, **body['destination'])
-    for kind, change in (body.get('source') or {}).items():
-        source = predicted['source'][kind]
-        for path, value in _leaves(without_write_only(kind, change)):
-            _put(source, path, value)
+    shown = dict(body, source=dict((kind, without_write_only(kind, change)) for kind, change in (body.get('source') or {}).items()))
+    for path, value in _leaves(shown):
+        _put(predicted, path, value)
     return predicted
 
 
