@@ -134,13 +134,13 @@ def converge(module, life, pipe, settings):
     pipe_id = pipe['id']
     diffs = []
     pipe = step(module, diffs, pipe_id, pipe, lambda current: pipe_rules.pipe_patch(params, current, params['pipe_id'] is not None),
-                lambda body: module.write('PATCH', body, 'pipes', pipe_id), pipe_rules.predict_patched, 'update')
+                lambda body: module.write('PATCH', body, 'pipes', pipe_id), 'update')
     pipe = step(module, diffs, pipe_id, pipe, lambda current: pipe_rules.scaling_plan(current, params['scaling']),
-                lambda body: module.write('PATCH', body, 'pipes', pipe_id, 'scaling'), pipe_rules.predict_scaled, 'scaling change')
+                lambda body: module.write('PATCH', body, 'pipes', pipe_id, 'scaling'), 'scaling change')
     if params['settings'] is not None:
         write = pipe_settings.settings_writer(module, pipe_id)
         pipe = step(module, diffs, pipe_id, pipe, lambda current: settings_step(current, settings),
-                    lambda body, before=pipe: dict(before, settings=write(body)), pipe_settings.predict_set, 'settings change')
+                    lambda body, before=pipe: dict(before, settings=write(body)), 'settings change')
     pipe, diff = table_mappings(module, pipe)
     diff = merge_diffs(diffs + [diff])
     module.exit(changed=diff is not None, diff=diff, pipe=pipe)
@@ -151,12 +151,12 @@ def settings_step(pipe, settings):
     return body, (dict(before=dict(settings=diff['before']), after=dict(settings=diff['after'])) if body else None)
 
 
-def step(module, diffs, pipe_id, pipe, plan, write, predict, what):
-    """One converge step (EngineModule.apply); in check mode the pipe predicted from the body, nested fields kept."""
+def step(module, diffs, pipe_id, pipe, plan, write, what):
+    """One converge step (EngineModule.apply); in check mode the pipe predicted from its diff (predict_patched)."""
     if module.check_mode:
         body, diff = module.foreseeing(plan, what)(pipe)
         diffs.append(diff)
-        return predict(pipe, body) if body else pipe
+        return pipe_rules.predict_patched(pipe, diff['after']) if body else pipe
     pipe, diff = module.apply(lambda: module.read('pipes', pipe_id), plan, write, current=pipe)
     diffs.append(diff)
     return pipe

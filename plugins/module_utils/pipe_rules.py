@@ -280,10 +280,10 @@ def _put(target, path, value):
     target[parts[-1]] = value
 
 
-def predict_patched(pipe, body):
-    """The pipe after a PATCH of body (check mode): secrets left out."""
+def predict_patched(pipe, after):
+    """The pipe after a converge step whose diff shows after (check mode): nested fields kept, write-only fields left out."""
     predicted = copy.deepcopy(pipe)
-    shown = dict(body, source=dict((kind, without_write_only(kind, change)) for kind, change in (body.get('source') or {}).items()))
+    shown = dict(after, source=dict((kind, without_write_only(kind, change)) for kind, change in (after.get('source') or {}).items()))
     for path, value in _leaves(shown):
         _put(predicted, path, value)
     return predicted
@@ -325,10 +325,6 @@ def mappings_diff(name, current, edits, changed):
         diff['after']['newSnapshotOf'] = changed
     warning = NEW_SNAPSHOT_WARNING % (name, ', '.join(changed)) if changed else None
     return diff, warning
-
-
-def predict_scaled(pipe, body):
-    return dict(pipe, scaling=dict(pipe.get('scaling') or {}, **body))
 
 
 def scaling_plan(pipe, scaling):

@@ -78,10 +78,6 @@ def predict_settings(current, body):
     return predicted
 
 
-def predict_set(pipe, body):
-    return dict(pipe, settings=predict_settings(pipe.get('settings') or {}, body))
-
-
 def settings_plan(current, wanted):
     """(PUT body, diff) of the keys that differ; the diff shows a key reset to null as the value it would show."""
     body = settings_changes(current, wanted)
