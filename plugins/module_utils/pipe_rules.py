@@ -329,16 +329,13 @@ def mappings_diff(name, current, edits, changed):
 
 def scaling_plan(pipe, scaling):
     """(PATCH body, diff) of the scaling endpoint."""
-    body = changes(pipe.get('scaling') or {}, to_api(scaling or {}))
-    return body, (dict((side, dict(scaling=shown)) for side, shown in make_diff(pipe.get('scaling') or {}, body).items()) if body else None)
+    current = pipe.get('scaling') or {}
+    body = changes(current, to_api(scaling or {}))
+    return body, (dict((side, dict(scaling=shown)) for side, shown in make_diff(current, body).items()) if body else None)
 
 
+# The scaling endpoint's limits (the spec refuses an empty scaling, as the API does).
 SCALING_LIMITS = (('replicas', 1, 40), ('replica_cpu_millicores', 125, 2000), ('replica_memory_gb', 0.5, 8))
-
-
-def scaling_errors(scaling):
-    """The scaling endpoint's limits (the spec refuses an empty scaling, as the API does)."""
-    return [validate.number_range('scaling.%s' % key, (scaling or {}).get(key), low, high) for key, low, high in SCALING_LIMITS]
 
 
 def edit_applied(mappings, edit):
@@ -349,7 +346,8 @@ def edit_applied(mappings, edit):
 
 def option_errors(params):
     option, kind, options = source_option(params)
-    errors = kind_errors(params, kind) + scaling_errors(params.get('scaling'))
+    errors = kind_errors(params, kind) + [validate.number_range('scaling.%s' % key, _get(params, 'scaling.' + key), low, high)
+                                          for key, low, high in SCALING_LIMITS]
     name = params.get('name')
     if name is not None and not 1 <= len(name) <= 255:
         errors.append('name must be 1 to 255 characters long, got %d' % len(name))

@@ -57,8 +57,7 @@ def check_settings(settings):
 
 
 def at_default(name, value):
-    default = SETTINGS[name][3]
-    return value is None or (default is not None and value == default)
+    return value is None or value == SETTINGS[name][3]
 
 
 def same_setting(name, current, wanted):
