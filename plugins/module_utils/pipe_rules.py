@@ -276,7 +276,8 @@ def _source_patch(params, pipe):
 def _put(target, path, value):
     parts = path.split('.')
     for part in parts[:-1]:
-        target = target.setdefault(part, {})
+        target[part] = target.get(part) or {}  # a field the pipe shows as null is filled like one it leaves out
+        target = target[part]
     target[parts[-1]] = value
 
 
