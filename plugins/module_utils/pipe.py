@@ -68,12 +68,11 @@ SOURCE = dict(
                                    partition_key=_str(no_log=False), partition_by_expr=_str())),
         credentials=_USER, validate_samples=_BOOL)),
 )
-KINDS = list(SOURCE)
 SPEC = dict(
     state=_str(choices=['present', 'absent'], default='present'),
     pipe_id=_str(),
     name=_str(),
-    source=_dict(SOURCE, mutually_exclusive=[KINDS], required_one_of=[KINDS]),
+    source=_dict(SOURCE, mutually_exclusive=[list(SOURCE)], required_one_of=[list(SOURCE)]),
     destination=_dict(dict(
         database=_str(), table=_str(), managed_table=_BOOL,
         columns=_dicts(dict(name=_str(required=True), type=_str(required=True))), roles=_STRS,
@@ -93,7 +92,7 @@ OPTIONS = dict(uuid_options=('pipe_id',), required_one_of=[('pipe_id', 'name')])
 def pipe_kind():
     return Kind(noun='pipe', key='pipe', id_option='pipe_id',
                 collection=lambda module: module.path('pipes'), item=lambda module, pipe_id: module.path('pipes', pipe_id),
-                ready=('Running', 'Completed'), failures=('Failed', 'InternalError'), deleting=(), gone=())
+                ready=('Running', 'Completed'), failures=('Failed', 'InternalError'))
 
 
 def run(module):
