@@ -70,18 +70,11 @@ def settings_changes(current, wanted):
     return dict((name, value) for name, value in wanted.items() if not same_setting(name, current.get(name), value))
 
 
-def predict_settings(current, body):
-    """The settings a PUT of body would leave: null shows as the default value (or null, without one)."""
-    predicted = dict(current)
-    predicted.update((name, SETTINGS[name][3] if value is None else value) for name, value in body.items())
-    return predicted
-
-
 def settings_plan(current, wanted):
-    """(PUT body, diff) of the keys that differ; the diff shows a key reset to null as the value it would show."""
+    """(PUT body, diff) of the keys that differ; the diff shows a key reset to null as the value it would show: its
+    default, or null without one."""
     body = settings_changes(current, wanted)
-    predicted = predict_settings(current, body)
-    return body, make_diff(current, dict((key, predicted[key]) for key in body))
+    return body, make_diff(current, dict((name, SETTINGS[name][3] if value is None else value) for name, value in body.items()))
 
 
 def settings_writer(module, pipe_id):
