@@ -51,9 +51,9 @@ def check_setting(name, value):
 
 def check_settings(settings):
     """(settings in the API's types, [error messages])."""
-    checked = dict((name, check_setting(name, settings[name])) for name in sorted(settings))
-    return (dict((name, value) for name, (value, error) in checked.items() if not error),
-            [error for value, error in checked.values() if error])
+    results = dict((name, check_setting(name, settings[name])) for name in sorted(settings))
+    return (dict((name, value) for name, (value, error) in results.items() if not error),
+            [error for value, error in results.values() if error])
 
 
 def at_default(name, value):
