@@ -21,7 +21,7 @@ TRANSITIONS = {'Stopping': 'Stopped', 'Pausing': 'Paused'}
 RESYNCING = frozenset(('Resync', 'Snapshot', 'Setup', 'Modifying'))
 # The module documentation of pipe_state shows the same table.
 _STARTED = dict(Running=None, Provisioning=None, Setup=None, Snapshot=None, Modifying=None, Resync=None, Degraded=None,
-              Stopped='start', Paused='start', Failed='start', Stopping=WAIT, Pausing=WAIT, Completed=FAIL, InternalError=FAIL, Unknown=FAIL)
+                Stopped='start', Paused='start', Failed='start', Stopping=WAIT, Pausing=WAIT, Completed=FAIL, InternalError=FAIL, Unknown=FAIL)
 PIPE_STATES = tuple(_STARTED)
 PIPE_ACTIONS = dict(started=_STARTED, resynced=dict.fromkeys(PIPE_STATES, 'resync'),
                     stopped=dict(dict.fromkeys(PIPE_STATES, 'stop'), Stopped=None, Paused=None, Stopping=None, Pausing=None, Completed=None))
