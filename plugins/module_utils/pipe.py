@@ -68,12 +68,11 @@ SOURCE = dict(
                                    partition_key=_str(no_log=False), partition_by_expr=_str())),
         credentials=_USER, validate_samples=_BOOL)),
 )
-KINDS = list(SOURCE)
 SPEC = dict(
     state=_str(choices=['present', 'absent'], default='present'),
     pipe_id=_str(),
     name=_str(),
-    source=_dict(SOURCE, mutually_exclusive=[KINDS], required_one_of=[KINDS]),
+    source=_dict(SOURCE, mutually_exclusive=[list(SOURCE)], required_one_of=[list(SOURCE)]),
     destination=_dict(dict(
         database=_str(), table=_str(), managed_table=_BOOL,
         columns=_dicts(dict(name=_str(required=True), type=_str(required=True))), roles=_STRS,
@@ -93,7 +92,7 @@ OPTIONS = dict(uuid_options=('pipe_id',), required_one_of=[('pipe_id', 'name')])
 def pipe_kind():
     return Kind(noun='pipe', key='pipe', id_option='pipe_id',
                 collection=lambda module: module.path('pipes'), item=lambda module, pipe_id: module.path('pipes', pipe_id),
-                ready=('Running', 'Completed'), failures=('Failed', 'InternalError'), deleting=(), gone=())
+                ready=('Running', 'Completed'), failures=('Failed', 'InternalError'))
 
 
 def run(module):
@@ -134,13 +133,13 @@ def converge(module, life, pipe, settings):
     pipe_id = pipe['id']
     diffs = []
     pipe = step(module, diffs, pipe_id, pipe, lambda current: pipe_rules.pipe_patch(params, current, params['pipe_id'] is not None),
-                lambda body: module.write('PATCH', body, 'pipes', pipe_id), pipe_rules.predict_patched, 'update')
+                lambda body: module.write('PATCH', body, 'pipes', pipe_id), 'update')
     pipe = step(module, diffs, pipe_id, pipe, lambda current: pipe_rules.scaling_plan(current, params['scaling']),
-                lambda body: module.write('PATCH', body, 'pipes', pipe_id, 'scaling'), pipe_rules.predict_scaled, 'scaling change')
+                lambda body: module.write('PATCH', body, 'pipes', pipe_id, 'scaling'), 'scaling change')
     if params['settings'] is not None:
         write = pipe_settings.settings_writer(module, pipe_id)
         pipe = step(module, diffs, pipe_id, pipe, lambda current: settings_step(current, settings),
-                    lambda body, before=pipe: dict(before, settings=write(body)), pipe_settings.predict_set, 'settings change')
+                    lambda body, before=pipe: dict(before, settings=write(body)), 'settings change')
     pipe, diff = table_mappings(module, pipe)
     diff = merge_diffs(diffs + [diff])
     module.exit(changed=diff is not None, diff=diff, pipe=pipe)
@@ -151,12 +150,12 @@ def settings_step(pipe, settings):
     return body, (dict(before=dict(settings=diff['before']), after=dict(settings=diff['after'])) if body else None)
 
 
-def step(module, diffs, pipe_id, pipe, plan, write, predict, what):
-    """One converge step (EngineModule.apply); in check mode the pipe predicted from the body, nested fields kept."""
+def step(module, diffs, pipe_id, pipe, plan, write, what):
+    """One converge step (EngineModule.apply); in check mode the pipe predicted from its diff (predict_patched)."""
     if module.check_mode:
         body, diff = module.foreseeing(plan, what)(pipe)
         diffs.append(diff)
-        return predict(pipe, body) if body else pipe
+        return pipe_rules.predict_patched(pipe, diff['after']) if body else pipe
     pipe, diff = module.apply(lambda: module.read('pipes', pipe_id), plan, write, current=pipe)
     diffs.append(diff)
     return pipe
@@ -203,16 +202,14 @@ def definition(pipe, settings=None):
     """The options of engine.cloud.pipe that describe a pipe as read (no read shows its credentials), with its settings
     when given (read apart): fed back to the module, they change nothing."""
     kind = pipe_rules.source_kind(pipe)
-    option = dict((name, option) for option, name in pipe_rules.KIND_OPTIONS).get(kind)
+    option = pipe_rules.snake(kind)
     found = dict(pipe_id=pipe.get('id'), name=pipe.get('name'),
                  source={option: _options(pipe_rules.without_write_only(kind, pipe['source'][kind]), SOURCE[option]['options'])},
                  destination=_options(pipe.get('destination') or {}, SPEC['destination']['options']))
     if kind != 'postgres':
         found.update(field_mappings=_options(pipe.get('fieldMappings') or [], SPEC['field_mappings']['options']),
                      scaling=_options(pipe.get('scaling') or {}, SPEC['scaling']['options']) or None)
-    settings = dict((name, value) for name, value in (settings or {}).items() if value is not None)
-    if settings:
-        found['settings'] = settings
+    found['settings'] = dict((name, value) for name, value in (settings or {}).items() if value is not None) or None
     return dict((key, value) for key, value in found.items() if value is not None)
 
 

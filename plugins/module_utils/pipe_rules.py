@@ -10,7 +10,7 @@ import datetime
 import re
 
 from ansible_collections.engine.cloud.plugins.module_utils import validate
-from ansible_collections.engine.cloud.plugins.module_utils.compare import MASK, equal, mask_secrets, non_empty
+from ansible_collections.engine.cloud.plugins.module_utils.compare import MASK, changes, diff as make_diff, equal, mask_secrets, non_empty
 from ansible_collections.engine.cloud.plugins.module_utils.states import FAIL, WAIT, StateTable
 
 SOURCE_KINDS = ('kafka', 'objectStorage', 'stream', 'postgres')
@@ -20,16 +20,11 @@ STARTABLE = ('Stopped', 'Paused', 'Failed')
 TRANSITIONS = {'Stopping': 'Stopped', 'Pausing': 'Paused'}
 RESYNCING = frozenset(('Resync', 'Snapshot', 'Setup', 'Modifying'))
 # The module documentation of pipe_state shows the same table.
-PIPE_ACTIONS = {
-    'started': dict(Running=None, Provisioning=None, Setup=None, Snapshot=None, Modifying=None, Resync=None, Degraded=None,
-                    Stopped='start', Paused='start', Failed='start', Stopping=WAIT, Pausing=WAIT,
-                    Completed=FAIL, InternalError=FAIL, Unknown=FAIL),
-    'stopped': dict(Running='stop', Provisioning='stop', Setup='stop', Snapshot='stop', Modifying='stop', Resync='stop',
-                    Degraded='stop', Stopped=None, Paused=None, Failed='stop', Stopping=None, Pausing=None,
-                    Completed=None, InternalError='stop', Unknown='stop'),
-}
-PIPE_ACTIONS['resynced'] = dict((state, 'resync') for state in PIPE_ACTIONS['started'])
-PIPE_STATES = tuple(PIPE_ACTIONS['started'])
+_STARTED = dict(Running=None, Provisioning=None, Setup=None, Snapshot=None, Modifying=None, Resync=None, Degraded=None,
+                Stopped='start', Paused='start', Failed='start', Stopping=WAIT, Pausing=WAIT, Completed=FAIL, InternalError=FAIL, Unknown=FAIL)
+PIPE_STATES = tuple(_STARTED)
+PIPE_ACTIONS = dict(started=_STARTED, resynced=dict.fromkeys(PIPE_STATES, 'resync'),
+                    stopped=dict(dict.fromkeys(PIPE_STATES, 'stop'), Stopped=None, Paused=None, Stopping=None, Pausing=None, Completed=None))
 
 
 def later(moment, than):
@@ -92,15 +87,9 @@ PIPE_TABLE = PipeStates(
 
 
 def source_kind(pipe):
-    """The key under source that holds an object."""
-    source = pipe.get('source') or {}
-    for kind in SOURCE_KINDS:
-        if source.get(kind):
-            return kind
-    return next((kind for kind, value in source.items() if value), 'unknown')
+    return next((kind for kind, value in (pipe.get('source') or {}).items() if value), 'unknown')
 
 
-KIND_OPTIONS = (('kafka', 'kafka'), ('object_storage', 'objectStorage'), ('stream', 'stream'), ('postgres', 'postgres'))
 # Write-only fields (API names) per kind: sent, never read, never compared; a.b is b inside a.
 WRITE_ONLY = {
     'kafka': ('credentials', 'schemaRegistry.credentials', 'validateSamples'),
@@ -143,35 +132,25 @@ def to_api(value):
 def source_option(params):
     """(option name, API kind, the kind's options) of the source given (at most one, as the spec says)."""
     source = params.get('source') or {}
-    for option, kind in KIND_OPTIONS:
-        if source.get(option) is not None:
-            return option, kind, source[option]
-    return None, None, None
+    option = next((name for name, options in source.items() if options is not None), None)
+    return (option, camel(option), source[option]) if option else (None, None, None)
 
 
 CREATE_NEEDS = {'kafka': ('type', 'format', 'brokers', 'topics'), 'objectStorage': ('type', 'format', 'url'),
                 'stream': ('format', 'stream_name', 'region'), 'postgres': ('host', 'port', 'database')}
-PORT_RANGE = (1, 65535)
+_NAMED_BY_MAPPINGS = 'its tables are named by source.postgres.table_mappings'
+# What a postgres pipe refuses (the API would drop or refuse it), and why.
+POSTGRES_REFUSES = (
+    ('destination.table_definition', 'the API drops it without an error (each table mapping has its own table_engine and sorting_keys)'),
+    ('destination.table', _NAMED_BY_MAPPINGS), ('destination.managed_table', _NAMED_BY_MAPPINGS), ('destination.columns', _NAMED_BY_MAPPINGS),
+    ('field_mappings', 'a postgres pipe takes no field mappings'), ('scaling', 'postgres pipes scale at the service level'),
+)
 
 
 def kind_errors(params, kind):
     """What the API would drop or refuse for a pipe of kind (the source given, or else the pipe's own)."""
-    if kind != 'postgres':
-        return []
-    destination = params.get('destination') or {}
-    errors = []
-    if destination.get('table_definition') is not None:
-        errors.append('destination.table_definition is not possible with a postgres source: the API drops it without an error '
-                      '(each table mapping has its own table_engine and sorting_keys)')
-    for name in ('table', 'managed_table', 'columns'):
-        if destination.get(name) is not None:
-            errors.append('destination.%s is not possible with a postgres source: its tables are named by '
-                          'source.postgres.table_mappings' % name)
-    if params.get('field_mappings') is not None:
-        errors.append('field_mappings is not possible with a postgres source: a postgres pipe takes no field mappings')
-    if params.get('scaling') is not None:
-        errors.append('scaling is not possible with a postgres source: postgres pipes scale at the service level')
-    return errors
+    return ['%s is not possible with a postgres source: %s' % (option, reason) for option, reason in POSTGRES_REFUSES
+            if kind == 'postgres' and _get(params, option) is not None]
 
 
 def current_kind_errors(params, pipe):
@@ -217,14 +196,14 @@ def without_write_only(kind, source):
 
 def predict_created(body, service_id):
     kind = next(iter(body['source']))
-    source = dict((name, without_write_only(kind, body['source'][kind]) if name == kind else None) for dummy, name in KIND_OPTIONS)
+    source = dict((name, without_write_only(kind, body['source'][kind]) if name == kind else None) for name in SOURCE_KINDS)
     destination = dict(body['destination'])
     destination.pop('roles', None)
     return dict(serviceId=service_id, name=body['name'], state='Provisioning', source=source, destination=destination,
                 fieldMappings=body.get('fieldMappings', []))
 
 
-def _leaves(value, prefix):
+def _leaves(value, prefix=''):
     """(dotted API path, value) of every leaf of a dict; lists are leaves."""
     if isinstance(value, dict):
         for key, item in value.items():
@@ -241,30 +220,15 @@ def _get(resource, path):
     return resource
 
 
-def _option(path):
-    return '.'.join(snake(part) for part in path.split('.'))
-
-
 def fixed_pairs(params, pipe):
     """(option, wanted, current) of every field fixed at creation that the task gives: the source kind, the kind's
     fields that no PATCH changes, and the destination but its columns (and roles, which no read shows)."""
     option, kind, options = source_option(params)
-    pairs = []
-    current_kind = source_kind(pipe)
-    if kind is not None and kind != current_kind:
-        return [('source', option, snake(current_kind))]
-    if kind is not None:
-        wanted = without_write_only(kind, to_api(options))
-        wanted.pop('tableMappings', None)
-        for path, value in _leaves(wanted, ''):
-            if path not in CHANGEABLE[kind]:
-                pairs.append(('source.%s.%s' % (option, _option(path)), value, _get(pipe['source'][kind], path)))
-    destination = to_api(params.get('destination') or {})
-    for key in ('columns', 'roles'):
-        destination.pop(key, None)
-    for path, value in _leaves(destination, ''):
-        pairs.append(('destination.' + _option(path), value, _get(pipe.get('destination') or {}, path)))
-    return pairs
+    if kind is not None and kind != source_kind(pipe):
+        return [('source', option, snake(source_kind(pipe)))]
+    wanted = dict(source={kind: without_write_only(kind, to_api(options))} if kind else {}, destination=to_api(params.get('destination') or {}))
+    apart = ['source.%s.%s' % (kind, path) for path in CHANGEABLE.get(kind, ()) + ('tableMappings',)] + ['destination.columns', 'destination.roles']
+    return [(snake(path), value, _get(pipe, path)) for path, value in _leaves(wanted) if path not in apart]
 
 
 def pipe_patch(params, pipe, by_id):
@@ -273,17 +237,11 @@ def pipe_patch(params, pipe, by_id):
     body, before, after = {}, {}, {}
     if by_id and params.get('name') is not None and params['name'] != pipe.get('name'):
         body['name'], before['name'], after['name'] = params['name'], pipe.get('name'), params['name']
-    if params.get('field_mappings') is not None:
-        wanted = to_api(params['field_mappings'])
-        if not equal(pipe.get('fieldMappings') or [], wanted):
-            body['fieldMappings'], before['fieldMappings'], after['fieldMappings'] = wanted, pipe.get('fieldMappings'), wanted
-    columns = (params.get('destination') or {}).get('columns')
-    if columns is not None:
-        wanted = to_api(columns)
-        current = (pipe.get('destination') or {}).get('columns')
-        if not equal(current or [], wanted):
-            body['destination'] = dict(columns=wanted)
-            before['destination'], after['destination'] = dict(columns=current), dict(columns=wanted)
+    for path in ('fieldMappings', 'destination.columns'):
+        wanted = to_api(_get(params, snake(path)))
+        if wanted is not None and not equal(_get(pipe, path) or [], wanted):
+            for side, value in ((body, wanted), (before, _get(pipe, path)), (after, wanted)):
+                _put(side, path, value)
     source, source_before, source_after = _source_patch(params, pipe)
     if source:
         body['source'] = source
@@ -296,9 +254,9 @@ def _source_patch(params, pipe):
     if kind is None or kind != source_kind(pipe):
         return {}, None, None
     wanted = to_api(options)
-    current = pipe['source'][kind] or {}
+    current = pipe['source'][kind]
     change, before = {}, {}
-    for path, value in _leaves(without_write_only(kind, wanted), ''):
+    for path, value in _leaves(without_write_only(kind, wanted)):
         if path in CHANGEABLE[kind] and not equal(_get(current, path), value):
             _put(change, path, value)
             _put(before, path, _get(current, path))
@@ -318,22 +276,17 @@ def _source_patch(params, pipe):
 def _put(target, path, value):
     parts = path.split('.')
     for part in parts[:-1]:
-        target = target.setdefault(part, {})
+        target[part] = target.get(part) or {}  # a field the pipe shows as null is filled like one it leaves out
+        target = target[part]
     target[parts[-1]] = value
 
 
-def predict_patched(pipe, body):
-    """The pipe after a PATCH of body (check mode): secrets left out."""
+def predict_patched(pipe, after):
+    """The pipe after a converge step whose diff shows after (check mode): nested fields kept, write-only fields left out."""
     predicted = copy.deepcopy(pipe)
-    for key in ('name', 'fieldMappings'):
-        if key in body:
-            predicted[key] = body[key]
-    if 'destination' in body:
-        predicted['destination'] = dict(predicted.get('destination') or {}, **body['destination'])
-    for kind, change in (body.get('source') or {}).items():
-        source = predicted['source'][kind]
-        for path, value in _leaves(without_write_only(kind, change), ''):
-            _put(source, path, value)
+    shown = dict(after, source=dict((kind, without_write_only(kind, change)) for kind, change in (after.get('source') or {}).items()))
+    for path, value in _leaves(shown):
+        _put(predicted, path, value)
     return predicted
 
 
@@ -358,12 +311,8 @@ def mapping_edits(current, desired):
             remove.append(found)
             readd.append(mapping)
             changed.append('%s.%s' % mapping_key(mapping))
-    edits = [_edit(remove, add), _edit([], readd)]
+    edits = [non_empty(tableMappingsToRemove=remove, tableMappingsToAdd=add), non_empty(tableMappingsToAdd=readd)]
     return [edit for edit in edits if edit], changed
-
-
-def _edit(remove, add):
-    return non_empty(tableMappingsToRemove=remove, tableMappingsToAdd=add)
 
 
 def mappings_diff(name, current, edits, changed):
@@ -379,26 +328,15 @@ def mappings_diff(name, current, edits, changed):
     return diff, warning
 
 
-def predict_scaled(pipe, body):
-    return dict(pipe, scaling=dict(pipe.get('scaling') or {}, **body))
-
-
 def scaling_plan(pipe, scaling):
     """(PATCH body, diff) of the scaling endpoint."""
-    wanted = to_api(scaling or {})
     current = pipe.get('scaling') or {}
-    body = dict((key, value) for key, value in wanted.items() if not equal(current.get(key), value))
-    if not body:
-        return {}, None
-    return body, dict(before=dict(scaling=dict((key, current.get(key)) for key in body)), after=dict(scaling=body))
+    body = changes(current, to_api(scaling or {}))
+    return body, (dict((side, dict(scaling=shown)) for side, shown in make_diff(current, body).items()) if body else None)
 
 
+# The scaling endpoint's limits (the spec refuses an empty scaling, as the API does).
 SCALING_LIMITS = (('replicas', 1, 40), ('replica_cpu_millicores', 125, 2000), ('replica_memory_gb', 0.5, 8))
-
-
-def scaling_errors(scaling):
-    """The scaling endpoint's limits (the spec refuses an empty scaling, as the API does)."""
-    return [validate.number_range('scaling.%s' % key, (scaling or {}).get(key), low, high) for key, low, high in SCALING_LIMITS]
 
 
 def edit_applied(mappings, edit):
@@ -409,12 +347,13 @@ def edit_applied(mappings, edit):
 
 def option_errors(params):
     option, kind, options = source_option(params)
-    errors = kind_errors(params, kind) + scaling_errors(params.get('scaling'))
+    errors = kind_errors(params, kind) + [validate.number_range('scaling.%s' % key, _get(params, 'scaling.' + key), low, high)
+                                          for key, low, high in SCALING_LIMITS]
     name = params.get('name')
     if name is not None and not 1 <= len(name) <= 255:
         errors.append('name must be 1 to 255 characters long, got %d' % len(name))
     if kind == 'postgres':
-        errors.append(validate.number_range('source.postgres.port', options.get('port'), *PORT_RANGE))
+        errors.append(validate.number_range('source.postgres.port', options.get('port'), 1, 65535))
     if kind == 'postgres' and options.get('table_mappings'):
         keys = [(m['source_schema_name'], m['source_table']) for m in options['table_mappings']]
         twice = sorted(set('%s.%s' % key for key in keys if keys.count(key) > 1))

@@ -39,11 +39,8 @@ def check_setting(name, value):
     if value is None:
         return None, None
     if kind == 'bool':
-        if isinstance(value, str) and value.strip().lower() in _BOOLEAN:
-            return _BOOLEAN[value.strip().lower()], None
-        if isinstance(value, bool):
-            return value, None
-        return None, '%s must be true, false or null, got %r' % (option, value)
+        value = _BOOLEAN.get(value.strip().lower(), value) if isinstance(value, str) else value
+        return (value, None) if isinstance(value, bool) else (None, '%s must be true, false or null, got %r' % (option, value))
     if isinstance(value, str) and _INTEGER.match(value):
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
@@ -54,19 +51,13 @@ def check_setting(name, value):
 
 def check_settings(settings):
     """(settings in the API's types, [error messages])."""
-    checked, errors = {}, []
-    for name in sorted(settings):
-        value, error = check_setting(name, settings[name])
-        if error:
-            errors.append(error)
-        else:
-            checked[name] = value
-    return checked, errors
+    results = dict((name, check_setting(name, settings[name])) for name in sorted(settings))
+    return (dict((name, value) for name, (value, error) in results.items() if not error),
+            [error for value, error in results.values() if error])
 
 
 def at_default(name, value):
-    default = SETTINGS[name][3]
-    return value is None or (default is not None and value == default)
+    return value is None or value == SETTINGS[name][3]
 
 
 def same_setting(name, current, wanted):
@@ -79,31 +70,16 @@ def settings_changes(current, wanted):
     return dict((name, value) for name, value in wanted.items() if not same_setting(name, current.get(name), value))
 
 
-def predict_settings(current, body):
-    """The settings a PUT of body would leave: null shows as the default value (or null, without one)."""
-    predicted = dict(current)
-    predicted.update((name, SETTINGS[name][3] if value is None else value) for name, value in body.items())
-    return predicted
-
-
-def predict_set(pipe, body):
-    return dict(pipe, settings=predict_settings(pipe.get('settings') or {}, body))
-
-
 def settings_plan(current, wanted):
-    """(PUT body, diff) of the keys that differ; the diff shows a key reset to null as the value it would show."""
+    """(PUT body, diff) of the keys that differ; the diff shows a key reset to null as the value it would show: its
+    default, or null without one."""
     body = settings_changes(current, wanted)
-    predicted = predict_settings(current, body)
-    return body, make_diff(current, dict((key, predicted[key]) for key in body))
-
-
-def settings_path(pipe_id):
-    return ('pipes', pipe_id, 'settings')
+    return body, make_diff(current, dict((name, SETTINGS[name][3] if value is None else value) for name, value in body.items()))
 
 
 def settings_writer(module, pipe_id):
     """write(changes): the PUT, and the settings after it (a PUT answer without every key is completed by a read)."""
     def write(changes):
-        result = module.write('PUT', changes, *settings_path(pipe_id))
-        return result if isinstance(result, dict) and set(SETTINGS) <= set(result) else module.read(*settings_path(pipe_id))
+        result = module.write('PUT', changes, 'pipes', pipe_id, 'settings')
+        return result if isinstance(result, dict) and set(SETTINGS) <= set(result) else module.read('pipes', pipe_id, 'settings')
     return write

@@ -128,7 +128,7 @@ settings:
 '''
 
 from ansible_collections.engine.cloud.plugins.module_utils.cloud import CloudModule
-from ansible_collections.engine.cloud.plugins.module_utils.pipe_settings import check_settings, settings_path, settings_plan, settings_writer
+from ansible_collections.engine.cloud.plugins.module_utils.pipe_settings import check_settings, settings_plan, settings_writer
 
 
 def main():
@@ -138,9 +138,9 @@ def main():
     ), uuid_options=('pipe_id',))
     wanted, errors = check_settings(module.params['settings'])
     module.fail_on_errors(*errors)
-    path = settings_path(module.params['pipe_id'])
-    module.converge('settings', lambda: module.read(*path), module.foreseeing(lambda current: settings_plan(current, wanted), 'settings change'),
-                    settings_writer(module, module.params['pipe_id']))
+    pipe_id = module.params['pipe_id']
+    module.converge('settings', lambda: module.read('pipes', pipe_id, 'settings'),
+                    module.foreseeing(lambda current: settings_plan(current, wanted), 'settings change'), settings_writer(module, pipe_id))
 
 
 if __name__ == '__main__':

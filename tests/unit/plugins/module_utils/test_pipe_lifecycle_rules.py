@@ -197,7 +197,7 @@ def test_scaling_plan_and_limits():
     assert pipe_rules.scaling_plan(KAFKA, dict(replicas=2, replica_cpu_millicores=None)) == ({}, None)
     body, diff = pipe_rules.scaling_plan(KAFKA, dict(replicas=4, replica_memory_gb=2.0))
     assert body == {'replicas': 4} and diff == {'before': {'scaling': {'replicas': 2}}, 'after': {'scaling': {'replicas': 4}}}
-    errors = [e for e in pipe_rules.scaling_errors(dict(replicas=0, replica_cpu_millicores=2001, replica_memory_gb=0.25)) if e]
+    errors = pipe_rules.option_errors(dict(scaling=dict(replicas=0, replica_cpu_millicores=2001, replica_memory_gb=0.25)))
     assert [e.split(' ')[0] for e in errors] == ['scaling.replicas', 'scaling.replica_cpu_millicores', 'scaling.replica_memory_gb']
 
 
