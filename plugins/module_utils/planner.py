@@ -149,8 +149,8 @@ class Planner:
         found = dict((kind, _sorted(found[kind], *(('service',) if kind == 'pipes' else ()))) for kind in TYPES)
         omitted = ['services[%d].password' % index for index in range(len(found['services']))]
         for index, entry in enumerate(found['pipes']):  # the secrets among the fields no read shows
-            omitted += ['pipes[%d].source.%s.%s' % (index, option, pipe_rules.snake(field)) for option, kind in pipe_rules.KIND_OPTIONS
-                        if option in entry['source'] for field in pipe_rules.WRITE_ONLY[kind] if field in pipe_rules.SECRET_FIELDS]
+            omitted += ['pipes[%d].source.%s.%s' % (index, pipe_rules.snake(kind), pipe_rules.snake(field)) for kind in pipe_rules.SOURCE_KINDS
+                        if pipe_rules.snake(kind) in entry['source'] for field in pipe_rules.WRITE_ONLY[kind] if field in pipe_rules.SECRET_FIELDS]
         return dict((kind, found[kind]) for kind in self.resources), omitted
 
     def plan(self):
