@@ -180,6 +180,7 @@ options:
       as_ratio:
         description:
           - With O(tiles[].series) of exactly two items, chart the first divided by the second.
+          - Only with O(tiles[].series); a tile in O(tiles[].config) form sets C(asRatio) in its config.
         type: bool
       config:
         description:
