@@ -84,8 +84,10 @@ def read(*path):
 
 
 def writes(log):
-    """(method, path, body) of each request of a simulator's request log that is not a GET."""
-    return [(entry['method'], entry['path'], entry['body']) for entry in log if entry['method'] != 'GET']
+    """(method, path, body) of each request of a simulator's request log that changes something: not a GET, nor a chart
+    query (a POST that changes nothing)."""
+    return [(entry['method'], entry['path'], entry['body']) for entry in log
+            if entry['method'] != 'GET' and not entry['path'].endswith('/charts/series')]
 
 
 def code_blocks(guide, *languages, section=None):
