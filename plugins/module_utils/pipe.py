@@ -96,7 +96,6 @@ def pipe_kind():
 
 
 def run(module):
-    """The whole task on CloudModule(SPEC, **OPTIONS): create, converge or delete, then exit."""
     params = module.params
     settings, errors = pipe_settings.check_settings(params['settings'] or {})
     module.fail_on_errors(*(errors + pipe_rules.option_errors(params)))
@@ -126,8 +125,6 @@ def create(module, life, settings):
 
 
 def converge(module, life, pipe, settings):
-    """What the pipe's kind refuses and the fixed fields first, then the PATCH, the scaling, the settings and a postgres
-    pipe's table mappings, each sending only what differs; one diff of them all."""
     params = module.params
     module.fail_on_errors(*(pipe_rules.current_kind_errors(params, pipe) + life.fixed_errors(pipe, pipe_rules.fixed_pairs(params, pipe))))
     pipe_id = pipe['id']

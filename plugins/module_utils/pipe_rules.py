@@ -121,7 +121,6 @@ def snake(name):
 
 
 def to_api(value):
-    """Options in snake_case at every level in the API's camelCase; options not given (None) left out."""
     if isinstance(value, dict):
         return dict((camel(key), to_api(item)) for key, item in value.items() if item is not None)
     if isinstance(value, list):
@@ -148,7 +147,6 @@ POSTGRES_REFUSES = (
 
 
 def kind_errors(params, kind):
-    """What the API would drop or refuse for a pipe of kind (the source given, or else the pipe's own)."""
     return ['%s is not possible with a postgres source: %s' % (option, reason) for option, reason in POSTGRES_REFUSES
             if kind == 'postgres' and _get(params, option) is not None]
 
@@ -162,7 +160,6 @@ def current_kind_errors(params, pipe):
 
 
 def create_errors(params):
-    """What a create needs besides the spec's rules."""
     option, kind, options = source_option(params)
     if kind is None:
         return ['source is required to create pipe %s: give one of source.kafka, source.object_storage, source.stream, '
@@ -329,7 +326,6 @@ def mappings_diff(name, current, edits, changed):
 
 
 def scaling_plan(pipe, scaling):
-    """(PATCH body, diff) of the scaling endpoint."""
     current = pipe.get('scaling') or {}
     body = changes(current, to_api(scaling or {}))
     return body, (dict((side, dict(scaling=shown)) for side, shown in make_diff(current, body).items()) if body else None)

@@ -85,7 +85,6 @@ OPTIONS = dict(uuid_options=('backup_id',), service_id_required=False, required_
 
 
 def run(module):
-    """The whole task on CloudModule(SPEC, **OPTIONS): create, converge or delete, then exit."""
     tags, tag_errors = service_rules.check_tags('tags', module.params['tags'])
     params = dict(module.params, tags=tags)
     module.fail_on_errors(
