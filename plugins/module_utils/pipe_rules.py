@@ -332,7 +332,7 @@ def scaling_plan(pipe, scaling):
 
 
 # The scaling endpoint's limits (the spec refuses an empty scaling, as the API does).
-SCALING_LIMITS = (('replicas', 1, 40), ('replica_cpu_millicores', 125, 2000), ('replica_memory_gb', 0.5, 8))
+SCALING_LIMITS = {'scaling.replicas': (1, 40), 'scaling.replica_cpu_millicores': (125, 2000), 'scaling.replica_memory_gb': (0.5, 8)}
 
 
 def edit_applied(mappings, edit):
@@ -343,15 +343,13 @@ def edit_applied(mappings, edit):
 
 def option_errors(params):
     option, kind, options = source_option(params)
-    errors = kind_errors(params, kind) + [validate.number_range('scaling.%s' % key, _get(params, 'scaling.' + key), low, high)
-                                          for key, low, high in SCALING_LIMITS]
+    errors = kind_errors(params, kind) + [validate.number_range(path, _get(params, path), *limits) for path, limits in SCALING_LIMITS.items()]
     name = params.get('name')
     if name is not None and not 1 <= len(name) <= 255:
         errors.append('name must be 1 to 255 characters long, got %d' % len(name))
     if kind == 'postgres':
         errors.append(validate.number_range('source.postgres.port', options.get('port'), 1, 65535))
-    if kind == 'postgres' and options.get('table_mappings'):
-        keys = [(m['source_schema_name'], m['source_table']) for m in options['table_mappings']]
+        keys = [(m['source_schema_name'], m['source_table']) for m in options.get('table_mappings') or []]
         twice = sorted(set('%s.%s' % key for key in keys if keys.count(key) > 1))
         if twice:
             errors.append('source.postgres.table_mappings lists %s more than once; a table has one mapping' % ', '.join(twice))
