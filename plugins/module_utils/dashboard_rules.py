@@ -208,8 +208,7 @@ def option_errors(params):
     if params.get('name') is not None and not params['name'].strip():
         errors.append('name must not be empty')
     tags, given = params.get('tags') or [], params.get('tiles') or []
-    errors.extend('tags[%d] must be at most %d characters long, got %d' % (index, MAX_TAG, len(tag))
-                  for index, tag in enumerate(tags) if len(tag) > MAX_TAG)
+    errors.extend(validate.max_length('tags[%d]' % index, tag, MAX_TAG) for index, tag in enumerate(tags))
     if len(kept_tags(tags)) > MAX_TAGS:
         errors.append('tags must hold at most %d different tags, got %d' % (MAX_TAGS, len(kept_tags(tags))))
     if len(given) > MAX_TILES:
@@ -217,9 +216,7 @@ def option_errors(params):
     for index, tile in enumerate(given):
         where = 'tiles[%d]' % index
         errors.extend(validate.number_range('%s.%s' % (where, key), tile.get(key), low, high) for key, (low, high) in sorted(TILE_LIMITS.items()))
-        for option, dummy in PLACES:
-            if tile.get(option) is not None and len(tile[option]) > MAX_PLACE:
-                errors.append('%s.%s must be at most %d characters long, got %d' % (where, option, MAX_PLACE, len(tile[option])))
+        errors.extend(validate.max_length('%s.%s' % (where, option), tile.get(option), MAX_PLACE) for option, dummy in PLACES)
         if tile.get('tab_id') and not tile.get('container_id'):
             errors.append('%s.tab_id needs container_id (a tab is in a section)' % where)
         if (tile.get('series') is None) == (tile.get('config') is None):
