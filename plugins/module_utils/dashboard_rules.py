@@ -109,7 +109,7 @@ def placement(option, current):
 def plan(params, current):
     """(the PUT body, the diff), or ({}, None) when nothing differs. Tiles left out of the task are neither compared
     nor changed (a PUT for the name or tags sends them as they are)."""
-    stored, body = current.get('tiles') or [], update_body(params, current, desired_tiles(params, current))
+    stored, body = current.get('tiles') or [], dashboard_body(params, current)
     was = dict(name=current.get('name'), tags=list(current.get('tags') or []), containers=current.get('containers') or [])
     before, after = {}, {}
     for key in ('name', 'tags', 'containers'):
@@ -140,10 +140,6 @@ def placement_errors(sent, containers):
     return errors
 
 
-def create_body(params):
-    return update_body(params, {}, desired_tiles(params, {}))
-
-
 def predicted(current, body):
     """The dashboard as a PUT of body would leave it (check mode)."""
     return dict(current, **dict((key, body[key]) for key in ('name', 'tiles', 'tags') if key in body))
@@ -156,8 +152,9 @@ def with_alerts(diff, alerts):
                 after=dict(diff['after'], alerts=[]))
 
 
-def update_body(params, current, sent):
-    body = dict(name=params.get('name') or current.get('name'), tiles=sent)
+def dashboard_body(params, current):
+    """The body of a PUT over current, or of the POST that creates the dashboard (current {})."""
+    body = dict(name=params.get('name') or current.get('name'), tiles=desired_tiles(params, current))
     if params.get('tags') is not None:
         body['tags'] = kept_tags(params['tags'])
     if params.get('containers') is not None:
