@@ -8,7 +8,7 @@ an update sends the whole alert, checked first against what the server keeps."""
 import functools
 import json
 
-from ansible_collections.engine.cloud.plugins.module_utils import alert_rules, dashboard_rules, tiles, validate
+from ansible_collections.engine.cloud.plugins.module_utils import alert_rules, dashboard_rules, validate
 from ansible_collections.engine.cloud.plugins.module_utils.module import wait_options
 from ansible_collections.engine.cloud.plugins.module_utils.resource import Kind, Lifecycle, envelope
 from ansible_collections.engine.cloud.plugins.module_utils.observability import PREFIX, team_errors
@@ -117,7 +117,7 @@ def current_tile_error(module, current):
     dashboard_id = str(dashboard_rules.alert_dashboard(current)).lower()
     dashboard = next((item for item in module.read('/dashboards') or [] if str(item.get('id')).lower() == dashboard_id), None)
     tile = next((item for item in (dashboard or {}).get('tiles') or [] if item.get('id') == current.get('tileId')), None)
-    return tile and alert_rules.tile_error(tile, tiles.display_type(tile), dashboard)
+    return tile and alert_rules.tile_error(tile, dashboard)
 
 
 def resolve_source(module, current):
@@ -139,7 +139,7 @@ def resolve_source(module, current):
     tile = the_one(module, 'tile', params['tile'], on_board, ' on dashboard %s (%s)' % (json.dumps(dashboard.get('name')), dashboard['id']))
     planned = tile is None or tile.get('id') is None  # not there yet, or a tile the organization's plan adds first: named until it has an id
     return (dict(dashboard=dashboard.get('id') or params['dashboard'], tile=params['tile'] if planned else tile['id']),
-            tile and alert_rules.tile_error(tile, tiles.display_type(tile), dashboard))
+            tile and alert_rules.tile_error(tile, dashboard))
 
 
 def the_one(module, noun, wanted, items, where):

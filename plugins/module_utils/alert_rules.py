@@ -12,7 +12,7 @@ import re
 from ansible_collections.engine.cloud.plugins.module_utils import validate
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 from ansible_collections.engine.cloud.plugins.module_utils.compare import diff, equal
-from ansible_collections.engine.cloud.plugins.module_utils.dashboard_rules import CAN_CARRY_ALERTS, alert_dashboard
+from ansible_collections.engine.cloud.plugins.module_utils.dashboard_rules import CAN_CARRY_ALERTS, alert_dashboard, display_type
 
 INTERVAL_MINUTES = {'1m': 1, '5m': 5, '15m': 15, '30m': 30, '1h': 60, '6h': 360, '12h': 720, '1d': 1440}
 THRESHOLD_TYPES = ('above', 'below', 'above_exclusive', 'below_or_equal', 'equal', 'not_equal', 'between', 'not_between')
@@ -161,7 +161,6 @@ def schedule_errors(merged):
 
 
 def write_errors(alert, sent):
-    """Why a write of the body sent cannot be made: the API needs a channel on every write."""
     if sent.get('channels'):
         return None
     return ('alert %s has no channel (a legacy alert, made before alerts needed one), and the API refuses any write without one: '
@@ -169,7 +168,6 @@ def write_errors(alert, sent):
 
 
 def channel_ids(alert):
-    """The webhook ids of a read alert: channels where the server knows them, else its one channel."""
     channels = alert.get('channels')
     if isinstance(channels, list) and channels:
         return [channel.get('webhookId') for channel in channels]
@@ -234,7 +232,6 @@ def definition(alert):
 
 
 def matching(items, wanted):
-    """The items (dashboards, or tiles of one) whose id is wanted (in any case), else whose name is."""
     by_id = [item for item in items if str(item.get('id')).lower() == wanted.lower()]
     return by_id or [item for item in items if item.get('name') == wanted]
 
@@ -252,14 +249,15 @@ def on_tile(alert, dashboard_id, tile_id):
     return alert.get('source', 'tile') == 'tile' and alert.get('tileId') == tile_id and str(alert_dashboard(alert)).lower() == dashboard_id.lower()
 
 
-def tile_error(tile, display_type, dashboard):
+def tile_error(tile, dashboard):
     """None for a tile that can carry alerts; the API accepts an alert on any tile, and the next update of its dashboard
     deletes the alerts of the others."""
-    if display_type in CAN_CARRY_ALERTS:
+    kind = display_type(tile)
+    if kind in CAN_CARRY_ALERTS:
         return None
     return ('tile %s (%s) of dashboard %s is a %s tile, which cannot carry alerts (only %s can): the API accepts an '
             'alert on it, and the next update of the dashboard deletes it'
-            % (json.dumps(tile.get('name')), tile.get('id'), json.dumps(dashboard.get('name')), display_type,
+            % (json.dumps(tile.get('name')), tile.get('id'), json.dumps(dashboard.get('name')), kind,
                ', '.join(sorted(CAN_CARRY_ALERTS))))
 
 

@@ -82,13 +82,10 @@ def request(params):
     return body, []
 
 
-def as_row(row):
-    """A row with numeric strings among its values turned into numbers (group values stay strings)."""
-    return dict((key, normalize(value) if _VALUE_KEY.match(key) and isinstance(value, str) else value) for key, value in row.items())
-
-
 def rows(data):
-    return sorted((as_row(row) for row in data or []), key=lambda row: row.get('ts_bucket', 0))
+    """The rows by time, numeric strings among their values turned into numbers (group values stay strings)."""
+    return sorted((dict((key, normalize(value) if _VALUE_KEY.match(key) and isinstance(value, str) else value) for key, value in row.items())
+                   for row in data or []), key=lambda row: row.get('ts_bucket', 0))
 
 
 class TimeSpecError(ValueError):

@@ -42,7 +42,6 @@ KIND = Kind(noun='dashboard', key='dashboard', id_option='dashboard_id', unwrap=
 
 
 def finish(module, changed, diff=None, **result):
-    """Exit with result, secrets masked but no tile masked for its name."""
     if diff is not None and module._diff:
         result['diff'] = diff
     module.exit_json(changed=changed, **rules.masked(result))
@@ -59,7 +58,7 @@ def run(module):
         doomed = allowed_deletions(module, rules.deleted_alerts(module.list_all('/alerts'), current))
         life.delete(current, before=rules.with_alerts(dict(before=current, after={}), doomed)['before'], deleted_alerts=doomed)
     if current is None:
-        body = planned(module, lambda: rules.create_body(module.params))
+        body = planned(module, lambda: rules.dashboard_body(module.params, {}))
         check_body(module, body, {})
         created = life.create(body, dict(body, id=None))
         module.exit(changed=True, diff=dict(before={}, after=created), dashboard=created, deleted_alerts=[])

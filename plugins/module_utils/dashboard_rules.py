@@ -109,7 +109,7 @@ def placement(option, current):
 def plan(params, current):
     """(the PUT body, the diff), or ({}, None) when nothing differs. Tiles left out of the task are neither compared
     nor changed (a PUT for the name or tags sends them as they are)."""
-    stored, body = current.get('tiles') or [], update_body(params, current, desired_tiles(params, current))
+    stored, body = current.get('tiles') or [], dashboard_body(params, current)
     was = dict(name=current.get('name'), tags=list(current.get('tags') or []), containers=current.get('containers') or [])
     before, after = {}, {}
     for key in ('name', 'tags', 'containers'):
@@ -140,10 +140,6 @@ def placement_errors(sent, containers):
     return errors
 
 
-def create_body(params):
-    return update_body(params, {}, desired_tiles(params, {}))
-
-
 def predicted(current, body):
     """The dashboard as a PUT of body would leave it (check mode)."""
     return dict(current, **dict((key, body[key]) for key in ('name', 'tiles', 'tags') if key in body))
@@ -156,8 +152,9 @@ def with_alerts(diff, alerts):
                 after=dict(diff['after'], alerts=[]))
 
 
-def update_body(params, current, sent):
-    body = dict(name=params.get('name') or current.get('name'), tiles=sent)
+def dashboard_body(params, current):
+    """The body of a PUT over current, or of the POST that creates the dashboard (current {})."""
+    body = dict(name=params.get('name') or current.get('name'), tiles=desired_tiles(params, current))
     if params.get('tags') is not None:
         body['tags'] = kept_tags(params['tags'])
     if params.get('containers') is not None:
@@ -208,8 +205,7 @@ def option_errors(params):
     if params.get('name') is not None and not params['name'].strip():
         errors.append('name must not be empty')
     tags, given = params.get('tags') or [], params.get('tiles') or []
-    errors.extend('tags[%d] must be at most %d characters long, got %d' % (index, MAX_TAG, len(tag))
-                  for index, tag in enumerate(tags) if len(tag) > MAX_TAG)
+    errors.extend(validate.max_length('tags[%d]' % index, tag, MAX_TAG) for index, tag in enumerate(tags))
     if len(kept_tags(tags)) > MAX_TAGS:
         errors.append('tags must hold at most %d different tags, got %d' % (MAX_TAGS, len(kept_tags(tags))))
     if len(given) > MAX_TILES:
@@ -217,9 +213,7 @@ def option_errors(params):
     for index, tile in enumerate(given):
         where = 'tiles[%d]' % index
         errors.extend(validate.number_range('%s.%s' % (where, key), tile.get(key), low, high) for key, (low, high) in sorted(TILE_LIMITS.items()))
-        for option, dummy in PLACES:
-            if tile.get(option) is not None and len(tile[option]) > MAX_PLACE:
-                errors.append('%s.%s must be at most %d characters long, got %d' % (where, option, MAX_PLACE, len(tile[option])))
+        errors.extend(validate.max_length('%s.%s' % (where, option), tile.get(option), MAX_PLACE) for option, dummy in PLACES)
         if tile.get('tab_id') and not tile.get('container_id'):
             errors.append('%s.tab_id needs container_id (a tab is in a section)' % where)
         if (tile.get('series') is None) == (tile.get('config') is None):

@@ -295,7 +295,6 @@ def view(normal, as_series):
 
 
 def differing(old, new):
-    """(old's part, new's part) of two dicts: nested dicts down to the keys that differ."""
     old_part, new_part = {}, {}
     for key in list(old) + [key for key in new if key not in old]:
         was, will = old.get(key), new.get(key)

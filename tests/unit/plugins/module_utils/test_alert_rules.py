@@ -202,7 +202,7 @@ def test_none_or_several_fail_naming_what_was_looked_for():
      for display in ('line', 'stacked_bar', 'number', 'table', 'pie', 'bar', 'heatmap', 'search', 'event_patterns')])
 def test_only_line_stacked_bar_and_number_tiles_carry_alerts(tile, carries):
     tile = dict(tile, id='t1', name='T', x=0, y=0, w=6, h=3)
-    error = alert_rules.tile_error(tile, display_type(tile), dict(name='Ops'))
+    error = alert_rules.tile_error(tile, dict(name='Ops'))
     assert (error is None) == carries
     if not carries:
         assert error.startswith('tile "T" (t1) of dashboard "Ops" is a %s tile, which cannot carry alerts (only line, number, '

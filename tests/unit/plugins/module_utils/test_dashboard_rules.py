@@ -180,8 +180,8 @@ def test_the_plan_puts_name_tiles_with_ids_and_tags_only_when_given_and_predicts
 
 
 def test_a_create_body_has_no_tile_ids_and_empty_tiles_when_left_out():
-    assert rules.create_body(params(name='d')) == dict(name='d', tiles=[])
-    assert rules.create_body(params(name='d', tiles=[OPTION_TILE], tags=['x']))['tiles'] == [tiles.api_tile(OPTION_TILE)]
+    assert rules.dashboard_body(params(name='d'), {}) == dict(name='d', tiles=[])
+    assert rules.dashboard_body(params(name='d', tiles=[OPTION_TILE], tags=['x']), {})['tiles'] == [tiles.api_tile(OPTION_TILE)]
 
 
 @pytest.mark.parametrize('item, config', [
