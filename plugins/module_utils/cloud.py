@@ -128,10 +128,10 @@ class CloudModule(EngineModule):
         try:
             return super(CloudModule, self).request(method, path, params=params, body=body, once=once)
         except ApiError as error:
-            state = idle_refusal(error, path)
-            if state is None:
+            refused = IDLE_REFUSAL.search(error.message or '') if error.status == 424 and '/pipes' in path else None
+            if refused is None:
                 raise
-            self._wake_for(error, state)
+            self._wake_for(error, refused.group(1))
         return self.request(method, path, params=params, body=body, once=once)
 
     def _wake_for(self, error, state):
@@ -214,10 +214,3 @@ def pipe_write_outcome(service, what, name):
         return None, ('service %s is %s: the API refuses the pipe %s until the service runs; the real run would wait until '
                       'it runs (within wait_timeout) and send the pipe %s again' % (name, state, what, what))
     return None, None
-
-
-def idle_refusal(error, path):
-    if error.status != 424 or '/pipes' not in path:
-        return None
-    match = IDLE_REFUSAL.search(error.message or '')
-    return match.group(1) if match else None
