@@ -136,14 +136,12 @@ class Bring:
         lost_once = self.lost is not None and command in table.once
         if module.check_mode or not (wanted or lost_once):
             return resource, changed, diff
-        before, since = self.before or first, CLOCK.monotonic()
+        before = self.before or first
         try:
             resource = self.wait.until(self.read, table.done(goal, before, wanted), lambda seen: seen.get('state') in table.failures[goal],
                                        table.goal_text(goal, first), current=None if answered else resource,
                                        before=before.get('state') if changed else None, command=command, peek=self.peek,
-                                       expect=lambda: module.shared.settle_hint(self.collection, command))
-            if answered:
-                module.shared.settled(self.collection, command, CLOCK.monotonic() - since)
+                                       settle=(module.shared, self.collection, command) if answered else None)
         except WaitError as error:
             if lost_once:
                 module.fail_api(self.lost, '%s; the %s command was not sent again' % (error, command), **{self.key: error.resource})
