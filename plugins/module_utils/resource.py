@@ -200,21 +200,16 @@ class Lifecycle:
             return resource
         last = [resource]
 
-        def read():
-            seen = self.read(resource['id'], max_age=self._wait.poll_age)
-            if seen is None:
-                return GONE
-            last.append(seen)
-            return seen
-
-        def peek():
-            seen = self.module.peek_item(self.kind.collection(self.module), resource['id'], gone=GONE)
-            if seen and seen is not GONE:
+        def kept(seen, missing=None):
+            """seen (a read's or a peek's) as the wait takes it; a resource still shown is what the task reports."""
+            if isinstance(seen, dict) and seen is not GONE:
                 last.append(seen)
-            return seen
+            return missing if seen is None else seen
         goal = 'gone (HTTP 404%s)' % ''.join(' or %s' % state for state in sorted(self.kind.gone))
-        self._until(read, resource, lambda seen: seen is GONE or seen.get('state') in self.kind.gone, lambda seen: False, goal,
-                    first=resource if resource.get('state') in self.kind.deleting else None, peek=peek)
+        self._until(lambda: kept(self.read(resource['id'], max_age=self._wait.poll_age), GONE), resource,
+                    lambda seen: seen is GONE or seen.get('state') in self.kind.gone, lambda seen: False, goal,
+                    first=resource if resource.get('state') in self.kind.deleting else None,
+                    peek=lambda: kept(self.module.peek_item(self.kind.collection(self.module), resource['id'], gone=GONE)))
         return last[-1]
 
     def _budget(self, name):
