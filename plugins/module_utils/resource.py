@@ -131,14 +131,10 @@ class Lifecycle:
 
     def adopt(self, name, lost):
         kind = self.kind
-
-        def read():
-            found = self.one_named(name)
-            return NOT_YET if found is None else found
         left = self._budget(name).remaining()
         search = Wait(min(ADOPT_SECONDS, left), '%s %s' % (kind.noun, name))
         try:
-            found = search.until(read, lambda seen: seen is not NOT_YET, lambda seen: False, 'a read by name')
+            found = search.until(lambda: self.one_named(name) or NOT_YET, lambda seen: seen is not NOT_YET, lambda seen: False, 'a read by name')
         except WaitError:
             lost.hint = None  # LOST_CREATE says what was done instead
             self.module.fail_api(lost, LOST_CREATE % dict(noun=kind.noun, name=json.dumps(name), collection=kind.collection(self.module),
