@@ -205,4 +205,3 @@ class CloudModule(EngineModule):
         (instead of the module's, which a module may not have)."""
         bring = Bring(self, table, goal, key, parts, options.get('wait_timeout'))
         return bring.run(options.get('current'), options.get('wait', self.params.get('wait')))
-
