@@ -72,6 +72,10 @@ class WakeStates(ServiceStates):
 WAKE_TABLE = WakeStates('service', {'awake': dict(SERVICE_TABLE.actions['awake'], stopped=FAIL, stopping=FAIL)}, SERVICE_TABLE.settled,
                         SERVICE_TABLE.failures, SERVICE_TABLE.targets, SERVICE_TABLE.transitions)
 
+# Pipe writes the API refuses unless the service runs (reference: "an idle service"); which other pipe calls a service
+# that is not running refuses is not documented.
+REFUSED_UNLESS_RUNNING = ('create', 'update')
+
 RATE_LIMIT = ApiLimit(requests=10, seconds=10, env='ENGINE_CLOUD_RATE_LIMIT', credential='api_key_id')
 
 
@@ -128,10 +132,10 @@ class CloudModule(EngineModule):
         try:
             return super(CloudModule, self).request(method, path, params=params, body=body, once=once)
         except ApiError as error:
-            state = idle_refusal(error, path)
-            if state is None:
+            refused = IDLE_REFUSAL.search(error.message or '') if error.status == 424 and '/pipes' in path else None
+            if refused is None:
                 raise
-            self._wake_for(error, state)
+            self._wake_for(error, refused.group(1))
         return self.request(method, path, params=params, body=body, once=once)
 
     def _wake_for(self, error, state):
@@ -153,16 +157,30 @@ class CloudModule(EngineModule):
 
     def foresee_pipe_write(self, what):
         """Check mode: what the real run's pipe write (what: create, update, a settings change ...) would meet in the
-        service's state (read once per task): the failure it would end in, or a warning that it would wake or wait."""
+        service's state (read once per task), as request() would meet it: the failure it would end in, or a warning that
+        it would wake or wait."""
         if not self.check_mode:
             return
         if getattr(self, '_service_seen', None) is None:
             self._service_seen = self.read()
-        failure, warning = pipe_write_outcome(self._service_seen, what, self.params['service_id'])
-        if failure:
-            self.fail(failure)
+        service, name = self._service_seen, self.params['service_id']
+        state, refused, action = service.get('state'), what in REFUSED_UNLESS_RUNNING, WAKE_TABLE.action('awake', service)
+        if action == FAIL and refused:
+            self.fail(WAKE_TABLE.refusal('awake', service, name))
+        if state == 'running' or not (action or refused):
+            return
+        if action == FAIL:
+            warning = ('service %s is %s: the API may refuse the pipe %s while the service is not running (HTTP 424), and the '
+                       'real run would then fail: %s' % (name, state, what, WAKE_TABLE.refusal('awake', service, name)))
+        elif action == 'awake':
+            warning = ('service %s is idle: the API refuses pipe creates and updates while a service is idle, and may refuse '
+                       'the pipe %s too; the real run would then wake the service (awake, and it runs and is billed from then '
+                       'on), wait until it runs and send the pipe %s again' % (name, what, what))
+        else:
+            warning = ('service %s is %s: the API refuses the pipe %s until the service runs; the real run would wait until '
+                       'it runs (within wait_timeout) and send the pipe %s again' % (name, state, what, what))
         warned = self.__dict__.setdefault('_foreseen', set())
-        if warning and warning not in warned:
+        if warning not in warned:
             warned.add(warning)
             self.warn(warning)
 
@@ -187,37 +205,3 @@ class CloudModule(EngineModule):
         (instead of the module's, which a module may not have)."""
         bring = Bring(self, table, goal, key, parts, options.get('wait_timeout'))
         return bring.run(options.get('current'), options.get('wait', self.params.get('wait')))
-
-
-# Pipe writes the API refuses unless the service runs (reference: "an idle service"); which other pipe calls a service
-# that is not running refuses is not documented.
-REFUSED_UNLESS_RUNNING = ('create', 'update')
-
-
-def pipe_write_outcome(service, what, name):
-    """(failure, warning) that a pipe write meets in the service's state: check mode's prediction of CloudModule.request."""
-    state = service.get('state')
-    if state == 'running':
-        return None, None
-    refused = what in REFUSED_UNLESS_RUNNING
-    action = WAKE_TABLE.action('awake', service)
-    if action == FAIL:
-        if refused:
-            return WAKE_TABLE.refusal('awake', service, name), None
-        return None, ('service %s is %s: the API may refuse the pipe %s while the service is not running (HTTP 424), and the '
-                      'real run would then fail: %s' % (name, state, what, WAKE_TABLE.refusal('awake', service, name)))
-    if action == 'awake':
-        return None, ('service %s is idle: the API refuses pipe creates and updates while a service is idle, and may refuse '
-                      'the pipe %s too; the real run would then wake the service (awake, and it runs and is billed from then '
-                      'on), wait until it runs and send the pipe %s again' % (name, what, what))
-    if refused:
-        return None, ('service %s is %s: the API refuses the pipe %s until the service runs; the real run would wait until '
-                      'it runs (within wait_timeout) and send the pipe %s again' % (name, state, what, what))
-    return None, None
-
-
-def idle_refusal(error, path):
-    if error.status != 424 or '/pipes' not in path:
-        return None
-    match = IDLE_REFUSAL.search(error.message or '')
-    return match.group(1) if match else None

@@ -201,7 +201,6 @@ class EngineModule(AnsibleModule):
         return response
 
     def request_or_fail(self, method, path, params=None, body=None, missing_ok=False):
-        """One API call; an API error fails the task (with missing_ok, a 404 gives None)."""
         try:
             return self.request(method, path, params=params, body=body)
         except ApiError as error:

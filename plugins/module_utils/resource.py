@@ -131,14 +131,10 @@ class Lifecycle:
 
     def adopt(self, name, lost):
         kind = self.kind
-
-        def read():
-            found = self.one_named(name)
-            return NOT_YET if found is None else found
         left = self._budget(name).remaining()
         search = Wait(min(ADOPT_SECONDS, left), '%s %s' % (kind.noun, name))
         try:
-            found = search.until(read, lambda seen: seen is not NOT_YET, lambda seen: False, 'a read by name')
+            found = search.until(lambda: self.one_named(name) or NOT_YET, lambda seen: seen is not NOT_YET, lambda seen: False, 'a read by name')
         except WaitError:
             lost.hint = None  # LOST_CREATE says what was done instead
             self.module.fail_api(lost, LOST_CREATE % dict(noun=kind.noun, name=json.dumps(name), collection=kind.collection(self.module),
@@ -151,15 +147,13 @@ class Lifecycle:
         """With wait=true, the resource once a read (never the create's answer) shows it ready."""
         if not (self.module.params['wait'] and self.kind.ready):
             return resource
-        collection, answered = self.kind.collection(self.module), CLOCK.monotonic()
-        created = self.created is not None
+        collection, created = self.kind.collection(self.module), self.created is not None
         ready = self._until(lambda: self.read(resource['id'], max_age=self._wait.poll_age, missing_ok=False), resource,
                             lambda seen: seen.get('state') in self.kind.ready, lambda seen: seen.get('state') in self.kind.failures,
                             ' or '.join(sorted(self.kind.ready)), first=None, peek=lambda: self.module.peek_item(collection, resource['id']),
-                            expect=(lambda: self.module.shared.settle_hint(collection, 'create')) if created else None)
+                            settle=(self.module.shared, collection, 'create') if created else None)
         if created:
             self.created = ready
-            self.module.shared.settled(collection, 'create', CLOCK.monotonic() - answered)
         return ready
 
     def absent(self):
@@ -202,21 +196,16 @@ class Lifecycle:
             return resource
         last = [resource]
 
-        def read():
-            seen = self.read(resource['id'], max_age=self._wait.poll_age)
-            if seen is None:
-                return GONE
-            last.append(seen)
-            return seen
-
-        def peek():
-            seen = self.module.peek_item(self.kind.collection(self.module), resource['id'], gone=GONE)
-            if seen and seen is not GONE:
+        def kept(seen, missing=None):
+            """seen (a read's or a peek's) as the wait takes it; a resource still shown is what the task reports."""
+            if isinstance(seen, dict) and seen is not GONE:
                 last.append(seen)
-            return seen
+            return missing if seen is None else seen
         goal = 'gone (HTTP 404%s)' % ''.join(' or %s' % state for state in sorted(self.kind.gone))
-        self._until(read, resource, lambda seen: seen is GONE or seen.get('state') in self.kind.gone, lambda seen: False, goal,
-                    first=resource if resource.get('state') in self.kind.deleting else None, peek=peek)
+        self._until(lambda: kept(self.read(resource['id'], max_age=self._wait.poll_age), GONE), resource,
+                    lambda seen: seen is GONE or seen.get('state') in self.kind.gone, lambda seen: False, goal,
+                    first=resource if resource.get('state') in self.kind.deleting else None,
+                    peek=lambda: kept(self.module.peek_item(self.kind.collection(self.module), resource['id'], gone=GONE)))
         return last[-1]
 
     def _budget(self, name):
@@ -224,9 +213,9 @@ class Lifecycle:
             self._wait = Wait(self.module.params['wait_timeout'], '%s %s' % (self.kind.noun, name))
         return self._wait
 
-    def _until(self, read, resource, done, failed, goal, first, peek=None, expect=None):
+    def _until(self, read, resource, done, failed, goal, first, peek=None, settle=None):
         try:
-            return self._budget(resource.get('name') or resource.get('id')).until(read, done, failed, goal, current=first, peek=peek, expect=expect)
+            return self._budget(resource.get('name') or resource.get('id')).until(read, done, failed, goal, current=first, peek=peek, settle=settle)
         except WaitError as error:
             self.module.fail(str(error), **{self.kind.key: error.resource})
 
@@ -248,20 +237,23 @@ class Wait:
     def remaining(self):
         return self.deadline - CLOCK.monotonic()
 
-    def until(self, read, done, failed, goal, current=None, before=None, command=None, peek=None, expect=None):
+    def until(self, read, done, failed, goal, current=None, before=None, command=None, peek=None, settle=None):
         """Poll read() until done(resource); WaitError when failed(resource) or at the deadline. current: the resource
         as just read, the first poll; without it (after a command) the first read comes one interval later: a command's
         answer is never a poll. before: the state before the command, not a failure until a read shows another. peek():
         between polls, the resource from another task's shared read (None: nothing new, False: nothing will come).
-        expect(): how long other tasks saw the same transition take (no poll comes sooner)."""
+        settle: (shared reads, collection, command) after a command's answer: no poll comes sooner than other tasks saw the
+        same command settle, and how long it took here is kept for them."""
         moved, resource = before is None, current
         looked = None if current is None else CLOCK.monotonic()
-        commanded = CLOCK.monotonic() if current is None and expect is not None else None
+        commanded = CLOCK.monotonic() if settle is not None else None
         for interval in itertools.chain((1.0, 2.0, 4.0, 8.0), itertools.repeat(10.0)):
             if resource is not None:
                 state = resource.get('state')
                 moved = moved or state != before
                 if done(resource):
+                    if settle is not None:
+                        settle[0].settled(settle[1], settle[2], CLOCK.monotonic() - commanded)
                     return resource
                 if moved and failed(resource):
                     raise WaitError('%s entered the failure state %s' % (self.what, state), resource)
@@ -271,7 +263,7 @@ class Wait:
                         text += ', as before the %s command, which may not have taken effect' % command
                     raise WaitError(text, resource)
             if commanded is not None:
-                interval = max(interval, commanded + (expect() or 0) - CLOCK.monotonic())
+                interval = max(interval, commanded + (settle[0].settle_hint(settle[1], settle[2]) or 0) - CLOCK.monotonic())
             resource = self._nap(max(0, min(interval, self.remaining())), peek)
             if resource is None:
                 self.poll_age = self.timeout if looked is None else CLOCK.monotonic() - looked

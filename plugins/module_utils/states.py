@@ -65,7 +65,6 @@ class Bring:
         self.collection, self.item_id = module.listed_in(parts)
         self.wait = Wait(wait_timeout or module.params.get('wait_timeout'), '%s %s' % (table.noun, self.name))
         self.command = self.before = self.lost = None  # the command sent, the resource it was sent from, its lost answer
-        self.answered = False
         self.resends = self.refusals = 0
 
     def read(self):
@@ -98,10 +97,10 @@ class Bring:
                                                'and api_retries (%d) allows no further attempt'
                                     % (table.noun, resource.get('state'), action, module.params['api_retries']))
                 self.resends += 1
-            self.before, self.answered = resource, False
+            self.before = resource
             try:
                 resource = module.write('PATCH', dict(command=action), *(self.parts + ('state',)))
-                self.command, self.lost, self.answered = action, None, True
+                self.command, self.lost = action, None
                 break
             except ApiError as error:
                 if error.answer_lost:
@@ -132,18 +131,17 @@ class Bring:
         before the task can say it happened)."""
         module, table, goal, command = self.module, self.table, self.goal, self.command
         changed = command is not None
+        answered = changed and self.lost is None
         diff = state_diff(table, goal, first) if changed else None
         lost_once = self.lost is not None and command in table.once
         if module.check_mode or not (wanted or lost_once):
             return resource, changed, diff
-        before, answered = self.before or first, CLOCK.monotonic()
+        before = self.before or first
         try:
             resource = self.wait.until(self.read, table.done(goal, before, wanted), lambda seen: seen.get('state') in table.failures[goal],
-                                       table.goal_text(goal, first), current=None if self.answered else resource,
+                                       table.goal_text(goal, first), current=None if answered else resource,
                                        before=before.get('state') if changed else None, command=command, peek=self.peek,
-                                       expect=lambda: module.shared.settle_hint(self.collection, command))
-            if self.answered:
-                module.shared.settled(self.collection, command, CLOCK.monotonic() - answered)
+                                       settle=(module.shared, self.collection, command) if answered else None)
         except WaitError as error:
             if lost_once:
                 module.fail_api(self.lost, '%s; the %s command was not sent again' % (error, command), **{self.key: error.resource})
