@@ -340,9 +340,10 @@ def _verify(validate_certs, ca_path):
 
 def _read(response, deadline):
     length = response.headers.get('Content-Length', '')
-    too_large = '%s bytes' % length if length.isdigit() and int(length) > MAX_ANSWER_BYTES else None
+    if length.isdigit() and int(length) > MAX_ANSWER_BYTES:
+        raise _too_large('%s bytes' % length)
     raw, chunks, size = response.raw, [], 0
-    while not too_large:
+    while True:
         remaining = deadline - CLOCK.monotonic()
         if remaining <= 0:
             raise ConnectionFailed('timed out', reached=True, timeout=True)
@@ -353,10 +354,14 @@ def _read(response, deadline):
         if not chunk:
             return b''.join(chunks)
         size += len(chunk)
+        if size > MAX_ANSWER_BYTES:
+            raise _too_large('more than that')
         chunks.append(chunk)
-        too_large = 'more than that' if size > MAX_ANSWER_BYTES else None
-    raise ConnectionFailed('the answer is larger than %d MiB (%s); it was not read' % (MAX_ANSWER_BYTES // (1024 * 1024), too_large),
-                           reached=True, final=True)
+
+
+def _too_large(what):
+    return ConnectionFailed('the answer is larger than %d MiB (%s); it was not read' % (MAX_ANSWER_BYTES // (1024 * 1024), what),
+                            reached=True, final=True)
 
 
 def _chain(exc):
