@@ -10,7 +10,7 @@ import json
 
 from ansible_collections.engine.cloud.plugins.module_utils import alert_rules, dashboard_rules, validate
 from ansible_collections.engine.cloud.plugins.module_utils.module import wait_options
-from ansible_collections.engine.cloud.plugins.module_utils.resource import Kind, Lifecycle, envelope
+from ansible_collections.engine.cloud.plugins.module_utils.resource import Kind, Lifecycle
 from ansible_collections.engine.cloud.plugins.module_utils.observability import PREFIX, team_errors
 
 
@@ -46,7 +46,7 @@ def listing(module):
 
 
 KIND = Kind(noun='alert', key='alert', id_option='alert_id', collection=lambda module: PREFIX + '/alerts',
-            item=lambda module, alert_id: '%s/alerts/%s' % (PREFIX, alert_id.lower()), unwrap=envelope('data'), listing=listing)
+            item=lambda module, alert_id: '%s/alerts/%s' % (PREFIX, alert_id.lower()), listing=listing)
 
 
 def run(module):
@@ -103,7 +103,7 @@ def update(module, life, current, source, doomed, seen):
     path = KIND.item(module, current['id'])
 
     def write(sent):
-        alert = KIND.unwrap(module.request('PUT', path, body=sent, once=True))
+        alert = module.unwrap(module.request('PUT', path, body=sent, once=True))
         dropped = alert_rules.dropped_errors(sent, alert)
         if dropped:
             module.fail('alert %s was updated, but %s' % (current['id'], '; '.join(dropped)), changed=True, alert=alert)

@@ -10,7 +10,7 @@ import json
 from ansible_collections.engine.cloud.plugins.module_utils import dashboard_rules as rules
 from ansible_collections.engine.cloud.plugins.module_utils import tiles
 from ansible_collections.engine.cloud.plugins.module_utils.module import wait_options
-from ansible_collections.engine.cloud.plugins.module_utils.resource import Kind, Lifecycle, envelope
+from ansible_collections.engine.cloud.plugins.module_utils.resource import Kind, Lifecycle
 from ansible_collections.engine.cloud.plugins.module_utils.observability import PREFIX, team_errors
 
 
@@ -37,7 +37,7 @@ SPEC = dict(
     **wait_options(60))
 OPTIONS = dict(required_one_of=[('dashboard_id', 'name')])
 
-KIND = Kind(noun='dashboard', key='dashboard', id_option='dashboard_id', unwrap=envelope('data'),
+KIND = Kind(noun='dashboard', key='dashboard', id_option='dashboard_id',
             collection=lambda module: PREFIX + '/dashboards', item=lambda module, dashboard_id: PREFIX + '/dashboards/' + dashboard_id)
 
 
@@ -86,7 +86,7 @@ def update(module, life, current):
     # once: a PUT whose answer is lost is not replayed (a replay would give the tiles it added new ids); apply reads
     # the dashboard again and sends only what still differs
     dashboard, dummy = module.apply(lambda: life.read(current['id']), lambda seen: planned(module, lambda: rules.plan(module.params, seen)),
-                                    lambda sent: KIND.unwrap(module.request('PUT', path, body=sent, once=True)), current=current)
+                                    lambda sent: module.unwrap(module.request('PUT', path, body=sent, once=True)), current=current)
     finish(module, True, diff, dashboard=dashboard, deleted_alerts=doomed)
 
 

@@ -213,8 +213,7 @@ class EngineModule(AnsibleModule):
         max_age seconds old, else its own GET of path (collection/item_id unless given), which says what is missing;
         None after a 404 with missing_ok."""
         def single():
-            answer = self.request_or_fail('GET', path or '%s/%s' % (collection, item_id), missing_ok=missing_ok)
-            return None if answer is None else answer.get(self.api.envelope)
+            return self.unwrap(self.request_or_fail('GET', path or '%s/%s' % (collection, item_id), missing_ok=missing_ok))
         found = self.shared.item(collection, item_id, single, lambda on_send: self.send_list(collection, on_send), max_age)
         if found is reads.ABSENT:
             return None if missing_ok else single()
@@ -232,7 +231,11 @@ class EngineModule(AnsibleModule):
         except ApiError:
             return None
         self.no_log_values.update(secret_values(answer))
-        return answer.get(self.api.envelope)
+        return self.unwrap(answer)
+
+    def unwrap(self, answer):
+        """The payload of an answer of this module's API (None for none)."""
+        return (answer or {}).get(self.api.envelope)
 
     def converge(self, key, read, plan, write):
         resource, diff = self.apply(read, plan, write)

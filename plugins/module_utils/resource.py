@@ -25,10 +25,6 @@ LOST_CREATE = ('the create was not sent again: reads of the %(noun)ss by name fo
                'and carries on with it once it is there, or creates it when none is')
 
 
-def envelope(key):
-    return lambda answer: (answer or {}).get(key)
-
-
 def one_named(items, name, noun, id_option, gone=()):
     """(the one item of items named name, None) or (None, why not: none or several); items in a state of gone (a deleted
     service that the list still shows) do not count. For the name option of service_info and pipe_info."""
@@ -44,16 +40,16 @@ def one_named(items, name, noun, id_option, gone=()):
 
 class Kind:
     """One kind of resource as its lifecycle knows it: noun (for messages), key (of the module's result), id_option;
-    collection(module) and item(module, id), its paths; unwrap(answer); listing(module) (every resource of the
+    collection(module) and item(module, id), its paths; listing(module) (every resource of the
     collection); ready/failures: the states that end/fail the wait after a create; deleting: a delete in progress;
     gone: what reads show of a deleted resource besides 404; answer_key: where a create answer holds the resource."""
 
     def __init__(self, noun, key, id_option, collection, item, ready=(), failures=(), deleting=(), gone=(), answer_key=None,
-                 unwrap=envelope('result'), listing=None):
+                 listing=None):
         self.noun, self.key, self.id_option, self.collection, self.item = noun, key, id_option, collection, item
         self.ready, self.failures, self.deleting, self.gone = frozenset(ready), frozenset(failures), frozenset(deleting), frozenset(gone)
-        self.answer_key, self.unwrap = answer_key, unwrap
-        self.listing = listing or (lambda module: unwrap(module.request('GET', collection(module))) or [])
+        self.answer_key = answer_key
+        self.listing = listing or (lambda module: module.unwrap(module.request('GET', collection(module))) or [])
 
 
 class Lifecycle:
@@ -113,7 +109,7 @@ class Lifecycle:
             module.planned(dict(method='POST', path=kind.collection(module), body=body))
             module.exit(changed=True, diff=dict(before={}, after=mask_secrets(predicted)), **{kind.key: predicted})
         try:
-            answer = kind.unwrap(module.request('POST', kind.collection(module), body=body, once=True))
+            answer = module.unwrap(module.request('POST', kind.collection(module), body=body, once=True))
         except ApiError as error:
             if not error.answer_lost:
                 module.fail_api(error)
