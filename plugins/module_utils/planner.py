@@ -33,7 +33,7 @@ ENTRY_SPECS = dict((kind, dict(dict((name, option) for name, option in MODULES[k
                                **MORE_OPTIONS[kind])) for kind in TYPES)
 # The checks of each module that an argument spec holds (an alert entry may have neither alert_id nor name: it is then
 # found by its source).
-RULES = ('required_one_of', 'required_together', 'mutually_exclusive')
+RULES = ('required_one_of', 'required_together', 'required_if', 'mutually_exclusive')
 ENTRY_RULES = dict((kind, dict((key, rule) for key, rule in MODULES[kind].OPTIONS.items()
                                if key in RULES and (kind, key) != ('alerts', 'required_one_of'))) for kind in TYPES)
 
@@ -149,8 +149,11 @@ class Planner:
         found = dict((kind, _sorted(found[kind], *(('service',) if kind == 'pipes' else ()))) for kind in TYPES)
         omitted = ['services[%d].password' % index for index in range(len(found['services']))]
         for index, entry in enumerate(found['pipes']):  # the secrets among the fields no read shows
-            omitted += ['pipes[%d].source.%s.%s' % (index, pipe_rules.snake(kind), pipe_rules.snake(field)) for kind in pipe_rules.SOURCE_KINDS
-                        if pipe_rules.snake(kind) in entry['source'] for field in pipe_rules.WRITE_ONLY[kind] if field in pipe_rules.SECRET_FIELDS]
+            for kind in pipe_rules.SOURCE_KINDS:
+                option = pipe_rules.snake(kind)
+                if option in entry['source']:
+                    omitted += ['pipes[%d].source.%s.%s' % (index, option, pipe_rules.snake(field))
+                                for field in pipe_rules.WRITE_ONLY[kind] if field in pipe_rules.SECRET_FIELDS]
         return dict((kind, found[kind]) for kind in self.resources), omitted
 
     def plan(self):

@@ -171,9 +171,11 @@ def test_an_entry_s_bad_options_are_named_by_entry_and_its_secrets_never_shown_n
     pipes = [dict(name='ok', service='prod-analytics', source=dict(kafka=dict(brokers='b:9092', topics='t'))),
              dict(name='bad', service='prod-analytics', source=dict(kafka=dict(brokers='b:9092', topics='t', format='XML',
                                                                                credentials=dict(username='u', password=secret))))]
-    result = run(organization, dict(state='merged', config=dict(pipes=pipes, alerts=[dict(name='a', tile='t')])), requests=[],
+    alerts = [dict(name='a', tile='t'), dict(name='b', threshold_type='between', threshold=1)]
+    result = run(organization, dict(state='merged', config=dict(pipes=pipes, alerts=alerts)), requests=[],
                  fails='config.pipes[1]: value of format must be one of')
     assert 'config.alerts[0]: parameters are required together: dashboard, tile' in result['msg']
+    assert 'config.alerts[1]: threshold_type is between but all of the following are missing: threshold_max' in result['msg']
     assert 'config.pipes[0]' not in result['msg']
     assert logged and secret not in json.dumps(result) + ''.join(logged)
 
