@@ -42,6 +42,7 @@ KIND = Kind(noun='dashboard', key='dashboard', id_option='dashboard_id',
 
 
 def finish(module, changed, diff=None, **result):
+    """Exit with result, secrets masked but no tile masked for its name."""
     if diff is not None and module._diff:
         result['diff'] = diff
     module.exit_json(changed=changed, **rules.masked(result))

@@ -211,18 +211,22 @@ def option_errors(params):
     if len(given) > MAX_TILES:
         errors.append('tiles must hold at most %d tiles, got %d' % (MAX_TILES, len(given)))
     for index, tile in enumerate(given):
-        where = 'tiles[%d]' % index
-        errors.extend(validate.number_range('%s.%s' % (where, key), tile.get(key), low, high) for key, (low, high) in sorted(TILE_LIMITS.items()))
-        errors.extend(validate.max_length('%s.%s' % (where, option), tile.get(option), MAX_PLACE) for option, dummy in PLACES)
-        if tile.get('tab_id') and not tile.get('container_id'):
-            errors.append('%s.tab_id needs container_id (a tab is in a section)' % where)
-        if (tile.get('series') is None) == (tile.get('config') is None):
-            errors.append('%s must have exactly one of series and config' % where)
-        elif tile.get('series') is not None:
-            errors.extend(series_errors(where, tile['series']))
-        else:
-            errors.extend(config_errors('%s.config' % where, tile['config']))
+        errors.extend(tile_errors('tiles[%d]' % index, tile))
     return [error for error in errors if error]
+
+
+def tile_errors(where, tile):
+    errors = [validate.number_range('%s.%s' % (where, key), tile.get(key), low, high) for key, (low, high) in sorted(TILE_LIMITS.items())]
+    errors.extend(validate.max_length('%s.%s' % (where, option), tile.get(option), MAX_PLACE) for option, dummy in PLACES)
+    if tile.get('tab_id') and not tile.get('container_id'):
+        errors.append('%s.tab_id needs container_id (a tab is in a section)' % where)
+    if (tile.get('series') is None) == (tile.get('config') is None):
+        errors.append('%s must have exactly one of series and config' % where)
+    elif tile.get('series') is not None:
+        errors.extend(series_errors(where, tile['series']))
+    else:
+        errors.extend(config_errors('%s.config' % where, tile['config']))
+    return errors
 
 
 def series_errors(where, series):

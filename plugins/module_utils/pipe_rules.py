@@ -221,10 +221,14 @@ def fixed_pairs(params, pipe):
     """(option, wanted, current) of every field fixed at creation that the task gives: the source kind, the kind's
     fields that no PATCH changes, and the destination but its columns (and roles, which no read shows)."""
     option, kind, options = source_option(params)
-    if kind is not None and kind != source_kind(pipe):
-        return [('source', option, snake(source_kind(pipe)))]
-    wanted = dict(source={kind: without_write_only(kind, to_api(options))} if kind else {}, destination=to_api(params.get('destination') or {}))
-    apart = ['source.%s.%s' % (kind, path) for path in CHANGEABLE.get(kind, ()) + ('tableMappings',)] + ['destination.columns', 'destination.roles']
+    current_kind = source_kind(pipe)
+    if kind is not None and kind != current_kind:
+        return [('source', option, snake(current_kind))]
+    wanted = dict(source={}, destination=to_api(params.get('destination') or {}))
+    if kind is not None:
+        wanted['source'][kind] = without_write_only(kind, to_api(options))
+    apart = ['source.%s.%s' % (kind, path) for path in CHANGEABLE.get(kind, ()) + ('tableMappings',)]
+    apart += ['destination.columns', 'destination.roles']
     return [(snake(path), value, _get(pipe, path)) for path, value in _leaves(wanted) if path not in apart]
 
 

@@ -51,9 +51,14 @@ def check_setting(name, value):
 
 def check_settings(settings):
     """(settings in the API's types, [error messages])."""
-    results = dict((name, check_setting(name, settings[name])) for name in sorted(settings))
-    return (dict((name, value) for name, (value, error) in results.items() if not error),
-            [error for value, error in results.values() if error])
+    checked, errors = {}, []
+    for name in sorted(settings):
+        value, error = check_setting(name, settings[name])
+        if error:
+            errors.append(error)
+        else:
+            checked[name] = value
+    return checked, errors
 
 
 def at_default(name, value):

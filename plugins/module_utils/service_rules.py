@@ -55,11 +55,12 @@ def ip_access_list_errors(option, entries):
     for index, entry in enumerate(entries or []):
         source = entry.get('source')
         try:
-            key = str(ipaddress.IPv4Network((source or '').strip()))
+            ipaddress.IPv4Network((source or '').strip())
         except ValueError as error:
             errors.append('%s[%d].source must be an IPv4 address or CIDR block without host bits (like 203.0.113.0/24), got %r: %s'
                           % (option, index, source, error))
             continue
+        key = source_key(source)
         if key in seen:
             errors.append('%s lists the source %s more than once' % (option, source))
         seen.add(key)
@@ -75,11 +76,15 @@ def ip_access_list_patch(current, desired, purge):
     add, remove, after = [], [], []
     for entry in current:
         source, description = entry.get('source'), entry.get('description')
-        desired_entry = wanted.get(source_key(source))
-        new = None if desired_entry is None else desired_entry.get('description')
-        if desired_entry is None and purge:
-            remove.append(_entry(source, description))
-        elif new is None or new == (description or ''):
+        key = source_key(source)
+        if key not in wanted:
+            if purge:
+                remove.append(_entry(source, description))
+            else:
+                after.append(entry)
+            continue
+        new = wanted[key].get('description')
+        if new is None or new == (description or ''):
             after.append(entry)
         else:
             remove.append(_entry(source, description))

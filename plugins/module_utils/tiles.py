@@ -219,6 +219,7 @@ def fitted(tile, current, where):
 
 
 def _as_series(tile):
+    """tile (config form) in series form, or None when the series form cannot hold its kind."""
     series = series_of(normal_config(tile.get('config') or {})) if tile.get('config') is not None else None
     if not series:
         return None
@@ -295,6 +296,7 @@ def view(normal, as_series):
 
 
 def differing(old, new):
+    """(old's part, new's part) of two dicts: nested dicts down to the keys that differ."""
     old_part, new_part = {}, {}
     for key in list(old) + [key for key in new if key not in old]:
         was, will = old.get(key), new.get(key)
