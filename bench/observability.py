@@ -2,7 +2,7 @@
 # Copyright (c) engine.cloud contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""A team's whole observability as code under the token's budget: what the shared reads (module_utils/reads.py) save.
+"""A team's whole observability as code under the token's budget: the guide's export and apply, one task each.
 
     python bench/observability.py [--dashboards 30] [--alerts 200] [--before] [--keep]
 
@@ -14,12 +14,13 @@ in a private directory:
 - export: dashboard_info and alert_info write every definition to YAML;
 - apply, apply again: the export applied as it is (no change), twice;
 - apply, one alert changed: the threshold of one alert raised in the file;
-- with --before: the no-op apply with ENGINE_CLOUD_SHARED_READS=off (each task reads as before the kept reads: paced,
-  several minutes);
+- with --before: the no-op apply with ENGINE_CLOUD_SHARED_READS=off (shared reads serve tasks that run at the same
+  time: the apply is one task, so it sends the same requests);
 - first, with --services N (default 20): a play of one engine.cloud.service task for each service (the fixtures' and N more)
   and one engine.cloud.pipe task for each pipe of the production service, by name, nothing to change, at the
-  management API's live limit (10 requests per 10 s per key), with the kept reads and without (before);
-- the unpaced floor, last: the no-op apply with api_rate_limit off (no pacing, nothing kept) against the simulator with
+  management API's live limit (10 requests per 10 s per key), with shared reads and without (one task after another:
+  the same requests);
+- the unpaced floor, last: the no-op apply with api_rate_limit off (no pacing, no shared reads) against the simulator with
   its refusal off: the requests every task sends alone, and the wall and CPU time of the module runs themselves.
 
 It prints, for each case: requests (GETs, writes), 429 answers, the most requests in any 60 s, tasks changed, wall
@@ -181,7 +182,7 @@ def main(argv=None):
     parser.add_argument('--dashboards', type=int, default=30)
     parser.add_argument('--alerts', type=int, default=200)
     parser.add_argument('--services', type=int, default=20, help='services of the management API play (0 skips it)')
-    parser.add_argument('--before', action='store_true', help='also the no-op apply without kept reads (paced: minutes)')
+    parser.add_argument('--before', action='store_true', help='also the no-op apply with shared reads off')
     parser.add_argument('--keep', action='store_true', help='keep the work directory')
     args = parser.parse_args(argv)
     signal.signal(signal.SIGTERM, lambda *dummy: sys.exit(143))
@@ -205,7 +206,7 @@ def main(argv=None):
         if not args.dashboards:
             cases = []
         if args.before:
-            cases.append(('apply (no change), kept reads off: before', 'apply.yml', dict(ENGINE_CLOUD_SHARED_READS='off')))
+            cases.append(('apply (no change), shared reads off', 'apply.yml', dict(ENGINE_CLOUD_SHARED_READS='off')))
         if args.services:
             with open(os.path.join(work, 'fixtures.json'), encoding='utf-8') as handle:
                 data = json.load(handle)
@@ -213,7 +214,7 @@ def main(argv=None):
                                       [item['name'] for item in data['pipes'] if item['serviceId'] == SERVICE_PROD])
             tasks = len(data['services']) + len([item for item in data['pipes'] if item['serviceId'] == SERVICE_PROD])
             cases = [('%d service and pipe tasks (no change)' % tasks, playbook, {}),
-                     ('%d service and pipe tasks (no change), kept reads off: before' % tasks, playbook, dict(ENGINE_CLOUD_SHARED_READS='off'))] + cases
+                     ('%d service and pipe tasks (no change), shared reads off' % tasks, playbook, dict(ENGINE_CLOUD_SHARED_READS='off'))] + cases
         for case, playbook, env in cases:
             if case.startswith('apply, one alert'):
                 progress('changed the threshold of %s' % change_one_alert(os.path.join(work, 'definitions', 'alerts.yml')))
