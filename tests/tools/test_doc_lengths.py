@@ -84,3 +84,11 @@ def test_every_test_the_docs_cite_exists():
             for name in re.findall(r'`(?:[\w/.]+::)?(test_\w+)(?:\[[^\]`]*\])?`', handle.read()):
                 cited.setdefault(name, os.path.relpath(path, ROOT))
     assert sorted('%s (%s)' % (name, path) for name, path in cited.items() if name not in defined) == []
+
+
+def test_the_contributors_map_names_every_file_of_module_utils():
+    """CONTRIBUTING.md, "Where the code lives": a file added to plugins/module_utils takes its place in the map."""
+    with open(os.path.join(ROOT, 'CONTRIBUTING.md'), encoding='utf-8') as handle:
+        text = handle.read().partition('## Where the code lives')[2].partition('\n## ')[0]
+    files = sorted(os.path.basename(path) for path in glob.glob(os.path.join(ROOT, 'plugins', 'module_utils', '*.py')))
+    assert [name for name in files if '`%s`' % name not in text] == []
