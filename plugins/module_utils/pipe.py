@@ -5,6 +5,8 @@
 """engine.cloud.pipe: a pipe from creation to deletion (the PATCH, scaling, settings and a postgres pipe's table
 mappings, each sending only what differs), and a pipe's definition (the options that describe it)."""
 
+from ansible.module_utils.common.dict_transformations import _camel_to_snake
+
 from ansible_collections.engine.cloud.plugins.module_utils import pipe_rules, pipe_settings
 from ansible_collections.engine.cloud.plugins.module_utils.compare import merge_diffs
 from ansible_collections.engine.cloud.plugins.module_utils.errors import ApiError
@@ -199,7 +201,7 @@ def definition(pipe, settings=None):
     """The options of engine.cloud.pipe that describe a pipe as read (no read shows its credentials), with its settings
     when given (read apart): fed back to the module, they change nothing."""
     kind = pipe_rules.source_kind(pipe)
-    option = pipe_rules.snake(kind)
+    option = _camel_to_snake(kind)
     found = dict(pipe_id=pipe.get('id'), name=pipe.get('name'),
                  source={option: _options(pipe_rules.without_write_only(kind, pipe['source'][kind]), SOURCE[option]['options'])},
                  destination=_options(pipe.get('destination') or {}, SPEC['destination']['options']))
@@ -215,5 +217,5 @@ def _options(value, spec):
     if isinstance(value, list):
         return [_options(item, spec) for item in value]
     return dict((name, _options(item, spec[name].get('options')) if spec[name].get('options') else item)
-                for name, item in ((pipe_rules.snake(key), item) for key, item in value.items())
+                for name, item in ((_camel_to_snake(key), item) for key, item in value.items())
                 if name in spec and item is not None)

@@ -7,7 +7,8 @@ pipe"): the create body, the fields fixed at creation, the PATCH of what differs
 
 import copy
 import datetime
-import re
+
+from ansible.module_utils.common.dict_transformations import _camel_to_snake, _snake_to_camel
 
 from ansible_collections.engine.cloud.plugins.module_utils import validate
 from ansible_collections.engine.cloud.plugins.module_utils.compare import MASK, changes, diff as make_diff, equal, mask_secrets, non_empty
@@ -111,18 +112,9 @@ NEW_SNAPSHOT_WARNING = ('pipe %s: the table mapping of %s changes; a mapping can
                         'edit and added back in the next, and adding it takes a new snapshot of the table')
 
 
-def camel(name):
-    head, _sep, tail = name.partition('_')
-    return head + ''.join(part[:1].upper() + part[1:] for part in tail.split('_')) if tail else head
-
-
-def snake(name):
-    return re.sub(r'([A-Z])', lambda match: '_' + match.group(1).lower(), name)
-
-
 def to_api(value):
     if isinstance(value, dict):
-        return dict((camel(key), to_api(item)) for key, item in value.items() if item is not None)
+        return dict((_snake_to_camel(key), to_api(item)) for key, item in value.items() if item is not None)
     if isinstance(value, list):
         return [to_api(item) for item in value]
     return value
@@ -132,7 +124,7 @@ def source_option(params):
     """(option name, API kind, the kind's options) of the source given (at most one, as the spec says)."""
     source = params.get('source') or {}
     option = next((name for name, options in source.items() if options is not None), None)
-    return (option, camel(option), source[option]) if option else (None, None, None)
+    return (option, _snake_to_camel(option), source[option]) if option else (None, None, None)
 
 
 CREATE_NEEDS = {'kafka': ('type', 'format', 'brokers', 'topics'), 'objectStorage': ('type', 'format', 'url'),
@@ -223,13 +215,13 @@ def fixed_pairs(params, pipe):
     option, kind, options = source_option(params)
     current_kind = source_kind(pipe)
     if kind is not None and kind != current_kind:
-        return [('source', option, snake(current_kind))]
+        return [('source', option, _camel_to_snake(current_kind))]
     wanted = dict(source={}, destination=to_api(params.get('destination') or {}))
     if kind is not None:
         wanted['source'][kind] = without_write_only(kind, to_api(options))
     apart = ['source.%s.%s' % (kind, path) for path in CHANGEABLE.get(kind, ()) + ('tableMappings',)]
     apart += ['destination.columns', 'destination.roles']
-    return [(snake(path), value, _get(pipe, path)) for path, value in _leaves(wanted) if path not in apart]
+    return [(_camel_to_snake(path), value, _get(pipe, path)) for path, value in _leaves(wanted) if path not in apart]
 
 
 def pipe_patch(params, pipe, by_id):
@@ -239,7 +231,7 @@ def pipe_patch(params, pipe, by_id):
     if by_id and params.get('name') is not None and params['name'] != pipe.get('name'):
         body['name'], before['name'], after['name'] = params['name'], pipe.get('name'), params['name']
     for path in ('fieldMappings', 'destination.columns'):
-        wanted = to_api(_get(params, snake(path)))
+        wanted = to_api(_get(params, _camel_to_snake(path)))
         if wanted is not None and not equal(_get(pipe, path) or [], wanted):
             for side, value in ((body, wanted), (before, _get(pipe, path)), (after, wanted)):
                 _put(side, path, value)

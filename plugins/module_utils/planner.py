@@ -11,6 +11,7 @@ import json
 from concurrent.futures import ThreadPoolExecutor
 
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
+from ansible.module_utils.common.dict_transformations import _camel_to_snake
 
 from ansible_collections.engine.cloud.plugins.module_utils import alert, alert_rules, cloud, dashboard, dashboard_rules, observability
 from ansible_collections.engine.cloud.plugins.module_utils import pipe, pipe_rules, service
@@ -150,9 +151,9 @@ class Planner:
         omitted = ['services[%d].password' % index for index in range(len(found['services']))]
         for index, entry in enumerate(found['pipes']):  # the secrets among the fields no read shows
             for kind in pipe_rules.SOURCE_KINDS:
-                option = pipe_rules.snake(kind)
+                option = _camel_to_snake(kind)
                 if option in entry['source']:
-                    omitted += ['pipes[%d].source.%s.%s' % (index, option, pipe_rules.snake(field))
+                    omitted += ['pipes[%d].source.%s.%s' % (index, option, _camel_to_snake(field))
                                 for field in pipe_rules.WRITE_ONLY[kind] if field in pipe_rules.SECRET_FIELDS]
         return dict((kind, found[kind]) for kind in self.resources), omitted
 

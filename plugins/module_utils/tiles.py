@@ -6,7 +6,7 @@
 form, config form with defaults added); each tile an update sends in a form the server takes and keeps; the diff by tile
 name. Pure functions."""
 
-import re
+from ansible.module_utils.common.dict_transformations import _camel_to_snake, _snake_to_camel, recursive_diff
 
 SERIES_DISPLAY = dict(time='line', table='table', number='number', search='search', markdown='markdown')  # by series type
 SINGLE_ITEM_SERIES = ('number', 'search', 'markdown')  # stored from their first item only
@@ -23,14 +23,6 @@ SELECT_DEFAULTS = dict(where='', whereLanguage='lucene', valueExpression='')
 PLACES = (('container_id', 'containerId'), ('tab_id', 'tabId'))
 
 
-def camel(key):
-    return re.sub(r'_([a-z])', lambda match: match.group(1).upper(), key)
-
-
-def snake(key):
-    return re.sub(r'(?<=[a-z0-9])([A-Z])', lambda match: '_' + match.group(1).lower(), key)
-
-
 def _set(mapping):
     return dict((key, value) for key, value in mapping.items() if value is not None)
 
@@ -40,7 +32,7 @@ def api_tile(tile):
     body = dict((key, tile[key]) for key in ('name', 'x', 'y', 'w', 'h'))
     body.update((api, tile[option]) for option, api in PLACES if tile.get(option))
     if tile.get('series') is not None:
-        body['series'] = [dict((camel(key), value) for key, value in _set(item).items()) for item in tile['series']]
+        body['series'] = [dict((_snake_to_camel(key), value) for key, value in _set(item).items()) for item in tile['series']]
         if tile.get('as_ratio') is not None:
             body['asRatio'] = tile['as_ratio']
     else:
@@ -57,7 +49,7 @@ def option_tile(tile):
         tile = _as_series(tile) or tile
     if tile.get('series') is not None:
         items = tile['series'][:1] if tile['series'] and tile['series'][0].get('type') in SINGLE_ITEM_SERIES else tile['series']
-        option['series'] = [dict((snake(key), value) for key, value in _set(item).items()) for item in items]
+        option['series'] = [dict((_camel_to_snake(key), value) for key, value in _set(item).items()) for item in items]
         if tile.get('asRatio'):
             option['as_ratio'] = True
     else:
@@ -224,7 +216,7 @@ def _as_series(tile):
     if not series:
         return None
     return _set(dict(dict((key, value) for key, value in tile.items() if key != 'config'),
-                     series=[dict((camel(key), value) for key, value in item.items()) for item in series],
+                     series=[dict((_snake_to_camel(key), value) for key, value in item.items()) for item in series],
                      asRatio=normal_config(tile['config']).get('asRatio') or None))
 
 
@@ -276,9 +268,9 @@ def tiles_diff(current, desired, series_keys=None):
             shown = after if was is None else before
             shown[label(key)] = dict((name, value) for name, value in view(was or will, key in series_keys).items() if name != 'name')
             continue
-        old, new = differing(view(was, key in series_keys), view(will, key in series_keys))
+        old, new = recursive_diff(view(was, key in series_keys), view(will, key in series_keys)) or ({}, {})
         if was != will and not (old or new):  # what differs only the config form shows: show that
-            old, new = differing(was, will)
+            old, new = recursive_diff(was, will)
         if old or new:
             before[label(key)], after[label(key)] = old, new
     return before, after
@@ -293,21 +285,3 @@ def view(normal, as_series):
     if normal['config'].get('asRatio'):
         shown['as_ratio'] = True
     return shown
-
-
-def differing(old, new):
-    """(old's part, new's part) of two dicts: nested dicts down to the keys that differ."""
-    old_part, new_part = {}, {}
-    for key in list(old) + [key for key in new if key not in old]:
-        was, will = old.get(key), new.get(key)
-        if isinstance(was, dict) and isinstance(will, dict):
-            was, will = differing(was, will)
-            if not was and not will:
-                continue
-        elif was == will:
-            continue
-        if key in old:
-            old_part[key] = was
-        if key in new:
-            new_part[key] = will
-    return old_part, new_part

@@ -28,12 +28,6 @@ def params(**changes):
     return base
 
 
-@pytest.mark.parametrize('name, expected', [('consumer_group', 'consumerGroup'), ('reverse_private_endpoint_ids', 'reversePrivateEndpointIds'),
-                                            ('object_storage', 'objectStorage'), ('type', 'type'), ('replica_memory_gb', 'replicaMemoryGb')])
-def test_camel_and_snake(name, expected):
-    assert pipe_rules.camel(name) == expected and pipe_rules.snake(expected) == name
-
-
 def test_create_body_is_camel_case_at_every_level_without_unset_options():
     body = pipe_rules.create_body(params(), {'engine_max_threads': 4})
     assert body == {
