@@ -269,10 +269,9 @@ class Planner:
         except Ended as ended:
             if ended.msg is None:
                 return ended.result
-            result = dict((key, value) for key, value in ended.result.items() if key != 'invocation')
             if self.applied is not None:
-                result.update(changed=bool(self.applied or ended.result.get('changed')), applied=summary(self.applied))
-            self.module.fail(ended.msg, **mask_secrets(result))
+                ended.result.update(changed=bool(self.applied or ended.result.get('changed')), applied=summary(self.applied))
+            self.module.fail(ended.msg, **ended.result)  # fail masks the secrets
         self.module.fail('%s: its module ended without a result' % where)
 
     def purge(self, kind, claimed, doomed_boards):
