@@ -70,10 +70,9 @@ def instant(text):
     if match is None:
         return None
     try:
-        moment = datetime.datetime.strptime(text[:19], '%Y-%m-%dT%H:%M:%S')
+        return datetime.datetime.fromisoformat('%s.%s' % (text[:19], match.group(1) or '0'))
     except ValueError:  # a date that does not exist
         return None
-    return moment + datetime.timedelta(milliseconds=int((match.group(1) or '0').ljust(3, '0')))
 
 
 def _years_from(moment, years):

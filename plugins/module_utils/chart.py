@@ -117,8 +117,7 @@ def resolve(option, value, now):
 
 
 def iso_utc(ms):
-    moment = _EPOCH + datetime.timedelta(milliseconds=ms)
-    return moment.strftime('%Y-%m-%dT%H:%M:%S.') + '%03dZ' % (moment.microsecond // 1000)
+    return (_EPOCH + datetime.timedelta(milliseconds=ms)).isoformat(timespec='milliseconds') + 'Z'
 
 
 def _epoch(option, number):
