@@ -5,13 +5,7 @@
 """The collection's one source of time: backoff, waits and pacing read and sleep through CLOCK, so a test replaces its
 methods once and all of them run on fake time."""
 
-import time as system_time
+import time
+import types
 
-
-class Clock:
-    time = staticmethod(system_time.time)
-    monotonic = staticmethod(system_time.monotonic)
-    sleep = staticmethod(system_time.sleep)
-
-
-CLOCK = Clock()
+CLOCK = types.SimpleNamespace(time=time.time, monotonic=time.monotonic, sleep=time.sleep)

@@ -7,6 +7,7 @@ check. Every text from outside goes through Redactor.say: masked first, then sho
 secret behind."""
 
 import json
+import os
 import re
 
 from ansible_collections.engine.cloud.plugins.module_utils.compare import MASK, mask_secret_text
@@ -84,9 +85,7 @@ class Redactor:
         for form in self.forms:
             start = text.find(form[:CUT_PREFIX])
             while start >= 0:
-                end = start + CUT_PREFIX
-                while end < len(text) and end - start < len(form) and text[end] == form[end - start]:
-                    end += 1
+                end = start + len(os.path.commonprefix([text[start:start + len(form)], form]))
                 text = text[:start] + MASK + text[end:]
                 start = text.find(form[:CUT_PREFIX], start + len(MASK))
         return url_without_credentials(text)

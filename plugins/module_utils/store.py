@@ -13,6 +13,7 @@ import json
 import os
 import stat
 import tempfile
+import types
 
 from ansible_collections.engine.cloud.plugins.module_utils.clock import CLOCK
 
@@ -109,36 +110,12 @@ def is_time(value):
     return isinstance(value, (int, float)) and not isinstance(value, bool) and -1e12 <= value <= 1e12
 
 
-class Locked:
-    """A state file's JSON value (data, None when it held none or something unreadable) under its lock, written back
-    when it changed. A write that fails leaves the file empty, never cut."""
-
-    def __init__(self, descriptor):
-        self.descriptor = descriptor
-        self.raw = b''.join(iter(lambda: os.read(descriptor, 1 << 20), b''))
-        try:
-            self.data = json.loads(self.raw.decode('utf-8')) if self.raw else None
-        except (ValueError, RecursionError):
-            self.data = None
-
-    def save(self):
-        new = json.dumps(self.data, sort_keys=True, separators=(',', ':')).encode('utf-8')
-        if new == self.raw:
-            return
-        try:  # in place: truncating first frees and reallocates the file's block on every write
-            with os.fdopen(self.descriptor, 'wb', closefd=False) as handle:
-                handle.seek(0)
-                handle.write(new)
-                handle.truncate()
-        except OSError:
-            os.ftruncate(self.descriptor, 0)
-            raise
-
-
 @contextlib.contextmanager
 def locked(path):
     """The file at path (made with mode 0600; a link is not followed, a file not this user's alone is refused) under an
-    exclusive lock, as a Locked. OSError when it cannot be had within LOCK_SECONDS."""
+    exclusive lock, as its bytes (raw) and JSON value (data, None when it held none or something unreadable); data is
+    written back when it changed. A write that fails leaves the file empty, never cut. OSError when the lock cannot be
+    had within LOCK_SECONDS."""
     descriptor = os.open(path, _OPEN_FLAGS, 0o600)
     try:
         info = os.fstat(descriptor)
@@ -154,8 +131,22 @@ def locked(path):
                     raise OSError(errno.ETIMEDOUT, 'its lock was held for more than %d s' % LOCK_SECONDS, path)
                 CLOCK.sleep(step)
                 step = min(step * 2, 0.05)
-        state = Locked(descriptor)
+        raw = b''.join(iter(lambda: os.read(descriptor, 1 << 20), b''))
+        try:
+            data = json.loads(raw.decode('utf-8')) if raw else None
+        except (ValueError, RecursionError):
+            data = None
+        state = types.SimpleNamespace(raw=raw, data=data)
         yield state
-        state.save()
+        new = json.dumps(state.data, sort_keys=True, separators=(',', ':')).encode('utf-8')
+        if new != raw:
+            try:  # in place: truncating first frees and reallocates the file's block on every write
+                with os.fdopen(descriptor, 'wb', closefd=False) as handle:
+                    handle.seek(0)
+                    handle.write(new)
+                    handle.truncate()
+            except OSError:
+                os.ftruncate(descriptor, 0)
+                raise
     finally:
         os.close(descriptor)

@@ -234,7 +234,7 @@ class Connection:
             proxy = url_without_credentials(requests.utils.select_proxy(url, requests.utils.get_environ_proxies(url)) or '')
             return ConnectionFailed('proxy %s failed: %s' % (proxy, text), reached=False, proxy=proxy,
                                     refused=any(isinstance(item, ConnectionRefusedError) for item in chain))
-        if isinstance(exc, (requests.exceptions.InvalidURL, requests.exceptions.InvalidProxyURL)) and _proxy_secrets():
+        if isinstance(exc, requests.exceptions.InvalidURL) and _proxy_secrets():
             return ConnectionFailed('the proxy address of the environment cannot be read (%s); a / or # in its password must be '
                                     'written %%2F or %%23' % text, reached=False, proxy='(the environment\'s)', final=True)
         if isinstance(exc, requests.exceptions.InvalidSchema) and 'socks' in str(exc).lower():
