@@ -16,7 +16,7 @@ from ansible_collections.engine.cloud.plugins.module_utils.states import FAIL, W
 
 TRANSITIONS = {'starting': 'running', 'stopping': 'stopped', 'awaking': 'running', 'provisioning': 'running'}
 TERMINAL = ('terminating', 'terminated', 'softdeleting', 'softdeleted')
-_TERMINAL_FAIL = dict((state, FAIL) for state in TERMINAL)
+_TERMINAL_FAIL = dict.fromkeys(TERMINAL, FAIL)
 # The module documentation of service_state shows the same table.
 SERVICE_ACTIONS = {
     'started': dict(running=None, idle=None, partially_running=None, starting=None, awaking=None, provisioning=None,
