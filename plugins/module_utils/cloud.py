@@ -56,7 +56,7 @@ WAKE_TIMEOUT = 900  # waking an idle service for a pipe call, unless the module 
 IDLE_REFUSAL = re.compile(r'Current state: (\w+)')
 
 
-class WakeStates(ServiceStates):
+class WakeStates(StateTable):
     """service_state's awake row for a pipe call refused for the service's state: an idle service is woken, a transition
     waited out; a stopped (or stopping) service fails, stopped on purpose, as does every state that takes no command."""
 
