@@ -16,7 +16,7 @@ from ansible_collections.engine.cloud.plugins.module_utils.states import FAIL, W
 
 TRANSITIONS = {'starting': 'running', 'stopping': 'stopped', 'awaking': 'running', 'provisioning': 'running'}
 TERMINAL = ('terminating', 'terminated', 'softdeleting', 'softdeleted')
-_TERMINAL_FAIL = dict((state, FAIL) for state in TERMINAL)
+_TERMINAL_FAIL = dict.fromkeys(TERMINAL, FAIL)
 # The module documentation of service_state shows the same table.
 SERVICE_ACTIONS = {
     'started': dict(running=None, idle=None, partially_running=None, starting=None, awaking=None, provisioning=None,
@@ -56,7 +56,7 @@ WAKE_TIMEOUT = 900  # waking an idle service for a pipe call, unless the module 
 IDLE_REFUSAL = re.compile(r'Current state: (\w+)')
 
 
-class WakeStates(ServiceStates):
+class WakeStates(StateTable):
     """service_state's awake row for a pipe call refused for the service's state: an idle service is woken, a transition
     waited out; a stopped (or stopping) service fails, stopped on purpose, as does every state that takes no command."""
 
