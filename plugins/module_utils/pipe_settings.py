@@ -61,13 +61,10 @@ def check_settings(settings):
     return checked, errors
 
 
-def at_default(name, value):
-    return value is None or value == SETTINGS[name][3]
-
-
 def same_setting(name, current, wanted):
-    if at_default(name, wanted):
-        return at_default(name, current)
+    at_default = (None, SETTINGS[name][3])
+    if wanted in at_default:
+        return current in at_default
     return current == wanted and isinstance(current, bool) == isinstance(wanted, bool)
 
 

@@ -55,12 +55,11 @@ def ip_access_list_errors(option, entries):
     for index, entry in enumerate(entries or []):
         source = entry.get('source')
         try:
-            ipaddress.IPv4Network((source or '').strip())
+            key = str(ipaddress.IPv4Network((source or '').strip()))
         except ValueError as error:
             errors.append('%s[%d].source must be an IPv4 address or CIDR block without host bits (like 203.0.113.0/24), got %r: %s'
                           % (option, index, source, error))
             continue
-        key = source_key(source)
         if key in seen:
             errors.append('%s lists the source %s more than once' % (option, source))
         seen.add(key)
@@ -105,7 +104,7 @@ def _entry(source, description):
 def private_endpoints_patch(current, desired, purge):
     current = list(current or [])
     desired = list(desired or [])
-    add = [item for index, item in enumerate(desired) if item not in current and item not in desired[:index]]
+    add = [item for item in dict.fromkeys(desired) if item not in current]
     remove = [item for item in current if purge and item not in desired]
     after = [item for item in current if item not in remove] + add
     return add, remove, after
