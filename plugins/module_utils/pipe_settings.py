@@ -68,14 +68,10 @@ def same_setting(name, current, wanted):
     return current == wanted and isinstance(current, bool) == isinstance(wanted, bool)
 
 
-def settings_changes(current, wanted):
-    return dict((name, value) for name, value in wanted.items() if not same_setting(name, current.get(name), value))
-
-
 def settings_plan(current, wanted):
     """(PUT body, diff) of the keys that differ; the diff shows a key reset to null as the value it would show: its
     default, or null without one."""
-    body = settings_changes(current, wanted)
+    body = dict((name, value) for name, value in wanted.items() if not same_setting(name, current.get(name), value))
     return body, make_diff(current, dict((name, SETTINGS[name][3] if value is None else value) for name, value in body.items()))
 
 

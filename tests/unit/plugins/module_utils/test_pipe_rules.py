@@ -97,12 +97,12 @@ WAIT_MS, CONCURRENCY, CLUSTER = 'streaming_max_insert_wait_ms', 'object_storage_
     (CLUSTER, None, False, True), ('engine_max_insert_threads', True, 1, False), ('engine_max_threads', 1, 2, True),
 ])
 def test_null_and_default_mean_the_same(name, current, wanted, differs):
-    assert pipe_settings.settings_changes({name: current}, {name: wanted}) == ({name: wanted} if differs else {})
+    assert pipe_settings.settings_plan({name: current}, {name: wanted})[0] == ({name: wanted} if differs else {})
 
 
 def test_only_requested_keys_are_compared_and_predicted_settings_show_defaults_for_nulls():
     current = {'engine_max_threads': 8, 'engine_max_insert_threads': 2}
-    assert pipe_settings.settings_changes(current, {'engine_max_threads': 4}) == {'engine_max_threads': 4}
+    assert pipe_settings.settings_plan(current, {'engine_max_threads': 4})[0] == {'engine_max_threads': 4}
     assert pipe_settings.settings_plan(current, {'engine_max_threads': None})[1]['after'] == {'engine_max_threads': 3}
     assert current == {'engine_max_threads': 8, 'engine_max_insert_threads': 2}
     assert pipe_settings.settings_plan({CONCURRENCY: 4}, {CONCURRENCY: None})[1]['after'] == {CONCURRENCY: None}  # no default to show
