@@ -70,7 +70,7 @@ def instant(text):
     if match is None:
         return None
     try:
-        return datetime.datetime.fromisoformat('%s.%s' % (text[:19], match.group(1) or '0'))
+        return datetime.datetime.fromisoformat('%s.%s' % (text[:19], (match.group(1) or '').ljust(3, '0')))  # 3.10 reads 3 or 6 digits only
     except ValueError:  # a date that does not exist
         return None
 
