@@ -55,9 +55,9 @@ $(DEV): requirements-dev.txt requirements-uv.txt constraints.txt
 	uv pip install -q --python .venv/bin/python -r requirements-dev.txt -c constraints.txt
 	touch $@
 
-# The venvs of make ci, from requirements-<name>.txt: ansible-core 2.16 (Python 3.11), 2.21 (it needs Python 3.12
-# or later: 3.13), and ansible-rulebook (.venv-eda: it needs a Java 17 runtime too).
-LINE_PYTHON_2.16 = $(BASE_PYTHON)
+# The venvs of make ci, from requirements-<name>.txt: ansible-core 2.16 on Python 3.10 (the oldest pair the collection
+# claims), 2.21 (it needs Python 3.12 or later: 3.13), and ansible-rulebook (.venv-eda: it needs a Java 17 runtime too).
+LINE_PYTHON_2.16 = $$(scripts/find_python.sh 3.10)
 LINE_PYTHON_2.21 = $$(scripts/find_python.sh 3.13)
 LINE_PYTHON_eda = $(BASE_PYTHON)
 .venv-%/.requirements.stamp: requirements-%.txt constraints-%.txt | $(DEV)
@@ -126,7 +126,7 @@ ci: venv $(DOCS)  ## the rest of CI, side by side: the other ansible-core lines,
 
 units-2.16: .venv-2.16/.requirements.stamp  ## ansible-test units in the artifact that 2.16 built and installed, as a packager
 	@$(call ARTIFACT,.venv-2.16); cd "$$tmp/installed/ansible_collections/engine/cloud" \
-	    && PATH=$(CURDIR)/.venv-2.16/bin:$$PATH ansible-test units --local --python 3.11 --color no --num-workers 1
+	    && PATH=$(CURDIR)/.venv-2.16/bin:$$PATH ansible-test units --local --python 3.10 --color no --num-workers 1
 
 units-2.21: .venv-2.21/.requirements.stamp  ## pytest tests/unit on 2.21, property tests at 10 examples each
 	@$(COPY); cd "$$coll" && PYTHONPATH=$$tmp ENGINE_CLOUD_HYPOTHESIS=matrix $(CURDIR)/.venv-2.21/bin/python -m pytest tests/unit -q -p no:cacheprovider
@@ -175,7 +175,7 @@ COMPILE = uv pip compile -q --universal --no-header --python-version $(2) $(3) -
 	&& { sed '/^$$/q' $(1); cat $(1).new; } > $(1).tmp && mv $(1).tmp $(1) && rm $(1).new
 constraints: venv  ## resolve the requirements files again into constraints*.txt
 	$(call COMPILE,constraints.txt,3.11,requirements-dev.txt requirements-docs.txt)
-	$(call COMPILE,constraints-2.16.txt,3.11,requirements-2.16.txt)
+	$(call COMPILE,constraints-2.16.txt,3.10,requirements-2.16.txt)
 	$(call COMPILE,constraints-2.21.txt,3.12,requirements-2.21.txt)
 	$(call COMPILE,constraints-eda.txt,3.11,requirements-eda.txt)
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/find_python.sh VERSION (e.g. 3.13): the path of a Python VERSION for make ci's newest ansible-core line:
+# scripts/find_python.sh VERSION (3.10, 3.13): the path of a Python VERSION for make ci's oldest and newest lines:
 # python<VERSION> on PATH, else the newest VERSION.x that pyenv installed; exit 1 saying what to install.
 set -euo pipefail
 version=${1:?usage: find_python.sh VERSION}
